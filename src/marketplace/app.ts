@@ -3,13 +3,14 @@ import type { Marketplace } from './core.js';
 import { adminRouter, type AdminDeps } from './admin/routes.js';
 import { requesterApiRouter } from './protocol/router.js';
 import type { ChaosControl } from './protocol/chaos-control.js';
+import type { OwnHosts } from './protocol/own-hosts.js';
 
 /**
  * The marketplace's HTTP face: the MTurk Requester API on `POST /`, the operator's
  * `/admin/*`, `/healthz`, and whatever `mount` adds (the worker website, the simulation's
  * /admin/simulation routes).
  */
-export function createMarketplaceApp(deps: AdminDeps & { chaos: ChaosControl }, mount?: (app: Express) => void): Express {
+export function createMarketplaceApp(deps: AdminDeps & { chaos: ChaosControl; ownHosts?: OwnHosts }, mount?: (app: Express) => void): Express {
   const mp: Marketplace = deps.marketplace;
   const app = express();
   app.disable('x-powered-by');
@@ -25,7 +26,7 @@ export function createMarketplaceApp(deps: AdminDeps & { chaos: ChaosControl }, 
   // mounted routes come first: /admin/simulation has its own body limit, ahead of /admin's
   mount?.(app);
   app.use('/admin', adminRouter(deps));
-  app.use(requesterApiRouter(mp, deps.chaos));
+  app.use(requesterApiRouter(mp, deps.chaos, deps.ownHosts));
   app.use((req, res) => {
     res.status(404).type('application/problem+json').send(JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: `no route for ${req.method} ${req.path}` }));
   });

@@ -20,7 +20,12 @@ export interface MarketplaceSettings {
   delivery: { retryBaseMs: number; retryCapMs: number; maxAttempts: number; timeoutMs: number };
   /** Allowed difference between a request's signing time and the real time. */
   maxClockSkewMs: number;
+  /** The region requests must be signed for. */
+  region: string;
 }
+
+/** MTurk's only region: its clients sign for it whatever endpoint they call. */
+export const MARKETPLACE_REGION = 'us-east-1';
 
 export const DEFAULT_DELIVERY = { retryBaseMs: 1000, retryCapMs: 10 * 60_000, maxAttempts: 15, timeoutMs: 10_000 };
 

@@ -8,6 +8,7 @@ import { adminToken } from './admin/token.js';
 import { createMarketplaceApp } from './app.js';
 import { DEFAULT_DELIVERY, openMarketplace, type Marketplace, type MarketplaceSettings } from './core.js';
 import { ChaosControl } from './protocol/chaos-control.js';
+import { bracketed, OwnHosts, parseHost } from './protocol/own-hosts.js';
 import type { ChaosSettings } from './protocol/chaos.js';
 import { BackgroundLoops } from './services/loops.js';
 import { findUnsettledApprovals, noteUnsettled } from './services/reviews.js';
@@ -84,7 +85,8 @@ export async function startMarketplace(opts: StartMarketplaceOptions): Promise<R
     const workers = new WorkerApi(marketplace);
     const token = adminToken(settings.accessKeyId, settings.secretAccessKey);
     const running = {} as RunningMarketplace;
-    const app = createMarketplaceApp({ marketplace, workers, chaos, loops, token }, (a) => {
+    const ownHosts = new OwnHosts();
+    const app = createMarketplaceApp({ marketplace, workers, chaos, loops, token, ownHosts }, (a) => {
       a.use('/admin/simulation', simulationRouter(running));
       mountWorkerSite(a, running);
       opts.mount?.(a, running);
@@ -94,6 +96,9 @@ export async function startMarketplace(opts: StartMarketplaceOptions): Promise<R
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : opts.port ?? base.listen.port;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const configured = new URL(opts.config.env.MARKETPLACE_URL);
+    const configuredHost = parseHost(configured.host, configured.protocol === 'https:' ? 443 : 80);
+    ownHosts.set({ name: bracketed(host), port }, configuredHost);
     loops.start();
     const httpServer = server;
     let closing: Promise<void> | undefined;

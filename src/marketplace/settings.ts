@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { parseUsd } from '../crowd/mturk/fees.js';
-import { DEFAULT_DELIVERY, type MarketplaceSettings } from './core.js';
+import { DEFAULT_DELIVERY, MARKETPLACE_REGION, type MarketplaceSettings } from './core.js';
 import { NO_CHAOS, parseChaosSpec, type ChaosSettings } from './protocol/chaos.js';
 
 /** The marketplace's settings from qrelay's one environment schema (src/config.ts). */
@@ -22,6 +22,7 @@ export function marketplaceConfig(config: Config): MarketplaceConfig {
       initialBalanceCents: parseUsd(env.MARKETPLACE_INITIAL_BALANCE),
       delivery: DEFAULT_DELIVERY,
       maxClockSkewMs: 5 * 60_000,
+      region: MARKETPLACE_REGION,
     },
     chaos: env.MARKETPLACE_CHAOS ? parseChaosSpec(env.MARKETPLACE_CHAOS) : NO_CHAOS,
     ...(env.MARKETPLACE_CLOCK_SPEED !== undefined ? { clockSpeed: env.MARKETPLACE_CLOCK_SPEED } : {}),

@@ -94,7 +94,7 @@ describe('notifications', () => {
     expect(received.length).toBe(count);
   });
 
-  it('sends a test event to any specification', async () => {
+  it('sends a test event to any specification, with the Version MTurk documents (2006-05-05) too', async () => {
     const client = h.client();
     await client.send(
       new SendTestEventNotificationCommand({
@@ -103,6 +103,17 @@ describe('notifications', () => {
       }),
     );
     await until(() => eventTypes().includes('Ping'), 'the Ping');
+    await client.send(
+      new SendTestEventNotificationCommand({
+        Notification: { Destination: receiverUrl, Transport: 'SQS', Version: '2006-05-05', EventTypes: ['AssignmentSubmitted'] },
+        TestEventType: 'AssignmentSubmitted',
+      }),
+    );
+    await until(() => eventTypes().includes('AssignmentSubmitted') && received.some((m) => m.EventDocVersion === '2006-05-05'), 'the 2006-05-05 test event');
+    const { HITTypeId } = await client.send(new CreateHITTypeCommand({ Title: 'V', Description: 'V', Reward: '0.20', AssignmentDurationInSeconds: 300 }));
+    await client.send(
+      new UpdateNotificationSettingsCommand({ HITTypeId, Notification: { Destination: receiverUrl, Transport: 'SQS', Version: '2006-05-05', EventTypes: ['HITCreated'] } }),
+    );
   });
 
   it('explains destinations it cannot deliver to', async () => {
@@ -111,6 +122,18 @@ describe('notifications', () => {
     await expect(
       client.send(new UpdateNotificationSettingsCommand({ HITTypeId, Notification: { Destination: 'me@example.org', Transport: 'Email', Version: '2014-08-15', EventTypes: ['HITReviewable'] } })),
     ).rejects.toMatchObject({ TurkErrorCode: 'AWS.MechanicalTurk.ValidationException', message: expect.stringContaining('Notification.Transport: this marketplace delivers notifications by HTTP POST') });
+    // an SQS queue URL and an SNS topic ARN: AWS endpoints this marketplace cannot deliver to
+    for (const [Transport, Destination] of [
+      ['SQS', 'https://sqs.us-east-1.amazonaws.com/123456789012/mturk-events'],
+      ['SNS', 'arn:aws:sns:us-east-1:123456789012:mturk-events'],
+    ] as const) {
+      await expect(
+        client.send(new UpdateNotificationSettingsCommand({ HITTypeId, Notification: { Destination, Transport, Version: '2006-05-05', EventTypes: ['HITReviewable'] } })),
+      ).rejects.toMatchObject({ name: 'RequestError', TurkErrorCode: 'AWS.MechanicalTurk.ValidationException', message: expect.stringContaining('Notification.Destination') });
+      await expect(
+        client.send(new SendTestEventNotificationCommand({ Notification: { Destination, Transport, Version: '2014-08-15', EventTypes: ['Ping'] }, TestEventType: 'Ping' })),
+      ).rejects.toMatchObject({ TurkErrorCode: 'AWS.MechanicalTurk.ValidationException', message: expect.stringContaining('cannot deliver to AWS') });
+    }
     await expect(client.send(new UpdateNotificationSettingsCommand({ HITTypeId, Active: true }))).rejects.toMatchObject({ message: expect.stringContaining('has no notification specification yet') });
   });
 

@@ -1,4 +1,7 @@
-import { CreateHITCommand, GetAccountBalanceCommand, ListHITsCommand, MTurkClient, MTurkServiceException } from '@aws-sdk/client-mturk';
+import { request as httpRequest } from 'node:http';
+import { Sha256 } from '@aws-crypto/sha256-js';
+import { CreateHITCommand, GetAccountBalanceCommand, GetHITCommand, ListHITsCommand, MTurkClient, MTurkServiceException } from '@aws-sdk/client-mturk';
+import { SignatureV4 } from '@smithy/signature-v4';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CREDENTIALS, hitParams, useMarketplace } from './support.js';
 
@@ -6,6 +9,37 @@ const h = useMarketplace();
 
 async function hitCount(): Promise<number> {
   return h.running.marketplace.hits.size;
+}
+
+/** Signs a request as the AWS SDK does (@smithy/signature-v4), so that a test can then tamper with it. */
+async function signRequest(opts: { target: string; body: string; host: string; region?: string; unsigned?: string[] }) {
+  const signer = new SignatureV4({ credentials: CREDENTIALS, region: opts.region ?? 'us-east-1', service: 'mturk-requester', sha256: Sha256 });
+  const signed = await signer.sign(
+    {
+      method: 'POST',
+      protocol: 'http:',
+      hostname: opts.host.split(':')[0]!,
+      path: '/',
+      headers: { host: opts.host, 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `MTurkRequesterServiceV20170117.${opts.target}` },
+      body: opts.body,
+    },
+    opts.unsigned ? { unsignableHeaders: new Set(opts.unsigned) } : {},
+  );
+  return { headers: signed.headers };
+}
+
+/** Sends exactly these headers (Host included) to the marketplace. */
+function sendRaw(headers: Record<string, string>, body: string): Promise<{ status: number; json: unknown }> {
+  const url = new URL(h.running.url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, method: 'POST', path: '/', headers, setHost: false }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as unknown }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 const admin = (path: string, init: RequestInit = {}, token = h.running.adminToken) =>
@@ -52,7 +86,7 @@ describe('the wire protocol', () => {
     const before = await hitCount();
     const wrongSecret = new MTurkClient({ endpoint: h.running.url, region: 'us-east-1', credentials: { ...CREDENTIALS, secretAccessKey: 'wrong' }, maxAttempts: 1 });
     await expect(wrongSecret.send(new CreateHITCommand(hitParams()))).rejects.toMatchObject({ name: 'InvalidSignatureException', $metadata: { httpStatusCode: 400 } });
-    const unknownKey = new MTurkClient({ endpoint: h.running.url, region: 'eu-west-1', credentials: { ...CREDENTIALS, accessKeyId: 'AKUNKNOWN' }, maxAttempts: 1 });
+    const unknownKey = new MTurkClient({ endpoint: h.running.url, region: 'us-east-1', credentials: { ...CREDENTIALS, accessKeyId: 'AKUNKNOWN' }, maxAttempts: 1 });
     await expect(unknownKey.send(new CreateHITCommand(hitParams()))).rejects.toMatchObject({ name: 'UnrecognizedClientException' });
     wrongSecret.destroy();
     unknownKey.destroy();
@@ -67,10 +101,37 @@ describe('the wire protocol', () => {
     const unknownOp = await fetch(h.running.url, { method: 'POST', headers: { 'x-amz-target': 'MTurkRequesterServiceV20170117.MakeMoney' }, body: '{}' });
     expect(await unknownOp.json()).toMatchObject({ __type: 'UnknownOperationException' });
     expect(await hitCount()).toBe(before);
-    // any region is accepted for signing
+    // a request signed for another region than the marketplace's (us-east-1) is refused
     const other = new MTurkClient({ endpoint: h.running.url, region: 'ap-south-1', credentials: CREDENTIALS, maxAttempts: 1 });
-    expect((await other.send(new GetAccountBalanceCommand({}))).AvailableBalance).toBe('10000.00');
+    await expect(other.send(new GetAccountBalanceCommand({}))).rejects.toMatchObject({
+      name: 'InvalidSignatureException',
+      message: expect.stringContaining("this marketplace is 'us-east-1', the request was signed for 'ap-south-1'"),
+    });
     other.destroy();
+  });
+
+  it('refuses forged requests: the target swapped, another host, another region (real SigV4 signing, then tampering)', async () => {
+    const { HIT } = await h.client().send(new CreateHITCommand(hitParams()));
+    const body = JSON.stringify({ HITId: HIT!.HITId });
+    const own = new URL(h.running.url).host;
+    // a GetHIT whose client signed only host and x-amz-date, replayed with the target swapped to DeleteHIT
+    const captured = await signRequest({ target: 'GetHIT', body, host: own, unsigned: ['x-amz-target'] });
+    expect(captured.headers.authorization).not.toMatch(/SignedHeaders=[^,]*x-amz-target/);
+    const swapped = await sendRaw({ ...captured.headers, 'x-amz-target': 'MTurkRequesterServiceV20170117.DeleteHIT' }, body);
+    expect(swapped).toMatchObject({ status: 400, json: { __type: 'InvalidSignatureException', message: "'X-Amz-Target' must be a signed header." } });
+    // a fully signed GetHIT with the target swapped: the signature no longer matches
+    const full = await signRequest({ target: 'GetHIT', body, host: own });
+    expect(await sendRaw(full.headers, body)).toMatchObject({ status: 200 });
+    const swappedSigned = await sendRaw({ ...full.headers, 'x-amz-target': 'MTurkRequesterServiceV20170117.DeleteHIT' }, body);
+    expect(swappedSigned).toMatchObject({ status: 400, json: { __type: 'InvalidSignatureException' } });
+    // signed for another host (captured on its way to another server with the same keys), sent here as it was
+    const elsewhere = await signRequest({ target: 'DeleteHIT', body, host: 'mturk-requester.us-east-1.amazonaws.com' });
+    expect(await sendRaw(elsewhere.headers, body)).toMatchObject({ status: 400, json: { __type: 'InvalidSignatureException', message: expect.stringContaining('signed for the host') } });
+    // signed for another region
+    const region = await signRequest({ target: 'DeleteHIT', body, host: own, region: 'eu-west-1' });
+    expect(await sendRaw(region.headers, body)).toMatchObject({ status: 400, json: { __type: 'InvalidSignatureException', message: expect.stringContaining("signed for 'eu-west-1'") } });
+    // the HIT is still there
+    expect((await h.client().send(new GetHITCommand({ HITId: HIT!.HITId }))).HIT!.HITStatus).toBe('Assignable');
   });
 
   it('answers ServiceFault (500) on injected faults and changes nothing; SDK retries absorb them', async () => {

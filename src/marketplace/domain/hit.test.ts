@@ -255,6 +255,11 @@ describe('additional assignments', () => {
     expect(code(() => addAssignments(newHit(3), 0, at(1)))).toBe('ValidationException');
   });
 
+  it('states the counts right when a HIT extended to 9 is extended past 9', () => {
+    const nine = addAssignments(newHit(3), 6, at(1));
+    expect(() => addAssignments(nine, 1, at(2))).toThrow(`The HIT ${nine.id} has 9 assignments; a HIT created with fewer than 10 cannot be extended to 10 or more (9 + 1 = 10).`);
+  });
+
   it('extends once per UniqueRequestToken within 24 hours', () => {
     const once = addAssignments(newHit(3), 2, at(1), 'tok-1');
     expect(once.maxAssignments).toBe(5);

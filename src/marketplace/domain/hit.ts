@@ -320,7 +320,7 @@ export function addAssignments(hit: HitState, count: number, now: Date, token?: 
   if (h.maxAssignments < LARGE_HIT_ASSIGNMENTS && total >= LARGE_HIT_ASSIGNMENTS) {
     throw new DomainError(
       'InvalidMaximumAssignmentsIncrease',
-      `The HIT ${h.id} was created with ${h.maxAssignments} assignments; HITs with fewer than 10 assignments cannot be extended to 10 or more (requested ${total}).`,
+      `The HIT ${h.id} has ${h.maxAssignments} assignments; a HIT created with fewer than ${LARGE_HIT_ASSIGNMENTS} cannot be extended to ${LARGE_HIT_ASSIGNMENTS} or more (${h.maxAssignments} + ${count} = ${total}).`,
     );
   }
   if (total > MAX_ASSIGNMENTS) throw new DomainError('ValidationException', `NumberOfAdditionalAssignments: the HIT would exceed ${MAX_ASSIGNMENTS} assignments`);

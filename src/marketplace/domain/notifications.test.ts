@@ -6,6 +6,8 @@ describe('notifications', () => {
   it('accepts SQS/SNS with an http(s) destination', () => {
     expect(checkNotificationSpec(spec, { forTest: false })).toEqual([]);
     expect(checkNotificationSpec({ ...spec, Transport: 'SNS' }, { forTest: false })).toEqual([]);
+    // the Version MTurk's documentation shows in its examples, besides the current one
+    expect(checkNotificationSpec({ ...spec, Version: '2006-05-05' }, { forTest: false })).toEqual([]);
   });
   it('explains what it cannot deliver', () => {
     expect(checkNotificationSpec({ ...spec, Transport: 'Email', Destination: 'me@example.org' }, { forTest: false }).map((i) => i.path)).toEqual([
@@ -13,7 +15,10 @@ describe('notifications', () => {
       'Notification.Destination',
     ]);
     expect(checkNotificationSpec({ ...spec, Destination: 'arn:aws:sns:us-east-1:1:t' }, { forTest: false })[0]!.path).toBe('Notification.Destination');
-    expect(checkNotificationSpec({ ...spec, Version: '2006-05-05' }, { forTest: false })[0]!.path).toBe('Notification.Version');
+    expect(checkNotificationSpec({ ...spec, Version: '2005-01-01' }, { forTest: false })[0]!.path).toBe('Notification.Version');
+    const sqsQueue = checkNotificationSpec({ ...spec, Destination: 'https://sqs.us-east-1.amazonaws.com/123456789012/mturk-events' }, { forTest: false });
+    expect(sqsQueue).toEqual([{ path: 'Notification.Destination', message: expect.stringContaining('cannot deliver to AWS') }]);
+    expect(checkNotificationSpec({ ...spec, Transport: 'SNS', Destination: 'arn:aws:sns:us-east-1:123456789012:t' }, { forTest: false })[0]!.message).toMatch(/an ARN \(an SNS topic\)/);
     expect(checkNotificationSpec({ ...spec, EventTypes: ['Ping'] }, { forTest: false })[0]!.message).toMatch(/Ping is only valid/);
     expect(checkNotificationSpec({ ...spec, EventTypes: ['Ping'] }, { forTest: true })).toEqual([]);
     expect(checkNotificationSpec({ ...spec, EventTypes: [] }, { forTest: true })[0]!.path).toBe('Notification.EventTypes');

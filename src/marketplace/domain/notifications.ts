@@ -10,6 +10,15 @@ import type { EventType } from './types.js';
  */
 
 export const NOTIFICATION_VERSION = '2014-08-15';
+/** The Version MTurk's documentation shows in its examples; accepted as well. A message's EventDocVersion is the Version asked for, as MTurk's. */
+export const DOCUMENTED_NOTIFICATION_VERSION = '2006-05-05';
+export const NOTIFICATION_VERSIONS: readonly string[] = [NOTIFICATION_VERSION, DOCUMENTED_NOTIFICATION_VERSION];
+
+/**
+ * An AWS endpoint (an SQS queue URL such as https://sqs.us-east-1.amazonaws.com/123/q, an
+ * SNS endpoint): it takes signed AWS API calls, not our POSTs, so nothing would arrive.
+ */
+const AWS_HOST = /(^|\.)amazonaws\.com(\.cn)?$/i;
 
 export interface NotificationSpec {
   Destination: string;
@@ -34,10 +43,22 @@ export function checkNotificationSpec(spec: NotificationSpec, opts: { forTest: b
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+  if (spec.Destination.toLowerCase().startsWith('arn:')) {
+    issues.push({
+      path: `${base}.Destination`,
+      message: `${JSON.stringify(spec.Destination)} is an ARN (an SNS topic): this marketplace cannot deliver to AWS; give an http(s) URL that receives the notifications by POST`,
+    });
+  } else if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     issues.push({ path: `${base}.Destination`, message: `must be an http(s) URL that receives the notifications by POST (got ${JSON.stringify(spec.Destination)})` });
+  } else if (AWS_HOST.test(url.hostname)) {
+    issues.push({
+      path: `${base}.Destination`,
+      message: `${JSON.stringify(spec.Destination)} is an AWS endpoint (an SQS queue or SNS topic): this marketplace cannot deliver to AWS; give an http(s) URL that receives the notifications by POST`,
+    });
   }
-  if (spec.Version !== NOTIFICATION_VERSION) issues.push({ path: `${base}.Version`, message: `must be ${NOTIFICATION_VERSION} (got ${JSON.stringify(spec.Version)})` });
+  if (!NOTIFICATION_VERSIONS.includes(spec.Version)) {
+    issues.push({ path: `${base}.Version`, message: `must be ${NOTIFICATION_VERSIONS.join(' or ')} (got ${JSON.stringify(spec.Version)})` });
+  }
   if (spec.EventTypes.length === 0) issues.push({ path: `${base}.EventTypes`, message: 'name at least one event type' });
   if (!opts.forTest && spec.EventTypes.includes('Ping')) {
     issues.push({ path: `${base}.EventTypes`, message: 'Ping is only valid for SendTestEventNotification' });

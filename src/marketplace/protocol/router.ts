@@ -8,6 +8,7 @@ import { parseInput } from '../model/validate.js';
 import { operations } from '../ops/index.js';
 import type { ChaosControl } from './chaos-control.js';
 import { errorBody, fromDomainError, requestError, serviceFault, throttled, WireError } from './errors.js';
+import type { OwnHosts } from './own-hosts.js';
 import { verifySignature } from './sigv4.js';
 
 /**
@@ -33,7 +34,7 @@ function sendError(res: Response, err: WireError): void {
 const pathOf = (url: string) => url.split('?')[0] || '/';
 const queryOf = (url: string) => (url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
 
-export function requesterApiRouter(mp: Marketplace, chaos: ChaosControl): Router {
+export function requesterApiRouter(mp: Marketplace, chaos: ChaosControl, ownHosts?: OwnHosts): Router {
   const router = express.Router();
   router.post('/', express.raw({ type: () => true, limit: '2mb' }), async (req: Request, res: Response) => {
     const started = Date.now();
@@ -50,7 +51,7 @@ export function requesterApiRouter(mp: Marketplace, chaos: ChaosControl): Router
       const auth = verifySignature(
         { method: req.method, path: pathOf(req.originalUrl), query: queryOf(req.originalUrl), headers: req.headers, body },
         { accessKeyId: mp.settings.accessKeyId, secretAccessKey: mp.settings.secretAccessKey },
-        { nowMs: Date.now(), maxSkewMs: mp.settings.maxClockSkewMs },
+        { nowMs: Date.now(), maxSkewMs: mp.settings.maxClockSkewMs, region: mp.settings.region, ...(ownHosts ? { ownHost: (host: string | undefined) => ownHosts.accepts(host) } : {}) },
       );
       if (!auth.ok) throw new WireError(400, auth.type, auth.message);
       const decision = chaos.decide();

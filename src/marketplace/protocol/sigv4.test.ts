@@ -5,7 +5,9 @@ import { canonicalQuery, computeSignature, parseAuthorization, verifySignature, 
 
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 
-async function signed(opts: { body?: string; region?: string; service?: string; at?: Date; secret?: string; key?: string } = {}): Promise<SignedRequest> {
+async function signed(
+  opts: { body?: string; region?: string; service?: string; at?: Date; secret?: string; key?: string; unsigned?: string[]; host?: string } = {},
+): Promise<SignedRequest> {
   const signer = new SignatureV4({
     credentials: { accessKeyId: opts.key ?? credentials.accessKeyId, secretAccessKey: opts.secret ?? credentials.secretAccessKey },
     region: opts.region ?? 'us-east-1',
@@ -21,25 +23,51 @@ async function signed(opts: { body?: string; region?: string; service?: string; 
       port: 8090,
       path: '/',
       headers: {
-        host: '127.0.0.1:8090',
+        host: opts.host ?? '127.0.0.1:8090',
         'content-type': 'application/x-amz-json-1.1',
         'x-amz-target': 'MTurkRequesterServiceV20170117.GetHIT',
       },
       body,
     },
-    { signingDate: opts.at ?? new Date('2026-03-01T12:00:00Z') },
+    { signingDate: opts.at ?? new Date('2026-03-01T12:00:00Z'), ...(opts.unsigned ? { unsignableHeaders: new Set(opts.unsigned) } : {}) },
   );
   const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]));
   return { method: 'POST', path: '/', query: '', headers, body: Buffer.from(body) };
 }
 
 const now = Date.parse('2026-03-01T12:01:00Z');
-const opts = { nowMs: now, maxSkewMs: 5 * 60_000 };
+const opts = { nowMs: now, maxSkewMs: 5 * 60_000, region: 'us-east-1' };
 
 describe('SigV4 verification', () => {
-  it('accepts what the AWS SDK signer signs, in any region', async () => {
+  it("accepts what the AWS SDK signer signs for the marketplace's region, and nothing signed for another", async () => {
     expect(verifySignature(await signed(), credentials, opts)).toEqual({ ok: true, accessKeyId: 'AKIDEXAMPLE', region: 'us-east-1' });
-    expect(verifySignature(await signed({ region: 'eu-west-1' }), credentials, opts)).toMatchObject({ ok: true, region: 'eu-west-1' });
+    expect(verifySignature(await signed({ region: 'eu-west-1' }), credentials, opts)).toEqual({
+      ok: false,
+      type: 'InvalidSignatureException',
+      message: "Credential should be scoped to a valid region: this marketplace is 'us-east-1', the request was signed for 'eu-west-1'.",
+    });
+  });
+
+  it('requires X-Amz-Target to be signed: a GetHIT signed without it cannot be replayed as DeleteHIT', async () => {
+    const captured = await signed({ unsigned: ['x-amz-target'] });
+    expect(String(captured.headers.authorization)).not.toMatch(/SignedHeaders=[^,]*x-amz-target/);
+    expect(verifySignature(captured, credentials, opts)).toEqual({ ok: false, type: 'InvalidSignatureException', message: "'X-Amz-Target' must be a signed header." });
+    captured.headers['x-amz-target'] = 'MTurkRequesterServiceV20170117.DeleteHIT';
+    expect(verifySignature(captured, credentials, opts)).toMatchObject({ ok: false, message: "'X-Amz-Target' must be a signed header." });
+  });
+
+  it('requires the signed Host to be one of the server\'s own', async () => {
+    const own = (host: string | undefined) => host === '127.0.0.1:8090';
+    expect(verifySignature(await signed(), credentials, { ...opts, ownHost: own })).toMatchObject({ ok: true });
+    const elsewhere = await signed({ host: 'mturk-requester.us-east-1.amazonaws.com' });
+    expect(verifySignature(elsewhere, credentials, { ...opts, ownHost: own })).toEqual({
+      ok: false,
+      type: 'InvalidSignatureException',
+      message: "The request was signed for the host 'mturk-requester.us-east-1.amazonaws.com', which is not this marketplace's address.",
+    });
+    // the Host header put back to ours: the signature no longer matches
+    elsewhere.headers.host = '127.0.0.1:8090';
+    expect(verifySignature(elsewhere, credentials, { ...opts, ownHost: own })).toMatchObject({ ok: false, message: expect.stringMatching(/^The request signature we calculated does not match/) });
   });
 
   it('matches the AWS test suite vector get-vanilla', () => {
@@ -65,7 +93,7 @@ describe('SigV4 verification', () => {
     });
     expect(signature.toString('hex')).toBe('5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31');
     // the vector is scoped to the service "service", which this server refuses
-    const result = verifySignature(req, credentials, { nowMs: Date.parse('2015-08-30T12:36:00Z'), maxSkewMs: 60_000 });
+    const result = verifySignature(req, credentials, { nowMs: Date.parse('2015-08-30T12:36:00Z'), maxSkewMs: 60_000, region: 'us-east-1' });
     expect(result).toMatchObject({ ok: false, type: 'InvalidSignatureException', message: expect.stringContaining("'mturk-requester'") });
   });
 

@@ -2,8 +2,11 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * AWS Signature Version 4 verification, done for real: canonical request, string to
- * sign, HMAC chain, constant-time comparison. Any region is accepted (clients sign with
- * whatever region they were configured with); the service must be `mturk-requester`.
+ * sign, HMAC chain, constant-time comparison. The scope must name the marketplace's region
+ * (MTurk's only one, us-east-1) and the service `mturk-requester`. The signature must cover
+ * `host` and, when the request has one, `x-amz-target` (the operation): otherwise a
+ * captured GetHIT could be replayed as a DeleteHIT, or a request signed for another host
+ * sent here. Which hosts are this server's own is the caller's to say (own-hosts.ts).
  */
 
 export const SIGNING_SERVICE = 'mturk-requester';
@@ -155,7 +158,17 @@ export interface VerifyOptions {
   /** The real time (never the marketplace's simulated clock). */
   nowMs: number;
   maxSkewMs: number;
+  /** The region requests must be signed for. */
+  region: string;
+  /** Whether the (signed) Host header names this server; unset: any host. */
+  ownHost?: (host: string | undefined) => boolean;
 }
+
+/** Headers the signature must cover whenever the request carries them. */
+const MUST_SIGN: readonly { name: string; shown: string; always: boolean }[] = [
+  { name: 'host', shown: 'Host', always: true },
+  { name: 'x-amz-target', shown: 'X-Amz-Target', always: false },
+];
 
 export function verifySignature(req: SignedRequest, credentials: Credentials, opts: VerifyOptions): VerifyResult {
   const authorization = headerValue(req.headers, 'authorization');
@@ -165,7 +178,17 @@ export function verifySignature(req: SignedRequest, credentials: Credentials, op
   if (auth.service !== SIGNING_SERVICE) {
     return fail('InvalidSignatureException', `Credential should be scoped to correct service: '${SIGNING_SERVICE}'.`);
   }
-  if (!auth.signedHeaders.includes('host')) return fail('InvalidSignatureException', "'Host' must be a signed header.");
+  if (auth.region !== opts.region) {
+    return fail('InvalidSignatureException', `Credential should be scoped to a valid region: this marketplace is '${opts.region}', the request was signed for '${auth.region}'.`);
+  }
+  for (const header of MUST_SIGN) {
+    const present = header.always || headerValue(req.headers, header.name) !== undefined;
+    if (present && !auth.signedHeaders.includes(header.name)) return fail('InvalidSignatureException', `'${header.shown}' must be a signed header.`);
+  }
+  const host = headerValue(req.headers, 'host');
+  if (opts.ownHost && !opts.ownHost(host)) {
+    return fail('InvalidSignatureException', `The request was signed for the host '${(host ?? '').slice(0, 80)}', which is not this marketplace's address.`);
+  }
   const amzDate = headerValue(req.headers, 'x-amz-date');
   if (!amzDate) return fail('IncompleteSignatureException', 'Authorization header requires existence of either a \'X-Amz-Date\' or a \'Date\' header.');
   const signedAt = parseAmzDate(amzDate);
