@@ -8,12 +8,17 @@ import type { WorkerAccount, WorkerApi } from '../workers.js';
 import { SiteKeys } from './keys.js';
 import { csrfToken, decodeSession, encodeSession, newSession, parseCookies, SESSION_COOKIE, SESSION_TTL_MS, type Session } from './session.js';
 import { sitePageCsp } from './csp.js';
+import { LoginLimiter } from './login-limits.js';
+import { RevokedSessions } from './revoked-sessions.js';
 import type { PageName, SiteViews } from './views.js';
 
 /** The plumbing the worker site's routes share: context, sessions, CSRF, forms, pages, errors. */
 
 export class SiteContext {
   private siteKeys: SiteKeys | undefined;
+  private revokedSessions: RevokedSessions | undefined;
+  /** Failed logins per account and per address (in memory: the marketplace is one process). */
+  readonly logins = new LoginLimiter();
 
   constructor(
     /** Filled in by startMarketplace once it listens; read only while serving. */
@@ -32,6 +37,11 @@ export class SiteContext {
   get keys(): SiteKeys {
     this.siteKeys ??= new SiteKeys(this.mp.settings.accessKeyId, this.mp.settings.secretAccessKey);
     return this.siteKeys;
+  }
+
+  get revoked(): RevokedSessions {
+    this.revokedSessions ??= new RevokedSessions(this.mp);
+    return this.revokedSessions;
   }
 }
 
@@ -86,11 +96,13 @@ function setSessionCookie(req: Request, res: Response, keys: SiteKeys, s: Sessio
   res.cookie(SESSION_COOKIE, encodeSession(keys, s), { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/', maxAge: SESSION_TTL_MS, encode: (v) => v });
 }
 
-/** Reads the session cookie, or starts an anonymous session; renews it when half used. */
+/** Reads the session cookie (a session ended on the server counts as none), or starts an anonymous session; renews it when half used. */
 export function sessions(site: SiteContext): RequestHandler {
-  return (req, res, next) => {
+  return async (req, res, next) => {
+    await site.revoked.ready();
     const now = Date.now();
     let s = decodeSession(site.keys, parseCookies(req.get('cookie')).get(SESSION_COOKIE), now);
+    if (s && site.revoked.has(s.sid)) s = undefined;
     if (!s || s.expiresMs - now < SESSION_TTL_MS / 2) {
       s = s ? { ...s, expiresMs: now + SESSION_TTL_MS } : newSession(now);
       setSessionCookie(req, res, site.keys, s);
@@ -101,7 +113,10 @@ export function sessions(site: SiteContext): RequestHandler {
   };
 }
 
-export function startSession(req: Request, res: Response, site: SiteContext, workerId?: string): void {
+/** Ends the request's session on the server (a copied cookie stops working) and starts a new one. */
+export async function startSession(req: Request, res: Response, site: SiteContext, workerId?: string): Promise<void> {
+  const old = locals(res).session;
+  if (old?.workerId !== undefined) await site.revoked.revoke(old.sid, old.expiresMs);
   const s = newSession(Date.now(), workerId);
   setSessionCookie(req, res, site.keys, s);
   res.locals.session = s;

@@ -53,16 +53,28 @@ export function pagesRouter(site: SiteContext): Router {
   router.post('/login', formBody, async (req, res) => {
     const fields = checkCsrf(req, res);
     const name = single(fields, 'name') ?? '';
-    const worker = await site.workers.authenticate(name, single(fields, 'password') ?? '');
     const next = safeNext(single(fields, 'next'));
-    if (!worker) return sendPage(res, site, 'login', 'Log in', { next, name, failed: true }, { status: 401 });
-    startSession(req, res, site, worker.workerId);
+    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const allowed = site.logins.check(name, address, Date.now());
+    if (!allowed.ok) {
+      const seconds = allowed.retryAfterSeconds;
+      res.set('Retry-After', String(seconds));
+      const limited = `Too many failed logins ${allowed.by === 'account' ? 'for this name' : 'from your address'}: try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
+      return sendPage(res, site, 'login', 'Log in', { next, name, limited }, { status: 429 });
+    }
+    const worker = await site.workers.authenticate(name, single(fields, 'password') ?? '');
+    if (!worker) {
+      site.logins.failed(name, address, Date.now());
+      return sendPage(res, site, 'login', 'Log in', { next, name, failed: true }, { status: 401 });
+    }
+    site.logins.succeeded(name);
+    await startSession(req, res, site, worker.workerId);
     res.redirect(303, next);
   });
 
-  router.post('/logout', formBody, (req, res) => {
+  router.post('/logout', formBody, async (req, res) => {
     checkCsrf(req, res);
-    startSession(req, res, site);
+    await startSession(req, res, site);
     res.redirect(303, '/worker/login?notice=logged-out');
   });
 

@@ -203,7 +203,7 @@ export interface MarketplaceModels {
   settings: Model<SettingDoc>;
 }
 
-function model<T>(db: Connection, name: string, schema: Schema<T>): Model<T> {
+export function model<T>(db: Connection, name: string, schema: Schema<T>): Model<T> {
   return (db.models[name] as Model<T> | undefined) ?? db.model<T>(name, schema, name);
 }
 

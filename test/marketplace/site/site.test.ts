@@ -62,6 +62,25 @@ describe('logging in and out', () => {
     expect((await c.get('/worker/hits')).status).toBe(303);
   });
 
+  it('ends the session on the server at logout: a copied cookie stops working, after a restart too', async () => {
+    const { client } = await account();
+    const hits = await client.get('/worker/hits');
+    expect(hits.status).toBe(200);
+    const copy = new SiteClient(h.running.url);
+    const cookies = (client as unknown as { cookies: Map<string, string> }).cookies;
+    (copy as unknown as { cookies: Map<string, string> }).cookies = new Map(cookies);
+    expect((await copy.get('/worker/hits')).status).toBe(200);
+    expect(await client.post('/worker/logout', { _csrf: SiteClient.csrf(hits.html) })).toMatchObject({ status: 303 });
+    expect(await copy.get('/worker/hits')).toMatchObject({ status: 303, location: '/worker/login?next=%2Fworker%2Fhits' });
+    // a POST with the copied cookie and its old CSRF token is refused as well
+    expect((await copy.post('/worker/logout', { _csrf: SiteClient.csrf(hits.html) })).status).toBe(403);
+    await h.stop();
+    await h.start();
+    const stale = new SiteClient(h.running.url);
+    (stale as unknown as { cookies: Map<string, string> }).cookies = new Map(cookies);
+    expect((await stale.get('/worker/hits')).status).toBe(303);
+  });
+
   it('refuses a tampered session cookie', async () => {
     const { client } = await account();
     const forged = new SiteClient(h.running.url);
