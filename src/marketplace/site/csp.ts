@@ -1,3 +1,5 @@
+import { MTURK_SCRIPT_NAMES, mturkScriptPath } from './mturk-page.js';
+
 /**
  * Content-Security-Policies of the worker site (pure).
  *
@@ -23,11 +25,11 @@ export function sitePageCsp(frameOrigins: readonly string[] = []): string {
   ].join('; ');
 }
 
-/** A requester's HTMLQuestion in its frame. */
+/** A requester's HTMLQuestion in its frame: its inline scripts, and our copies of MTurk's two scripts (mturk-page.ts). */
 export function htmlQuestionCsp(origin: string): string {
   return [
     "default-src 'none'",
-    "script-src 'unsafe-inline'",
+    `script-src 'unsafe-inline' ${MTURK_SCRIPT_NAMES.map((n) => `${origin}${mturkScriptPath(n)}`).join(' ')}`,
     "style-src 'unsafe-inline'",
     'img-src data:',
     `form-action ${origin}`,

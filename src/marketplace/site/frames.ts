@@ -5,7 +5,9 @@ import { hitIdOfAssignment } from '../ids.js';
 import { parsedQuestion, questionXml } from '../services/hits.js';
 import { checkWorkToken, PREVIEW_ASSIGNMENT_ID, readPreviewToken, readWorkToken, submitBase, withParams } from './capabilities.js';
 import { htmlQuestionCsp, ownFrameCsp } from './csp.js';
-import { BadRequest, domainStatus, formBody, originOf, readForm, single, type SiteContext } from './http.js';
+import type { FormFields } from '../domain/answers-xml.js';
+import { BadRequest, domainStatus, formBody, formBodyIfAny, locals, originOf, queryFields, readForm, sessions, single, type SiteContext } from './http.js';
+import { mturkScript, rewriteMturkPage } from './mturk-page.js';
 import { workParams } from './links.js';
 import { questionFormView } from './question-form-view.js';
 
@@ -18,9 +20,12 @@ import { questionFormView } from './question-form-view.js';
  *   as written (CSP: htmlQuestionCsp), a QuestionForm rendered as a form, or a redirect to
  *   the ExternalURL with assignmentId, hitId, workerId and turkSubmitTo appended
  * - GET  /worker/preview/<hitId>/<token>   the same with assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE
- * - POST /submit/<token>/mturk/externalSubmit   the form (`turkSubmitTo` is
+ * - POST|GET /submit/<token>/mturk/externalSubmit   the form (`turkSubmitTo` is
  *   `<origin>/submit/<token>`): its `assignmentId` field must name the token's assignment,
  *   which must still be open; every other field becomes one Answer
+ * - POST|GET /mturk/externalSubmit   the same for the logged-in worker's own assignment
+ * - GET  /mturk/externalHIT_v1.js, /mturk/crowd-html-elements.js   our copies of MTurk's
+ *   page scripts; an HTMLQuestion's references to MTurk's are rewritten to them (mturk-page.ts)
  */
 
 class FrameError extends Error {
@@ -68,7 +73,10 @@ export function framesRouter(site: SiteContext): Router {
     const params = workParams(origin, token, { assignmentId: assignment.id, hitId: hit.id, workerId: assignment.workerId });
     if (q.kind === 'ExternalQuestion') return res.set(FRAME_HEADERS).redirect(303, withParams(q.url, params));
     res.set(FRAME_HEADERS);
-    if (q.kind === 'HTMLQuestion') return res.set('Content-Security-Policy', htmlQuestionCsp(origin)).type('html').send(q.html);
+    if (q.kind === 'HTMLQuestion') {
+      const page = rewriteMturkPage(q.html, { origin, submitUrl: `${submitBase(origin, token)}/mturk/externalSubmit` });
+      return res.set('Content-Security-Policy', htmlQuestionCsp(origin)).type('html').send(page);
+    }
     const xml = (await questionXml(site.mp, hit.id))!;
     res
       .set('Content-Security-Policy', ownFrameCsp(origin))
@@ -86,22 +94,55 @@ export function framesRouter(site: SiteContext): Router {
     const origin = originOf(req);
     res.set(FRAME_HEADERS);
     if (q.kind === 'ExternalQuestion') return res.redirect(303, withParams(q.url, { assignmentId: PREVIEW_ASSIGNMENT_ID, hitId }));
-    if (q.kind === 'HTMLQuestion') return res.set('Content-Security-Policy', htmlQuestionCsp(origin)).type('html').send(q.html);
+    if (q.kind === 'HTMLQuestion') return res.set('Content-Security-Policy', htmlQuestionCsp(origin)).type('html').send(rewriteMturkPage(q.html, { origin }));
     res
       .set('Content-Security-Policy', ownFrameCsp(origin))
       .type('html')
       .send(site.views.frameForm({ action: '', assignmentId: PREVIEW_ASSIGNMENT_ID, form: questionFormView(hit.questionXml, q.form), disabled: true }));
   });
 
-  router.post('/submit/:token/mturk/externalSubmit', formBody, async (req, res) => {
-    const { assignment } = assignmentOf(String(req.params.token));
-    const fields = readForm(req);
+  /** Records the form as the assignment's answer; `expected` is the assignment the address names (when it names one). */
+  async function submit(req: Request, res: Response, workerId: string, fields: FormFields, expected?: string): Promise<void> {
     const given = single(fields, 'assignmentId');
-    if (given !== assignment.id) {
+    if (given === undefined || (expected !== undefined && given !== expected)) {
       throw new FrameError(400, 'Not submitted', `The form's assignmentId (${given === undefined ? 'missing' : `"${given.slice(0, 64)}"`}) is not the assignment this page was opened for.`);
     }
-    await site.workers.submitAssignment(assignment.workerId, assignment.id, fields);
+    await site.workers.submitAssignment(workerId, given, fields);
     frameMessage(req, res, 200, 'Submitted', 'Your work was submitted. Thank you!', true);
+  }
+
+  // MTurk takes the form by POST or by GET (a form with method="get"), at <turkSubmitTo>/mturk/externalSubmit
+  router.post('/submit/:token/mturk/externalSubmit', formBody, async (req, res) => {
+    const { assignment } = assignmentOf(String(req.params.token));
+    await submit(req, res, assignment.workerId, readForm(req), assignment.id);
+  });
+  router.get('/submit/:token/mturk/externalSubmit', async (req, res) => {
+    const { assignment } = assignmentOf(String(req.params.token));
+    await submit(req, res, assignment.workerId, queryFields(req), assignment.id);
+  });
+
+  /*
+   * /mturk/externalSubmit itself, as on MTurk: the worker is the one logged in (session
+   * cookie, SameSite=Lax) and the assignment the form's assignmentId, which must be theirs
+   * and open. A page of another site cannot use it: its POSTs carry no cookie, and a GET
+   * (which a cookie follows on a top-level navigation) is refused when the browser says it
+   * comes from another site (Sec-Fetch-Site).
+   */
+  const bare = [sessions(site), formBodyIfAny] as const;
+  const bareSubmit = (fieldsOf: (req: Request) => FormFields) => async (req: Request, res: Response) => {
+    if (req.get('sec-fetch-site') === 'cross-site') throw new FrameError(403, 'Not submitted', 'This form was sent from another site; open the HIT from the worker site and submit it there.');
+    const workerId = locals(res).session.workerId;
+    if (workerId === undefined) throw new FrameError(401, 'Not submitted', 'You are not logged in on the worker site: log in, open the HIT from your work list and submit it there.');
+    await submit(req, res, workerId, fieldsOf(req));
+  };
+  router.post('/mturk/externalSubmit', ...bare, bareSubmit(readForm));
+  router.get('/mturk/externalSubmit', ...bare, bareSubmit(queryFields));
+
+  // our copies of MTurk's page scripts (mturk-page.ts), loaded by HIT frames (an opaque origin: no CORS needed for a script)
+  router.get('/mturk/:name', (req, res, next) => {
+    const body = mturkScript(String(req.params.name));
+    if (body === undefined) return next();
+    res.set({ 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' }).type('text/javascript; charset=utf-8').send(body);
   });
 
   router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {

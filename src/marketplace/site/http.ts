@@ -74,17 +74,30 @@ export class BadRequest extends Error {
 /** Form posts: urlencoded, fields in their order, a repeated field as a list. */
 export const formBody: RequestHandler = express.text({ type: 'application/x-www-form-urlencoded', limit: '1mb' });
 
-export function readForm(req: Request): FormFields {
-  if (typeof req.body !== 'string') {
-    throw new BadRequest('send the form as application/x-www-form-urlencoded (a plain HTML form post; file uploads are not taken)', 415);
-  }
+/** formBody for routes that also take GET (no body to read then). */
+export const formBodyIfAny: RequestHandler = (req, res, next) => (req.method === 'POST' ? formBody(req, res, next) : next());
+
+function fieldsOf(encoded: string): FormFields {
   const fields: FormFields = {};
-  for (const [name, value] of new URLSearchParams(req.body)) {
+  for (const [name, value] of new URLSearchParams(encoded)) {
     const seen = fields[name];
     if (seen === undefined) fields[name] = value;
     else fields[name] = Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
   return fields;
+}
+
+export function readForm(req: Request): FormFields {
+  if (typeof req.body !== 'string') {
+    throw new BadRequest('send the form as application/x-www-form-urlencoded (a plain HTML form post; file uploads are not taken)', 415);
+  }
+  return fieldsOf(req.body);
+}
+
+/** A form sent by GET: its fields in the query string, in their order. */
+export function queryFields(req: Request): FormFields {
+  const q = req.originalUrl.indexOf('?');
+  return fieldsOf(q < 0 ? '' : req.originalUrl.slice(q + 1));
 }
 
 export const single = (fields: FormFields, name: string): string | undefined => {

@@ -154,7 +154,7 @@ describe('finding and doing work', () => {
     const frame = await new SiteClient(h.running.url).get(src.toString());
     expect(frame.status).toBe(200);
     expect(frame.headers.get('content-security-policy')).toBe(
-      `default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; form-action ${h.running.url}; frame-ancestors 'self'; base-uri 'none'; sandbox allow-scripts allow-forms`,
+      `default-src 'none'; script-src 'unsafe-inline' ${h.running.url}/mturk/externalHIT_v1.js ${h.running.url}/mturk/crowd-html-elements.js; style-src 'unsafe-inline'; img-src data:; form-action ${h.running.url}; frame-ancestors 'self'; base-uri 'none'; sandbox allow-scripts allow-forms`,
     );
     expect(frame.headers.get('referrer-policy')).toBe('no-referrer');
     expect(frame.html).toContain('data-sim-key="aaaa000000000002"');

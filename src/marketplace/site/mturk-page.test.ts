@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { htmlQuestionCsp } from './csp.js';
+import { isMturkSubmitAddress, mturkScript, mturkScriptOf, rewriteMturkPage } from './mturk-page.js';
+
+const origin = 'http://127.0.0.1:18500';
+const submitUrl = `${origin}/submit/TOKEN/mturk/externalSubmit`;
+
+describe('MTurk pages', () => {
+  it("knows MTurk's script addresses, in their usual spellings", () => {
+    expect(mturkScriptOf('https://s3.amazonaws.com/mturk-public/externalHIT_v1.js')).toBe('externalHIT_v1.js');
+    expect(mturkScriptOf('//mturk-public.s3.amazonaws.com/externalHIT_v1.js')).toBe('externalHIT_v1.js');
+    expect(mturkScriptOf('https://assets.crowd.aws/crowd-html-elements.js')).toBe('crowd-html-elements.js');
+    expect(mturkScriptOf(' https://assets.crowd.aws/crowd-html-elements.js?v=2 ')).toBe('crowd-html-elements.js');
+    expect(mturkScriptOf('https://evil.example/crowd-html-elements.js')).toBeUndefined();
+    expect(mturkScriptOf('https://assets.crowd.aws/other.js')).toBeUndefined();
+    expect(mturkScriptOf('externalHIT_v1.js')).toBeUndefined();
+  });
+
+  it("knows MTurk's submission addresses", () => {
+    expect(isMturkSubmitAddress('https://www.mturk.com/mturk/externalSubmit')).toBe(true);
+    expect(isMturkSubmitAddress('https://workersandbox.mturk.com/mturk/externalSubmit')).toBe(true);
+    expect(isMturkSubmitAddress('https://www.mturk.com/mturk/other')).toBe(false);
+    expect(isMturkSubmitAddress('/mturk/externalSubmit')).toBe(false);
+  });
+
+  it('rewrites the scripts and the submission address, and nothing else of the page', () => {
+    const page = [
+      '<!DOCTYPE html><html><head>',
+      "<script src='https://s3.amazonaws.com/mturk-public/externalHIT_v1.js' type='text/javascript'></script>",
+      '<script src="https://assets.crowd.aws/crowd-html-elements.js"></script>',
+      '<script src="https://cdn.example/lib.js"></script>',
+      '</head><body>',
+      "<form name='mturk_form' method='post' id='mturk_form' action='https://www.mturk.com/mturk/externalSubmit'>",
+      '<p title="Ünïcödé &amp; more">ça</p><input type="submit" id="submitButton"></form>',
+      '<form action="https://example.org/keep"></form>',
+      '</body></html>',
+    ].join('\n');
+    const out = rewriteMturkPage(page, { origin, submitUrl });
+    expect(out).toBe(
+      page
+        .replace("src='https://s3.amazonaws.com/mturk-public/externalHIT_v1.js'", `src="${origin}/mturk/externalHIT_v1.js"`)
+        .replace('src="https://assets.crowd.aws/crowd-html-elements.js"', `src="${origin}/mturk/crowd-html-elements.js"`)
+        .replace("action='https://www.mturk.com/mturk/externalSubmit'", `action="${submitUrl}"`),
+    );
+    // a preview has no submission address: the form stays as written
+    expect(rewriteMturkPage(page, { origin })).toContain("action='https://www.mturk.com/mturk/externalSubmit'");
+    expect(rewriteMturkPage('<p>plain</p>', { origin, submitUrl })).toBe('<p>plain</p>');
+  });
+
+  it('serves the two scripts and lets the frame load exactly them', () => {
+    expect(mturkScript('externalHIT_v1.js')).toContain('function turkSetAssignmentID');
+    expect(mturkScript('crowd-html-elements.js')).toContain("'crowd-form': CrowdForm");
+    expect(mturkScript('../views.ts')).toBeUndefined();
+    expect(htmlQuestionCsp(origin)).toContain(`script-src 'unsafe-inline' ${origin}/mturk/externalHIT_v1.js ${origin}/mturk/crowd-html-elements.js;`);
+  });
+});
