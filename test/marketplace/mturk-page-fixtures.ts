@@ -43,3 +43,23 @@ export function crowdFormPage(): string {
 export function htmlQuestionOf(html: string): string {
   return `<HTMLQuestion xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2011-11-11/HTMLQuestion.xsd"><HTMLContent><![CDATA[${html}]]></HTMLContent><FrameHeight>600</FrameHeight></HTMLQuestion>`;
 }
+
+/** A <crowd-form> page judging `keys` (one crowd-radio-group per item, marked for simulated workers). */
+export function crowdFormItemsPage(keys: readonly string[]): string {
+  const items = keys
+    .map(
+      (key, i) => `<section data-sim-key="${key}"><p>Item ${i + 1}</p>
+<crowd-radio-group><crowd-radio-button name="item${i + 1}_yes" value="yes">Relevant</crowd-radio-button><crowd-radio-button name="item${i + 1}_no" value="no">Not relevant</crowd-radio-button></crowd-radio-group>
+<crowd-checkbox name="item${i + 1}_difficult" value="yes">Difficult</crowd-checkbox>
+<input type="hidden" name="item${i + 1}_ms" value="0" data-sim-timer></section>`,
+    )
+    .join('\n');
+  return `<!DOCTYPE html><html><head><script src="https://assets.crowd.aws/crowd-html-elements.js"></script></head><body>
+<crowd-form>${items}<crowd-text-area name="comment" label="Comment"></crowd-text-area><crowd-input name="confidence" type="number" value="3"></crowd-input></crowd-form></body></html>`;
+}
+
+/** A page whose form lacks the assignmentId field MTurk needs: it cannot be submitted. */
+export function brokenPage(keys: readonly string[]): string {
+  const items = keys.map((key, i) => `<div data-sim-key="${key}"><input type="radio" name="item${i + 1}" value="yes"><input type="radio" name="item${i + 1}" value="no"></div>`).join('');
+  return `<!DOCTYPE html><html><body><form method="post" action="https://www.mturk.com/mturk/externalSubmit">${items}<input type="submit"></form></body></html>`;
+}

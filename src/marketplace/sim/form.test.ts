@@ -78,3 +78,32 @@ describe('reading a HIT page form', () => {
     expect(() => readPageForm('<p>nothing to do</p>')).toThrow(PageFormError);
   });
 });
+
+describe('reading a <crowd-form> page', () => {
+  const CROWD = `<crowd-form>
+  <section data-sim-key="k1"><crowd-radio-group>
+    <crowd-radio-button name="k1yes" value="yes">Yes</crowd-radio-button>
+    <crowd-radio-button name="k1no" value="no">No</crowd-radio-button>
+  </crowd-radio-group><input type="hidden" name="k1_ms" value="0" data-sim-timer></section>
+  <crowd-radio-group><crowd-radio-button name="tone" value="calm" checked>calm</crowd-radio-button><crowd-radio-button name="loud">loud</crowd-radio-button></crowd-radio-group>
+  <crowd-checkbox name="flag">flag</crowd-checkbox>
+  <crowd-input name="n" type="number" value="7"></crowd-input>
+  <crowd-slider name="s" min="2"></crowd-slider>
+  <crowd-text-area name="t" value="x" disabled></crowd-text-area>
+  <input type="hidden" name="batch" value="b1">
+</crowd-form>`;
+
+  it("finds the items in the crowd elements and submits what the form's script submits", () => {
+    const form = readPageForm(CROWD);
+    expect(form.crowd).toBe(true);
+    expect(form.items).toEqual([{ key: 'k1', radioName: 'crowd-radio-group:1', values: ['yes', 'no'] }]);
+    const fields = fillPageForm(form, { assignmentId: 'A1', answers: new Map([['k1', 'no']]), timers: new Map([['k1', 1500]]) });
+    expect(fields.map(([name]) => name)).toEqual(['assignmentId', 'taskAnswers']);
+    expect(fields[0]).toEqual(['assignmentId', 'A1']);
+    expect(JSON.parse(fields[1]![1])).toEqual([{ k1yes: { yes: false }, k1no: { no: true }, k1_ms: '1500', tone: { calm: true }, loud: { loud: false }, flag: { on: false }, n: 7, s: 2, batch: 'b1' }]);
+  });
+
+  it('prefers a real <form> when the page has one', () => {
+    expect(readPageForm(`<crowd-form></crowd-form><form><input name="a" value="1"></form>`).crowd).toBe(false);
+  });
+});

@@ -24,11 +24,15 @@ export interface PageControl {
   /** A select's chosen values (the first option when none is selected, as a browser does). */
   selected?: string[];
   itemKey?: string;
+  /** A Crowd HTML Element: the name its output goes under (a radio button's own name; `name` is then its group's) and whether it outputs a number. */
+  crowd?: { name: string; numeric: boolean };
 }
 
 export interface PageForm {
   controls: PageControl[];
   items: PageItem[];
+  /** A <crowd-form>: its script submits assignmentId and taskAnswers (one JSON object of every output). */
+  crowd: boolean;
 }
 
 export class PageFormError extends Error {}
@@ -36,7 +40,10 @@ export class PageFormError extends Error {}
 const NOT_SUBMITTED = new Set(['submit', 'button', 'reset', 'image', 'file']);
 
 function formOf(doc: HtmlNode): HtmlElement {
-  const forms = [...elements(doc)].filter((e) => e.tagName === 'form');
+  const all = [...elements(doc)];
+  const nativeForms = all.filter((e) => e.tagName === 'form');
+  // a <crowd-form> page: the script builds the form a browser submits (mturk-page.ts)
+  const forms = nativeForms.length > 0 ? nativeForms : all.filter((e) => e.tagName === 'crowd-form');
   const withItems = forms.find((f) => [...elements(f)].some((e) => hasAttr(e, 'data-sim-key')));
   const form = withItems ?? forms[0];
   if (!form) throw new PageFormError('the HIT page has no <form> to fill in');
@@ -51,43 +58,72 @@ function selectValues(select: HtmlElement): string[] {
   return options.length > 0 ? [value(options[0]!)] : [];
 }
 
+/** The group a crowd-radio-button belongs to (its crowd-radio-group, else itself alone). */
+function crowdRadioGroup(groups: Map<HtmlElement, string>, group: HtmlElement | undefined, name: string): string {
+  if (!group) return `crowd-radio-button:${name}`;
+  let id = groups.get(group);
+  if (id === undefined) {
+    id = `crowd-radio-group:${groups.size + 1}`;
+    groups.set(group, id);
+  }
+  return id;
+}
+
+const CROWD_VALUES = new Set(['crowd-input', 'crowd-text-area', 'crowd-slider']);
+
 export function readPageForm(html: string): PageForm {
   const form = formOf(parse(html));
+  const crowd = form.tagName === 'crowd-form';
   const controls: PageControl[] = [];
   const items = new Map<string, PageItem>();
-  const walk = (node: HtmlNode, itemKey: string | undefined) => {
+  const groups = new Map<HtmlElement, string>();
+  const addRadio = (control: PageControl, key: string | undefined) => {
+    controls.push(control);
+    const item = key !== undefined ? items.get(key) : undefined;
+    if (item && (item.radioName === undefined || item.radioName === control.name)) {
+      item.radioName = control.name;
+      if (!item.values.includes(control.value)) item.values.push(control.value);
+    }
+  };
+  const walk = (node: HtmlNode, itemKey: string | undefined, radioGroup: HtmlElement | undefined) => {
     if (!isElement(node)) return;
     const key = attr(node, 'data-sim-key') ?? itemKey;
     if (key !== undefined && key !== itemKey && !items.has(key)) items.set(key, { key, values: [] });
     const name = attr(node, 'name');
     const tag = node.tagName;
-    if (name && !hasAttr(node, 'disabled') && (tag === 'input' || tag === 'textarea' || tag === 'select')) {
-      const base = { name, checked: false, ...(key !== undefined ? { itemKey: key } : {}) };
-      if (tag === 'textarea') controls.push({ ...base, kind: 'textarea', value: textContent(node) });
-      else if (tag === 'select') controls.push({ ...base, kind: 'select', value: '', selected: selectValues(node) });
+    const group = tag === 'crowd-radio-group' ? node : radioGroup;
+    const base = { checked: false, ...(key !== undefined ? { itemKey: key } : {}) };
+    if (crowd && name && !hasAttr(node, 'disabled') && tag.startsWith('crowd-')) {
+      if (tag === 'crowd-radio-button') {
+        const value = attr(node, 'value') ?? name;
+        addRadio({ ...base, name: crowdRadioGroup(groups, group, name), kind: 'radio', value, checked: hasAttr(node, 'checked'), crowd: { name, numeric: false } }, key);
+      } else if (tag === 'crowd-checkbox') {
+        controls.push({ ...base, name, kind: 'checkbox', value: attr(node, 'value') ?? 'on', checked: hasAttr(node, 'checked'), crowd: { name, numeric: false } });
+      } else if (CROWD_VALUES.has(tag)) {
+        const numeric = tag === 'crowd-slider' || attr(node, 'type') === 'number';
+        const value = attr(node, 'value') ?? (tag === 'crowd-slider' ? (attr(node, 'min') ?? '0') : '');
+        controls.push({ ...base, name, kind: tag === 'crowd-text-area' ? 'textarea' : 'value', value, crowd: { name, numeric } });
+      }
+    } else if (name && !hasAttr(node, 'disabled') && (tag === 'input' || tag === 'textarea' || tag === 'select')) {
+      const native = { ...base, name };
+      if (tag === 'textarea') controls.push({ ...native, kind: 'textarea', value: textContent(node) });
+      else if (tag === 'select') controls.push({ ...native, kind: 'select', value: '', selected: selectValues(node) });
       else {
         const type = (attr(node, 'type') ?? 'text').toLowerCase();
         if (!NOT_SUBMITTED.has(type)) {
           const checked = hasAttr(node, 'checked');
-          if (type === 'radio') {
-            const value = attr(node, 'value') ?? 'on';
-            controls.push({ ...base, kind: 'radio', value, checked });
-            const item = key !== undefined ? items.get(key) : undefined;
-            if (item && (item.radioName === undefined || item.radioName === name)) {
-              item.radioName = name;
-              if (!item.values.includes(value)) item.values.push(value);
-            }
-          } else if (type === 'checkbox') controls.push({ ...base, kind: 'checkbox', value: attr(node, 'value') ?? 'on', checked });
-          else if (hasAttr(node, 'data-sim-timer') && key !== undefined) controls.push({ ...base, kind: 'timer', value: attr(node, 'value') ?? '' });
-          else controls.push({ ...base, kind: 'value', value: attr(node, 'value') ?? '' });
+          if (type === 'radio') addRadio({ ...native, kind: 'radio', value: attr(node, 'value') ?? 'on', checked }, key);
+          else if (type === 'checkbox') controls.push({ ...native, kind: 'checkbox', value: attr(node, 'value') ?? 'on', checked });
+          else if (hasAttr(node, 'data-sim-timer') && key !== undefined) controls.push({ ...native, kind: 'timer', value: attr(node, 'value') ?? '' });
+          else controls.push({ ...native, kind: 'value', value: attr(node, 'value') ?? '' });
         }
       }
     }
     const inner = node.tagName === 'template' ? [] : node.childNodes;
-    for (const c of inner) walk(c, key);
+    for (const c of inner) walk(c, key, group);
   };
-  for (const c of form.childNodes) walk(c, undefined);
-  return { controls, items: [...items.values()] };
+  for (const c of form.childNodes) walk(c, undefined, undefined);
+  return { controls, items: [...items.values()], crowd };
 }
 
 export interface Filling {
@@ -98,8 +134,35 @@ export interface Filling {
   timers: ReadonlyMap<string, number>;
 }
 
-/** The fields the filled-in form submits, in document order (a repeated name repeats). */
+/** The fields the filled-in form submits, in document order (a repeated name repeats); a crowd-form's as its script submits them. */
 export function fillPageForm(form: PageForm, filling: Filling): [string, string][] {
+  const fields = fillControls(form, filling);
+  return form.crowd ? crowdFields(form, filling.assignmentId, fields) : fields;
+}
+
+/**
+ * What <crowd-form> posts (the marketplace's crowd-html-elements.js): assignmentId and
+ * taskAnswers, a JSON array of one object: a radio button or checkbox outputs
+ * {"<value>": checked} under its name, an input its text (a number for type=number and
+ * sliders), a native field its value.
+ */
+function crowdFields(form: PageForm, assignmentId: string, fields: [string, string][]): [string, string][] {
+  const sent = new Set(fields.map(([name, value]) => `${name}\u0000${value}`));
+  const answers: Record<string, unknown> = {};
+  for (const c of form.controls) {
+    if (c.crowd === undefined) continue;
+    if (c.kind === 'radio' || c.kind === 'checkbox') answers[c.crowd.name] = { [c.value]: sent.has(`${c.name}\u0000${c.value}`) };
+    else answers[c.crowd.name] = c.crowd.numeric && c.value !== '' ? Number(c.value) : c.value;
+  }
+  const crowdNames = new Set(form.controls.filter((c) => c.crowd !== undefined).map((c) => c.name));
+  for (const [name, value] of fields) if (!crowdNames.has(name) && name !== 'assignmentId') answers[name] = value;
+  return [
+    ['assignmentId', assignmentId],
+    ['taskAnswers', JSON.stringify([answers])],
+  ];
+}
+
+function fillControls(form: PageForm, filling: Filling): [string, string][] {
   const answerGroups = new Map(form.items.filter((i) => i.radioName !== undefined).map((i) => [`${i.key}\u0000${i.radioName}`, i.key]));
   const out: [string, string][] = [];
   for (const c of form.controls) {
