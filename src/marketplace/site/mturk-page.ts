@@ -46,6 +46,8 @@ export function isMturkSubmitAddress(action: string): boolean {
   return u !== undefined && MTURK_SUBMIT_HOSTS.has(u.hostname.toLowerCase()) && u.pathname.replace(/\/+$/, '') === '/mturk/externalSubmit';
 }
 
+const MIGHT_NAME_MTURK = /externalHIT_v1\.js|crowd-html-elements\.js|mturk\.com/i;
+
 interface Splice {
   start: number;
   end: number;
@@ -57,6 +59,8 @@ interface Splice {
  * submission address at `submitUrl` (left alone when there is none: a preview submits nothing).
  */
 export function rewriteMturkPage(html: string, opts: { origin: string; submitUrl?: string }): string {
+  // most pages name none of MTurk's addresses: they are served without parsing (a frame is opened per assignment)
+  if (!MIGHT_NAME_MTURK.test(html)) return html;
   const doc = parse(html, { sourceCodeLocationInfo: true });
   const splices: Splice[] = [];
   for (const el of elements(doc)) {
