@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { adminToken } from '../marketplace/admin/token.js';
 import { startMarketplace, type RunningMarketplace } from '../marketplace/index.js';
 import { checkPopulation, type PopulationProfile } from '../marketplace/sim/index.js';
-import { askNewPassword, readPasswordFile } from './password-input.js';
+import { parseCount, passwordOf, profileOf, registerUpdateWorker, withProfileOptions, type ProfileOptions } from './marketplace-workers.js';
 import { action, onShutdownSignal } from './run.js';
 import { parsePort, parsePositiveNumber } from './options.js';
 
@@ -16,11 +16,6 @@ import { parsePort, parsePositiveNumber } from './options.js';
  * commands, which talk to a running marketplace's /admin routes at MARKETPLACE_URL
  * (or --url) with the admin token derived from the marketplace key pair.
  */
-
-function parseCount(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number >= 0');
-  return Number(value);
-}
 
 function parseShare(value: string): number {
   const n = Number(value);
@@ -144,38 +139,30 @@ export function registerMarketplace(program: Command): void {
   const withUrl = (cmd: Command) => cmd.option('--url <url>', 'the marketplace (default: MARKETPLACE_URL)');
 
   withUrl(
-    marketplace
-      .command('add-worker')
-      .description('create a worker account (for the worker site and simulated workers)')
-      .requiredOption('--name <displayName>', 'display name, also the login name')
-      .option('--password-file <file>', "the worker site password: the file's first line (- reads standard input)")
-      .option('--ask-password', 'type the worker site password on the terminal (not shown)')
-      .option('--id <workerId>', 'a chosen worker id (A followed by capital letters and digits)')
-      .option('--country <code>', 'ISO 3166 country (default US)')
-      .option('--subdivision <code>', 'ISO 3166-2 subdivision, e.g. WA')
-      .option('--adult', 'the worker confirmed being 18 or older')
-      .option('--masters', 'the worker holds the Masters qualification')
-      .option('--submitted <n>', 'assignments submitted before this marketplace', parseCount)
-      .option('--approved <n>', 'of those, approved', parseCount),
+    withProfileOptions(
+      marketplace
+        .command('add-worker')
+        .description('create a worker account (for the worker site and simulated workers)')
+        .requiredOption('--name <displayName>', 'display name, also the login name')
+        .option('--id <workerId>', 'a chosen worker id (A followed by capital letters and digits)')
+        .option('--adult', 'the worker confirmed being 18 or older')
+        .option('--masters', 'the worker holds the Masters qualification'),
+    ),
   ).action(
-    action(async (opts: { name: string; passwordFile?: string; askPassword?: boolean; id?: string; country?: string; subdivision?: string; adult?: boolean; masters?: boolean; submitted?: number; approved?: number; url?: string }) => {
-      if (opts.passwordFile !== undefined && opts.askPassword) throw new UserError('give the password one way: --password-file or --ask-password');
-      const password = opts.passwordFile !== undefined ? await readPasswordFile(opts.passwordFile) : opts.askPassword ? await askNewPassword() : undefined;
-      if (password !== undefined && password.length < 8) throw new UserError('the password must have at least 8 characters');
+    action(async (opts: ProfileOptions & { name: string; id?: string; url?: string }) => {
+      const profile = profileOf(opts);
+      const password = await passwordOf(opts);
       const worker = await callAdmin(loadConfig(), opts, 'POST', '/workers', {
         displayName: opts.name,
         ...(password !== undefined ? { password } : {}),
         ...(opts.id !== undefined ? { workerId: opts.id } : {}),
-        profile: {
-          ...(opts.country !== undefined ? { locale: { Country: opts.country.toUpperCase(), ...(opts.subdivision ? { Subdivision: opts.subdivision.toUpperCase() } : {}) } } : {}),
-          ...(opts.adult ? { adult: true } : {}),
-          ...(opts.masters ? { masters: true } : {}),
-          ...(opts.submitted !== undefined || opts.approved !== undefined ? { baseline: { submitted: opts.submitted ?? opts.approved ?? 0, approved: opts.approved ?? 0 } } : {}),
-        },
+        profile,
       });
       print(worker);
     }),
   );
+
+  registerUpdateWorker(marketplace, withUrl, (opts, method, path, body) => callAdmin(loadConfig(), opts, method, path, body), print);
 
   withUrl(
     marketplace

@@ -15,7 +15,7 @@ import {
 import type { Question } from './domain/question-xml.js';
 import type { QuestionForm } from './domain/question-form.js';
 import { accessFor, type Access } from './domain/requirements.js';
-import { systemQualification, SYSTEM_QUALIFICATION_TYPES, type WorkerProfile } from './domain/system-qualifications.js';
+import { baselineFor, systemQualification, SYSTEM_QUALIFICATION_TYPES, type WorkerProfile } from './domain/system-qualifications.js';
 import type { AccessAction, Comparator, HitStatus, Locale } from './domain/types.js';
 import { hitIdOfAssignment, newWorkerId } from './ids.js';
 import { accessTo, requireWorker, workerContext, type WorkerContext } from './services/access.js';
@@ -69,6 +69,9 @@ export interface ProfileInput {
   masters?: boolean;
   /** Work done elsewhere before this marketplace, added to the work done here (approval rate, approved HITs). */
   baseline?: { submitted?: number; approved?: number };
+  /** The same said as NumberHITsApproved and PercentAssignmentsApproved: sets the baseline (baselineFor); not with `baseline`. */
+  approvedHits?: number;
+  approvalRate?: number;
 }
 
 export interface NewWorker {
@@ -199,12 +202,25 @@ function checkProfile(p: WorkerProfile): WorkerProfile {
   return p;
 }
 
+/** The earlier work a profile input asks for: a baseline as given, or approved HITs and an approval rate (the rejected count kept when only the HITs change). */
+function mergeBaseline(base: WorkerProfile['baseline'], input: ProfileInput): WorkerProfile['baseline'] {
+  if (input.approvedHits === undefined && input.approvalRate === undefined) {
+    return { submitted: input.baseline?.submitted ?? base.submitted, approved: input.baseline?.approved ?? base.approved };
+  }
+  if (input.baseline !== undefined) throw new DomainError('ValidationException', 'profile: give baseline or approvedHits/approvalRate, not both');
+  const approvedHits = input.approvedHits ?? base.approved;
+  if (input.approvalRate === undefined) return { submitted: approvedHits + (base.submitted - base.approved), approved: approvedHits };
+  const r = baselineFor(approvedHits, input.approvalRate);
+  if (!r.ok) throw new DomainError('ValidationException', `profile.${r.field}: ${r.message}`);
+  return r.baseline;
+}
+
 function mergeProfile(base: WorkerProfile, input: ProfileInput = {}): WorkerProfile {
   return checkProfile({
     locale: input.locale ? { Country: input.locale.Country, ...(input.locale.Subdivision ? { Subdivision: input.locale.Subdivision } : {}) } : base.locale,
     adult: input.adult ?? base.adult,
     masters: input.masters ?? base.masters,
-    baseline: { submitted: input.baseline?.submitted ?? base.baseline.submitted, approved: input.baseline?.approved ?? base.baseline.approved },
+    baseline: mergeBaseline(base.baseline, input),
   });
 }
 
@@ -267,6 +283,17 @@ export class WorkerApi {
     return doc ? account(doc) : undefined;
   }
 
+  /** The worker with this display name (any case) or id. */
+  private async findWorkerDoc(nameOrId: string): Promise<WorkerDoc | undefined> {
+    const byName = await this.mp.models.workerNames.findById(nameOrId.trim().toLowerCase()).lean();
+    return (await this.mp.models.workers.findById(byName?.target ?? nameOrId.trim()).lean<WorkerDoc>()) ?? undefined;
+  }
+
+  async findWorker(nameOrId: string): Promise<WorkerAccount | undefined> {
+    const doc = await this.findWorkerDoc(nameOrId);
+    return doc ? account(doc) : undefined;
+  }
+
   async listWorkers(): Promise<WorkerAccount[]> {
     return (await this.mp.models.workers.find({}).sort({ _id: 1 }).lean<WorkerDoc[]>()).map(account);
   }
@@ -285,8 +312,7 @@ export class WorkerApi {
 
   /** The worker whose display name (any case) or id and password match; undefined otherwise. */
   async authenticate(nameOrId: string, password: string): Promise<WorkerAccount | undefined> {
-    const byName = await this.mp.models.workerNames.findById(nameOrId.trim().toLowerCase()).lean();
-    const doc = await this.mp.models.workers.findById(byName?.target ?? nameOrId.trim()).lean<WorkerDoc>();
+    const doc = await this.findWorkerDoc(nameOrId);
     if (!doc?.passwordHash) return undefined;
     return (await verifyPassword(password, doc.passwordHash)) ? account(doc) : undefined;
   }

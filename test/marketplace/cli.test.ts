@@ -52,6 +52,39 @@ describe('qrelay marketplace', () => {
     expect(JSON.parse(clock.stdout)).toMatchObject({ speed: 60 });
   });
 
+  it("sets a lab annotator's profile with add-worker and update-worker (by id or name)", async () => {
+    const env = { MARKETPLACE_URL: url };
+    const added = await runCli(['marketplace', 'add-worker', '--name', 'Lin', '--country', 'de', '--approved-hits', '600', '--approval-rate', '98'], env);
+    expect(added.stderr).toBe('');
+    const lin = JSON.parse(added.stdout) as { workerId: string };
+    expect(lin).toMatchObject({ displayName: 'Lin', profile: { locale: { Country: 'DE' }, baseline: { approved: 600, submitted: 612 } } });
+    const updated = await runCli(['marketplace', 'update-worker', 'LIN', '--approved-hits', '1000', '--approval-rate', '97', '--country', 'fr', '--subdivision', 'idf', '--adult', '--masters'], env);
+    expect(updated.stderr).toBe('');
+    expect(JSON.parse(updated.stdout)).toMatchObject({
+      workerId: lin.workerId,
+      profile: { locale: { Country: 'FR', Subdivision: 'IDF' }, adult: true, masters: true, baseline: { approved: 1000, submitted: 1030 } },
+    });
+    // only what is given changes; the rejected count stays when only the approved HITs change
+    const again = await runCli(['marketplace', 'update-worker', lin.workerId, '--no-masters', '--approved-hits', '2000'], env);
+    expect(JSON.parse(again.stdout)).toMatchObject({ profile: { locale: { Country: 'FR' }, adult: true, masters: false, baseline: { approved: 2000, submitted: 2030 } } });
+    const [missing, nothing, tooFew, both] = await Promise.all([
+      runCli(['marketplace', 'update-worker', 'nobody-here', '--adult'], env),
+      runCli(['marketplace', 'update-worker', 'lin'], env),
+      runCli(['marketplace', 'update-worker', 'lin', '--approved-hits', '50', '--approval-rate', '90'], env),
+      runCli(['marketplace', 'update-worker', 'lin', '--approved', '5', '--approval-rate', '90'], env),
+    ]);
+    expect(missing.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^qrelay: the marketplace at .* answered 404: There is no worker with the id or name "nobody-here"/)]);
+    expect(nothing.stderr.trim()).toMatch(/^qrelay: nothing to change/);
+    expect(tooFew.stderr.trim()).toMatch(/answered 409: profile\.approvedHits: an approval rate of 90% needs at least 90 approved HITs/);
+    expect(both.stderr.trim()).toMatch(/^qrelay: give the earlier work one way/);
+    for (const r of [missing, nothing, tooFew, both]) expect(r.code).toBe(1);
+    // nothing half-written: the refused update left the profile as it was
+    const listed = (await (await fetch(`${url}/admin/workers`, { headers: { authorization: `Bearer ${(await runCli(['marketplace', 'admin-token'], env)).stdout.trim()}` } })).json()) as {
+      workers: { workerId: string; profile: unknown }[];
+    };
+    expect(listed.workers.find((w) => w.workerId === lin.workerId)!.profile).toMatchObject({ baseline: { approved: 2000, submitted: 2030 } });
+  }, 300_000); // eight CLI processes: a safety net for a busy machine, not a speed target
+
   it('fails with one clear line', async () => {
     const [dup, wrongKey, bad, sim] = await Promise.all([
       runCli(['marketplace', 'add-worker', '--name', 'grace'], { MARKETPLACE_URL: url }),

@@ -23,19 +23,24 @@ const profile = z
     adult: z.boolean().optional(),
     masters: z.boolean().optional(),
     baseline: z.object({ submitted: z.number().int().min(0).optional(), approved: z.number().int().min(0).optional() }).strict().optional(),
+    approvedHits: z.number().int().min(0).optional(),
+    approvalRate: z.number().int('a whole percent').min(0).max(100).optional(),
   })
   .strict();
+const password = z.string().min(8, 'at least 8 characters').max(200);
 
 export const adminSchemas = {
   newWorker: z
     .object({
       displayName: z.string().trim().min(1).max(64),
-      password: z.string().min(8, 'at least 8 characters').max(200).optional(),
+      password: password.optional(),
       workerId: z.string().regex(/^A[A-Z0-9]{1,63}$/, 'an MTurk worker id: A followed by capital letters and digits').optional(),
       profile: profile.optional(),
     })
     .strict(),
   profile,
+  /** PATCH /workers/:worker: the profile's fields, and a new password. */
+  workerUpdate: profile.extend({ password: password.optional() }).strict(),
   deposit: z
     .object({
       amount: z.string().refine((v) => (centsOf(v) ?? 0) > 0, 'a positive USD amount with at most 2 decimals, such as "250.00"'),
@@ -96,8 +101,15 @@ export function adminRouter(deps: AdminDeps): Router {
     const body = adminSchemas.newWorker.parse(req.body);
     res.status(201).json(await workers.createWorker(body));
   });
-  router.patch('/workers/:workerId', async (req, res) => {
-    res.json(await workers.updateProfile(String(req.params.workerId), adminSchemas.profile.parse(req.body)));
+  // a worker by id or display name (any case)
+  router.patch('/workers/:worker', async (req, res) => {
+    const { password: newPassword, ...profileInput } = adminSchemas.workerUpdate.parse(req.body);
+    const given = String(req.params.worker);
+    const worker = await workers.findWorker(given);
+    if (!worker) throw new DomainError('WorkerDoesNotExist', `There is no worker with the id or name "${given.slice(0, 64)}".`);
+    const updated = await workers.updateProfile(worker.workerId, profileInput); // checked before anything is written
+    if (newPassword !== undefined) await workers.setPassword(worker.workerId, newPassword);
+    res.json({ ...updated, hasPassword: updated.hasPassword || newPassword !== undefined });
   });
   router.post('/deposits', async (req, res) => {
     const body = adminSchemas.deposit.parse(req.body);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_STATS, SYSTEM_QUALIFICATION_IDS as IDS, isMasters, isSystemQualification, percentApproved, systemQualification, type WorkerProfile } from './system-qualifications.js';
+import { baselineFor, EMPTY_STATS, SYSTEM_QUALIFICATION_IDS as IDS, isMasters, isSystemQualification, percentApproved, systemQualification, type WorkerProfile } from './system-qualifications.js';
 
 const profile = (over: Partial<WorkerProfile> = {}): WorkerProfile => ({
   locale: { Country: 'US', Subdivision: 'WA' },
@@ -47,5 +47,33 @@ describe('system qualification values', () => {
     expect(isMasters('2F1QJWKUDD8XADTFD2Q0G6UTO95ALH')).toBe(true);
     expect(isMasters('00000000000000000040')).toBe(false);
     expect(systemQualification('3ABCDEF', profile(), EMPTY_STATS)).toBeUndefined();
+  });
+});
+
+describe('a baseline from approved HITs and an approval rate', () => {
+  const shown = (approvedHits: number, rate: number) => {
+    const r = baselineFor(approvedHits, rate);
+    if (!r.ok) throw new Error(r.message);
+    return { ...r.baseline, percent: percentApproved(profile({ baseline: r.baseline }), EMPTY_STATS), approved: systemQualification(IDS.numberHITsApproved, profile({ baseline: r.baseline }), EMPTY_STATS)!.integerValue };
+  };
+  it('gives exactly the asked rate and count, for every rate', () => {
+    for (const approvedHits of [99, 100, 500, 1000, 2017, 123_457]) {
+      for (let rate = 1; rate <= 100; rate++) {
+        if (approvedHits < rate) continue;
+        const r = baselineFor(approvedHits, rate);
+        if (!r.ok) continue; // a few small counts cannot make some rates exactly: said so, checked below
+        expect(shown(approvedHits, rate)).toMatchObject({ percent: rate, approved: approvedHits });
+      }
+    }
+    expect(shown(500, 95)).toEqual({ submitted: 526, approved: 500, percent: 95 });
+    expect(shown(0, 0)).toEqual({ submitted: 100, approved: 0, percent: 0 });
+    expect(shown(20, 100)).toEqual({ submitted: 20, approved: 20, percent: 100 });
+  });
+  it('explains what it cannot give', () => {
+    expect(baselineFor(50, 90)).toMatchObject({ ok: false, field: 'approvedHits', message: expect.stringContaining('needs at least 90 approved HITs') });
+    expect(baselineFor(5, 0)).toMatchObject({ ok: false, field: 'approvalRate' });
+    expect(baselineFor(-1, 90)).toMatchObject({ ok: false, field: 'approvedHits' });
+    expect(baselineFor(500, 101)).toMatchObject({ ok: false, field: 'approvalRate' });
+    expect(baselineFor(500, 95.5)).toMatchObject({ ok: false, field: 'approvalRate' });
   });
 });

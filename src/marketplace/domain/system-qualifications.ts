@@ -48,6 +48,37 @@ export function percentApproved(profile: WorkerProfile, stats: WorkerStats): num
   return Math.min(100, Math.floor((approved * 100) / submitted));
 }
 
+export type BaselineResult = { ok: true; baseline: WorkerProfile['baseline'] } | { ok: false; field: 'approvedHits' | 'approvalRate'; message: string };
+
+/**
+ * The earlier work that gives a worker `approvedHits` approved HITs at `approvalRate`
+ * percent (PercentAssignmentsApproved, rounded down as here). Fewer than 100 submitted
+ * assignments count as 100%, so a rate below 100 needs at least `approvalRate` approved HITs.
+ */
+export function baselineFor(approvedHits: number, approvalRate: number): BaselineResult {
+  if (!Number.isSafeInteger(approvedHits) || approvedHits < 0) return { ok: false, field: 'approvedHits', message: `must be a whole number >= 0 (got ${approvedHits})` };
+  if (!Number.isInteger(approvalRate) || approvalRate < 0 || approvalRate > 100) return { ok: false, field: 'approvalRate', message: `must be a whole percent from 0 to 100 (got ${approvalRate})` };
+  if (approvalRate === 100) return { ok: true, baseline: { submitted: approvedHits, approved: approvedHits } };
+  if (approvalRate === 0) {
+    return approvedHits === 0
+      ? { ok: true, baseline: { submitted: APPROVAL_RATE_MIN_SUBMISSIONS, approved: 0 } }
+      : { ok: false, field: 'approvalRate', message: `0% means no approved HITs (approvedHits is ${approvedHits})` };
+  }
+  if (approvedHits < approvalRate) {
+    return {
+      ok: false,
+      field: 'approvedHits',
+      message: `an approval rate of ${approvalRate}% needs at least ${approvalRate} approved HITs (got ${approvedHits}): below ${APPROVAL_RATE_MIN_SUBMISSIONS} submitted assignments the rate counts as 100%`,
+    };
+  }
+  let submitted = Math.floor((approvedHits * 100) / approvalRate);
+  while (Math.floor((approvedHits * 100) / submitted) > approvalRate) submitted++;
+  if (Math.floor((approvedHits * 100) / submitted) !== approvalRate) {
+    return { ok: false, field: 'approvalRate', message: `${approvedHits} approved HITs cannot make exactly ${approvalRate}%: give more approved HITs` };
+  }
+  return { ok: true, baseline: { submitted, approved: approvedHits } };
+}
+
 /** The worker's value of a system qualification; undefined when they do not hold it. */
 export function systemQualification(id: string, profile: WorkerProfile, stats: WorkerStats): HeldQualification | undefined {
   switch (id) {
