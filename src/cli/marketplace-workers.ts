@@ -93,3 +93,22 @@ export function registerUpdateWorker(marketplace: Command, withUrl: (cmd: Comman
     }),
   );
 }
+
+/** `qrelay marketplace retake-policy QUALIFICATION_TYPE_ID [--retakes n] [--delay seconds]`: show or set a test's retake policy. */
+export function registerRetakePolicy(marketplace: Command, withUrl: (cmd: Command) => Command, callAdmin: CallAdmin, print: (value: unknown) => void): void {
+  withUrl(
+    marketplace
+      .command('retake-policy')
+      .description("show or set how often a worker may retake a qualification test (default: one retake after 600 s), besides the type's RetryDelayInSeconds")
+      .argument('<qualificationTypeId>', 'a qualification type with a test')
+      .option('--retakes <n>', 'retakes allowed under the policy', parseCount)
+      .option('--delay <seconds>', 'seconds after the last request before a retake', parseCount),
+  ).action(
+    action(async (typeId: string, opts: { retakes?: number; delay?: number; url?: string }) => {
+      const path = `/qualification-types/${encodeURIComponent(typeId)}/retake-policy`;
+      if (opts.retakes === undefined && opts.delay === undefined) return print(await callAdmin(opts, 'GET', path));
+      const current = (await callAdmin(opts, 'GET', path)) as { retakePolicy: { retakes: number; delaySeconds: number } };
+      print(await callAdmin(opts, 'PUT', path, { retakes: opts.retakes ?? current.retakePolicy.retakes, delaySeconds: opts.delay ?? current.retakePolicy.delaySeconds }));
+    }),
+  );
+}

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { adminToken } from '../marketplace/admin/token.js';
 import { startMarketplace, type RunningMarketplace } from '../marketplace/index.js';
 import { checkPopulation, type PopulationProfile } from '../marketplace/sim/index.js';
-import { parseCount, passwordOf, profileOf, registerUpdateWorker, withProfileOptions, type ProfileOptions } from './marketplace-workers.js';
+import { parseCount, passwordOf, profileOf, registerRetakePolicy, registerUpdateWorker, withProfileOptions, type ProfileOptions } from './marketplace-workers.js';
 import { action, onShutdownSignal } from './run.js';
 import { parsePort, parsePositiveNumber } from './options.js';
 
@@ -162,7 +162,9 @@ export function registerMarketplace(program: Command): void {
     }),
   );
 
-  registerUpdateWorker(marketplace, withUrl, (opts, method, path, body) => callAdmin(loadConfig(), opts, method, path, body), print);
+  const admin = (opts: AdminOptions, method: string, path: string, body?: unknown) => callAdmin(loadConfig(), opts, method, path, body);
+  registerUpdateWorker(marketplace, withUrl, admin, print);
+  registerRetakePolicy(marketplace, withUrl, admin, print);
 
   withUrl(
     marketplace

@@ -15,6 +15,7 @@ import {
 import type { Question } from './domain/question-xml.js';
 import type { QuestionForm } from './domain/question-form.js';
 import { accessFor, type Access } from './domain/requirements.js';
+import { requestTiming } from './domain/retakes.js';
 import { baselineFor, systemQualification, SYSTEM_QUALIFICATION_TYPES, type WorkerProfile } from './domain/system-qualifications.js';
 import type { AccessAction, Comparator, HitStatus, Locale } from './domain/types.js';
 import { hitIdOfAssignment, newWorkerId } from './ids.js';
@@ -512,8 +513,8 @@ export class WorkerApi {
     const out: RequestableQualification[] = [];
     for (const t of types) {
       const attempt = await this.mp.models.qualificationAttempts.findById(`${t.id}:${workerId}`).lean<QualificationAttemptDoc>();
-      const last = attempt?.lastRequestAt;
-      const nextRequestAt = last === undefined ? undefined : t.retryDelaySeconds === undefined ? null : new Date(last.getTime() + t.retryDelaySeconds * 1000);
+      const timing = requestTiming(t, attempt ?? {}, this.mp.clock.now());
+      const nextRequestAt = timing.allowed ? undefined : timing.nextAt;
       const h = held.get(t.id);
       out.push({
         qualificationTypeId: t.id,
@@ -526,7 +527,7 @@ export class WorkerApi {
         ...(t.retryDelaySeconds !== undefined ? { retryDelaySeconds: t.retryDelaySeconds } : {}),
         ...(h ? { held: h } : {}),
         pendingRequest: pending.some((p) => p.typeId === t.id),
-        ...(nextRequestAt !== undefined && (nextRequestAt === null || nextRequestAt.getTime() > this.mp.clock.nowMs()) ? { nextRequestAt } : {}),
+        ...(nextRequestAt !== undefined ? { nextRequestAt } : {}),
       });
     }
     return out;

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
+import { CreateQualificationTypeCommand, MTurkClient } from '@aws-sdk/client-mturk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY } from '../../src/config.js';
 import { paths } from '../../src/paths.js';
 import { MARKETPLACE_DB_SUFFIX } from '../../src/marketplace/store/models.js';
 import { runCli } from '../support/cli.js';
@@ -83,6 +85,22 @@ describe('qrelay marketplace', () => {
       workers: { workerId: string; profile: unknown }[];
     };
     expect(listed.workers.find((w) => w.workerId === lin.workerId)!.profile).toMatchObject({ baseline: { approved: 2000, submitted: 2030 } });
+  }, 300_000);
+
+  it("shows and sets a qualification test's retake policy", async () => {
+    const env = { MARKETPLACE_URL: url };
+    const client = new MTurkClient({ endpoint: url, region: 'us-east-1', credentials: { accessKeyId: DEV_MARKETPLACE_ACCESS_KEY_ID, secretAccessKey: DEV_MARKETPLACE_SECRET_ACCESS_KEY }, maxAttempts: 1 });
+    const form = `<QuestionForm xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2017-11-06/QuestionForm.xsd"><Question><QuestionIdentifier>q</QuestionIdentifier><QuestionContent><Text>Ready?</Text></QuestionContent><AnswerSpecification><FreeTextAnswer/></AnswerSpecification></Question></QuestionForm>`;
+    const { QualificationType } = await client.send(new CreateQualificationTypeCommand({ Name: 'CLI exam', Description: 'd', QualificationTypeStatus: 'Active', Test: form, TestDurationInSeconds: 300 }));
+    client.destroy();
+    const typeId = QualificationType!.QualificationTypeId!;
+    const shown = await runCli(['marketplace', 'retake-policy', typeId], env);
+    expect(JSON.parse(shown.stdout)).toEqual({ qualificationTypeId: typeId, retakePolicy: { retakes: 1, delaySeconds: 600 }, default: true });
+    const set = await runCli(['marketplace', 'retake-policy', typeId, '--retakes', '3'], env);
+    expect(JSON.parse(set.stdout)).toEqual({ qualificationTypeId: typeId, retakePolicy: { retakes: 3, delaySeconds: 600 }, default: false });
+    const missing = await runCli(['marketplace', 'retake-policy', 'NOSUCHTYPE', '--delay', '60'], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^qrelay: the marketplace at .* answered 404: QualificationType NOSUCHTYPE does not exist/)]);
   }, 300_000); // eight CLI processes: a safety net for a busy machine, not a speed target
 
   it('fails with one clear line', async () => {

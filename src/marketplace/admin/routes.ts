@@ -5,7 +5,9 @@ import { DomainError } from '../domain/errors.js';
 import { centsOf, usd } from '../domain/money.js';
 import type { ChaosControl } from '../protocol/chaos-control.js';
 import type { BackgroundLoops } from '../services/loops.js';
+import { checkRetakePolicy, MAX_RETAKES, retakePolicyOf } from '../domain/retakes.js';
 import { deposit } from '../services/payments.js';
+import { requireQualificationType } from '../services/qualifications.js';
 import type { WorkerApi } from '../workers.js';
 import { sameToken } from './token.js';
 
@@ -57,8 +59,11 @@ export const adminSchemas = {
       slowMs: z.number().int().min(0).max(120_000).optional(),
     })
     .strict(),
+  retakePolicy: z.object({ retakes: z.number().int().min(0).max(MAX_RETAKES), delaySeconds: z.number().int().min(0).max(365 * 86_400) }).strict(),
   clock: z.object({ speed: z.number().positive().max(1_000_000).optional(), advanceSeconds: z.number().min(0).optional() }).strict(),
 };
+
+const NOT_FOUND = new Set(['WorkerDoesNotExist', 'QualificationTypeDoesNotExist']);
 
 function problem(res: Response, status: number, title: string, detail: string, extra: Record<string, unknown> = {}): void {
   res.status(status).type('application/problem+json').send(JSON.stringify({ type: 'about:blank', title, status, detail, ...extra }));
@@ -111,6 +116,22 @@ export function adminRouter(deps: AdminDeps): Router {
     if (newPassword !== undefined) await workers.setPassword(worker.workerId, newPassword);
     res.json({ ...updated, hasPassword: updated.hasPassword || newPassword !== undefined });
   });
+  // a qualification test's retake policy (domain/retakes.ts): GET shows it (the default when none was set), PUT sets it
+  const retakes = (typeId: string) => {
+    const type = requireQualificationType(mp, typeId);
+    if (!type.hasTest) throw new DomainError('ValidationException', `QualificationType ${typeId} has no test: its requests follow RetryDelayInSeconds alone`);
+    return type;
+  };
+  router.get('/qualification-types/:typeId/retake-policy', (req, res) => {
+    const type = retakes(String(req.params.typeId));
+    res.json({ qualificationTypeId: type.id, retakePolicy: retakePolicyOf(type), default: type.retakePolicy === undefined });
+  });
+  router.put('/qualification-types/:typeId/retake-policy', async (req, res) => {
+    const policy = checkRetakePolicy(adminSchemas.retakePolicy.parse(req.body));
+    const type = retakes(String(req.params.typeId));
+    await mp.types.saveQualificationType({ ...type, retakePolicy: policy });
+    res.json({ qualificationTypeId: type.id, retakePolicy: policy, default: false });
+  });
   router.post('/deposits', async (req, res) => {
     const body = adminSchemas.deposit.parse(req.body);
     const result = await deposit(mp, centsOf(body.amount)!, body.reference);
@@ -138,7 +159,7 @@ export function adminRouter(deps: AdminDeps): Router {
         errors: err.issues.map((i) => ({ path: ['body', ...i.path.map(String)].join('.'), message: i.message })),
       });
     }
-    if (err instanceof DomainError) return problem(res, err.code === 'WorkerDoesNotExist' ? 404 : 409, err.code, err.message);
+    if (err instanceof DomainError) return problem(res, NOT_FOUND.has(err.code) ? 404 : 409, err.code, err.message);
     const status = (err as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) return problem(res, status, 'Bad Request', (err as Error).message);
     mp.logger.error({ err }, 'marketplace admin request failed');

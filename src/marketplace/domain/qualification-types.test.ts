@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from './errors.js';
-import { checkRetryAllowed, newQualificationType, requestRoute, updateQualificationType } from './qualification-types.js';
+import { newQualificationType, requestRoute, updateQualificationType } from './qualification-types.js';
+import { checkRetryAllowed } from './retakes.js';
 
 const code = (fn: () => unknown) => {
   try {
@@ -48,10 +49,10 @@ describe('qualification types', () => {
     expect(requestRoute({ ...plain, autoGranted: true, autoGrantedValue: 3 })).toEqual({ kind: 'grant', value: 3 });
     expect(requestRoute({ ...plain, hasTest: true, hasAnswerKey: true })).toEqual({ kind: 'test', scored: true });
     expect(code(() => requestRoute({ ...plain, status: 'Inactive' }))).toMatch(/QualificationNotRequestable/);
-    expect(code(() => checkRetryAllowed(plain, now, now))).toMatch(/does not allow retries/);
-    checkRetryAllowed(plain, undefined, now);
+    expect(code(() => checkRetryAllowed(plain, { lastRequestAt: now }, now))).toMatch(/does not allow retries/);
+    checkRetryAllowed(plain, {}, now);
     const retry = { ...plain, retryDelaySeconds: 3600 };
-    expect(code(() => checkRetryAllowed(retry, now, new Date(now.getTime() + 1000)))).toMatch(/QualificationRetryNotAllowed: .*again after 2026-03-01T01:00:00.000Z/);
-    checkRetryAllowed(retry, now, new Date(now.getTime() + 3_600_000));
+    expect(code(() => checkRetryAllowed(retry, { lastRequestAt: now }, new Date(now.getTime() + 1000)))).toMatch(/QualificationRetryNotAllowed: .*again after 2026-03-01T01:00:00.000Z/);
+    checkRetryAllowed(retry, { lastRequestAt: now }, new Date(now.getTime() + 3_600_000));
   });
 });

@@ -2,6 +2,7 @@ import { checkAnswerKeyAgainstTest, parseAnswerKey, type AnswerKey } from './ans
 import { DomainError } from './errors.js';
 import type { QuestionForm } from './question-form.js';
 import { parseTest } from './question-xml.js';
+import type { RetakePolicy } from './retakes.js';
 
 /**
  * Custom qualification types: how they are created and updated (the Test / AnswerKey /
@@ -25,6 +26,8 @@ export interface QualificationTypeState {
   autoGranted: boolean;
   autoGrantedValue: number;
   deleted: boolean;
+  /** The marketplace's retake policy of a test (retakes.ts); unset: the default. */
+  retakePolicy?: RetakePolicy;
 }
 
 export interface TestDocuments {
@@ -137,14 +140,3 @@ export function requestRoute(type: QualificationTypeState): RequestRoute {
   return { kind: 'review' };
 }
 
-/** Without RetryDelayInSeconds a worker may request a type only once; with it, once per delay. */
-export function checkRetryAllowed(type: QualificationTypeState, lastRequestAt: Date | undefined, now: Date): void {
-  if (lastRequestAt === undefined) return;
-  if (type.retryDelaySeconds === undefined) {
-    throw new DomainError('QualificationRetryNotAllowed', `You have already requested the qualification "${type.name}", and it does not allow retries.`);
-  }
-  const next = lastRequestAt.getTime() + type.retryDelaySeconds * 1000;
-  if (now.getTime() < next) {
-    throw new DomainError('QualificationRetryNotAllowed', `You can request the qualification "${type.name}" again after ${new Date(next).toISOString()}.`);
-  }
-}

@@ -4,7 +4,8 @@ import { answersXml, questionFormAnswerEntries } from '../domain/answers-xml.js'
 import { DomainError } from '../domain/errors.js';
 import type { QuestionForm } from '../domain/question-form.js';
 import { parseTest } from '../domain/question-xml.js';
-import { checkRetryAllowed, requestRoute, type QualificationTypeState } from '../domain/qualification-types.js';
+import { requestRoute, type QualificationTypeState } from '../domain/qualification-types.js';
+import { checkRetryAllowed } from '../domain/retakes.js';
 import { newEntityId } from '../ids.js';
 import type { QualificationAttemptDoc, QualificationRequestDoc, QualificationTestDoc, WorkerQualificationDoc } from '../store/models.js';
 import { requireWorker, workerQualificationId } from './access.js';
@@ -79,22 +80,24 @@ export async function requestQualification(mp: Marketplace, workerId: string, ty
       const held = await mp.models.workerQualifications.findById(attemptId).lean<WorkerQualificationDoc>();
       if (held?.status === 'Granted') return { status: 'granted', value: held.integerValue ?? route.value };
     }
-    checkRetryAllowed(type, attempt?.lastRequestAt, now);
+    const { retake } = checkRetryAllowed(type, attempt ?? {}, now);
+    // a retake under the test's retake policy is counted in the same write as the request
+    const requested = { lastRequestAt: now, ...(retake ? { retakesUsed: (attempt?.retakesUsed ?? 0) + 1 } : {}) };
     if (route.kind === 'grant') {
-      await mp.models.qualificationAttempts.updateOne({ _id: attemptId }, { $set: { lastRequestAt: now } }, { upsert: true });
+      await mp.models.qualificationAttempts.updateOne({ _id: attemptId }, { $set: requested }, { upsert: true });
       await grant(mp, typeId, workerId, route.value);
       return { status: 'granted', value: route.value };
     }
     if (route.kind === 'review') {
       const requestId = newEntityId(now.getTime());
       await mp.models.qualificationRequests.create({ _id: requestId, typeId, workerId, submitTime: now, status: 'Pending' });
-      await mp.models.qualificationAttempts.updateOne({ _id: attemptId }, { $set: { lastRequestAt: now } }, { upsert: true });
+      await mp.models.qualificationAttempts.updateOne({ _id: attemptId }, { $set: requested }, { upsert: true });
       return { status: 'pending', requestId };
     }
     const test = await testOf(mp, typeId);
     if (!test) throw new DomainError('QualificationTypeDoesNotExist', `QualificationType ${typeId} has lost its test; ask the requester to update it.`);
     const deadline = new Date(now.getTime() + (type.testDurationSeconds ?? 3600) * 1000);
-    await mp.models.qualificationAttempts.updateOne({ _id: attemptId }, { $set: { lastRequestAt: now, testStartedAt: now, testDeadline: deadline } }, { upsert: true });
+    await mp.models.qualificationAttempts.updateOne({ _id: attemptId }, { $set: { ...requested, testStartedAt: now, testDeadline: deadline } }, { upsert: true });
     return { status: 'test', test: parseTest(test.test), testXml: test.test, deadline };
   });
 }

@@ -75,6 +75,8 @@ export interface QualificationRequestDoc {
 export interface QualificationAttemptDoc {
   _id: string;
   lastRequestAt?: Date;
+  /** Retakes of the test under the marketplace's retake policy (domain/retakes.ts). */
+  retakesUsed?: number;
   testStartedAt?: Date;
   testDeadline?: Date;
 }
@@ -255,6 +257,7 @@ export function marketplaceModels(db: Connection): MarketplaceModels {
           autoGranted: Boolean,
           autoGrantedValue: Number,
           deleted: Boolean,
+          retakePolicy: new Schema({ retakes: Number, delaySeconds: Number }, { _id: false, strict: 'throw' }),
         },
         opts,
       ),
@@ -280,7 +283,7 @@ export function marketplaceModels(db: Connection): MarketplaceModels {
     qualificationAttempts: model(
       db,
       'qualification_attempts',
-      new Schema<QualificationAttemptDoc>({ _id: String, lastRequestAt: date, testStartedAt: date, testDeadline: date }, opts),
+      new Schema<QualificationAttemptDoc>({ _id: String, lastRequestAt: date, retakesUsed: Number, testStartedAt: date, testDeadline: date }, opts),
     ),
     workers: model(
       db,
