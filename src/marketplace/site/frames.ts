@@ -124,13 +124,19 @@ export function framesRouter(site: SiteContext): Router {
   /*
    * /mturk/externalSubmit itself, as on MTurk: the worker is the one logged in (session
    * cookie, SameSite=Lax) and the assignment the form's assignmentId, which must be theirs
-   * and open. A page of another site cannot use it: its POSTs carry no cookie, and a GET
-   * (which a cookie follows on a top-level navigation) is refused when the browser says it
-   * comes from another site (Sec-Fetch-Site).
+   * and open. Only pages of this origin may use it: a request the browser marks as coming
+   * from anywhere else (Sec-Fetch-Site other than same-origin, or an Origin that is not
+   * ours, such as the "null" of a sandboxed HIT frame) is refused, so no requester's page
+   * can submit a worker's other assignments with the worker's cookie. HIT frames post to
+   * their own capability address (turkSubmitTo) instead.
    */
   const bare = [sessions(site), formBodyIfAny] as const;
   const bareSubmit = (fieldsOf: (req: Request) => FormFields) => async (req: Request, res: Response) => {
-    if (req.get('sec-fetch-site') === 'cross-site') throw new FrameError(403, 'Not submitted', 'This form was sent from another site; open the HIT from the worker site and submit it there.');
+    const fetchSite = req.get('sec-fetch-site');
+    const origin = req.get('origin');
+    if ((fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') || (origin !== undefined && origin !== originOf(req))) {
+      throw new FrameError(403, 'Not submitted', 'This form was sent from another page than the worker site; submit the HIT from its own page.');
+    }
     const workerId = locals(res).session.workerId;
     if (workerId === undefined) throw new FrameError(401, 'Not submitted', 'You are not logged in on the worker site: log in, open the HIT from your work list and submit it there.');
     await submit(req, res, workerId, fieldsOf(req));

@@ -89,6 +89,13 @@ describe('HIT pages written for MTurk', () => {
       headers: { cookie: (a.client as unknown as { cookieHeader: { cookie: string } }).cookieHeader.cookie, 'sec-fetch-site': 'cross-site' },
     });
     expect(cross.status).toBe(403);
+    // from a sandboxed frame (Origin: null), with the worker's cookie
+    const framed = await fetch(`${h.running.url}/mturk/externalSubmit`, {
+      method: 'POST',
+      headers: { cookie: (a.client as unknown as { cookieHeader: { cookie: string } }).cookieHeader.cookie, origin: 'null', 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ assignmentId: a.assignmentId, relevance: 'yes' }).toString(),
+    });
+    expect(framed.status).toBe(403);
     const posted = await a.client.post('/mturk/externalSubmit', { assignmentId: a.assignmentId, relevance: 'yes', comment: 'by POST' });
     expect(posted.status).toBe(200);
     expect(Object.fromEntries(await answerOf(a.hitId))).toEqual({ relevance: 'yes', comment: 'by POST' });
