@@ -46,8 +46,8 @@ beforeAll(async () => {
   observer = new MongoClient(devdb.uri, { maxPoolSize: 1 });
   await observer.connect();
   const docs = Array.from({ length: 60 }, (_, i) => ({ _id: `doc-${i}`, n: i }));
-  await observer.db('pool').collection('docs').insertMany(docs);
-  await observer.db('pool').collection('jobs').insertOne({ _id: 'job' as never, runs: 0 });
+  await observer.db('pool').collection<{ _id: string; n: number }>('docs').insertMany(docs);
+  await observer.db('pool').collection<{ _id: string; runs: number }>('jobs').insertOne({ _id: 'job', runs: 0 });
 });
 
 afterAll(async () => {

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { renderedAnswer, SnapshotCache } from './snapshot.js';
+
+/** A promise settled from outside, to order concurrent reads exactly. */
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('SnapshotCache', () => {
+  it('computes once for any number of requests while the fingerprint holds, again when it changes', async () => {
+    const cache = new SnapshotCache<string>();
+    let fp = 'a';
+    let computed = 0;
+    const get = () => cache.get('k', async () => fp, async () => `value ${++computed} of ${fp}`);
+    const first = await Promise.all(Array.from({ length: 50 }, get));
+    expect(new Set(first)).toEqual(new Set(['value 1 of a']));
+    expect(await get()).toBe('value 1 of a');
+    fp = 'b';
+    expect(await get()).toBe('value 2 of b');
+    expect(computed).toBe(2);
+  });
+
+  it('never answers from a fingerprint read that started before the request', async () => {
+    const cache = new SnapshotCache<string>();
+    const reads: Array<ReturnType<typeof deferred<string>>> = [];
+    const read = () => {
+      const d = deferred<string>();
+      reads.push(d);
+      return d.promise;
+    };
+    const early = cache.get('k', read, async () => 'computed from v1');
+    await tick();
+    // the data changes now; this request arrives while the first read is running
+    const late = cache.get('k', read, async () => 'computed from v2');
+    const later = cache.get('k', read, async () => 'unused: joins the same next read');
+    await tick();
+    expect(reads).toHaveLength(1); // the late requests wait for the next read, not a read each
+    reads[0]!.resolve('v1');
+    expect(await early).toBe('computed from v1');
+    await tick();
+    expect(reads).toHaveLength(2);
+    reads[1]!.resolve('v2');
+    expect(await late).toBe('computed from v2');
+    expect(await later).toBe('computed from v2');
+  });
+
+  it('keeps no failure: a failed read or computation is tried again by the next request', async () => {
+    const cache = new SnapshotCache<number>();
+    await expect(cache.get('k', () => Promise.reject(new Error('no such batch')), async () => 1)).rejects.toThrow('no such batch');
+    await expect(cache.get('k', async () => 'a', () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    expect(await cache.get('k', async () => 'a', async () => 7)).toBe(7);
+  });
+
+  it('holds at most maxEntries keys, dropping the least recently used', async () => {
+    const cache = new SnapshotCache<string>(2);
+    let computed = 0;
+    const get = (k: string) => cache.get(k, async () => 'same', async () => `${k}${++computed}`);
+    await get('a');
+    await get('b');
+    await get('a'); // a used last: b goes
+    await get('c');
+    expect(await get('a')).toBe('a1');
+    expect(await get('b')).toBe('b4');
+  });
+});
+
+describe('renderedAnswer', () => {
+  it('carries the body as UTF-8 and a strong ETag of it', () => {
+    const a = renderedAnswer('κ 0.5', 'application/json');
+    const b = renderedAnswer('κ 0.6', 'application/json');
+    expect(a.body.toString('utf8')).toBe('κ 0.5');
+    expect(a.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(a.etag).not.toBe(b.etag);
+  });
+});

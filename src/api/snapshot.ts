@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+
+/**
+ * Snapshots of expensive read answers (a batch's status, its report), keyed by a cheap
+ * fingerprint of what they were computed from. A request reads the fingerprint (one lookup
+ * by `_id`); the snapshot serves while the fingerprint is unchanged, so an answer is never
+ * older than the data at the moment the request arrived, in this process or after a write
+ * by another process on the same database.
+ *
+ * Under load the lookups coalesce: a request joins the fingerprint read that starts next
+ * (never one already running, which may predate its arrival), so there is at most one
+ * running and one waiting per key. Computing coalesces too: one computation per key and
+ * fingerprint, however many requests wait for it.
+ */
+export class SnapshotCache<T> {
+  private readonly entries = new Map<string, { fingerprint: string; value: T }>();
+  private readonly computing = new Map<string, { fingerprint: string; promise: Promise<T> }>();
+  private readonly reads = new Map<string, { current: Promise<string>; next: Promise<string> | null }>();
+
+  constructor(private readonly maxEntries = 64) {}
+
+  async get(key: string, fingerprint: () => Promise<string>, compute: () => Promise<T>): Promise<T> {
+    const fp = await this.freshFingerprint(key, fingerprint);
+    const hit = this.entries.get(key);
+    if (hit && hit.fingerprint === fp) {
+      this.entries.delete(key); // most recently used last
+      this.entries.set(key, hit);
+      return hit.value;
+    }
+    const running = this.computing.get(key);
+    if (running && running.fingerprint === fp) return running.promise;
+    const promise = compute().then((value) => {
+      this.entries.delete(key);
+      this.entries.set(key, { fingerprint: fp, value });
+      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+      return value;
+    });
+    const slot = { fingerprint: fp, promise };
+    this.computing.set(key, slot);
+    const clear = () => {
+      if (this.computing.get(key) === slot) this.computing.delete(key);
+    };
+    promise.then(clear, clear);
+    return promise;
+  }
+
+  private freshFingerprint(key: string, read: () => Promise<string>): Promise<string> {
+    const slot = this.reads.get(key);
+    if (!slot) return this.beginRead(key, read);
+    const settled = () => undefined;
+    slot.next ??= slot.current.then(settled, settled).then(() => this.beginRead(key, read));
+    return slot.next;
+  }
+
+  private beginRead(key: string, read: () => Promise<string>): Promise<string> {
+    const current = read();
+    const slot = { current, next: null };
+    this.reads.set(key, slot);
+    const clear = () => {
+      if (this.reads.get(key) === slot) this.reads.delete(key);
+    };
+    current.then(clear, clear);
+    return current;
+  }
+}
+
+/** A rendered answer, ready to send as is. */
+export interface RenderedAnswer {
+  body: Buffer;
+  etag: string;
+  type: string;
+}
+
+export function renderedAnswer(text: string, type: string): RenderedAnswer {
+  const body = Buffer.from(text, 'utf8');
+  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, type };
+}
+
+/** Sends a snapshot: its precomputed ETag (so Express hashes nothing), 304 when the client has it. */
+export function sendAnswer(req: Request, res: Response, answer: RenderedAnswer): void {
+  res.set('ETag', answer.etag);
+  res.type(answer.type);
+  if (req.fresh) {
+    res.status(304).end();
+    return;
+  }
+  res.status(200).send(answer.body);
+}
