@@ -4,7 +4,8 @@
  * database holding one published, fully worked batch; then checks that the service and
  * the database still answer and that no cursor or lock is left. Prints figures against
  * the 25 ms p99 target; asserts nothing.
- *   node --import tsx bench/api-load.ts [--cases 4056] [--rate 500] [--seconds 10]
+ *   node --import tsx bench/api-load.ts [--cases n] [--rate 500] [--seconds s]
+ * Defaults: 540 cases for 5 s; at `--scale paper` (QRELAY_BENCH_SCALE=paper) 4,056 cases for 10 s.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,9 +27,10 @@ const option = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 ? Number(process.argv[at + 1]) : fallback;
 };
-const cases = option('cases', 4056);
+const paper = process.env.QRELAY_BENCH_SCALE === 'paper';
+const cases = option('cases', paper ? 4056 : 540);
 const rate = option('rate', 500);
-const seconds = option('seconds', 10);
+const seconds = option('seconds', paper ? 10 : 5);
 const TARGET_P99_MS = 25;
 
 const dir = mkdtempSync(join(tmpdir(), 'qrelay-bench-api-'));

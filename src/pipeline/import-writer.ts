@@ -75,14 +75,15 @@ export class ImportWriter {
 
   async flush(counts: ImportCounts): Promise<void> {
     if (this.pending === 0) return;
-    if (!this.begun) {
-      await this.begin();
-      this.begun = true;
-    }
+    // taken before the first await: the caller fills the next chunk meanwhile
     const [inserts, replaces, existingIds] = [this.inserts, this.replaces, this.existingIds];
     this.inserts = [];
     this.replaces = [];
     this.existingIds = [];
+    if (!this.begun) {
+      this.begun = true;
+      await this.begin();
+    }
     const records = recordModel(this.ctx, this.kind);
     const recordCollection = records.collection as unknown as Collection<StringIdDoc>;
     if (replaces.length > 0) await records.deleteMany({ _id: { $in: replaces.map((r) => r.doc._id) } });

@@ -143,6 +143,7 @@ export async function importFile(ctx: PipelineContext, file: string, opts: Impor
   const chunkSize = opts.chunkSize ?? 500;
   const scan = scanFile(file, kind, { maxLineBytes: opts.maxLineBytes });
   let format: string | null = null;
+  let written: Promise<void> = Promise.resolve();
   for (;;) {
     const next = await scan.next();
     if (next.done) {
@@ -166,11 +167,14 @@ export async function importFile(ctx: PipelineContext, file: string, opts: Impor
       else if (before.sha === fields.sha) writer.existing(_id);
       else writer.replace(doc, record); // an unfinished import's other version
       if (writer.pending >= chunkSize) {
-        await writer.flush(counts);
-        ctx.progress(`${shown}: ${counts.inserted + counts.existing} ${kind} records written`);
+        // one chunk in flight while the next is read and checked: the database and the parser overlap
+        await written;
+        written = writer.flush(counts).then(() => ctx.progress(`${shown}: ${counts.inserted + counts.existing} ${kind} records written`));
+        written.catch(() => undefined); // awaited at the next chunk or at the end; not unhandled meanwhile
       }
     }
   }
+  await written;
   if (errors.length > 0) {
     await writer.undo();
     if (createdBatch && (await ctx.models.imports.countDocuments({ batch })) === 0) await ctx.models.batches.deleteOne({ _id: batch, settings: null });

@@ -72,7 +72,7 @@ describe('two qrelay serve processes on one database', () => {
     // wait for both publish jobs to finish (agenda records it on the job)
     const agendaJobs = h.db.db.collection<{ name: string; lastFinishedAt?: Date }>('agendaJobs');
     for (;;) {
-      const finished = await agendaJobs.countDocuments({ name: 'pipeline.publish', lastFinishedAt: { $exists: true, $ne: null } });
+      const finished = await agendaJobs.countDocuments({ name: 'pipeline.publish', lastFinishedAt: { $type: 'date' } });
       if (finished === 2) break;
       await new Promise((r) => setTimeout(r, 200));
     }
