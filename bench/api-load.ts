@@ -8,6 +8,7 @@
  * Defaults: 540 cases for 5 s; at `--scale paper` (QRELAY_BENCH_SCALE=paper) 4,056 cases for 10 s.
  */
 import { spawn } from 'node:child_process';
+import { Agent, get } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,7 +66,18 @@ try {
     console.log(`first ${name}: HTTP ${res.status}, ${(body.byteLength / 1024).toFixed(0)} KiB in ${(performance.now() - t0).toFixed(0)} ms (computes the snapshot)`);
   }
 
-  // open loop: requests leave on schedule whatever the answers do; latency counts from the schedule
+  // open loop: requests leave on schedule whatever the answers do; latency counts from the
+  // schedule. A dashboard's client: keep-alive connections, gzip accepted (bodies read, not inflated).
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const hit = (url: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = get(url, { agent, headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+    });
   const latencies: Record<string, number[]> = { status: [], report: [] };
   let errors = 0;
   const total = rate * seconds;
@@ -77,10 +89,9 @@ try {
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     const name = i % 2 === 0 ? 'status' : 'report';
     pending.push(
-      fetch(routes[name as keyof typeof routes]).then(
-        async (res) => {
-          await res.arrayBuffer();
-          if (res.status !== 200) errors++;
+      hit(routes[name as keyof typeof routes]).then(
+        (status) => {
+          if (status !== 200) errors++;
           latencies[name]!.push(performance.now() - due);
         },
         () => void errors++,
@@ -88,6 +99,7 @@ try {
     );
   }
   await Promise.all(pending);
+  agent.destroy();
   const achieved = total / ((performance.now() - started) / 1000);
 
   const after = await Promise.all([fetch(`${base}/healthz`), fetch(routes.status), fetch(routes.report)].map((p) => p.then((r) => r.status, () => 0)));

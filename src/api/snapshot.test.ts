@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { renderedAnswer, SnapshotCache } from './snapshot.js';
 
@@ -70,6 +71,14 @@ describe('SnapshotCache', () => {
 });
 
 describe('renderedAnswer', () => {
+  it('gzips a large body once, and leaves a small one plain', () => {
+    const large = renderedAnswer(JSON.stringify(Array.from({ length: 500 }, (_, i) => ({ item: i, label: 'yes' }))), 'application/json');
+    expect(large.gzip).not.toBeNull();
+    expect(gunzipSync(large.gzip!).equals(large.body)).toBe(true);
+    expect(large.gzip!.length).toBeLessThan(large.body.length / 4);
+    expect(renderedAnswer('{"ok":true}', 'application/json').gzip).toBeNull();
+  });
+
   it('carries the body as UTF-8 and a strong ETag of it', () => {
     const a = renderedAnswer('κ 0.5', 'application/json');
     const b = renderedAnswer('κ 0.6', 'application/json');

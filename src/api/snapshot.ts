@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
 
 /**
@@ -13,12 +14,22 @@ import type { Request, Response } from 'express';
  * running and one waiting per key. Computing coalesces too: one computation per key and
  * fingerprint, however many requests wait for it.
  */
+/** A second level shared by every process on the database (and kept across restarts). */
+export interface SnapshotStore<T> {
+  /** The stored value for this key if it was computed at this fingerprint, else null. */
+  load(key: string, fingerprint: string): Promise<T | null>;
+  save(key: string, fingerprint: string, value: T): Promise<void>;
+}
+
 export class SnapshotCache<T> {
   private readonly entries = new Map<string, { fingerprint: string; value: T }>();
   private readonly computing = new Map<string, { fingerprint: string; promise: Promise<T> }>();
   private readonly reads = new Map<string, { current: Promise<string>; next: Promise<string> | null }>();
 
-  constructor(private readonly maxEntries = 64) {}
+  constructor(
+    private readonly maxEntries = 64,
+    private readonly store?: SnapshotStore<T>,
+  ) {}
 
   async get(key: string, fingerprint: () => Promise<string>, compute: () => Promise<T>): Promise<T> {
     const fp = await this.freshFingerprint(key, fingerprint);
@@ -30,7 +41,7 @@ export class SnapshotCache<T> {
     }
     const running = this.computing.get(key);
     if (running && running.fingerprint === fp) return running.promise;
-    const promise = compute().then((value) => {
+    const promise = this.loadOrCompute(key, fp, compute).then((value) => {
       this.entries.delete(key);
       this.entries.set(key, { fingerprint: fp, value });
       if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
@@ -43,6 +54,16 @@ export class SnapshotCache<T> {
     };
     promise.then(clear, clear);
     return promise;
+  }
+
+  private async loadOrCompute(key: string, fingerprint: string, compute: () => Promise<T>): Promise<T> {
+    if (!this.store) return compute();
+    // the store is an optimization: when it fails, the answer is computed as without it
+    const stored = await this.store.load(key, fingerprint).catch(() => null);
+    if (stored !== null) return stored;
+    const value = await compute();
+    await this.store.save(key, fingerprint, value).catch(() => undefined);
+    return value;
   }
 
   private freshFingerprint(key: string, read: () => Promise<string>): Promise<string> {
@@ -65,25 +86,37 @@ export class SnapshotCache<T> {
   }
 }
 
-/** A rendered answer, ready to send as is. */
+/** A rendered answer, ready to send as is; large ones also gzipped, once. */
 export interface RenderedAnswer {
   body: Buffer;
   etag: string;
   type: string;
+  /** The body gzipped, for clients that accept it (null when too small to gain). */
+  gzip: Buffer | null;
 }
+
+/** Below this, gzip gains less than it costs. */
+const GZIP_FROM_BYTES = 1400;
 
 export function renderedAnswer(text: string, type: string): RenderedAnswer {
   const body = Buffer.from(text, 'utf8');
-  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, type };
+  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, type, gzip: body.length >= GZIP_FROM_BYTES ? gzipSync(body) : null };
 }
 
-/** Sends a snapshot: its precomputed ETag (so Express hashes nothing), 304 when the client has it. */
+/**
+ * Sends a snapshot: its precomputed ETag (so Express hashes nothing), 304 when the client
+ * has it, the precomputed gzip when the client accepts it (a report is megabytes of JSON).
+ */
 export function sendAnswer(req: Request, res: Response, answer: RenderedAnswer): void {
-  res.set('ETag', answer.etag);
+  const gzip = answer.gzip !== null && req.acceptsEncodings('gzip', 'identity') === 'gzip';
+  res.vary('Accept-Encoding');
+  // one ETag per representation (RFC 9110 8.8.3): the gzipped bytes differ from the plain ones
+  res.set('ETag', gzip ? `${answer.etag.slice(0, -1)}-gzip"` : answer.etag);
   res.type(answer.type);
   if (req.fresh) {
     res.status(304).end();
     return;
   }
-  res.status(200).send(answer.body);
+  if (gzip) res.set('Content-Encoding', 'gzip');
+  res.status(200).send(gzip ? answer.gzip : answer.body);
 }

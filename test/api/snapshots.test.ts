@@ -47,6 +47,21 @@ describe('status and report snapshots', () => {
     }
   });
 
+  it('shares snapshots through the database: a new process answers from the stored one without computing it', async () => {
+    const [one] = apps as [ReturnType<typeof createApp>];
+    const computed = await request(one).get('/api/v1/batches/snap').set('Accept-Encoding', 'identity').expect(200);
+    const stored = t.db.collection<{ _id: string; body: Buffer }>('answer_snapshots');
+    expect(await stored.countDocuments({ _id: 'status|snap' })).toBe(1);
+    // mark the stored body: only an answer read from the store carries the mark
+    const marked = { ...computed.body, marked: true };
+    await stored.updateOne({ _id: 'status|snap' }, { $set: { body: Buffer.from(JSON.stringify(marked)), gzip: null } });
+    const fresh = createApp({ config: loadConfig({ ...process.env }), logger: createLogger('silent'), connection: t.connection, apiToken: 'snapshot-test-token' });
+    expect((await request(fresh).get('/api/v1/batches/snap').expect(200)).body).toEqual(marked);
+    // a change: the stored snapshot no longer holds, the answer is computed again
+    await touchBatch(testContext(t), 'snap');
+    expect((await request(fresh).get('/api/v1/batches/snap').expect(200)).body).toEqual(computed.body);
+  });
+
   it('keeps answering a missing batch 404, never from a snapshot', async () => {
     const [one] = apps as [ReturnType<typeof createApp>];
     await request(one).get('/api/v1/batches/nosuch').expect(404);
@@ -60,7 +75,14 @@ describe('status and report snapshots', () => {
     const ctx = testContext(t);
     await ctx.models.hits.updateOne({ _id: 'snap|1' }, { $set: { state: 'published', hitId: 'SNAPHIT1' } });
     await touchBatch(ctx, 'snap');
-    const after = await request(one).get('/api/v1/batches/snap/report').expect(200);
+    const after = await request(one).get('/api/v1/batches/snap/report').set('Accept-Encoding', 'identity').expect(200);
     expect(after.body.hits).toBe(2);
+    expect(after.headers['content-encoding']).toBeUndefined();
+    // the same snapshot, gzipped once for clients that take it, under its own ETag
+    const zipped = await request(one).get('/api/v1/batches/snap/report').set('Accept-Encoding', 'gzip').expect(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/);
+    expect(zipped.headers.etag).not.toBe(after.headers.etag);
+    expect(zipped.body).toEqual(after.body);
   });
 });

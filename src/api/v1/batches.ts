@@ -15,9 +15,8 @@ import { cleanupBatch, expireBatch } from '../../pipeline/expire.js';
 import { importFile, ImportRejected } from '../../pipeline/import.js';
 import { BatchNotFound, BatchStateError } from '../../pipeline/errors.js';
 import { dryRunPublish, preparePublish, requireBatch } from '../../pipeline/publish.js';
-import { readBatchFingerprint } from '../../pipeline/revision.js';
-import { batchStatus } from '../../pipeline/status.js';
-import { renderedAnswer, sendAnswer, SnapshotCache, type RenderedAnswer } from '../snapshot.js';
+import { answersOf } from '../answers.js';
+import { sendAnswer } from '../snapshot.js';
 import type { AppContext } from '../context.js';
 import { bearerAuth, problemResponse, registry } from '../openapi.js';
 import { zodProblemErrors } from '../problem.js';
@@ -219,18 +218,10 @@ export function batchesRouter(ctx: AppContext): Router {
     );
   });
 
-  // a dashboard polls this: served from a snapshot while the batch is unchanged (snapshot.ts)
-  const statusSnapshots = new SnapshotCache<RenderedAnswer>();
+  // a dashboard polls this: served from a snapshot while the batch is unchanged (answers.ts)
   router.get('/batches/:batch', async (req, res) => {
     const batch = batchOf(req);
-    const answer = await guarded(() =>
-      statusSnapshots.get(
-        batch,
-        () => readBatchFingerprint(pipelineOf(), batch),
-        async () => renderedAnswer(JSON.stringify(await batchStatus(pipelineOf(), batch)), 'application/json'),
-      ),
-    );
-    sendAnswer(req, res, answer);
+    sendAnswer(req, res, await guarded(() => answersOf(ctx).status(batch)));
   });
 
   router.post('/batches/:batch/publish', async (req, res) => {

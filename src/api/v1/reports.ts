@@ -1,16 +1,12 @@
-import { stat } from 'node:fs/promises';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { HttpProblem, UserError } from '../../errors.js';
-import { batchReport } from '../../export/index.js';
-import { qrelsExportModel } from '../../export/store.js';
-import { createPipelineContext, type PipelineContext } from '../../pipeline/context.js';
 import { BatchNotFound, BatchStateError } from '../../pipeline/errors.js';
-import { readBatchFingerprint } from '../../pipeline/revision.js';
-import { CsvTable, renderReport, REPORT_MEDIA_TYPES, ReportFormat } from '../../reports/index.js';
+import { CsvTable, ReportFormat } from '../../reports/index.js';
 import type { AppContext } from '../context.js';
 import { problemResponse, registry } from '../openapi.js';
-import { renderedAnswer, sendAnswer, SnapshotCache, type RenderedAnswer } from '../snapshot.js';
+import { answersOf } from '../answers.js';
+import { sendAnswer, type RenderedAnswer } from '../snapshot.js';
 import { zodProblemErrors } from '../problem.js';
 import { BatchParam } from './pipeline-schemas.js';
 
@@ -95,26 +91,8 @@ function problemOf(err: unknown): unknown {
 /** The HTML report is a whole document with its own style and inline SVG; it runs no script. */
 const HTML_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-/**
- * What a report is computed from: the batch (its fingerprint), its last export (the base
- * qrels the holes are counted against) and that file as it is on disk now.
- */
-async function reportFingerprint(ctx: PipelineContext, batch: string): Promise<string> {
-  const [own, last] = await Promise.all([readBatchFingerprint(ctx, batch), qrelsExportModel(ctx.models.batches.db).findById(batch, { base: 1, exportedAt: 1 }).lean()]);
-  if (!last) return own;
-  const file = await stat(last.base).then(
-    (s) => `${s.size}@${s.mtimeMs}`,
-    () => 'gone',
-  );
-  return `${own}|${last.base}|${new Date(last.exportedAt).getTime()}|${file}`;
-}
-
 export function reportsRouter(ctx: AppContext): Router {
   const router = Router();
-  let context: PipelineContext | undefined;
-  const pipelineOf = () => (context ??= createPipelineContext({ connection: ctx.connection, config: ctx.config, logger: ctx.logger }));
-  // one snapshot per batch, format and table, while the batch and its last export are unchanged (snapshot.ts)
-  const snapshots = new SnapshotCache<RenderedAnswer>();
 
   router.get('/batches/:batch/report', async (req, res) => {
     const parsedParams = BatchParam.safeParse(req.params);
@@ -123,11 +101,8 @@ export function reportsRouter(ctx: AppContext): Router {
     const batch = parsedParams.data.batch;
     let answer: RenderedAnswer;
     try {
-      answer = await snapshots.get(
-        `${batch}\u0000${format}\u0000${table ?? ''}`,
-        () => reportFingerprint(pipelineOf(), batch),
-        async () => renderedAnswer(renderReport((await batchReport(pipelineOf(), batch)).report, format, table ? { table } : {}), REPORT_MEDIA_TYPES[format]),
-      );
+      // one snapshot per batch, format and table, while the batch and its last export are unchanged (answers.ts)
+      answer = await answersOf(ctx).report(batch, format, table);
     } catch (err) {
       throw problemOf(err);
     }

@@ -1,0 +1,113 @@
+import { stat } from 'node:fs/promises';
+import type { Binary } from 'mongodb';
+import { collections } from '../db/collections.js';
+import { requireDb } from '../db/connection.js';
+import { batchReport } from '../export/index.js';
+import { qrelsExportModel } from '../export/store.js';
+import { createPipelineContext, type PipelineContext } from '../pipeline/context.js';
+import { readBatchFingerprint } from '../pipeline/revision.js';
+import { batchStatus } from '../pipeline/status.js';
+import { renderReport, REPORT_MEDIA_TYPES, type CsvTable, type ReportFormat } from '../reports/index.js';
+import type { AppContext } from './context.js';
+import { renderedAnswer, SnapshotCache, type RenderedAnswer, type SnapshotStore } from './snapshot.js';
+
+/**
+ * The API's expensive reads, a batch's status and its report, as snapshots (snapshot.ts):
+ * in this process, and in the `answer_snapshots` collection for the other processes on the
+ * database and the next start. `qrelay serve` computes those of finished batches at start
+ * (`warmAnswers`), so that a dashboard's first requests do not wait for them.
+ */
+
+interface StoredAnswer {
+  _id: string;
+  fingerprint: string;
+  body: Binary | Buffer;
+  gzip: Binary | Buffer | null;
+  etag: string;
+  type: string;
+  savedAt: Date;
+}
+
+/** Larger answers are not stored (a MongoDB document holds 16 MiB); they stay per process. */
+const MAX_STORED_BYTES = 8 * 1024 * 1024;
+
+const bytes = (b: Binary | Buffer): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer));
+
+function answerStore(ctx: PipelineContext): SnapshotStore<RenderedAnswer> {
+  const collection = requireDb(ctx.models.batches.db).collection<StoredAnswer>(collections.answerSnapshots);
+  return {
+    async load(key, fingerprint) {
+      const doc = await collection.findOne({ _id: key });
+      if (!doc || doc.fingerprint !== fingerprint) return null;
+      return { body: bytes(doc.body), gzip: doc.gzip ? bytes(doc.gzip) : null, etag: doc.etag, type: doc.type };
+    },
+    async save(key, fingerprint, value) {
+      if (value.body.length > MAX_STORED_BYTES) return;
+      const doc = { fingerprint, body: value.body, gzip: value.gzip, etag: value.etag, type: value.type, savedAt: new Date() };
+      await collection.updateOne({ _id: key }, { $set: doc }, { upsert: true });
+    },
+  };
+}
+
+/**
+ * What a report is computed from: the batch (its fingerprint), its last export (the base
+ * qrels the holes are counted against) and that file as it is on disk now.
+ */
+async function reportFingerprint(ctx: PipelineContext, batch: string): Promise<string> {
+  const [own, last] = await Promise.all([readBatchFingerprint(ctx, batch), qrelsExportModel(ctx.models.batches.db).findById(batch, { base: 1, exportedAt: 1 }).lean()]);
+  if (!last) return own;
+  const file = await stat(last.base).then(
+    (s) => `${s.size}@${s.mtimeMs}`,
+    () => 'gone',
+  );
+  return `${own}|${last.base}|${new Date(last.exportedAt).getTime()}|${file}`;
+}
+
+export interface BatchAnswers {
+  status(batch: string): Promise<RenderedAnswer>;
+  report(batch: string, format: ReportFormat, table?: CsvTable): Promise<RenderedAnswer>;
+}
+
+export function batchAnswers(ctx: PipelineContext): BatchAnswers {
+  const store = answerStore(ctx);
+  const statuses = new SnapshotCache<RenderedAnswer>(64, store);
+  const reports = new SnapshotCache<RenderedAnswer>(64, store);
+  return {
+    status: (batch) =>
+      statuses.get(
+        `status|${batch}`,
+        () => readBatchFingerprint(ctx, batch),
+        async () => renderedAnswer(JSON.stringify(await batchStatus(ctx, batch)), 'application/json'),
+      ),
+    report: (batch, format, table) =>
+      reports.get(
+        `report|${batch}|${format}|${table ?? ''}`,
+        () => reportFingerprint(ctx, batch),
+        async () => renderedAnswer(renderReport((await batchReport(ctx, batch)).report, format, table ? { table } : {}), REPORT_MEDIA_TYPES[format]),
+      ),
+  };
+}
+
+const perApp = new WeakMap<AppContext, BatchAnswers>();
+
+/** One set of snapshots per app, shared by its routers; built on first use (the connection may not be open before). */
+export function answersOf(ctx: AppContext): BatchAnswers {
+  let answers = perApp.get(ctx);
+  if (!answers) {
+    answers = batchAnswers(createPipelineContext({ connection: ctx.connection, config: ctx.config, logger: ctx.logger }));
+    perApp.set(ctx, answers);
+  }
+  return answers;
+}
+
+/** Computes (or loads) the status and JSON report of every finished batch, one after another. */
+export async function warmAnswers(ctx: AppContext): Promise<number> {
+  const answers = answersOf(ctx);
+  const pipeline = createPipelineContext({ connection: ctx.connection, config: ctx.config, logger: ctx.logger });
+  const finished = await pipeline.models.batches.find({ state: { $in: ['complete', 'expired', 'closed'] } }, { _id: 1 }).lean();
+  for (const { _id } of finished) {
+    await answers.status(_id);
+    await answers.report(_id, 'json');
+  }
+  return finished.length;
+}
