@@ -9,7 +9,7 @@ import { readBatchFingerprint } from '../pipeline/revision.js';
 import { batchStatus } from '../pipeline/status.js';
 import { renderReport, REPORT_MEDIA_TYPES, type CsvTable, type ReportFormat } from '../reports/index.js';
 import type { AppContext } from './context.js';
-import { renderedAnswer, SnapshotCache, type RenderedAnswer, type SnapshotStore } from './snapshot.js';
+import { FreshReads, renderedAnswer, SnapshotCache, type RenderedAnswer, type SnapshotStore } from './snapshot.js';
 
 /**
  * The API's expensive reads, a batch's status and its report, as snapshots (snapshot.ts):
@@ -49,18 +49,15 @@ function answerStore(ctx: PipelineContext): SnapshotStore<RenderedAnswer> {
   };
 }
 
-/**
- * What a report is computed from: the batch (its fingerprint), its last export (the base
- * qrels the holes are counted against) and that file as it is on disk now.
- */
-async function reportFingerprint(ctx: PipelineContext, batch: string): Promise<string> {
-  const [own, last] = await Promise.all([readBatchFingerprint(ctx, batch), qrelsExportModel(ctx.models.batches.db).findById(batch, { base: 1, exportedAt: 1 }).lean()]);
-  if (!last) return own;
+/** The batch's last export as the report depends on it: the base qrels file, when, and that file on disk now. */
+async function exportFingerprint(ctx: PipelineContext, batch: string): Promise<string> {
+  const last = await qrelsExportModel(ctx.models.batches.db).findById(batch, { base: 1, exportedAt: 1 }).lean();
+  if (!last) return 'none';
   const file = await stat(last.base).then(
     (s) => `${s.size}@${s.mtimeMs}`,
     () => 'gone',
   );
-  return `${own}|${last.base}|${new Date(last.exportedAt).getTime()}|${file}`;
+  return `${last.base}|${new Date(last.exportedAt).getTime()}|${file}`;
 }
 
 export interface BatchAnswers {
@@ -72,17 +69,25 @@ export function batchAnswers(ctx: PipelineContext): BatchAnswers {
   const store = answerStore(ctx);
   const statuses = new SnapshotCache<RenderedAnswer>(64, store);
   const reports = new SnapshotCache<RenderedAnswer>(64, store);
+  // every answer of a batch shares one lookup per wave of requests
+  const fresh = new FreshReads<string>();
+  const batchFingerprint = (batch: string) => fresh.read(`batch|${batch}`, () => readBatchFingerprint(ctx, batch));
+  const reportFingerprint = async (batch: string) => {
+    // the report reads the batch and its last export (the base its holes are counted against)
+    const [own, exported] = await Promise.all([batchFingerprint(batch), fresh.read(`export|${batch}`, () => exportFingerprint(ctx, batch))]);
+    return `${own}|${exported}`;
+  };
   return {
     status: (batch) =>
       statuses.get(
         `status|${batch}`,
-        () => readBatchFingerprint(ctx, batch),
+        () => batchFingerprint(batch),
         async () => renderedAnswer(JSON.stringify(await batchStatus(ctx, batch)), 'application/json'),
       ),
     report: (batch, format, table) =>
       reports.get(
         `report|${batch}|${format}|${table ?? ''}`,
-        () => reportFingerprint(ctx, batch),
+        () => reportFingerprint(batch),
         async () => renderedAnswer(renderReport((await batchReport(ctx, batch)).report, format, table ? { table } : {}), REPORT_MEDIA_TYPES[format]),
       ),
   };

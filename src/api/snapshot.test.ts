@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { renderedAnswer, SnapshotCache } from './snapshot.js';
+import { FreshReads, renderedAnswer, SnapshotCache } from './snapshot.js';
 
 /** A promise settled from outside, to order concurrent reads exactly. */
 function deferred<T>() {
@@ -26,30 +26,18 @@ describe('SnapshotCache', () => {
     expect(computed).toBe(2);
   });
 
-  it('never answers from a fingerprint read that started before the request', async () => {
+  it('computes once per fingerprint even when requests read it separately', async () => {
     const cache = new SnapshotCache<string>();
-    const reads: Array<ReturnType<typeof deferred<string>>> = [];
-    const read = () => {
-      const d = deferred<string>();
-      reads.push(d);
-      return d.promise;
+    let computed = 0;
+    const gate = deferred<void>();
+    const slow = async () => {
+      await gate.promise;
+      return `v${++computed}`;
     };
-    const early = cache.get('k', read, async () => 'computed from v1');
-    await tick();
-    // the data changes now; this request arrives while the first read is running
-    const late = cache.get('k', read, async () => 'computed from v2');
-    const later = cache.get('k', read, async () => 'unused: joins the same next read');
-    await tick();
-    expect(reads).toHaveLength(1); // the late requests wait for the next read, not a read each
-    reads[0]!.resolve('v1');
-    expect(await early).toBe('computed from v1');
-    await tick();
-    expect(reads).toHaveLength(2);
-    reads[1]!.resolve('v2');
-    expect(await late).toBe('computed from v2');
-    expect(await later).toBe('computed from v2');
+    const all = Promise.all([cache.get('k', async () => 'a', slow), cache.get('k', async () => 'a', slow)]);
+    gate.resolve();
+    expect(await all).toEqual(['v1', 'v1']);
   });
-
   it('keeps no failure: a failed read or computation is tried again by the next request', async () => {
     const cache = new SnapshotCache<number>();
     await expect(cache.get('k', () => Promise.reject(new Error('no such batch')), async () => 1)).rejects.toThrow('no such batch');
@@ -67,6 +55,41 @@ describe('SnapshotCache', () => {
     await get('c');
     expect(await get('a')).toBe('a1');
     expect(await get('b')).toBe('b4');
+  });
+});
+
+describe('FreshReads', () => {
+  it('never answers a request from a read that started before it arrived, and shares reads', async () => {
+    const fresh = new FreshReads<string>();
+    const reads: Array<ReturnType<typeof deferred<string>>> = [];
+    const read = () => {
+      const d = deferred<string>();
+      reads.push(d);
+      return d.promise;
+    };
+    const early = fresh.read('k', read);
+    await tick();
+    // the data changes now; these requests arrive while the first read is running
+    const late = fresh.read('k', read);
+    const later = fresh.read('k', read);
+    const otherKey = fresh.read('other', read);
+    await tick();
+    expect(reads).toHaveLength(2); // the late ones wait for the next read of k; another key reads at once
+    reads[0]!.resolve('v1');
+    expect(await early).toBe('v1');
+    await tick();
+    expect(reads).toHaveLength(3);
+    reads[2]!.resolve('v2');
+    expect(await late).toBe('v2');
+    expect(await later).toBe('v2');
+    reads[1]!.resolve('o');
+    expect(await otherKey).toBe('o');
+  });
+
+  it('lets a failed read fail its waiters only', async () => {
+    const fresh = new FreshReads<string>();
+    await expect(fresh.read('k', () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    expect(await fresh.read('k', async () => 'back')).toBe('back');
   });
 });
 

@@ -9,10 +9,10 @@ import type { Request, Response } from 'express';
  * older than the data at the moment the request arrived, in this process or after a write
  * by another process on the same database.
  *
- * Under load the lookups coalesce: a request joins the fingerprint read that starts next
+ * Under load the lookups coalesce (FreshReads): a request joins the read that starts next
  * (never one already running, which may predate its arrival), so there is at most one
- * running and one waiting per key. Computing coalesces too: one computation per key and
- * fingerprint, however many requests wait for it.
+ * running and one waiting per key, and the answers of one batch share them. Computing
+ * coalesces too: one computation per key and fingerprint, however many requests wait.
  */
 /** A second level shared by every process on the database (and kept across restarts). */
 export interface SnapshotStore<T> {
@@ -24,7 +24,6 @@ export interface SnapshotStore<T> {
 export class SnapshotCache<T> {
   private readonly entries = new Map<string, { fingerprint: string; value: T }>();
   private readonly computing = new Map<string, { fingerprint: string; promise: Promise<T> }>();
-  private readonly reads = new Map<string, { current: Promise<string>; next: Promise<string> | null }>();
 
   constructor(
     private readonly maxEntries = 64,
@@ -32,7 +31,7 @@ export class SnapshotCache<T> {
   ) {}
 
   async get(key: string, fingerprint: () => Promise<string>, compute: () => Promise<T>): Promise<T> {
-    const fp = await this.freshFingerprint(key, fingerprint);
+    const fp = await fingerprint();
     const hit = this.entries.get(key);
     if (hit && hit.fingerprint === fp) {
       this.entries.delete(key); // most recently used last
@@ -65,16 +64,25 @@ export class SnapshotCache<T> {
     await this.store.save(key, fingerprint, value).catch(() => undefined);
     return value;
   }
+}
 
-  private freshFingerprint(key: string, read: () => Promise<string>): Promise<string> {
+/**
+ * Reads that many concurrent requests share without ever answering one of them with a
+ * value read before it arrived: a request joins the read that starts next, never one
+ * already running. At most one read runs and one waits per key.
+ */
+export class FreshReads<V> {
+  private readonly reads = new Map<string, { current: Promise<V>; next: Promise<V> | null }>();
+
+  read(key: string, read: () => Promise<V>): Promise<V> {
     const slot = this.reads.get(key);
-    if (!slot) return this.beginRead(key, read);
+    if (!slot) return this.begin(key, read);
     const settled = () => undefined;
-    slot.next ??= slot.current.then(settled, settled).then(() => this.beginRead(key, read));
+    slot.next ??= slot.current.then(settled, settled).then(() => this.begin(key, read));
     return slot.next;
   }
 
-  private beginRead(key: string, read: () => Promise<string>): Promise<string> {
+  private begin(key: string, read: () => Promise<V>): Promise<V> {
     const current = read();
     const slot = { current, next: null };
     this.reads.set(key, slot);
