@@ -4,12 +4,17 @@
  * fresh database on the dev database (or MONGODB_URI), and prints throughput and peak
  * memory; then imports it again (every case already there) and deletes everything.
  *
- *   node --import tsx bench/pipeline-import.ts [megabytes]     (default 50)
+ *   node --import tsx bench/pipeline-import.ts [megabytes]     (default 50; 346 at --scale paper)
+ *
+ * Its peer, in the same run and on the same database: the file read line by line,
+ * `JSON.parse`, and raw `insertMany` of the parsed records in chunks of 500 (the limit of
+ * any importer that stores each record once).
  *
  * The dev database is started on a free port in a temporary directory when MONGODB_URI
  * is unset.
  */
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,9 +25,10 @@ import { startDevdb, type DevdbHandle } from '../src/db/devdb.js';
 import { createLogger } from '../src/log.js';
 import { createPipelineContext } from '../src/pipeline/context.js';
 import { importFile } from '../src/pipeline/import.js';
+import { reportRows } from './support/table.js';
 
 const MiB = 1024 * 1024;
-const targetBytes = Number(process.argv[2] ?? 50) * MiB;
+const targetBytes = Number(process.argv[2] ?? (process.env.QRELAY_BENCH_SCALE === 'paper' ? 346 : 50)) * MiB;
 
 const words = 'the river flows through several countries before it reaches the sea and its basin drains a large part of central europe'.split(' ');
 const prose = (n: number, seed: number) => `${Array.from({ length: n }, (_, i) => words[(seed * 7 + i * 13) % words.length]).join(' ')}.`;
@@ -76,14 +82,37 @@ try {
     peakHeap = Math.max(peakHeap, m.heapUsed);
   }, 50);
   const size = statSync(file).size / MiB;
+  const seconds: number[] = [];
   for (const pass of ['first import', 'again (all present)']) {
     const t = performance.now();
     const r = await importFile(ctx, file, { batch: 'bench' });
     const s = (performance.now() - t) / 1000;
+    seconds.push(s);
     console.log(`${pass}: ${r.counts.records} cases (${r.counts.inserted} new) from ${size.toFixed(1)} MiB in ${s.toFixed(1)} s: ${(size / s).toFixed(1)} MiB/s, ${Math.round(r.counts.records / s)} cases/s`);
   }
   clearInterval(sampler);
   console.log(`peak heap ${(peakHeap / MiB).toFixed(0)} MiB, peak RSS ${(peakRss / MiB).toFixed(0)} MiB`);
+  await requireDb(connection).dropDatabase();
+
+  // the peer: JSON.parse + raw insertMany into the same database, one document per record
+  const peer = requireDb(connection).collection('peer_records');
+  const tPeer = performance.now();
+  let chunk: Record<string, unknown>[] = [];
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    if (line.trim() === '') continue;
+    chunk.push(JSON.parse(line) as Record<string, unknown>);
+    if (chunk.length >= 500) {
+      await peer.insertMany(chunk, { ordered: false });
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) await peer.insertMany(chunk, { ordered: false });
+  const peerSeconds = (performance.now() - tPeer) / 1000;
+  console.log(`peer (JSON.parse + insertMany): ${lines} records in ${peerSeconds.toFixed(1)} s: ${(size / peerSeconds).toFixed(1)} MiB/s`);
+  reportRows([
+    { figure: `import ${size.toFixed(0)} MiB, ${lines} cases`, ours: size / seconds[0]!, peer: 'JSON.parse + insertMany', theirs: size / peerSeconds, unit: 'MiB/s', better: 'higher' },
+    { figure: 'import peak RSS', ours: peakRss / MiB, peer: 'target', theirs: 250, unit: 'MiB', better: 'lower' },
+  ]);
   await requireDb(connection).dropDatabase();
   await connection.close();
 } finally {

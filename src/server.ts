@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Agenda } from 'agenda';
 import type { Express } from 'express';
 import { createApp } from './app.js';
+import { warmAnswers } from './api/answers.js';
 import type { AppContext } from './api/context.js';
 import { resolveApiToken } from './api/token.js';
 import type { Config } from './config.js';
@@ -76,6 +77,11 @@ export async function startServer(config: Config, logger: Logger, opts: StartSer
     const port = typeof address === 'object' && address ? address.port : config.http.port;
     const url = `http://${config.http.host}:${port}`;
     logger.info({ url }, 'qrelay is serving');
+    // finished batches' status and report, ready before a dashboard asks (in the background)
+    warmAnswers(ctx).then(
+      (n) => logger.debug({ batches: n }, 'answers of finished batches ready'),
+      (err: unknown) => logger.warn({ err }, 'could not prepare the answers of finished batches'),
+    );
 
     const httpServer = server;
     const jobs = agenda;

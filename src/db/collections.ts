@@ -21,4 +21,6 @@ export const collections = {
   // exports of a batch (src/export/store.ts) and the demo's runs (src/demo/runs.ts)
   qrelsExports: 'qrels_exports',
   demoRuns: 'demo_runs',
+  // the API's snapshots of status and report answers (src/api/answers.ts)
+  answerSnapshots: 'answer_snapshots',
 } as const;

@@ -1,13 +1,13 @@
 /**
  * Streaming parsers for qrelay's input files (escalated cases, consensus labels, gold
- * items) with line-precise validation. No database code: the importer validates a file
- * with `validateFile`, commits nothing if any line is bad, then streams it again with
- * `readRecords`. Formats and decisions: ./README.md.
+ * items) with line-precise validation. No database code: the importer reads a file once
+ * with `scanFile` (records and line errors together) and makes nothing visible if any line
+ * is bad. Formats and decisions: ./README.md.
  */
 export { INGEST_KINDS, lookalikeKind, RecordChecker } from './checker.js';
 export type { IngestKind, InputFormat, LineOutcome, RecordOf } from './checker.js';
-export { DEFAULT_MAX_ERRORS, detectKind, readRecords, validateFile, validationMessage } from './read.js';
-export type { FileSummary, IngestedRecord, ReadOptions, ValidateOptions, ValidationReport } from './read.js';
+export { DEFAULT_MAX_ERRORS, detectKind, readRecords, scanFile, validateFile, validationMessage } from './read.js';
+export type { FileSummary, IngestedRecord, ReadOptions, ScanSummary, ScannedChunk, ValidateOptions, ValidationReport } from './read.js';
 export { DEFAULT_MAX_LINE_BYTES, readLines } from './lines.js';
 export type { RawLine } from './lines.js';
 export { formatIssue, IngestError } from './issues.js';

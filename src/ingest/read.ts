@@ -80,6 +80,42 @@ function step<K extends IngestKind>(raw: RawLine, checker: RecordChecker<K>, sum
   }
 }
 
+/** What one chunk of lines of a file held: its valid records, and the errors of its bad lines. */
+export interface ScannedChunk<R> {
+  records: IngestedRecord<R>[];
+  issues: IngestIssue[];
+}
+
+export interface ScanSummary extends FileSummary {
+  /** The whole-file error of a file without any record or line error (empty, or only rows of the other kind). */
+  fileIssue: IngestIssue | null;
+}
+
+/**
+ * One pass over a file, chunk by chunk: every line checked, records and errors alike, so
+ * that a caller can validate and act in the same read (`qrelay import`). Constant memory
+ * but for the duplicate check's hashes.
+ */
+export async function* scanFile<K extends IngestKind>(file: string, kind: K, opts: ReadOptions = {}): AsyncGenerator<ScannedChunk<RecordOf<K>>, ScanSummary, undefined> {
+  const checker = new RecordChecker(kind);
+  const summary = emptySummary(file, kind);
+  let issues = 0;
+  for await (const batch of readLines(file, opts)) {
+    const chunk: ScannedChunk<RecordOf<K>> = { records: [], issues: [] };
+    for (const raw of batch) {
+      summary.lines = raw.line;
+      const result = step(raw, checker, summary);
+      if (Array.isArray(result)) {
+        chunk.issues.push(...result);
+        issues += result.length;
+      } else if (result !== undefined) chunk.records.push({ line: raw.line, record: result });
+    }
+    yield chunk;
+  }
+  summary.format = checker.format ?? null;
+  return { ...summary, fileIssue: issues === 0 && summary.records === 0 ? noRecordsIssue(summary) : null };
+}
+
 /**
  * Reads the whole file and returns every error (the first `maxErrors` listed, the rest
  * counted) with the file's counts. Holds only the duplicate check's hashes, never records.
@@ -88,23 +124,20 @@ export async function validateFile(file: string, kind: IngestKind, opts: Validat
   const maxErrors = opts.maxErrors ?? DEFAULT_MAX_ERRORS;
   const errors: IngestIssue[] = [];
   let total = 0;
-  const checker = new RecordChecker(kind);
-  const summary = emptySummary(file, kind);
-  for await (const batch of readLines(file, opts)) {
-    for (const raw of batch) {
-      summary.lines = raw.line;
-      const result = step(raw, checker, summary);
-      if (!Array.isArray(result)) continue;
-      for (const issue of result) if (errors.length < maxErrors) errors.push(issue);
-      total += result.length;
+  const scan = scanFile(file, kind, opts);
+  for (;;) {
+    const next = await scan.next();
+    if (next.done) {
+      const { fileIssue, ...summary } = next.value;
+      if (fileIssue) {
+        errors.push(fileIssue);
+        total = 1;
+      }
+      return { ...summary, ok: total === 0, errors, moreErrors: total - errors.length };
     }
+    for (const issue of next.value.issues) if (errors.length < maxErrors) errors.push(issue);
+    total += next.value.issues.length;
   }
-  summary.format = checker.format ?? null;
-  if (total === 0 && summary.records === 0) {
-    errors.push(noRecordsIssue(summary));
-    total = 1;
-  }
-  return { ...summary, ok: total === 0, errors, moreErrors: total - errors.length };
 }
 
 /**

@@ -180,7 +180,7 @@ async function withRoundLease<T>(ctx: PipelineContext, batch: string, fn: () => 
   try {
     return await fn();
   } finally {
-    await ctx.models.batches.updateOne({ _id: batch, roundOwner: owner }, { $set: { roundLeaseUntil: null, roundOwner: null } });
+    await ctx.models.batches.updateOne({ _id: batch, roundOwner: owner }, { $set: { roundLeaseUntil: null, roundOwner: null }, $inc: { revision: 1 } });
   }
 }
 

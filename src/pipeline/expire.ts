@@ -4,6 +4,7 @@ import { collectBatch, type CollectResult } from './collect.js';
 import type { PipelineContext } from './context.js';
 import { BatchStateError } from './errors.js';
 import { requireBatch } from './publish.js';
+import { touchBatch } from './revision.js';
 
 /**
  * `qrelay expire`: stop a batch early. Every HIT still offered is expired on the platform
@@ -54,6 +55,7 @@ export async function expireBatch(ctx: PipelineContext, batch: string): Promise<
     await ctx.models.hits.updateOne({ _id: hit._id }, { $set: { state: 'expired' } });
     expired++;
   }
+  await touchBatch(ctx, batch);
   return { batch, expired, dropped, collect };
 }
 
@@ -95,6 +97,8 @@ export async function cleanupBatch(ctx: PipelineContext, batch: string): Promise
   if (result.remaining.length === 0) {
     await ctx.models.batches.updateOne({ _id: batch }, { $set: { state: 'closed', closedAt: ctx.now(), updatedAt: ctx.now() } });
     result.closed = true;
+  } else {
+    await touchBatch(ctx, batch);
   }
   ctx.progress(`batch ${batch}: ${result.deleted} HITs deleted${result.remaining.length ? `, ${result.remaining.length} not yet (work outstanding): run cleanup again later` : ', batch closed'}`);
   return result;

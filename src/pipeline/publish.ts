@@ -14,6 +14,7 @@ export { BatchNotFound } from './errors.js';
 import { hitAnnotation, checkBatchName } from './names.js';
 import { computePlan, hitDocs, storeHits } from './plan.js';
 import { mapPool } from './pool.js';
+import { touchBatch } from './revision.js';
 import { resolveSettings, type PublishRequest } from './settings.js';
 
 /**
@@ -220,6 +221,7 @@ async function createOne(ctx: PipelineContext, doc: BatchDoc, hit: HitDoc, backe
     { _id: current._id },
     { $set: { state: 'published', hitId, hitTypeId, publishedAt: ctx.now(), lastError: null } },
   );
+  await touchBatch(ctx, doc._id);
   return reused ? 'reused' : 'created';
 }
 

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 )
@@ -22,6 +23,7 @@ func main() {
 	addr := flag.String("listen", "127.0.0.1:27017", "TCP address to serve the MongoDB wire protocol on")
 	dir := flag.String("data", "data/devdb", "directory holding the SQLite database files")
 	logLevel := flag.String("log-level", "error", "log level: debug, info, warn or error")
+	cursorTimeout := flag.Duration("cursor-timeout", 30*time.Second, "kill cursors their client left idle for this long (each holds one of FerretDB's 100 SQLite connections)")
 	stopOnEOF := flag.Bool("stop-on-stdin-eof", false, "shut down when standard input closes (the parent process died or let go)")
 	flag.Parse()
 
@@ -96,11 +98,24 @@ func main() {
 		backend: func() (net.Conn, error) { return net.Dial("unix", sock) },
 		logger:  logger,
 		indexer: newIDIndexer(abs),
+		cursors: newCursorTracker(*cursorTimeout),
 	}
 	defer proxy.indexer.close()
 	go func() {
 		<-ctx.Done()
 		public.Close()
+	}()
+	go func() {
+		tick := time.NewTicker(max(*cursorTimeout/4, time.Second))
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				proxy.cursors.reap()
+			}
+		}
 	}()
 	go func() {
 		if err := proxy.serve(public); err != nil {

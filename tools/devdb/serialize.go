@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 )
 
 // FerretDB v1 executes findAndModify, update and delete as "query, then write each
@@ -20,6 +21,7 @@ import (
 // Each client connection gets its own backend connection (cursors and session state stay
 // per connection); only the request/response exchange is guarded. FerretDB answers every
 // request with exactly one reply, which is what makes the exchange well defined.
+// getMore and killCursors bypass the lock, and open cursors are budgeted: cursors.go says why.
 
 const (
 	opReply = 1
@@ -42,8 +44,10 @@ var readOnlyCommands = map[string]bool{
 type serializer struct {
 	backend func() (net.Conn, error)
 	lock    sync.RWMutex
+	writing atomic.Bool // the write lock is held (devdbStatus reports it)
 	logger  *slog.Logger
 	indexer *idIndexer
+	cursors *cursorTracker
 }
 
 func (s *serializer) serve(l net.Listener) error {
@@ -66,7 +70,8 @@ func (s *serializer) handle(client net.Conn) {
 		s.logger.Error("cannot reach the embedded FerretDB", slog.Any("error", err))
 		return
 	}
-	defer backend.Close()
+	sess := s.cursors.open(backend)
+	defer s.cursors.close(sess)
 
 	for {
 		req, err := readMessage(client)
@@ -76,7 +81,7 @@ func (s *serializer) handle(client net.Conn) {
 			}
 			return
 		}
-		res, err := s.exchange(backend, req)
+		res, err := s.exchange(sess, req)
 		if err != nil {
 			s.logger.Debug("backend exchange failed", slog.Any("error", err))
 			return
@@ -87,28 +92,76 @@ func (s *serializer) handle(client net.Conn) {
 	}
 }
 
-func (s *serializer) exchange(backend net.Conn, req []byte) ([]byte, error) {
-	if isReadOnly(req) {
-		s.lock.RLock()
-		defer s.lock.RUnlock()
-		if _, err := backend.Write(req); err != nil {
-			return nil, err
+// roundTrip sends one request on the session's backend connection and reads its reply.
+func roundTrip(sess *session, req []byte) ([]byte, error) {
+	sess.exchange.Lock()
+	defer sess.exchange.Unlock()
+	if _, err := sess.backend.Write(req); err != nil {
+		return nil, err
+	}
+	return readMessage(sess.backend)
+}
+
+func (s *serializer) exchange(sess *session, req []byte) ([]byte, error) {
+	command, _, _ := commandInfo(req)
+	switch command {
+	case "devdbStatus":
+		return s.cursors.statusReply(req, s.writing.Load()), nil
+	case "getMore":
+		res, err := roundTrip(sess, req)
+		if err == nil {
+			s.cursors.moved(getMoreCursor(req), res)
 		}
-		res, err := readMessage(backend)
-		if err == nil && isHandshake(req) {
-			limitWriteBatch(res)
+		return res, err
+	case "killCursors":
+		res, err := roundTrip(sess, req)
+		if err == nil {
+			s.cursors.forget(killedCursors(req))
 		}
 		return res, err
 	}
-	if n := updateStatements(req); n > ferretDeadlockMargin {
-		return errorReply(req, tooManyUpdates(n)), nil
+
+	s.cursors.acquire()
+	keptByCursor := false
+	defer func() {
+		if !keptByCursor {
+			s.cursors.release(1)
+		}
+	}()
+	var res []byte
+	var err error
+	if isReadOnly(req) {
+		res, err = s.read(sess, req)
+	} else {
+		if n := updateStatements(req); n > ferretDeadlockMargin {
+			return errorReply(req, tooManyUpdates(n)), nil
+		}
+		res, err = s.write(sess, req)
 	}
+	if err == nil {
+		keptByCursor = s.cursors.opened(sess, res)
+	}
+	return res, err
+}
+
+func (s *serializer) read(sess *session, req []byte) ([]byte, error) {
+	s.lock.RLock()
+	defer s.lock.RUnlock()
+	res, err := roundTrip(sess, req)
+	if err == nil && isHandshake(req) {
+		limitWriteBatch(res)
+	}
+	return res, err
+}
+
+func (s *serializer) write(sess *session, req []byte) ([]byte, error) {
 	s.lock.Lock()
-	defer s.lock.Unlock()
-	if _, err := backend.Write(req); err != nil {
-		return nil, err
-	}
-	res, err := readMessage(backend)
+	s.writing.Store(true)
+	defer func() {
+		s.writing.Store(false)
+		s.lock.Unlock()
+	}()
+	res, err := roundTrip(sess, req)
 	if err == nil && isHandshake(req) {
 		limitWriteBatch(res)
 	}

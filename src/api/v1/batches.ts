@@ -15,7 +15,8 @@ import { cleanupBatch, expireBatch } from '../../pipeline/expire.js';
 import { importFile, ImportRejected } from '../../pipeline/import.js';
 import { BatchNotFound, BatchStateError } from '../../pipeline/errors.js';
 import { dryRunPublish, preparePublish, requireBatch } from '../../pipeline/publish.js';
-import { batchStatus } from '../../pipeline/status.js';
+import { answersOf } from '../answers.js';
+import { sendAnswer } from '../snapshot.js';
 import type { AppContext } from '../context.js';
 import { bearerAuth, problemResponse, registry } from '../openapi.js';
 import { zodProblemErrors } from '../problem.js';
@@ -217,8 +218,10 @@ export function batchesRouter(ctx: AppContext): Router {
     );
   });
 
+  // a dashboard polls this: served from a snapshot while the batch is unchanged (answers.ts)
   router.get('/batches/:batch', async (req, res) => {
-    res.json(await guarded(() => batchStatus(pipelineOf(), batchOf(req))));
+    const batch = batchOf(req);
+    sendAnswer(req, res, await guarded(() => answersOf(ctx).status(batch)));
   });
 
   router.post('/batches/:batch/publish', async (req, res) => {

@@ -1,12 +1,12 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { HttpProblem, UserError } from '../../errors.js';
-import { batchReport } from '../../export/index.js';
-import { createPipelineContext, type PipelineContext } from '../../pipeline/context.js';
 import { BatchNotFound, BatchStateError } from '../../pipeline/errors.js';
-import { CsvTable, renderReport, REPORT_MEDIA_TYPES, ReportFormat } from '../../reports/index.js';
+import { CsvTable, ReportFormat } from '../../reports/index.js';
 import type { AppContext } from '../context.js';
 import { problemResponse, registry } from '../openapi.js';
+import { answersOf } from '../answers.js';
+import { sendAnswer, type RenderedAnswer } from '../snapshot.js';
 import { zodProblemErrors } from '../problem.js';
 import { BatchParam } from './pipeline-schemas.js';
 
@@ -93,23 +93,22 @@ const HTML_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data
 
 export function reportsRouter(ctx: AppContext): Router {
   const router = Router();
-  let context: PipelineContext | undefined;
-  const pipelineOf = () => (context ??= createPipelineContext({ connection: ctx.connection, config: ctx.config, logger: ctx.logger }));
 
   router.get('/batches/:batch/report', async (req, res) => {
     const parsedParams = BatchParam.safeParse(req.params);
     if (!parsedParams.success) throw new HttpProblem(400, 'Bad Request', "the request's path does not match its schema", { errors: zodProblemErrors(parsedParams.error, 'path') });
     const { format, table } = parseQuery(req);
-    let text: string;
+    const batch = parsedParams.data.batch;
+    let answer: RenderedAnswer;
     try {
-      const { report } = await batchReport(pipelineOf(), parsedParams.data.batch);
-      text = renderReport(report, format, table ? { table } : {});
+      // one snapshot per batch, format and table, while the batch and its last export are unchanged (answers.ts)
+      answer = await answersOf(ctx).report(batch, format, table);
     } catch (err) {
       throw problemOf(err);
     }
     if (format === 'html') res.set('Content-Security-Policy', HTML_POLICY);
     res.set('X-Content-Type-Options', 'nosniff');
-    res.status(200).type(REPORT_MEDIA_TYPES[format]).send(text);
+    sendAnswer(req, res, answer);
   });
   return router;
 }

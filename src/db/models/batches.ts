@@ -80,6 +80,8 @@ export interface BatchDoc {
   /** A collection round holds the batch until then (one round at a time). */
   roundLeaseUntil: Date | null;
   roundOwner: string | null;
+  /** Bumped by changes the batch document does not show otherwise (src/pipeline/revision.ts); absent: 0. */
+  revision?: number;
 }
 
 export const batchSchema = new Schema<BatchDoc>(
@@ -101,6 +103,7 @@ export const batchSchema = new Schema<BatchDoc>(
     summary: { type: Schema.Types.Mixed, default: null },
     roundLeaseUntil: { type: Date, default: null },
     roundOwner: { type: String, default: null },
+    revision: { type: Number, default: 0 },
   },
   { collection: collections.batches, versionKey: false, minimize: false },
 );

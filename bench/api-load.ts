@@ -1,0 +1,133 @@
+/**
+ * The API under load: `GET /api/v1/batches/{batch}` (status) and `.../report` at a fixed
+ * request rate against `qrelay serve` (a child process, as deployed) on a private dev
+ * database holding one published, fully worked batch; then checks that the service and
+ * the database still answer and that no cursor or lock is left. Prints figures against
+ * the 25 ms p99 target; asserts nothing.
+ *   node --import tsx bench/api-load.ts [--cases n] [--rate 500] [--seconds s]
+ * Defaults: 540 cases for 5 s; at `--scale paper` (QRELAY_BENCH_SCALE=paper) 4,056 cases for 10 s.
+ */
+import { spawn } from 'node:child_process';
+import { Agent, get } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/connection.js';
+import { startDevdb } from '../src/db/devdb.js';
+import { createLogger } from '../src/log.js';
+import { paths } from '../src/paths.js';
+import { createPipelineContext } from '../src/pipeline/context.js';
+import { migrateDatabase } from '../src/server.js';
+import { freePort } from '../test/support/global-setup.js';
+import { buildSyntheticBatch } from './support/synthetic-batch.js';
+import { quantile, reportRows } from './support/table.js';
+
+const option = (name: string, fallback: number) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const paper = process.env.QRELAY_BENCH_SCALE === 'paper';
+const cases = option('cases', paper ? 4056 : 540);
+const rate = option('rate', 500);
+const seconds = option('seconds', paper ? 10 : 5);
+const TARGET_P99_MS = 25;
+
+const dir = mkdtempSync(join(tmpdir(), 'qrelay-bench-api-'));
+const devdb = await startDevdb({ address: `127.0.0.1:${await freePort()}`, dataDir: join(dir, 'devdb') });
+const uri = `${devdb.uri}qrelay`;
+const env = { ...process.env, MONGODB_URI: uri, QRELAY_DATA_DIR: dir, LOG_LEVEL: 'warn', QRELAY_API_TOKEN: 'bench-token-0123456789abcdef', MTURK_TARGET: 'local' };
+const config = loadConfig(env);
+const logger = createLogger('warn');
+const database = await openDatabase(config);
+let server: ReturnType<typeof spawn> | undefined;
+try {
+  await migrateDatabase(database, logger);
+  const ctx = createPipelineContext({ connection: database.connection, config, logger });
+  let t0 = performance.now();
+  const made = await buildSyntheticBatch(ctx, dir, 'bench', cases);
+  console.log(`batch: ${made.cases} cases, ${made.hits} HITs, ${made.assignments} assignments (built in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  await database.close();
+
+  const port = await freePort();
+  server = spawn(process.execPath, [join(paths.root, 'dist/src/cli.js'), 'serve', '--no-marketplace', '--port', String(port)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`qrelay serve exited (${server.exitCode})`);
+    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const routes = { status: `${base}/api/v1/batches/bench`, report: `${base}/api/v1/batches/bench/report` };
+  for (const [name, url] of Object.entries(routes)) {
+    t0 = performance.now();
+    const res = await fetch(url);
+    const body = await res.arrayBuffer();
+    console.log(`first ${name}: HTTP ${res.status}, ${(body.byteLength / 1024).toFixed(0)} KiB in ${(performance.now() - t0).toFixed(0)} ms (computes the snapshot)`);
+  }
+
+  // open loop: requests leave on schedule whatever the answers do; latency counts from the
+  // schedule. A dashboard's client: keep-alive connections, gzip accepted (bodies read, not inflated).
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const hit = (url: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = get(url, { agent, headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+    });
+  const latencies: Record<string, number[]> = { status: [], report: [] };
+  let errors = 0;
+  const total = rate * seconds;
+  const started = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const name = i % 2 === 0 ? 'status' : 'report';
+    pending.push(
+      hit(routes[name as keyof typeof routes]).then(
+        (status) => {
+          if (status !== 200) errors++;
+          latencies[name]!.push(performance.now() - due);
+        },
+        () => void errors++,
+      ),
+    );
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  const achieved = total / ((performance.now() - started) / 1000);
+
+  const after = await Promise.all([fetch(`${base}/healthz`), fetch(routes.status), fetch(routes.report)].map((p) => p.then((r) => r.status, () => 0)));
+  const probe = new MongoClient(devdb.uri, { maxPoolSize: 1 });
+  const pool = (await probe.db('admin').command({ devdbStatus: 1 })) as { openCursors: number; writeLocked: boolean; connections: number };
+  await probe.close();
+  console.log(`${total} requests in ${seconds} s (${achieved.toFixed(0)}/s achieved), ${errors} errors; afterwards healthz/status/report answer ${after.join('/')}; database: ${pool.connections} connections, ${pool.openCursors} open cursors, write lock ${pool.writeLocked ? 'held' : 'free'}`);
+  for (const name of ['status', 'report']) {
+    const l = latencies[name]!;
+    console.log(`${name}: p50 ${quantile(l, 0.5).toFixed(1)} ms, p99 ${quantile(l, 0.99).toFixed(1)} ms, max ${Math.max(...l).toFixed(1)} ms over ${l.length} answers`);
+  }
+  reportRows(
+    ['status', 'report'].map((name) => ({
+      figure: `API ${name} p99 at ${rate} req/s (${cases} cases, ${errors} errors)`,
+      ours: quantile(latencies[name]!, 0.99),
+      peer: 'target',
+      theirs: TARGET_P99_MS,
+      unit: 'ms',
+      better: 'lower' as const,
+    })),
+  );
+} finally {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((r) => server!.once('exit', r));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  await database.close().catch(() => undefined);
+  await devdb.stop();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,88 @@
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../src/api/context.js';
+import { createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { preparePublish } from '../../src/pipeline/publish.js';
+import { touchBatch } from '../../src/pipeline/revision.js';
+import { useTestDatabase } from '../support/db.js';
+import { importSampleBatch, tempDir, testContext } from '../pipeline/support.js';
+
+/**
+ * Status and report are served from snapshots (src/api/snapshot.ts) keyed by the batch's
+ * fingerprint: what any process changes through the pipeline shows at the next request,
+ * in this app and in another one on the same database.
+ */
+const t = useTestDatabase();
+const apps: ReturnType<typeof createApp>[] = [];
+
+beforeAll(async () => {
+  const ctx = testContext(t);
+  await importSampleBatch(ctx, tempDir(), 'snap', 18);
+  await preparePublish(ctx, 'snap', { target: 'local', preset: 'dream' }, 'local');
+  const appContext = (): AppContext => ({ config: loadConfig({ ...process.env }), logger: createLogger('silent'), connection: t.connection, apiToken: 'snapshot-test-token' });
+  apps.push(createApp(appContext()), createApp(appContext())); // two "processes" on one database
+});
+
+describe('status and report snapshots', () => {
+  it('answers from the snapshot with its ETag (304 when the client has it), and anew after a change made elsewhere', async () => {
+    const [one, two] = apps as [ReturnType<typeof createApp>, ReturnType<typeof createApp>];
+    const first = await request(one).get('/api/v1/batches/snap').expect(200);
+    expect(first.body.hits.byState.planned).toBe(2);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"/);
+    await request(one).get('/api/v1/batches/snap').set('If-None-Match', etag).expect(304);
+    const again = await request(one).get('/api/v1/batches/snap').expect(200);
+    expect(again.body).toEqual(first.body);
+
+    // another process publishes one HIT: the stage writes the HIT, then touches the batch
+    const ctx = testContext(t);
+    await ctx.models.hits.updateOne({ _id: 'snap|0' }, { $set: { state: 'published', hitId: 'SNAPHIT0' } });
+    await touchBatch(ctx, 'snap');
+    for (const app of [one, two]) {
+      const changed = await request(app).get('/api/v1/batches/snap').set('If-None-Match', etag).expect(200);
+      expect(changed.body.hits.byState).toMatchObject({ planned: 1, published: 1 });
+      expect(changed.headers.etag).not.toBe(etag);
+    }
+  });
+
+  it('shares snapshots through the database: a new process answers from the stored one without computing it', async () => {
+    const [one] = apps as [ReturnType<typeof createApp>];
+    const computed = await request(one).get('/api/v1/batches/snap').set('Accept-Encoding', 'identity').expect(200);
+    const stored = t.db.collection<{ _id: string; body: Buffer }>('answer_snapshots');
+    expect(await stored.countDocuments({ _id: 'status|snap' })).toBe(1);
+    // mark the stored body: only an answer read from the store carries the mark
+    const marked = { ...computed.body, marked: true };
+    await stored.updateOne({ _id: 'status|snap' }, { $set: { body: Buffer.from(JSON.stringify(marked)), gzip: null } });
+    const fresh = createApp({ config: loadConfig({ ...process.env }), logger: createLogger('silent'), connection: t.connection, apiToken: 'snapshot-test-token' });
+    expect((await request(fresh).get('/api/v1/batches/snap').expect(200)).body).toEqual(marked);
+    // a change: the stored snapshot no longer holds, the answer is computed again
+    await touchBatch(testContext(t), 'snap');
+    expect((await request(fresh).get('/api/v1/batches/snap').expect(200)).body).toEqual(computed.body);
+  });
+
+  it('keeps answering a missing batch 404, never from a snapshot', async () => {
+    const [one] = apps as [ReturnType<typeof createApp>];
+    await request(one).get('/api/v1/batches/nosuch').expect(404);
+    await request(one).get('/api/v1/batches/nosuch/report').expect(404);
+  });
+
+  it('renders the report anew when the batch changes', async () => {
+    const [one] = apps as [ReturnType<typeof createApp>];
+    const before = await request(one).get('/api/v1/batches/snap/report').expect(200);
+    expect(before.body.hits).toBe(1); // HITs never created are left out of the report
+    const ctx = testContext(t);
+    await ctx.models.hits.updateOne({ _id: 'snap|1' }, { $set: { state: 'published', hitId: 'SNAPHIT1' } });
+    await touchBatch(ctx, 'snap');
+    const after = await request(one).get('/api/v1/batches/snap/report').set('Accept-Encoding', 'identity').expect(200);
+    expect(after.body.hits).toBe(2);
+    expect(after.headers['content-encoding']).toBeUndefined();
+    // the same snapshot, gzipped once for clients that take it, under its own ETag
+    const zipped = await request(one).get('/api/v1/batches/snap/report').set('Accept-Encoding', 'gzip').expect(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/);
+    expect(zipped.headers.etag).not.toBe(after.headers.etag);
+    expect(zipped.body).toEqual(after.body);
+  });
+});
