@@ -21,4 +21,7 @@ export const collections = {
   // exports of a batch (src/export/store.ts) and the demo's runs (src/demo/runs.ts)
   qrelsExports: 'qrels_exports',
   demoRuns: 'demo_runs',
+  // the LLM steps around the crowd (src/debate/store.ts)
+  llmRuns: 'llm_runs',
+  adjudications: 'adjudications',
 } as const;
