@@ -1,7 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { join } from 'node:path';
 import { loadConfig } from '../config.js';
 import { createProgress } from '../demo/progress.js';
 import { UserError } from '../errors.js';
+import { adjudicateBatch, renderAdjudication } from '../debate/adjudicate.js';
 import { importDebateOutputs } from '../debate/import-outputs.js';
 import { loadPriceTable, formatCost } from '../debate/prices.js';
 import { runDebate, type DebateSummary } from '../debate/run.js';
@@ -111,6 +113,44 @@ export function registerDebate(program: Command): void {
           process.stdout.write(`${summaryText(summary)}\n`);
           if (imported) process.stdout.write(`batch ${imported.batch}: ${imported.escalations} escalated cases and ${imported.consensus} consensus labels imported\n`);
         }
+      }),
+    );
+
+  program
+    .command('adjudicate')
+    .description("the LLM adjudicator (Table 29) on a batch's escalated cases: labels stored with provenance llm-adjudicator beside the crowd's; crowd vs adjudicator κ, confusion table, accuracies")
+    .argument('<batch>', 'batch name')
+    .requiredOption('--model <name>', 'the adjudicator model')
+    .option('--out <file>', 'also write the labels as JSONL (query_id, chunk_id, label, reasoning, references, crowd_label, provenance)')
+    .option('--fill-unresolved', "give the items the crowd left unresolved the adjudicator's label (provenance llm-adjudicator); the crowd's labels are never replaced")
+    .option('--concurrency <n>', 'requests in flight', parseWhole(1, 1000), 8)
+    .option('--temperature <t>', 'sampling temperature', parseTemperature, 0)
+    .option('--prompts <dir>', 'directory with the prompt templates (default: the bundled prompts/)')
+    .option('--json', 'print the result as one JSON object')
+    .action(
+      action(async (batch: string, opts: { model: string; out?: string; fillUnresolved?: boolean; concurrency: number; temperature: number; prompts?: string; json?: boolean }) => {
+        await withPipeline(
+          async (ctx, config) => {
+            const terminal = process.stderr.isTTY === true && !opts.json;
+            const stage = terminal ? createProgress(process.stderr, { terminal: true }).stage('adjudicate', { total: 0, unit: 'cases' }) : undefined;
+            const result = await adjudicateBatch(ctx, {
+              batch,
+              model: opts.model,
+              ...(opts.out !== undefined && { out: opts.out }),
+              fillUnresolved: opts.fillUnresolved === true,
+              concurrency: opts.concurrency,
+              temperature: opts.temperature,
+              ...(opts.prompts !== undefined && { promptsDir: opts.prompts }),
+              journalDir: join(config.dataDir, 'llm'),
+              llm: { apiKey: config.env.OPENAI_API_KEY, baseURL: config.env.OPENAI_BASE_URL },
+              prices: loadPriceTable(config.env.QRELAY_LLM_PRICES),
+              onProgress: (done, total) => stage?.update(done, total),
+            });
+            stage?.finish();
+            process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${renderAdjudication(result)}\n`);
+          },
+          { quiet: true },
+        );
       }),
     );
 }

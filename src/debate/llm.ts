@@ -121,11 +121,16 @@ export class LlmClient {
 
   /** The answer's text: from the journal when this exact request was answered before. */
   async complete(spec: RequestSpec): Promise<string> {
+    return (await this.answer(spec)).content;
+  }
+
+  /** The answer's text and the tokens it took (as the endpoint's `usage` said). */
+  async answer(spec: RequestSpec): Promise<{ content: string; usage: Usage }> {
     const key = requestKey(spec);
     const stored = this.journal.get(key);
     if (stored) {
       this.count(spec.model, stored.usage, true);
-      return stored.content;
+      return stored;
     }
     await this.gate.acquire();
     const estimate = estimateTokens(spec);
@@ -137,7 +142,7 @@ export class LlmClient {
       const { content, usage } = await this.send(spec);
       this.journal.append({ key, model: spec.model, content, usage });
       this.count(spec.model, usage, false);
-      return content;
+      return { content, usage };
     } finally {
       this.inFlightEstimate = Math.max(0, this.inFlightEstimate - estimate);
       this.gate.release();

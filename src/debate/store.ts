@@ -65,6 +65,8 @@ export interface AdjudicationDoc {
   provenance: { source: typeof ADJUDICATOR_SOURCE; model: string; promptHash: string; at: Date };
   /** Set when --fill-unresolved used this label for an item the crowd left unresolved. */
   filledUnresolved: boolean;
+  /** Tokens of the requests that produced this label (re-asks included). */
+  tokens: Usage;
 }
 
 const adjudicationSchema = new Schema<AdjudicationDoc>(
@@ -79,6 +81,7 @@ const adjudicationSchema = new Schema<AdjudicationDoc>(
     reason: { type: String, default: null },
     provenance: { type: Schema.Types.Mixed, required: true },
     filledUnresolved: { type: Boolean, default: false },
+    tokens: { type: Schema.Types.Mixed, required: true },
   },
   { collection: collections.adjudications, versionKey: false, minimize: false },
 );
