@@ -24,4 +24,5 @@ export const collections = {
   // the LLM steps around the crowd (src/debate/store.ts)
   llmRuns: 'llm_runs',
   adjudications: 'adjudications',
+  llmJobs: 'llm_jobs',
 } as const;
