@@ -249,8 +249,8 @@ export async function adjudicateBatch(ctx: PipelineContext, opts: AdjudicateOpti
 
 const pct = (v: number | null) => (v === null ? 'n/a' : `${(v * 100).toFixed(1)}%`);
 
-/** The cost line of the issue: "LLM debate $X, crowd $Y, adjudicator $Z". */
-export function costLine(cost: AdjudicationResult['cost']): string {
+/** The cost line: "LLM debate $X, crowd $Y, adjudicator $Z" (n/a for a step that has not run). */
+export function costLine(cost: { debate: LlmCost | null; crowdCents: number | null; adjudicator: LlmCost | null }): string {
   const crowd = cost.crowdCents === null ? 'n/a' : `$${(cost.crowdCents / 100).toFixed(2)}`;
   return `LLM debate ${formatCost(cost.debate)}, crowd ${crowd}, adjudicator ${formatCost(cost.adjudicator)}`;
 }

@@ -82,6 +82,13 @@ describe('qrelay adjudicate', () => {
     expect(lines).toHaveLength(8);
     expect(lines[0]).toMatchObject({ reasoning: expect.stringMatching(/^the adjudicator says/) as string, references: ['a sentence'], provenance: { source: 'llm-adjudicator', model: 'gpt-4o-mini', promptHash: result.promptHash } });
     expect(Date.parse(lines[0]!.provenance.at)).not.toBeNaN();
+
+    // the batch report carries the same cost line
+    const md = await runCli(['report', BATCH, '--format', 'md'], env(), 120_000);
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout).toMatch(/## LLM steps\n\nLLM debate n\/a, crowd \$\d+\.\d\d, adjudicator \$0\.0017\n$/);
+    const json = await runCli(['report', BATCH, '--format', 'json'], env(), 120_000);
+    expect(JSON.parse(json.stdout)).toMatchObject({ batch: BATCH, llmCost: { debate: null, adjudicator: { usd: 0.00168 }, line: expect.stringMatching(/^LLM debate n\/a, crowd/) as string } });
   });
 
   it('--fill-unresolved gives only the unresolved item the adjudicator\'s label, with its provenance, in the human labels', { timeout: 120_000 }, async () => {
