@@ -94,6 +94,9 @@ export class LlmClient {
   private readonly client: OpenAI;
   private readonly gate: Semaphore;
   private inFlightEstimate = 0;
+  /** Set by a 401/403/404: every request from then on, and those in flight, end with it at once. */
+  private fatal: FatalEndpointError | undefined;
+  private readonly abort = new AbortController();
   readonly stats: LlmStats = { requests: 0, requestsSent: 0, requestsReplayed: 0, httpRetries: 0, promptTokens: 0, completionTokens: 0, byModel: {} };
 
   constructor(
@@ -132,9 +135,11 @@ export class LlmClient {
       this.count(spec.model, stored.usage, true);
       return stored;
     }
+    if (this.fatal) throw this.fatal;
     await this.gate.acquire();
     const estimate = estimateTokens(spec);
     try {
+      if (this.fatal) throw this.fatal;
       const budget = this.settings.budgetTokens;
       const spent = this.stats.promptTokens + this.stats.completionTokens;
       if (budget !== undefined && spent + this.inFlightEstimate + estimate > budget) throw new BudgetExhausted(budget, spent);
@@ -154,16 +159,29 @@ export class LlmClient {
     const backoff = this.settings.backoffMs ?? 500;
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const response = await this.client.chat.completions.create({
-          model: spec.model,
-          temperature: spec.temperature,
-          messages: spec.messages.map((m) => ({ role: m.role, content: m.content })),
-        });
+        const response = await this.client.chat.completions.create(
+          {
+            model: spec.model,
+            temperature: spec.temperature,
+            messages: spec.messages.map((m) => ({ role: m.role, content: m.content })),
+          },
+          { signal: this.abort.signal },
+        );
         const content = response.choices[0]?.message?.content ?? '';
         const usage = { promptTokens: response.usage?.prompt_tokens ?? 0, completionTokens: response.usage?.completion_tokens ?? 0 };
         return { content, usage };
       } catch (err) {
-        const wait = this.retryDelay(err, spec.model, attempt, backoff);
+        if (this.fatal) throw this.fatal;
+        let wait: number;
+        try {
+          wait = this.retryDelay(err, spec.model, attempt, backoff);
+        } catch (stop) {
+          if (stop instanceof FatalEndpointError) {
+            this.fatal = stop;
+            this.abort.abort();
+          }
+          throw stop;
+        }
         if (attempt >= maxRetries) throw new RequestFailed(`the endpoint kept failing after ${attempt + 1} attempts: ${errorMessage(err)}`, { cause: err });
         this.stats.httpRetries += 1;
         await sleep(wait);

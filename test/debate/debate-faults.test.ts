@@ -37,6 +37,11 @@ describe('qrelay debate: faults and options', () => {
     expect(server.received.length).toBeLessThanOrEqual(6);
     expect(() => readFileSync(join(dir, 'o401', 'escalations.jsonl'))).toThrow(/ENOENT/);
 
+    // a request that never answers does not hold the stop back: it is cancelled
+    reply = (req) => (/disagree/.test(req.query) ? { reply: { kind: 'hang' } } : { reply: { kind: 'status', status: 401 } });
+    const cancelled = await runCli(['debate', file, '--out', join(dir, 'o401b'), '--model', 'm'], env());
+    expect(cancelled.stderr).toBe('qrelay: the endpoint refused the API key (401 Unauthorized): set OPENAI_API_KEY to a valid key for it\n');
+
     reply = (req) => (req.model === 'no-such-model' ? { reply: { kind: 'status', status: 404, message: 'The model does not exist' } } : debateScript(req, 0));
     const unknown = await runCli(['debate', file, '--out', join(dir, 'o404'), '--model-a', 'good', '--model-b', 'no-such-model'], env());
     expect(unknown.code).toBe(1);
