@@ -96,7 +96,8 @@ export class LlmClient {
   private inFlightEstimate = 0;
   /** Set by a 401/403/404: every request from then on, and those in flight, end with it at once. */
   private fatal: FatalEndpointError | undefined;
-  private readonly abort = new AbortController();
+  /** One controller per request in flight (a shared signal would collect the SDK's listeners). */
+  private readonly inFlight = new Set<AbortController>();
   readonly stats: LlmStats = { requests: 0, requestsSent: 0, requestsReplayed: 0, httpRetries: 0, promptTokens: 0, completionTokens: 0, byModel: {} };
 
   constructor(
@@ -158,6 +159,8 @@ export class LlmClient {
     const maxRetries = this.settings.maxRetries ?? 6;
     const backoff = this.settings.backoffMs ?? 500;
     for (let attempt = 0; ; attempt += 1) {
+      const controller = new AbortController();
+      this.inFlight.add(controller);
       try {
         const response = await this.client.chat.completions.create(
           {
@@ -165,7 +168,7 @@ export class LlmClient {
             temperature: spec.temperature,
             messages: spec.messages.map((m) => ({ role: m.role, content: m.content })),
           },
-          { signal: this.abort.signal },
+          { signal: controller.signal },
         );
         const content = response.choices[0]?.message?.content ?? '';
         const usage = { promptTokens: response.usage?.prompt_tokens ?? 0, completionTokens: response.usage?.completion_tokens ?? 0 };
@@ -178,13 +181,15 @@ export class LlmClient {
         } catch (stop) {
           if (stop instanceof FatalEndpointError) {
             this.fatal = stop;
-            this.abort.abort();
+            for (const c of this.inFlight) c.abort();
           }
           throw stop;
         }
         if (attempt >= maxRetries) throw new RequestFailed(`the endpoint kept failing after ${attempt + 1} attempts: ${errorMessage(err)}`, { cause: err });
         this.stats.httpRetries += 1;
         await sleep(wait);
+      } finally {
+        this.inFlight.delete(controller);
       }
     }
   }

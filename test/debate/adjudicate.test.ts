@@ -46,15 +46,15 @@ beforeAll(async () => {
   await work(h.running, ctx, `${BATCH}|1`, (await newWorker(h)).workerId, (item, t) => (item.kind === 'check' ? item.expected : item.position === tied.position ? flip(t!) : t!));
   await collectBatch(ctx, BATCH);
   await expireBatch(ctx, BATCH);
-}, 120_000);
+}, 180_000);
 afterAll(() => server?.close());
 
 const env = () => ({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test', QRELAY_DATA_DIR: join(dir, 'data'), MARKETPLACE_URL: h.running.url });
 
 describe('qrelay adjudicate', () => {
-  it('labels every escalated case with provenance beside the crowd\'s, reports κ, the confusion table, accuracies and the cost line; a second run asks nothing', { timeout: 120_000 }, async () => {
+  it('labels every escalated case with provenance beside the crowd\'s, reports κ, the confusion table, accuracies and the cost line; a second run asks nothing', { timeout: 300_000 }, async () => {
     const out = join(dir, 'adjudications.jsonl');
-    const r = await runCli(['adjudicate', BATCH, '--model', 'gpt-4o-mini', '--out', out, '--json'], env(), 120_000);
+    const r = await runCli(['adjudicate', BATCH, '--model', 'gpt-4o-mini', '--out', out, '--json'], env(), 180_000);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a test reads the JSON as printed
@@ -70,7 +70,7 @@ describe('qrelay adjudicate', () => {
     expect(result.cost).toMatchObject({ debate: null, adjudicator: { usd: 0.00168, unpriced: [] } });
     expect(result.cost.crowdCents).toBeGreaterThan(0);
 
-    const text = await runCli(['adjudicate', BATCH, '--model', 'gpt-4o-mini'], env(), 120_000);
+    const text = await runCli(['adjudicate', BATCH, '--model', 'gpt-4o-mini'], env(), 180_000);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/8 escalated cases, 0 asked now; yes \d, no \d, failed 0/);
     expect(text.stdout).toMatch(/crowd vs adjudicator: 7 items labelled by both, agreement \d+\.\d%, Cohen's κ (-?\d\.\d{3}|n\/a)/);
@@ -84,18 +84,18 @@ describe('qrelay adjudicate', () => {
     expect(Date.parse(lines[0]!.provenance.at)).not.toBeNaN();
 
     // the batch report carries the same cost line
-    const md = await runCli(['report', BATCH, '--format', 'md'], env(), 120_000);
+    const md = await runCli(['report', BATCH, '--format', 'md'], env(), 180_000);
     expect(md.code, md.stderr).toBe(0);
     expect(md.stdout).toMatch(/## LLM steps\n\nLLM debate n\/a, crowd \$\d+\.\d\d, adjudicator \$0\.0017\n$/);
-    const json = await runCli(['report', BATCH, '--format', 'json'], env(), 120_000);
+    const json = await runCli(['report', BATCH, '--format', 'json'], env(), 180_000);
     expect(JSON.parse(json.stdout)).toMatchObject({ batch: BATCH, llmCost: { debate: null, adjudicator: { usd: 0.00168 }, line: expect.stringMatching(/^LLM debate n\/a, crowd/) as string } });
   });
 
-  it('--fill-unresolved gives only the unresolved item the adjudicator\'s label, with its provenance, in the human labels', { timeout: 120_000 }, async () => {
+  it('--fill-unresolved gives only the unresolved item the adjudicator\'s label, with its provenance, in the human labels', { timeout: 300_000 }, async () => {
     const ctx = testContext(h.db);
     const before = await loadHumanLabels(ctx, BATCH);
     expect(before.unresolved.map((u) => u.chunk_id)).toEqual([tied.chunkId]);
-    const r = await runCli(['adjudicate', BATCH, '--model', 'gpt-4o-mini', '--fill-unresolved', '--json'], env(), 120_000);
+    const r = await runCli(['adjudicate', BATCH, '--model', 'gpt-4o-mini', '--fill-unresolved', '--json'], env(), 180_000);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ filled: 1, asked: 0 });
     const after = await loadHumanLabels(ctx, BATCH);

@@ -33,7 +33,7 @@ const post = (path: string, body: unknown, token: string | null = TOKEN) =>
 const get = async (path: string) => (await fetch(`${server.url}/api/v1${path}`)).json() as Promise<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a test reads the JSON as served
 
 describe('LLM jobs over REST', () => {
-  it('POST /debates needs the token, validates, queues; status and progress until done; the files; then adjudicate the batch', { timeout: 120_000 }, async () => {
+  it('POST /debates needs the token, validates, queues; status and progress until done; the files; then adjudicate the batch', { timeout: 400_000 }, async () => {
     const body = { candidates: [candidate(1, 'agree-yes-1'), candidate(2, 'disagree'), candidate(3, 'agree-no-2')], model: 'm', batch: 'api-debate' };
     expect((await post('/debates', body, null)).status).toBe(401);
     const errorsOf = async (r: Response) => {
@@ -48,7 +48,7 @@ describe('LLM jobs over REST', () => {
     expect(queued.status).toBe(202);
     const job = (await queued.json()) as { id: string; state: string };
     expect(job.state).toBe('queued');
-    await expect.poll(async () => (await get(`/debates/${job.id}`)).state, { timeout: 60_000, interval: 200 }).toBe('done');
+    await expect.poll(async () => (await get(`/debates/${job.id}`)).state, { timeout: 180_000, interval: 200 }).toBe('done');
     const done = await get(`/debates/${job.id}`);
     expect(done).toMatchObject({ kind: 'debate', batch: 'api-debate', progress: { done: 3, total: 3 }, result: { candidates: 3, consensus: 2, escalated: 1, imported: { batch: 'api-debate', escalations: 1, consensus: 2 } } });
     const escalations = await fetch(`${server.url}/api/v1/debates/${job.id}/escalations`);
@@ -65,7 +65,7 @@ describe('LLM jobs over REST', () => {
     const adj = await post('/batches/api-debate/adjudicate', { model: 'judge' });
     expect(adj.status).toBe(202);
     const adjJob = (await adj.json()) as { id: string };
-    await expect.poll(async () => (await get(`/adjudications/${adjJob.id}`)).state, { timeout: 60_000, interval: 200 }).toBe('done');
+    await expect.poll(async () => (await get(`/adjudications/${adjJob.id}`)).state, { timeout: 180_000, interval: 200 }).toBe('done');
     expect(await get(`/adjudications/${adjJob.id}`)).toMatchObject({ kind: 'adjudicate', result: { cases: 1, yes: 1, failed: 0, cost: { debate: { usd: null, unpriced: ['m'] } } } });
 
     const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
