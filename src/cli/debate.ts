@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { loadConfig } from '../config.js';
 import { createProgress } from '../demo/progress.js';
 import { UserError } from '../errors.js';
-import { adjudicateBatch, renderAdjudication } from '../debate/adjudicate.js';
-import { importDebateOutputs } from '../debate/import-outputs.js';
+import type { importDebateOutputs } from '../debate/import-outputs.js';
 import { loadPriceTable, formatCost } from '../debate/prices.js';
-import { runDebate, type DebateSummary } from '../debate/run.js';
+import type { DebateSummary } from '../debate/run.js';
 import { parseWhole, withPipeline } from './pipeline.js';
 import { action } from './run.js';
 
@@ -85,6 +84,8 @@ export function registerDebate(program: Command): void {
         const terminal = process.stderr.isTTY === true && !opts.json;
         const progress = terminal ? createProgress(process.stderr, { terminal: true }) : undefined;
         const stage = progress?.stage('debate', { total: 0, unit: 'candidates' });
+        // Loaded when used: the other commands need not load the openai SDK.
+        const { runDebate } = await import('../debate/run.js');
         const summary = await runDebate({
           candidates,
           out: opts.out,
@@ -104,8 +105,9 @@ export function registerDebate(program: Command): void {
         let imported: Awaited<ReturnType<typeof importDebateOutputs>> | undefined;
         if (opts.batch !== undefined) {
           const batch = opts.batch;
+          const { importDebateOutputs: importOutputs } = await import('../debate/import-outputs.js');
           await withPipeline(async (ctx) => {
-            imported = await importDebateOutputs(ctx, batch, summary);
+            imported = await importOutputs(ctx, batch, summary);
           }, { quiet: true });
         }
         if (opts.json) process.stdout.write(`${JSON.stringify({ ...summary, ...(imported && { imported }) })}\n`);
@@ -133,6 +135,7 @@ export function registerDebate(program: Command): void {
           async (ctx, config) => {
             const terminal = process.stderr.isTTY === true && !opts.json;
             const stage = terminal ? createProgress(process.stderr, { terminal: true }).stage('adjudicate', { total: 0, unit: 'cases' }) : undefined;
+            const { adjudicateBatch, renderAdjudication } = await import('../debate/adjudicate.js');
             const result = await adjudicateBatch(ctx, {
               batch,
               model: opts.model,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { costLine } from '../debate/adjudicate.js';
+import { costLine } from '../debate/prices.js';
 import { llmCostsOf } from '../debate/store.js';
 import { batchReport } from '../export/index.js';
 import { writeTextAtomically } from '../qrels/index.js';

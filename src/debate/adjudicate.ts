@@ -12,7 +12,7 @@ import { parseAgentAnswer, reaskMessage } from './answer.js';
 import { Journal, type Usage } from './journal.js';
 import { LlmClient, RequestFailed, type LlmSettings } from './llm.js';
 import { jsonl, writeFileAtomic } from './outputs.js';
-import { formatCost, llmCost, type LlmCost, type PriceTable } from './prices.js';
+import { costLine, llmCost, type LlmCost, type PriceTable } from './prices.js';
 import { loadTemplates, templateHash, type ChatMessage } from './prompts.js';
 import { adjudicatorMessages } from './protocol.js';
 import { MAX_REASKS } from './run.js';
@@ -248,12 +248,6 @@ export async function adjudicateBatch(ctx: PipelineContext, opts: AdjudicateOpti
 }
 
 const pct = (v: number | null) => (v === null ? 'n/a' : `${(v * 100).toFixed(1)}%`);
-
-/** The cost line: "LLM debate $X, crowd $Y, adjudicator $Z" (n/a for a step that has not run). */
-export function costLine(cost: { debate: LlmCost | null; crowdCents: number | null; adjudicator: LlmCost | null }): string {
-  const crowd = cost.crowdCents === null ? 'n/a' : `$${(cost.crowdCents / 100).toFixed(2)}`;
-  return `LLM debate ${formatCost(cost.debate)}, crowd ${crowd}, adjudicator ${formatCost(cost.adjudicator)}`;
-}
 
 /** The report for a person. */
 export function renderAdjudication(r: AdjudicationResult): string {

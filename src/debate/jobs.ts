@@ -11,10 +11,7 @@ import type { Logger } from '../log.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import { BatchName } from '../pipeline/names.js';
 import { CandidateInput } from './candidates.js';
-import { adjudicateBatch } from './adjudicate.js';
-import { importDebateOutputs } from './import-outputs.js';
 import { loadPriceTable } from './prices.js';
-import { runDebate } from './run.js';
 
 /**
  * The debate and the adjudicator as agenda jobs (`qrelay serve`), with status and progress
@@ -28,16 +25,16 @@ export const LLM_JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
 
 export const DebateRequest = z
   .object({
-    candidates: z.array(CandidateInput).min(1).openapi({ description: 'the candidates, as the lines of a `qrelay debate` file' }),
+    candidates: z.array(CandidateInput).min(1).describe('the candidates, as the lines of a `qrelay debate` file'),
     model: z.string().min(1).optional(),
     modelA: z.string().min(1).optional(),
     modelB: z.string().min(1).optional(),
     rounds: z.number().int().min(1).max(20).default(2),
     concurrency: z.number().int().min(1).max(1000).default(8),
     temperature: z.number().min(0).max(2).default(0),
-    budget: z.number().int().min(1).optional().openapi({ description: 'tokens' }),
+    budget: z.number().int().min(1).optional().describe('tokens'),
     prefilterModels: z.array(z.string().min(1)).default([]),
-    batch: BatchName.optional().openapi({ description: 'import the escalations and consensus labels into this batch afterwards' }),
+    batch: BatchName.optional().describe('import the escalations and consensus labels into this batch afterwards'),
   })
   .refine((r) => r.model !== undefined || (r.modelA !== undefined && r.modelB !== undefined), { message: 'model is required (or both modelA and modelB)', path: ['model'] });
 export type DebateRequest = z.output<typeof DebateRequest>;
@@ -160,6 +157,8 @@ export function defineLlmJobs(agenda: Agenda, opts: LlmJobsOptions): void {
       run(job.attrs.data.id, async (doc) => {
         const r = doc.request as Omit<DebateRequest, 'candidates'>;
         const dir = doc.dir!;
+        // Loaded when a job runs: processes that start none need not load the openai SDK.
+        const [{ runDebate }, { importDebateOutputs }] = await Promise.all([import('./run.js'), import('./import-outputs.js')]);
         const summary = await runDebate({
           candidates: join(dir, 'candidates.jsonl'),
           out: dir,
@@ -185,6 +184,7 @@ export function defineLlmJobs(agenda: Agenda, opts: LlmJobsOptions): void {
     async (job) =>
       run(job.attrs.data.id, async (doc) => {
         const r = doc.request as AdjudicateRequest;
+        const { adjudicateBatch } = await import('./adjudicate.js');
         const result = await adjudicateBatch(ctx, {
           batch: doc.batch!,
           model: r.model,

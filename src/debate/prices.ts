@@ -71,3 +71,9 @@ export function formatCost(cost: LlmCost | null | undefined): string {
   if (cost.usd === null) return `unknown (no price for ${cost.unpriced.join(', ')})`;
   return cost.usd > 0 && cost.usd < 0.01 ? `$${cost.usd.toFixed(4)}` : `$${cost.usd.toFixed(2)}`;
 }
+
+/** The cost line: "LLM debate $X, crowd $Y, adjudicator $Z" (n/a for a step that has not run). */
+export function costLine(cost: { debate: LlmCost | null; crowdCents: number | null; adjudicator: LlmCost | null }): string {
+  const crowd = cost.crowdCents === null ? 'n/a' : `$${(cost.crowdCents / 100).toFixed(2)}`;
+  return `LLM debate ${formatCost(cost.debate)}, crowd ${crowd}, adjudicator ${formatCost(cost.adjudicator)}`;
+}
