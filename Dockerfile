@@ -17,6 +17,7 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY templates ./templates
 COPY hits ./hits
+COPY prompts ./prompts
 COPY samples ./samples
 USER node
 EXPOSE 8080

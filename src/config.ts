@@ -82,6 +82,8 @@ export const envSchema = z.object({
   MARKETPLACE_CHAOS: chaosSpec.optional(),
   OPENAI_API_KEY: optionalSecret,
   OPENAI_BASE_URL: httpUrl.optional(),
+  /** A JSON file of token prices per model (src/debate/prices.ts) for the LLM cost lines. */
+  QRELAY_LLM_PRICES: z.string().trim().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

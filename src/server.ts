@@ -65,6 +65,7 @@ export async function startServer(config: Config, logger: Logger, opts: StartSer
       logger,
       processEvery: opts.jobs?.processEvery,
       pipeline: { ctx: pipeline, defaultTarget: config.env.MTURK_TARGET, collectEvery: opts.jobs?.collectEvery },
+      config,
     });
     await startJobs(agenda, { housekeepingEvery: opts.jobs?.housekeepingEvery });
 

@@ -24,7 +24,7 @@ import { action } from './run.js';
  * a progress line per step on stdout; a failure is one line on stderr and exit 1.
  */
 
-function parseWhole(min: number, max: number) {
+export function parseWhole(min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
     if (!/^\d+$/.test(value) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);

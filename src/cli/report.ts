@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { costLine } from '../debate/prices.js';
+import { llmCostsOf } from '../debate/store.js';
 import { batchReport } from '../export/index.js';
 import { writeTextAtomically } from '../qrels/index.js';
 import { CsvTable, renderReport, ReportFormat } from '../reports/index.js';
@@ -35,7 +37,14 @@ total, perLabel, currency}, latency{...Seconds}, workers[...].`,
         await withPipeline(
           async (ctx) => {
             const { report } = await batchReport(ctx, batch, opts.base !== undefined ? { base: opts.base } : {});
-            const text = renderReport(report, opts.format, opts.table ? { table: opts.table } : {});
+            let text = renderReport(report, opts.format, opts.table ? { table: opts.table } : {});
+            // The LLM steps' costs beside the crowd's, when `debate --batch` or `adjudicate` ran for the batch.
+            const llm = await llmCostsOf(ctx.models.batches.db, batch);
+            if (llm.debate || llm.adjudicator) {
+              const line = costLine({ ...llm, crowdCents: report.cost.total });
+              if (opts.format === 'json') text = `${JSON.stringify({ ...(JSON.parse(text) as object), llmCost: { ...llm, line } }, null, 2)}\n`;
+              else if (opts.format === 'md') text = `${text.trimEnd()}\n\n## LLM steps\n\n${line}\n`;
+            }
             if (opts.out === undefined) return void process.stdout.write(text);
             await writeTextAtomically(opts.out, text);
             process.stdout.write(`wrote ${opts.out} (${opts.format}${opts.format === 'csv' ? `, ${opts.table ?? 'workers'} table` : ''})\n`);

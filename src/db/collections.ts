@@ -23,4 +23,8 @@ export const collections = {
   demoRuns: 'demo_runs',
   // the API's snapshots of status and report answers (src/api/answers.ts)
   answerSnapshots: 'answer_snapshots',
+  // the LLM steps around the crowd (src/debate/store.ts)
+  llmRuns: 'llm_runs',
+  adjudications: 'adjudications',
+  llmJobs: 'llm_jobs',
 } as const;

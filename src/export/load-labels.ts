@@ -1,3 +1,4 @@
+import { withAdjudicatorFills } from '../debate/fills.js';
 import { buildLabels, loadBatchData } from '../pipeline/aggregate.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import { BatchStateError } from '../pipeline/errors.js';
@@ -13,5 +14,6 @@ export async function loadHumanLabels(ctx: PipelineContext, batch: string): Prom
   if (!doc.settings) throw new BatchStateError(`batch ${batch} is not published: it has no human labels yet (publish it, then collect its votes)`);
   const data = await loadBatchData(ctx, batch);
   const { labels } = buildLabels(doc, data, ctx.now());
-  return toHumanLabels({ batch, state: doc.state, voteTarget: doc.settings.voteTarget, labels, datasets: datasetsOf(data.hits) });
+  // Items the crowd left unresolved may carry the LLM adjudicator's label (adjudicate --fill-unresolved).
+  return withAdjudicatorFills(ctx, toHumanLabels({ batch, state: doc.state, voteTarget: doc.settings.voteTarget, labels, datasets: datasetsOf(data.hits) }));
 }

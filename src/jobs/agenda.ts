@@ -5,6 +5,8 @@ import { collections } from '../db/collections.js';
 import type { Logger } from '../log.js';
 import { defineHousekeeping, scheduleHousekeeping } from './housekeeping.js';
 import { definePipelineJobs, type PipelineJobsOptions } from './pipeline.js';
+import { defineLlmJobs } from '../debate/jobs.js';
+import type { Config } from '../config.js';
 
 export interface JobsOptions {
   db: Db;
@@ -15,6 +17,8 @@ export interface JobsOptions {
   housekeepingEvery?: string | number;
   /** The escalation pipeline's jobs (publish, collect, reconcile, finalize). */
   pipeline?: Omit<PipelineJobsOptions, 'logger' | 'backoff'>;
+  /** With `pipeline`: the LLM debate and adjudicator jobs (src/debate/jobs.ts) read OPENAI_* and the data directory from here. */
+  config?: Config;
 }
 
 /**
@@ -35,6 +39,7 @@ export function createAgenda(opts: JobsOptions): Agenda {
   });
   if (opts.pipeline) {
     definePipelineJobs(agenda, { ...opts.pipeline, logger: opts.logger, backoff: backoffStrategies.exponential({ delay: 5000, maxRetries: 5 }) });
+    if (opts.config) defineLlmJobs(agenda, { ctx: opts.pipeline.ctx, config: opts.config, logger: opts.logger });
   }
   return agenda;
 }

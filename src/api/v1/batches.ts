@@ -148,7 +148,7 @@ function problemOf(err: unknown): unknown {
   return err;
 }
 
-async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
@@ -156,7 +156,7 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-function parseWith<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
+export function parseWith<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new HttpProblem(400, 'Bad Request', `the request's ${where} does not match its schema`, { errors: zodProblemErrors(parsed.error, where) });
   return parsed.data;
@@ -177,7 +177,7 @@ async function saveUpload(req: Request, dir: string, maxBytes: number): Promise<
   return file;
 }
 
-function jobsOf(ctx: AppContext) {
+export function jobsOf(ctx: AppContext) {
   if (!ctx.agenda) throw new HttpProblem(503, 'Service Unavailable', 'this process runs no job scheduler');
   return ctx.agenda;
 }

@@ -3,6 +3,7 @@ import { requireTokenForMutations } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { batchesRouter } from './batches.js';
 import { jobsRouter } from './jobs.js';
+import { llmRouter } from './llm.js';
 import { notificationsRouter } from './notifications.js';
 import { reportsRouter } from './reports.js';
 
@@ -15,5 +16,6 @@ export function apiV1Router(ctx: AppContext): Router {
   router.use(jobsRouter(ctx));
   router.use(batchesRouter(ctx));
   router.use(reportsRouter(ctx));
+  router.use(llmRouter(ctx));
   return router;
 }
