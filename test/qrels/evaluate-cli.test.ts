@@ -80,13 +80,13 @@ describe.concurrent('qrelay evaluate', () => {
   it('exits 1 with one line on wrong usage', async () => {
     const [once, measure, missing] = await Promise.all([
       runCli(['evaluate', '--qrels', f('base.qrels'), runs[0]!]),
-      runCli(['evaluate', ...qrelsArgs, runs[0]!, '--measures', 'MAP@10']),
+      runCli(['evaluate', ...qrelsArgs, runs[0]!, '--measures', 'ERR@10']),
       runCli(['evaluate', ...qrelsArgs, join(tmp, 'absent.run')]),
     ]);
     expect(once.code).toBe(1);
     expect(oneLine(once.stderr)).toBe('qrelay: give --qrels exactly twice, the base qrels first and the new qrels second (got 1)');
     expect(measure.code).toBe(1);
-    expect(oneLine(measure.stderr)).toMatch(/^qrelay: unknown measure "MAP@10": known measures are nDCG@k/);
+    expect(oneLine(measure.stderr)).toMatch(/^qrelay: unknown measure "ERR@10": known measures are AP, AP@k/);
     expect(missing.code).toBe(1);
     expect(oneLine(missing.stderr)).toBe(`qrelay: cannot read ${join(tmp, 'absent.run')}: no such file; check the path`);
   });
