@@ -54,3 +54,6 @@ export type {
 export { evaluationDocument, renderEvaluationTable } from './render.js';
 export { evaluateFiles, systemNames, type EvaluateFilesInput } from './evaluate-files.js';
 export type { EvaluationInputs, QrelsInfo, RunInfo } from './render.js';
+export { PER_QUERY_FORMATS, perQueryLines } from './per-query.js';
+export type { PerQueryFormat } from './per-query.js';
+export type { EvaluateFilesResult } from './evaluate-files.js';

@@ -22,7 +22,8 @@ interface Expected {
   sets: { small: { systems: Record<string, Record<'base' | 'new', Record<string, { mean: number }>>> } };
 }
 
-describe.concurrent('qrelay evaluate', () => {
+// timeout: a safety net only; eight CLI processes at once are slow on a loaded machine
+describe.concurrent('qrelay evaluate', { timeout: 180_000 }, () => {
   it('prints a table of means, rank changes and τ-b with the default measures', async () => {
     const res = await runCli(['evaluate', ...qrelsArgs, ...runs]);
     expect(res.code, res.stderr).toBe(0);
