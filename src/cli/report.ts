@@ -11,7 +11,12 @@ interface ReportCliOptions {
   table?: CsvTable;
   out?: string;
   base?: string;
+  runs?: string[];
+  adjudicated?: string;
+  measure?: string;
 }
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function registerReport(program: Command): void {
   program
@@ -22,6 +27,9 @@ export function registerReport(program: Command): void {
     .option('--table <table>', `csv only: ${CsvTable.options.join('|')} (default workers)`, parseChoice(CsvTable.options))
     .option('--out <file>', 'write the report to this file (atomically) instead of standard output')
     .option('--base <file>', "base qrels to count the holes found against (default: the base of the batch's last export-qrels)")
+    .option('--runs <file>', 'a TREC run for the "did the holes matter" section (repeat for each run): scored under the base and the adjudicated qrels', collect)
+    .option('--adjudicated <file>', "with --runs: the adjudicated qrels (default: the output of the batch's last export-qrels)")
+    .option('--measure <measure>', 'with --runs: the measure compared, as qrelay evaluate names it (default nDCG@10)')
     .addHelpText(
       'after',
       `
@@ -34,7 +42,12 @@ total, perLabel, currency}, latency{...Seconds}, workers[...].`,
       action(async (batch: string, opts: ReportCliOptions) => {
         await withPipeline(
           async (ctx) => {
-            const { report } = await batchReport(ctx, batch, opts.base !== undefined ? { base: opts.base } : {});
+            const { report } = await batchReport(ctx, batch, {
+              ...(opts.base !== undefined && { base: opts.base }),
+              ...(opts.runs && { runs: opts.runs }),
+              ...(opts.adjudicated !== undefined && { adjudicated: opts.adjudicated }),
+              ...(opts.measure !== undefined && { measure: opts.measure }),
+            });
             const text = renderReport(report, opts.format, opts.table ? { table: opts.table } : {});
             if (opts.out === undefined) return void process.stdout.write(text);
             await writeTextAtomically(opts.out, text);

@@ -57,3 +57,7 @@ export type { EvaluationInputs, QrelsInfo, RunInfo } from './render.js';
 export { PER_QUERY_FORMATS, perQueryLines } from './per-query.js';
 export type { PerQueryFormat } from './per-query.js';
 export type { EvaluateFilesResult } from './evaluate-files.js';
+export { holesMattered, SIGNIFICANCE_LEVEL } from './holes-matter.js';
+export type { HolesMattered, HolesMatteredRun, SwappedPair } from './holes-matter.js';
+export { HOLES_JUDGED_MEASURE, holesMatteredFromFiles } from './holes-matter-files.js';
+export type { HolesMatteredFiles } from './holes-matter-files.js';
