@@ -90,7 +90,8 @@ const cli = [join(paths.root, 'dist', 'src', 'cli.js'), 'evaluate', '--qrels', b
 const py = python();
 const qrelay = measure(process.execPath, [...cli, '--no-significance']);
 const peer = py ? measure(py, [join(paths.root, 'bench', 'peers', 'ir_measures_evaluate.py'), MEASURES, base, next, ...runs]) : 'no Python with ir_measures (pip install -r bench/peers/requirements.txt)';
-const withSignificance = measure(process.execPath, [...cli, '--randomization-trials', '1000', '--bootstrap-samples', '1000']);
+// few trials: the randomization test costs trials × queries per pair, and the paper scale has 300 pairs per measure
+const withSignificance = measure(process.execPath, [...cli, '--randomization-trials', '100', '--bootstrap-samples', '200']);
 
 const row = (label: string, figure: string, peerFigure: string, ratio: string) => console.log(`${label.padEnd(44)} ${figure.padStart(12)} ${peerFigure.padStart(14)} ${ratio.padStart(7)}`);
 console.log(`${systems} runs × ${queries} queries × ${perQuery} documents, measures ${MEASURES}, base and new qrels`);
@@ -106,6 +107,6 @@ for (const [label, key, unit] of [
 if (typeof qrelay === 'string') console.log(`qrelay: ${qrelay}`);
 if (typeof peer === 'string') console.log(`peer: ${peer}`);
 if (typeof withSignificance === 'string') console.log(`with significance: ${withSignificance}`);
-else row('evaluate with significance (10³ trials/samples)', `${withSignificance.seconds.toFixed(1)} s`, '', '');
+else row('with significance (100 trials, 200 samples)', `${withSignificance.seconds.toFixed(1)} s`, '', '');
 if (typeof withSignificance !== 'string') row('  its peak memory', `${withSignificance.peakMiB.toFixed(0)} MiB`, '', '');
 rmSync(dir, { recursive: true, force: true });

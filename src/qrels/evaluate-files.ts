@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { UserError } from '../errors.js';
+import { collectGarbage } from './collect-garbage.js';
 import { compareSystems, evaluateSystem, evaluationContext, type EvaluationContext, type EvaluationReport, type SystemEvaluation } from './evaluate.js';
 import type { Measure } from './measure-names.js';
 import { readQrels, readRun } from './read.js';
@@ -70,6 +71,7 @@ export async function evaluateFiles(input: EvaluateFilesInput): Promise<Evaluate
     const { info, evaluation } = await evaluateRunFile(ctx, file, names[i]!);
     runs.push(info);
     evaluations.push(evaluation);
+    collectGarbage();
   }
   return {
     inputs: { qrels: { base: base.info, new: next.info }, runs },

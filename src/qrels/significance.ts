@@ -1,7 +1,7 @@
 import { kendallTauAP, kendallTauB } from './kendall.js';
 import { isPairMeasure } from './measure-names.js';
 import { MEAN_TIE_TOLERANCE, type EvaluationContext, type SystemEvaluation } from './evaluate.js';
-import { bootstrapMeans, holm, meanOf, pairedTTest, percentileInterval, randomizationTest, type Interval, type TTestResult } from './statistics.js';
+import { bootstrapMeans, holm, meanOf, pairedTTest, percentileInterval, randomizationTests, type Interval, type TTestResult } from './statistics.js';
 
 /**
  * Significance and intervals for an evaluation (pure; the statistics are in
@@ -95,6 +95,9 @@ export function pairSignificance(ctx: EvaluationContext, evaluations: readonly S
       const first = evaluations[0]?.values[measure.id]?.[qrels];
       const rows = first ? definedRows(first) : [];
       const columns = evaluations.map((e) => pick(e.values[measure.id]![qrels]!, rows));
+      const randomization = options.trials > 0 ? randomizationTests(columns, options.trials, subSeed(options.seed, index)) : null;
+      index++;
+      let pair = 0;
       for (let i = 0; i < evaluations.length; i++) {
         for (let j = i + 1; j < evaluations.length; j++) {
           const a = columns[i]!;
@@ -106,10 +109,10 @@ export function pairSignificance(ctx: EvaluationContext, evaluations: readonly S
             b: evaluations[j]!.system,
             meanDifference: meanOf(a) - meanOf(b),
             tTest: pairedTTest(a, b),
-            randomization: { p: options.trials > 0 ? randomizationTest(a, b, options.trials, subSeed(options.seed, index)).p : null },
+            randomization: { p: randomization ? randomization[pair]! : null },
             pHolm: null,
           });
-          index++;
+          pair++;
         }
       }
       holm(family.map((f) => f.tTest.p)).forEach((p, k) => (family[k]!.pHolm = p));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { kendallTauAP, kendallTauB } from './kendall.js';
-import { bootstrapMeans, holm, pairedTTest, percentileInterval, quantileSorted, randomizationTest, seededRandom } from './statistics.js';
+import { bootstrapMeans, holm, pairedTTest, percentileInterval, quantileSorted, randomizationTest, randomizationTests, seededRandom } from './statistics.js';
 import { studentTwoSidedP } from './student-t.js';
 
 // Reference values: scipy 1.17.1 (2 * scipy.stats.t.sf, ttest_rel) and numpy 2.4 (percentile).
@@ -41,6 +41,16 @@ describe('paired randomization test', () => {
     const b = [0.2, 0.3, 0.5, 0.1, 0.25];
     expect(randomizationTest(a, b, 500, 42)).toEqual(randomizationTest(a, b, 500, 42));
     expect(randomizationTest(a, b, 500, 42).p).toBeGreaterThan(0);
+  });
+  it('tests every pair of several systems from shared draws: each pair as if tested alone', () => {
+    const a = [0.3, 0.1, 0.9, 0.4, 0.2, 0.7];
+    const b = [0.2, 0.3, 0.5, 0.1, 0.25, 0.1];
+    const c = [0.3, 0.1, 0.9, 0.4, 0.2, 0.7];
+    const ps = randomizationTests([a, b, c], 400, 11);
+    expect(ps).toHaveLength(3); // (a,b), (a,c), (b,c)
+    expect(ps[0]).toBe(randomizationTest(a, b, 400, 11).p);
+    expect(ps[1]).toBe(1); // a and c are the same system
+    expect(ps[2]).toBe(randomizationTest(b, c, 400, 11).p);
   });
   it('never gives 0: (1 + extreme) / (1 + trials)', () => {
     const a = Array.from({ length: 40 }, () => 1);
