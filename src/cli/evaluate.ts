@@ -6,11 +6,9 @@ import {
   evaluateFiles,
   evaluationDocument,
   parseMeasures,
-  PER_QUERY_FORMATS,
   perQueryLines,
   QRELS_FORMATS,
   renderEvaluationTable,
-  type PerQueryFormat,
   type QrelsFormat,
 } from '../qrels/index.js';
 import { parseChoice } from './options.js';
@@ -21,7 +19,7 @@ interface EvaluateOptions {
   measures?: string[];
   qrelsFormat?: QrelsFormat;
   json?: boolean;
-  perQuery?: PerQueryFormat | true;
+  perQuery?: boolean;
   relLevel?: number;
   significance: boolean;
   randomizationTrials: number;
@@ -64,8 +62,8 @@ export function registerEvaluate(program: Command): void {
     .option('--measures <list>', `measures, comma or space separated (default: "${DEFAULT_MEASURES.join(' ')}")`, collect)
     .option('--rel-level <N>', 'binary measures count grade >= N as relevant (trec_eval -l; default 1); a measure\'s own rel=N wins', integer(1, 'a positive integer'))
     .option('--qrels-format <format>', `read both qrels as ${QRELS_FORMATS.join('|')} instead of detecting it`, parseQrelsFormat)
-    .option('--json', 'print one JSON object (per-query values, significance, intervals) instead of the table')
-    .option('--per-query [format]', `print every per-query value instead of the table: ${PER_QUERY_FORMATS.join('|')} (default trec: "measure qid value")`, parseChoice(PER_QUERY_FORMATS))
+    .option('--json', 'print one JSON object (per-query values, significance, intervals) instead of the table; with --per-query: JSONL')
+    .option('--per-query', 'print every per-query value instead of the table: trec_eval -q\'s three columns "measure qid value" (JSONL with --json)')
     .option('--no-significance', 'skip the significance tests and bootstrap intervals')
     .option('--randomization-trials <N>', 'trials of the paired randomization test (0: skip it)', integer(0, 'a non-negative integer'), DEFAULT_SIGNIFICANCE.trials)
     .option('--bootstrap-samples <N>', 'bootstrap samples for the 95% intervals (0: none)', integer(0, 'a non-negative integer'), DEFAULT_SIGNIFICANCE.samples)
@@ -91,7 +89,6 @@ docs/evaluation.md.`,
         if (basePath === undefined || newPath === undefined || extra.length > 0) {
           throw new UserError(`give --qrels exactly twice, the base qrels first and the new qrels second (got ${opts.qrels?.length ?? 0})`);
         }
-        if (opts.json && opts.perQuery) throw new UserError('give --json or --per-query, not both (--json includes the per-query values)');
         const measures = parseMeasures(opts.measures ?? [...DEFAULT_MEASURES]);
         const withSignificance = opts.significance && !opts.perQuery;
         const { inputs, report, significance } = await evaluateFiles({
@@ -103,7 +100,7 @@ docs/evaluation.md.`,
           ...(opts.relLevel !== undefined && { relLevel: opts.relLevel }),
           ...(withSignificance && { significance: { trials: opts.randomizationTrials, samples: opts.bootstrapSamples, seed: opts.seed } }),
         });
-        if (opts.perQuery) return writeLines(perQueryLines(report, opts.perQuery === true ? 'trec' : opts.perQuery));
+        if (opts.perQuery) return writeLines(perQueryLines(report, opts.json ? 'jsonl' : 'trec'));
         process.stdout.write(opts.json ? `${JSON.stringify(evaluationDocument(inputs, report, significance))}\n` : renderEvaluationTable(inputs, report, significance));
       }),
     );

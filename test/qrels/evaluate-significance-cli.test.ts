@@ -120,8 +120,8 @@ describe('qrelay evaluate: relevance level, per-query output, significance', () 
     expect(b.significance.map((s) => s.randomization.p)).not.toEqual(a.significance.map((s) => s.randomization.p));
   }, SLOW);
 
-  it('prints per-query values in TREC three columns and as JSONL, equal to the JSON ones', async () => {
-    const [trec, jsonl] = await Promise.all([evaluate('--per-query'), evaluate('--per-query', 'jsonl')]);
+  it('prints per-query values in TREC three columns (--per-query) and as JSONL (with --json), equal to the JSON ones', async () => {
+    const [trec, jsonl] = await Promise.all([evaluate('--per-query'), evaluate('--per-query', '--json')]);
     expect(trec.code, trec.stderr).toBe(0);
     const doc = JSON.parse((await json).stdout) as Doc;
     const lines = trec.stdout.trim().split('\n').map((l) => l.split('\t'));
@@ -145,9 +145,4 @@ describe('qrelay evaluate: relevance level, per-query output, significance', () 
     for (const r of records.slice(0, 500)) expect(r.value).toBe(doc.perQuery.find((p) => p.system === r.system)!.measures[r.measure]![r.qrels][r.query]);
   }, SLOW);
 
-  it('refuses --json with --per-query in one line', async () => {
-    const res = await evaluate('--json', '--per-query');
-    expect(res.code).toBe(1);
-    expect(res.stderr.trim()).toBe('qrelay: give --json or --per-query, not both (--json includes the per-query values)');
-  }, SLOW);
 });
