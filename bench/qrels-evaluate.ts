@@ -1,61 +1,112 @@
 /**
- * Reading and evaluating large runs: prints figures, asserts nothing.
- *   node --import tsx bench/qrels-evaluate.ts [queries=5000] [docsPerQuery=1000] [runs=2]
- * Writes synthetic qrels and runs to a temporary directory, then times the file readers,
- * the per-system evaluation (default measures) and the comparison, and reports memory.
+ * `qrelay evaluate` against its peer, ir_measures, on the same synthetic data: peak
+ * memory (max RSS, from /usr/bin/time) and wall time of each whole process, printed as
+ * figure, peer, ratio (qrelay / peer: below 1 is better). Asserts nothing.
+ *   node --import tsx bench/qrels-evaluate.ts                 # 10 runs × 1,000 queries × 100 documents
+ *   node --import tsx bench/qrels-evaluate.ts --scale paper   # 25 runs × 3,657 queries × 100 documents
+ *   node --import tsx bench/qrels-evaluate.ts 3657 1000 25    # queries, documents per query, runs
+ * The peer runs bench/peers/ir_measures_evaluate.py with $QRELAY_PYTHON, else .venv/bin/python,
+ * else python3 (bench/peers/requirements.txt lists what it needs); without ir_measures the peer
+ * columns say so. qrelay runs its build (dist/, compiled first), as `npm start` runs it; its
+ * figure includes the whole CLI's start (≈110 MiB for every command's modules). Significance
+ * is timed apart (no peer computes it).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareSystems, DEFAULT_MEASURES, evaluateSystem, evaluationContext, parseMeasures, readQrels, readRun } from '../src/qrels/index.js';
+import { once } from 'node:events';
+import { paths } from '../src/paths.js';
 
-const [queries = 5000, perQuery = 1000, systems = 2] = process.argv.slice(2).map(Number);
-const dir = mkdtempSync(join(tmpdir(), 'qrelay-bench-'));
+const args = process.argv.slice(2);
+const paper = args.includes('--scale') && args[args.indexOf('--scale') + 1] === 'paper';
+const numbers = args.filter((a) => /^\d+$/.test(a)).map(Number);
+const [queries, perQuery, systems] = (numbers.length === 3 ? numbers : paper ? [3657, 100, 25] : [1000, 100, 10]) as [number, number, number];
+const MEASURES = 'nDCG@10 R@100 Success@10 Judged@10 AP P@10 RR';
+const dir = mkdtempSync(join(tmpdir(), 'qrelay-bench-evaluate-'));
 
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const pick = (n: number) => Math.floor(random() * n);
 
-function write(name: string, lines: (emit: (line: string) => void) => void): string {
+async function write(name: string, lines: (emit: (line: string) => void) => void): Promise<string> {
   const path = join(dir, name);
-  const out: string[] = [];
-  lines((l) => out.push(l));
-  writeFileSync(path, `${out.join('\n')}\n`);
+  const out = createWriteStream(path);
+  let buffer: string[] = [];
+  lines((l) => {
+    buffer.push(l);
+    if (buffer.length >= 50_000) {
+      out.write(`${buffer.join('\n')}\n`);
+      buffer = [];
+    }
+  });
+  out.end(buffer.length ? `${buffer.join('\n')}\n` : '');
+  await once(out, 'finish');
   return path;
 }
 
-const basePath = write('base.qrels', (emit) => {
-  for (let q = 0; q < queries; q++) for (let j = 0; j < 30; j++) emit(`q${q} 0 doc${q * 50 + j} ${pick(3)}`);
+const GRADES = [-1, 0, 0, 1, 2];
+const base = await write('base.qrels', (emit) => {
+  for (let q = 0; q < queries; q++) for (let j = 0; j < 30; j++) emit(`q${q} 0 doc${q * 50 + j} ${GRADES[pick(GRADES.length)]}`);
 });
-const newPath = write('new.qrels', (emit) => {
-  for (let q = 0; q < queries; q++) for (let j = 0; j < 35; j++) emit(`q${q} 0 doc${q * 50 + j} ${j >= 30 ? 1 : pick(3)}`);
+const next = await write('new.qrels', (emit) => {
+  for (let q = 0; q < queries; q++) for (let j = 0; j < 35; j++) emit(`q${q} 0 doc${q * 50 + j} ${j >= 30 ? 1 : GRADES[pick(GRADES.length)]}`);
 });
-const runPaths = Array.from({ length: systems }, (_, s) =>
-  write(`sys${s}.run`, (emit) => {
-    for (let q = 0; q < queries; q++) for (let r = 0; r < perQuery; r++) emit(`q${q} Q0 doc${q * 50 + pick(2000)}-${r} ${r + 1} ${(pick(1000) / 100).toFixed(2)} sys${s}`);
-  }),
-);
-
-const ms = (t: number) => `${(performance.now() - t).toFixed(0)} ms`;
-const mb = () => `${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB heap used, ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB rss`;
-
-let t = performance.now();
-const base = await readQrels(basePath);
-const next = await readQrels(newPath);
-console.log(`qrels: ${base.pairs + next.pairs} judgments read in ${ms(t)}`);
-const ctx = evaluationContext(base.qrels, next.qrels, parseMeasures([...DEFAULT_MEASURES]));
-async function readAndEvaluate(path: string) {
-  let t = performance.now();
-  const run = await readRun(path);
-  const read = ms(t);
-  t = performance.now();
-  const evaluation = evaluateSystem(ctx, { name: path, run: run.run });
-  console.log(`run: ${run.documents} lines read in ${read}, evaluated in ${ms(t)}; ${mb()}`);
-  return evaluation;
+const runs: string[] = [];
+for (let s = 0; s < systems; s++) {
+  runs.push(
+    await write(`sys${s}.run`, (emit) => {
+      for (let q = 0; q < queries; q++) {
+        // judged documents now and then, long document ids as real collections have, ties in the scores
+        for (let r = 0; r < perQuery; r++) emit(`q${q} Q0 ${r % 3 === 0 && r < 120 ? `doc${q * 50 + r / 3}` : `collection-doc-${q}-${r}-${pick(1000)}`} ${r + 1} ${(pick(1000) / 100).toFixed(2)} sys${s}`);
+      }
+    }),
+  );
 }
-const evaluations = [];
-for (const path of runPaths) evaluations.push(await readAndEvaluate(path));
-t = performance.now();
-compareSystems(ctx, evaluations);
-console.log(`compare: ${ms(t)}; ${queries} queries x ${perQuery} documents x ${systems} runs, ${DEFAULT_MEASURES.join(' ')}`);
+
+interface Measured {
+  peakMiB: number;
+  seconds: number;
+}
+
+/** Runs a command under /usr/bin/time; null (and why) when it cannot run or fails. */
+function measure(command: string, commandArgs: string[]): Measured | string {
+  const res = spawnSync('/usr/bin/time', ['-f', '%M %e', command, ...commandArgs], { cwd: paths.root, encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (res.error) return res.error.message;
+  const last = res.stderr.trim().split('\n').at(-1) ?? '';
+  const match = /^(\d+) ([\d.]+)$/.exec(last);
+  if (res.status !== 0 || !match) return `exit ${res.status}: ${res.stderr.trim().split('\n').slice(-3).join(' / ')}`;
+  return { peakMiB: Number(match[1]) / 1024, seconds: Number(match[2]) };
+}
+
+function python(): string | undefined {
+  const candidates = [process.env.QRELAY_PYTHON, join(paths.root, '.venv', 'bin', 'python'), 'python3'].filter((p): p is string => !!p && (!p.includes('/') || existsSync(p)));
+  return candidates.find((p) => spawnSync(p, ['-c', 'import ir_measures'], { stdio: 'ignore' }).status === 0);
+}
+
+const build = spawnSync(process.execPath, [join(paths.root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: paths.root, stdio: 'inherit' });
+if (build.status !== 0) throw new Error('tsc -p tsconfig.build.json failed');
+const cli = [join(paths.root, 'dist', 'src', 'cli.js'), 'evaluate', '--qrels', base, '--qrels', next, ...runs, '--measures', MEASURES];
+const py = python();
+const qrelay = measure(process.execPath, [...cli, '--no-significance']);
+const peer = py ? measure(py, [join(paths.root, 'bench', 'peers', 'ir_measures_evaluate.py'), MEASURES, base, next, ...runs]) : 'no Python with ir_measures (pip install -r bench/peers/requirements.txt)';
+// few trials: the randomization test costs trials × queries per pair, and the paper scale has 300 pairs per measure
+const withSignificance = measure(process.execPath, [...cli, '--randomization-trials', '100', '--bootstrap-samples', '200']);
+
+const row = (label: string, figure: string, peerFigure: string, ratio: string) => console.log(`${label.padEnd(44)} ${figure.padStart(12)} ${peerFigure.padStart(14)} ${ratio.padStart(7)}`);
+console.log(`${systems} runs × ${queries} queries × ${perQuery} documents, measures ${MEASURES}, base and new qrels`);
+row('', 'qrelay', 'ir_measures', 'ratio');
+for (const [label, key, unit] of [
+  ['evaluate peak memory (max RSS)', 'peakMiB', 'MiB'],
+  ['evaluate wall time', 'seconds', 's'],
+] as const) {
+  const mine = typeof qrelay === 'string' ? null : qrelay[key];
+  const theirs = typeof peer === 'string' ? null : peer[key];
+  row(label, mine === null ? 'failed' : `${mine.toFixed(key === 'seconds' ? 1 : 0)} ${unit}`, theirs === null ? 'n/a' : `${theirs.toFixed(key === 'seconds' ? 1 : 0)} ${unit}`, mine !== null && theirs !== null ? (mine / theirs).toFixed(2) : '–');
+}
+if (typeof qrelay === 'string') console.log(`qrelay: ${qrelay}`);
+if (typeof peer === 'string') console.log(`peer: ${peer}`);
+if (typeof withSignificance === 'string') console.log(`with significance: ${withSignificance}`);
+else row('with significance (100 trials, 200 samples)', `${withSignificance.seconds.toFixed(1)} s`, '', '');
+if (typeof withSignificance !== 'string') row('  its peak memory', `${withSignificance.peakMiB.toFixed(0)} MiB`, '', '');
 rmSync(dir, { recursive: true, force: true });

@@ -13,7 +13,12 @@ interface ReportCliOptions {
   table?: CsvTable;
   out?: string;
   base?: string;
+  runs?: string[];
+  adjudicated?: string;
+  measure?: string;
 }
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function registerReport(program: Command): void {
   program
@@ -24,6 +29,9 @@ export function registerReport(program: Command): void {
     .option('--table <table>', `csv only: ${CsvTable.options.join('|')} (default workers)`, parseChoice(CsvTable.options))
     .option('--out <file>', 'write the report to this file (atomically) instead of standard output')
     .option('--base <file>', "base qrels to count the holes found against (default: the base of the batch's last export-qrels)")
+    .option('--runs <file>', 'a TREC run for the "did the holes matter" section (repeat for each run): scored under the base and the adjudicated qrels', collect)
+    .option('--adjudicated <file>', "with --runs: the adjudicated qrels (default: the output of the batch's last export-qrels)")
+    .option('--measure <measure>', 'with --runs: the measure compared, as qrelay evaluate names it (default nDCG@10)')
     .addHelpText(
       'after',
       `
@@ -36,7 +44,12 @@ total, perLabel, currency}, latency{...Seconds}, workers[...].`,
       action(async (batch: string, opts: ReportCliOptions) => {
         await withPipeline(
           async (ctx) => {
-            const { report } = await batchReport(ctx, batch, opts.base !== undefined ? { base: opts.base } : {});
+            const { report } = await batchReport(ctx, batch, {
+              ...(opts.base !== undefined && { base: opts.base }),
+              ...(opts.runs && { runs: opts.runs }),
+              ...(opts.adjudicated !== undefined && { adjudicated: opts.adjudicated }),
+              ...(opts.measure !== undefined && { measure: opts.measure }),
+            });
             let text = renderReport(report, opts.format, opts.table ? { table: opts.table } : {});
             // The LLM steps' costs beside the crowd's, when `debate --batch` or `adjudicate` ran for the batch.
             const llm = await llmCostsOf(ctx.models.batches.db, batch);

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
+import { UserError } from '../errors.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import { reportInputFor } from '../pipeline/report-input.js';
-import { readQrels } from '../qrels/index.js';
+import { holesMatteredFromFiles, readQrels } from '../qrels/index.js';
 import { buildReport, type Report } from '../reports/index.js';
 import { holesFound } from './human-labels.js';
 import { loadHumanLabels } from './load-labels.js';
@@ -27,7 +28,24 @@ async function baseFor(ctx: PipelineContext, batch: string, given: string | unde
   return last && existsSync(last.base) ? last.base : null;
 }
 
-export async function batchReport(ctx: PipelineContext, batch: string, opts: { base?: string } = {}): Promise<BatchReport> {
+export interface BatchReportOptions {
+  base?: string;
+  /** Runs for the "did the holes matter" section, compared under the base and the adjudicated qrels. */
+  runs?: readonly string[];
+  /** The adjudicated qrels for that section; default the output of the batch's last export-qrels. */
+  adjudicated?: string;
+  /** The section's measure (default nDCG@10). */
+  measure?: string;
+}
+
+async function adjudicatedFor(ctx: PipelineContext, batch: string, given: string | undefined): Promise<string> {
+  if (given !== undefined) return given;
+  const last = await qrelsExportModel(ctx.models.batches.db).findById(batch).lean();
+  if (!last || !existsSync(last.out)) throw new UserError(`batch ${batch}: no adjudicated qrels to compare the runs under; run export-qrels first, or give the file`);
+  return last.out;
+}
+
+export async function batchReport(ctx: PipelineContext, batch: string, opts: BatchReportOptions = {}): Promise<BatchReport> {
   const { input, options } = await reportInputFor(ctx, batch);
   const base = await baseFor(ctx, batch, opts.base);
   let holes: number | null = null;
@@ -35,5 +53,10 @@ export async function batchReport(ctx: PipelineContext, batch: string, opts: { b
     const [qrels, human] = await Promise.all([readQrels(base), loadHumanLabels(ctx, batch)]);
     holes = holesFound(qrels.qrels, human.labels);
   }
-  return { report: buildReport({ ...input, holesFound: holes }, options), holesBase: base };
+  const report = buildReport({ ...input, holesFound: holes }, options);
+  if (!opts.runs || opts.runs.length === 0) return { report, holesBase: base };
+  if (base === null) throw new UserError(`batch ${batch}: no base qrels to compare the runs under; give the base qrels file`);
+  const next = await adjudicatedFor(ctx, batch, opts.adjudicated);
+  const section = await holesMatteredFromFiles({ base, next, runs: opts.runs, ...(opts.measure !== undefined && { measure: opts.measure }) });
+  return { report: { ...report, holesMattered: section }, holesBase: base };
 }

@@ -1,20 +1,22 @@
 import { basename } from 'node:path';
 import { UserError } from '../errors.js';
+import { collectGarbage } from './collect-garbage.js';
 import { compareSystems, evaluateSystem, evaluationContext, type EvaluationContext, type EvaluationReport, type SystemEvaluation } from './evaluate.js';
-import type { Measure } from './measures.js';
+import type { Measure } from './measure-names.js';
 import { readQrels, readRun } from './read.js';
 import type { EvaluationInputs, QrelsInfo, RunInfo } from './render.js';
+import { significanceReport, type SignificanceOptions, type SignificanceReport } from './significance.js';
 import { countJudgments, type Qrels, type QrelsFormat } from './types.js';
 
 /**
- * Runs evaluated from files under base and new qrels (`qrelay evaluate`, the demo): the
- * file adapter around evaluate.ts. Runs are read one at a time, so memory holds one run
- * whatever their number.
+ * Runs evaluated from files under base and new qrels (`qrelay evaluate`, the demo, the
+ * report): the file adapter around evaluate.ts. Runs are read one at a time and only
+ * their per-query values are kept, so memory holds one run whatever their number.
  */
 
-async function loadQrels(file: string, format: QrelsFormat | undefined): Promise<{ info: QrelsInfo; qrels: Qrels }> {
+async function loadQrels(file: string, format: QrelsFormat | undefined, relLevel: number): Promise<{ info: QrelsInfo; qrels: Qrels }> {
   const parsed = await readQrels(file, format ? { format } : {});
-  const counts = countJudgments(parsed.qrels);
+  const counts = countJudgments(parsed.qrels, relLevel);
   if (counts.judgments === 0) throw new UserError(`${file}: no judgments found; check that this is a qrels file`);
   return { qrels: parsed.qrels, info: { file, format: parsed.format, ...counts } };
 }
@@ -44,12 +46,24 @@ export interface EvaluateFilesInput {
   measures: readonly Measure[];
   /** Read both qrels as this format instead of detecting it. */
   qrelsFormat?: QrelsFormat;
+  /** Relevance level of binary measures without rel=N (default 1). */
+  relLevel?: number;
+  /** Significance tests and intervals; left out: none computed. */
+  significance?: SignificanceOptions;
 }
 
-export async function evaluateFiles(input: EvaluateFilesInput): Promise<{ inputs: EvaluationInputs; report: EvaluationReport }> {
-  const base = await loadQrels(input.base, input.qrelsFormat);
-  const next = await loadQrels(input.next, input.qrelsFormat);
-  const ctx = evaluationContext(base.qrels, next.qrels, input.measures);
+export interface EvaluateFilesResult {
+  inputs: EvaluationInputs;
+  report: EvaluationReport;
+  /** Null unless `significance` was asked. */
+  significance: SignificanceReport | null;
+}
+
+export async function evaluateFiles(input: EvaluateFilesInput): Promise<EvaluateFilesResult> {
+  const relLevel = input.relLevel ?? 1;
+  const base = await loadQrels(input.base, input.qrelsFormat, relLevel);
+  const next = await loadQrels(input.next, input.qrelsFormat, relLevel);
+  const ctx = evaluationContext(base.qrels, next.qrels, input.measures, relLevel);
   const names = systemNames(input.runs);
   const runs: RunInfo[] = [];
   const evaluations: SystemEvaluation[] = [];
@@ -57,6 +71,11 @@ export async function evaluateFiles(input: EvaluateFilesInput): Promise<{ inputs
     const { info, evaluation } = await evaluateRunFile(ctx, file, names[i]!);
     runs.push(info);
     evaluations.push(evaluation);
+    collectGarbage();
   }
-  return { inputs: { qrels: { base: base.info, new: next.info }, runs }, report: compareSystems(ctx, evaluations) };
+  return {
+    inputs: { qrels: { base: base.info, new: next.info }, runs },
+    report: compareSystems(ctx, evaluations),
+    significance: input.significance ? significanceReport(ctx, evaluations, input.significance) : null,
+  };
 }

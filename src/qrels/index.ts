@@ -28,15 +28,23 @@ export {
   Votes,
 } from './merge.js';
 export type { MergeConflict, MergeCounts, MergeInput, MergeResult, MergeSummary, QrelsEntry } from './merge.js';
-export { DEFAULT_MEASURES, isPairMeasure, MEASURE_NAMES, measureQuery, parseMeasure, parseMeasures, prepareQrels } from './measures.js';
-export type { Measure, MeasureName, PreparedQrels, QueryJudgments } from './measures.js';
-export { competitionRanks, kendallTauB } from './kendall.js';
-export { compareSystems, evaluateSystem, evaluateSystems, evaluationContext, MEAN_TIE_TOLERANCE } from './evaluate.js';
+export { DEFAULT_MEASURES, isPairMeasure, MEASURE_NAMES, parseMeasure, parseMeasures } from './measure-names.js';
+export type { Measure, MeasureName } from './measure-names.js';
+export { lexicalOrder, measureQuery, prepareQrels, relevantCount } from './measures.js';
+export type { PreparedQrels, QueryContext, QueryJudgments } from './measures.js';
+export { competitionRanks, kendallTauAP, kendallTauB } from './kendall.js';
+export { compareSystems, definedMean, evaluateSystem, evaluateSystems, evaluationContext, MEAN_TIE_TOLERANCE, perQueryRecords } from './evaluate.js';
+export { bootstrapMeans, holm, pairedTTest, percentileInterval, randomizationTest, randomizationTests, seededRandom } from './statistics.js';
+export type { Interval, TTestResult } from './statistics.js';
+export { studentTwoSidedP } from './student-t.js';
+export { bootstrapIntervals, DEFAULT_SIGNIFICANCE, pairSignificance, significanceReport } from './significance.js';
+export type { ChangeInterval, MeanInterval, PairSignificance, QrelsSide, RankCorrelationIntervals, SignificanceOptions, SignificanceReport } from './significance.js';
 export type {
   EvaluationContext,
   EvaluationInput,
   EvaluationReport,
   MeasureResult,
+  MeasureValues,
   PerQuery,
   SystemEvaluation,
   SystemInput,
@@ -46,3 +54,10 @@ export type {
 export { evaluationDocument, renderEvaluationTable } from './render.js';
 export { evaluateFiles, systemNames, type EvaluateFilesInput } from './evaluate-files.js';
 export type { EvaluationInputs, QrelsInfo, RunInfo } from './render.js';
+export { PER_QUERY_FORMATS, perQueryLines } from './per-query.js';
+export type { PerQueryFormat } from './per-query.js';
+export type { EvaluateFilesResult } from './evaluate-files.js';
+export { holesMattered, SIGNIFICANCE_LEVEL } from './holes-matter.js';
+export type { HolesMattered, HolesMatteredRun, SwappedPair } from './holes-matter.js';
+export { HOLES_JUDGED_MEASURE, holesMatteredFromFiles } from './holes-matter-files.js';
+export type { HolesMatteredFiles } from './holes-matter-files.js';

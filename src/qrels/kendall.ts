@@ -39,3 +39,33 @@ export function kendallTauB(x: readonly number[], y: readonly number[], toleranc
 export function competitionRanks(scores: readonly number[], tolerance = 0): number[] {
   return scores.map((s) => 1 + scores.filter((other) => compare(other, s, tolerance) > 0).length);
 }
+
+/**
+ * Yilmaz, Aslam & Robertson's τ_AP (SIGIR 2008), a rank correlation that weighs swaps
+ * near the top more: τ_AP = 2/(n−1) · Σ_{i=2..n} C(i)/(i−1) − 1, where the items are in
+ * the order of `estimate` (best first) and C(i) counts the items above position i that
+ * `reference` also ranks above item i. It is not symmetric: here the reference is the
+ * adjudicated (new) order and the estimate the base order. Ties: the estimate's ties
+ * are broken by the reference (the most favourable order, so a tie is not a swap); a
+ * pair the reference ties counts ½. Values closer than `tolerance` tie. Null for fewer
+ * than two items.
+ */
+export function kendallTauAP(estimate: readonly number[], reference: readonly number[], tolerance = 0): number | null {
+  if (estimate.length !== reference.length) throw new Error(`kendallTauAP: lists of different lengths (${estimate.length}, ${reference.length})`);
+  const n = estimate.length;
+  if (n < 2) return null;
+  const order = estimate
+    .map((_, i) => i)
+    .sort((i, j) => -compare(estimate[i]!, estimate[j]!, tolerance) || -compare(reference[i]!, reference[j]!, tolerance) || i - j);
+  let sum = 0;
+  for (let p = 1; p < n; p++) {
+    const item = order[p]!;
+    let correct = 0;
+    for (let q = 0; q < p; q++) {
+      const c = compare(reference[order[q]!]!, reference[item]!, tolerance);
+      correct += c > 0 ? 1 : c === 0 ? 0.5 : 0;
+    }
+    sum += correct / p;
+  }
+  return (2 / (n - 1)) * sum - 1;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { measureQuery, parseMeasure, parseMeasures, prepareQrels, type Measure } from './measures.js';
+import { lexicalOrder, measureQuery, parseMeasure, parseMeasures, prepareQrels, type Measure } from './measures.js';
 import type { Qrels, RankedDoc } from './types.js';
 
 const ranking = (...docids: string[]): RankedDoc[] => docids.map((docid, i) => ({ docid, score: docids.length - i }));
@@ -7,21 +7,39 @@ const judgments = (grades: Record<string, number>) => prepareQrels(new Map([['q'
 const m = (text: string): Measure => parseMeasure(text);
 
 describe('measure names', () => {
-  it('parses ir_measures names with a cutoff', () => {
-    expect(parseMeasure('nDCG@10')).toEqual({ name: 'nDCG', cutoff: 10, id: 'nDCG@10' });
-    expect(parseMeasure('nDCG_bridge@5')).toEqual({ name: 'nDCG_bridge', cutoff: 5, id: 'nDCG_bridge@5' });
-    expect(parseMeasure('Hole@10').name).toBe('Hole');
+  it('parses ir_measures names: with and without cutoff, with rel=N', () => {
+    expect(parseMeasure('nDCG@10')).toEqual({ name: 'nDCG', cutoff: 10, rel: null, id: 'nDCG@10' });
+    expect(parseMeasure('nDCG')).toEqual({ name: 'nDCG', cutoff: null, rel: null, id: 'nDCG' });
+    expect(parseMeasure('AP(rel=2)')).toEqual({ name: 'AP', cutoff: null, rel: 2, id: 'AP(rel=2)' });
+    expect(parseMeasure('P(rel=2)@10')).toEqual({ name: 'P', cutoff: 10, rel: 2, id: 'P(rel=2)@10' });
+    expect(parseMeasure('nDCG_bridge@5')).toEqual({ name: 'nDCG_bridge', cutoff: 5, rel: null, id: 'nDCG_bridge@5' });
+    expect(['AP', 'AP@5', 'RR', 'RR@10', 'R-Prec', 'Bpref', 'Success@1', 'Judged@10', 'Hole@10', 'R@100'].map((t) => parseMeasure(t).id)).toEqual([
+      'AP', 'AP@5', 'RR', 'RR@10', 'R-Prec', 'Bpref', 'Success@1', 'Judged@10', 'Hole@10', 'R@100',
+    ]);
   });
 
-  it('splits lists on commas and spaces and drops repeats', () => {
+  it('takes the other spellings of R-Prec, MAP and MRR', () => {
+    expect(parseMeasure('Rprec')).toMatchObject({ name: 'R-Prec', id: 'Rprec' });
+    expect(parseMeasure('Rprec(rel=2)')).toMatchObject({ name: 'R-Prec', rel: 2, id: 'Rprec(rel=2)' });
+    expect(parseMeasure('MAP').name).toBe('AP');
+    expect(parseMeasure('MRR@10')).toMatchObject({ name: 'RR', cutoff: 10 });
+  });
+
+  it('splits lists on commas and spaces (not inside parentheses) and drops repeats', () => {
     expect(parseMeasures(['nDCG@10, R@100', 'Success@10 nDCG@10']).map((x) => x.id)).toEqual(['nDCG@10', 'R@100', 'Success@10']);
+    expect(parseMeasures(['AP(rel=2),P(rel=2)@5,AP']).map((x) => x.id)).toEqual(['AP(rel=2)', 'P(rel=2)@5', 'AP']);
   });
 
-  it('refuses unknown names, wrong case (with a suggestion), missing and zero cutoffs', () => {
-    expect(() => parseMeasure('MAP@10')).toThrow(/unknown measure "MAP@10": known measures are nDCG@k, nDCG_bridge@k, R@k, Success@k, Judged@k, Hole@k/);
+  it('refuses unknown names, wrong case (with a suggestion), missing, extra and zero cutoffs, bad parameters', () => {
+    expect(() => parseMeasure('ERR@10')).toThrow(/unknown measure "ERR@10": known measures are AP, AP@k, P@k/);
     expect(() => parseMeasure('ndcg@10')).toThrow(/did you mean nDCG@10\?/);
-    expect(() => parseMeasure('nDCG')).toThrow(/give a cutoff, e\.g\. nDCG@10/);
+    expect(() => parseMeasure('P')).toThrow(/measure "P": give a cutoff, e\.g\. P@10/);
+    expect(() => parseMeasure('Bpref@10')).toThrow(/Bpref takes no cutoff/);
     expect(() => parseMeasure('R@0')).toThrow(/cutoff k must be a positive integer/);
+    expect(() => parseMeasure('R@x')).toThrow(/cutoff k must be a positive integer/);
+    expect(() => parseMeasure('AP(gain=2)')).toThrow(/unknown parameter "gain=2"/);
+    expect(() => parseMeasure('AP(rel=0)')).toThrow(/rel=N needs N a positive integer/);
+    expect(() => parseMeasure('nDCG(rel=2)@10')).toThrow(/nDCG grades by relevance value and takes no rel=N/);
     expect(() => parseMeasures([' , '])).toThrow(/no measures given/);
   });
 });
@@ -78,6 +96,76 @@ describe('R@k, Success@k and Judged@k', () => {
   });
 });
 
+describe('AP, P, RR, R-Prec, Bpref with grade -1 and relevance levels (hand-computed, as ir_measures gives them)', () => {
+  // ranking d a h c b f j i e; relevant at level 1: a b e g (R = 4); c is 0; d and f are -1; h i j unjudged
+  const q = judgments({ a: 2, b: 1, c: 0, d: -1, e: 1, f: -1, g: 2 });
+  const r = ranking('d', 'a', 'h', 'c', 'b', 'f', 'j', 'i', 'e');
+  const at = (text: string, relLevel?: number) => measureQuery(m(text), r, q, relLevel === undefined ? {} : { relLevel });
+
+  it('AP sums precision at the relevant ranks over all relevant; AP@k stops at k', () => {
+    expect(at('AP')).toBeCloseTo((1 / 2 + 2 / 5 + 3 / 9) / 4, 15); // 0.308333
+    expect(at('AP@5')).toBeCloseTo((1 / 2 + 2 / 5) / 4, 15);
+    expect(at('AP(rel=2)')).toBeCloseTo(1 / 2 / 2, 15); // only a and g are relevant at level 2
+    expect(at('AP', 2)).toBe(at('AP(rel=2)'));
+    expect(at('AP(rel=1)', 2)).toBe(at('AP')); // the measure's rel wins over --rel-level
+    expect(at('AP(rel=3)')).toBe(0);
+  });
+
+  it('P@k divides by k, also beyond the ranking', () => {
+    expect(at('P@5')).toBe(2 / 5);
+    expect(at('P@20')).toBe(3 / 20);
+    expect(at('P@5', 2)).toBe(1 / 5);
+  });
+
+  it('RR is one over the rank of the first relevant document, RR@k 0 past k', () => {
+    expect(at('RR')).toBe(1 / 2);
+    expect(at('RR@1')).toBe(0);
+    expect(at('RR@2')).toBe(1 / 2);
+    expect(measureQuery(m('RR'), ranking('h', 'c', 'd'), q)).toBe(0);
+  });
+
+  it('R-Prec is the precision at R', () => {
+    expect(at('R-Prec')).toBe(1 / 4); // top 4: d a h c
+    expect(at('R-Prec', 2)).toBe(1 / 2); // R = 2: top 2 d a
+  });
+
+  it('Bpref skips -1 and unjudged documents, counts judged non-relevant above each relevant one', () => {
+    // level 1: N = 1 (c); a: none above -> 1; b, e: c above -> 1 - min(1,4)/min(1,4) = 0
+    expect(at('Bpref')).toBe(1 / 4);
+    // level 2: relevant a, g; non-relevant c b e (N = 3); a: none above (d is -1) -> 1
+    expect(at('Bpref', 2)).toBe(1 / 2);
+    // relevant after two judged non-relevant, N = 3, R = 2: 1 - min(2,2)/min(3,2) = 0; after one: 1 - 1/2
+    expect(measureQuery(m('Bpref'), ranking('x', 'n1', 'r1', 'n2', 'r2'), judgments({ n1: 0, n2: 0, n3: 0, r1: 1, r2: 1 }))).toBe((1 / 2 + 0) / 2);
+  });
+
+  it('counts -1 as judged for Judged@k, as no gain for nDCG, and nDCG ignores the relevance level', () => {
+    expect(at('Judged@5')).toBe(4 / 5); // d a c b judged, h not
+    expect(at('nDCG@5', 3)).toBe(at('nDCG@5'));
+    expect(at('nDCG')).toBeCloseTo(0.46505081404489806, 14); // pytrec_eval ndcg on this query
+  });
+
+  it('scores 0 on every binary measure when nothing is relevant, and on a query the run lacks', () => {
+    const none = judgments({ x: 0, y: -1 });
+    for (const id of ['AP', 'AP@5', 'P@5', 'RR', 'RR@5', 'R-Prec', 'Bpref', 'R@5', 'Success@5', 'nDCG', 'nDCG@5']) {
+      expect(measureQuery(m(id), ranking('x', 'y'), none), id).toBe(0);
+      expect(measureQuery(m(id), [], q), id).toBe(0);
+    }
+  });
+});
+
+describe('the two orders of tied documents', () => {
+  // a and b tie: trec_eval ranks b first (document id descending), ir_measures' own providers a first
+  const q = judgments({ a: 1, b: 0 });
+  const tied: RankedDoc[] = [{ docid: 'b', score: 1 }, { docid: 'a', score: 1 }];
+  it('RR and P@k use trec_eval order; RR@k and Judged@k order ties by id ascending, as ir_measures does', () => {
+    expect(measureQuery(m('RR'), tied, q)).toBe(1 / 2);
+    expect(measureQuery(m('P@1'), tied, q)).toBe(0);
+    expect(measureQuery(m('RR@5'), tied, q)).toBe(1);
+    expect(measureQuery(m('Judged@1'), [{ docid: 'x', score: 1 }, { docid: 'a', score: 1 }], q)).toBe(1);
+    expect([...tied].sort(lexicalOrder).map((d) => d.docid)).toEqual(['a', 'b']);
+  });
+});
+
 describe('Hole@k (hand-computed)', () => {
   // base judged a (1) and d (0); the new qrels add b (1), e (2), c (0) and flip d to 1
   const qrels = (g: Record<string, number>): Qrels => new Map([['q', new Map(Object.entries(g))]]);
@@ -86,11 +174,11 @@ describe('Hole@k (hand-computed)', () => {
   const r = ranking('b', 'a', 'x', 'd', 'c', 'e');
 
   it('counts the top-k documents relevant now and unjudged in the base', () => {
-    expect(measureQuery(m('Hole@1'), r, next, base)).toBe(1 / 1); // b
-    expect(measureQuery(m('Hole@3'), r, next, base)).toBe(1 / 3); // b; a was judged, x is unjudged in both
-    expect(measureQuery(m('Hole@5'), r, next, base)).toBe(1 / 5); // b; d was judged in the base (a flip, not a hole), c is not relevant
-    expect(measureQuery(m('Hole@6'), r, next, base)).toBe(2 / 6); // b, e
-    expect(measureQuery(m('Hole@10'), r, next, base)).toBe(2 / 6); // denominator min(10, 6 retrieved)
+    expect(measureQuery(m('Hole@1'), r, next, { base })).toBe(1 / 1); // b
+    expect(measureQuery(m('Hole@3'), r, next, { base })).toBe(1 / 3); // b; a was judged, x is unjudged in both
+    expect(measureQuery(m('Hole@5'), r, next, { base })).toBe(1 / 5); // b; d was judged in the base (a flip, not a hole), c is not relevant
+    expect(measureQuery(m('Hole@6'), r, next, { base })).toBe(2 / 6); // b, e
+    expect(measureQuery(m('Hole@10'), r, next, { base })).toBe(2 / 6); // denominator min(10, 6 retrieved)
   });
 
   it('treats every relevant document of a query the base never judged as a hole', () => {

@@ -1,4 +1,5 @@
 import type { EvaluationReport, MeasureResult } from './evaluate.js';
+import type { PairSignificance, SignificanceReport } from './significance.js';
 import type { QrelsFormat } from './types.js';
 
 /** What the report says about its inputs. */
@@ -23,9 +24,30 @@ export interface RunInfo {
   documents: number;
 }
 
-/** The `--json` document: inputs, then the report. */
-export function evaluationDocument(inputs: EvaluationInputs, report: EvaluationReport) {
-  return { qrels: inputs.qrels, runs: inputs.runs, measures: report.measures, perQuery: report.perQuery };
+/**
+ * The `--json` document: inputs, then the report. With significance: each measure gets
+ * the 95% intervals of τ-b and τ_AP, each of its systems the interval of its change
+ * (new − base), and the document `significance` and `intervals`.
+ */
+export function evaluationDocument(inputs: EvaluationInputs, report: EvaluationReport, significance: SignificanceReport | null = null) {
+  const measures = significance
+    ? report.measures.map((m) => {
+        const tau = significance.rankCorrelation.find((r) => r.measure === m.measure);
+        return {
+          ...m,
+          kendallTauInterval: tau?.kendallTau ?? null,
+          kendallTauAPInterval: tau?.kendallTauAP ?? null,
+          systems: m.systems.map((s) => ({ ...s, changeInterval: significance.changes.find((c) => c.measure === m.measure && c.system === s.system)?.interval ?? null })),
+        };
+      })
+    : report.measures;
+  return {
+    qrels: inputs.qrels,
+    runs: inputs.runs,
+    measures,
+    perQuery: report.perQuery,
+    ...(significance && { significance: significance.significance, intervals: significance.intervals }),
+  };
 }
 
 /** Names from outside (file names) shown without control characters. */
@@ -48,6 +70,37 @@ function table(rows: string[][], rightAligned: ReadonlySet<number>): string[] {
       .join('  ')
       .trimEnd(),
   );
+}
+
+const p = (v: number | null) => (v === null ? '–' : v < 0.0001 ? v.toExponential(1) : v.toFixed(4));
+const ci = (i: { low: number; high: number } | null | undefined) => (i ? `[${i.low.toFixed(4)}, ${i.high.toFixed(4)}]` : '[–]');
+const SIGNIFICANT = 0.05;
+
+/** Lines under a measure's table: intervals, and the pairs of systems whose significance the new qrels changed. */
+function significanceLines(m: MeasureResult, s: SignificanceReport): string[] {
+  const pairs = (qrels: 'base' | 'new') => s.significance.filter((x) => x.measure === m.measure && x.qrels === qrels);
+  const count = (list: PairSignificance[]) => `${list.filter((x) => x.pHolm !== null && x.pHolm < SIGNIFICANT).length} of ${list.length}`;
+  const newPairs = pairs('new');
+  const lines: string[] = [];
+  if (m.queries.base !== null) {
+    const tau = s.rankCorrelation.find((r) => r.measure === m.measure);
+    lines.push(`τ_AP ${m.kendallTauAP === null ? '–' : m.kendallTauAP.toFixed(4)}; 95% bootstrap intervals: τ-b ${ci(tau?.kendallTau)}, τ_AP ${ci(tau?.kendallTauAP)}`);
+    const changes = s.changes.filter((c) => c.measure === m.measure).map((c) => `${shown(c.system)} ${ci(c.interval)}`);
+    if (changes.length > 0) lines.push(`Δ 95% interval: ${changes.join(' · ')}`);
+    const basePairs = pairs('base');
+    lines.push(`pairs of systems different (paired t-test, Holm p < ${SIGNIFICANT}): base ${count(basePairs)}, new ${count(newPairs)}`);
+    for (const after of newPairs) {
+      const before = basePairs.find((x) => x.a === after.a && x.b === after.b);
+      const was = before?.pHolm !== null && before?.pHolm !== undefined && before.pHolm < SIGNIFICANT;
+      const is = after.pHolm !== null && after.pHolm < SIGNIFICANT;
+      if (was !== is) {
+        lines.push(`  ${shown(after.a)} vs ${shown(after.b)}: ${is ? 'now different' : 'no longer different'} (Holm p ${p(before?.pHolm ?? null)} → ${p(after.pHolm)}; randomization p ${p(before?.randomization.p ?? null)} → ${p(after.randomization.p)})`);
+      }
+    }
+  } else {
+    lines.push(`pairs of systems different (paired t-test, Holm p < ${SIGNIFICANT}): ${count(newPairs)}`);
+  }
+  return lines;
 }
 
 function measureBlock(m: MeasureResult): string[] {
@@ -75,7 +128,7 @@ function measureBlock(m: MeasureResult): string[] {
 }
 
 /** The human-readable report. */
-export function renderEvaluationTable(inputs: EvaluationInputs, report: EvaluationReport): string {
+export function renderEvaluationTable(inputs: EvaluationInputs, report: EvaluationReport, significance: SignificanceReport | null = null): string {
   const q = (label: string, info: QrelsInfo) => [
     label,
     shown(info.file),
@@ -89,6 +142,6 @@ export function renderEvaluationTable(inputs: EvaluationInputs, report: Evaluati
     inputs.runs.map((r) => ['run', shown(r.system), `${r.queries} queries`, `${r.documents} documents`]),
     new Set([2, 3]),
   );
-  const blocks = report.measures.map((m) => measureBlock(m).join('\n'));
+  const blocks = report.measures.map((m) => [...measureBlock(m), ...(significance ? significanceLines(m, significance).map((l) => `  ${l}`) : [])].join('\n'));
   return `${[...header, ...runs].join('\n')}\n\n${blocks.join('\n\n')}\n`;
 }

@@ -13,10 +13,14 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
  * trec_eval's order (form_res_rels.c, comp_sim_docno): score descending, ties broken by
- * document id descending in byte order (`strcmp(p2->docno, p1->docno)`).
+ * document id descending in byte order (`strcmp(p2->docno, p1->docno)`). trec_eval keeps
+ * scores as C `float`, so they are compared as 32-bit floats: 1.00000002 and 1.00000001
+ * tie there, and so here.
  */
 export function rankingOrder(a: RankedDoc, b: RankedDoc): number {
-  if (a.score !== b.score) return a.score > b.score ? -1 : 1;
+  const x = Math.fround(a.score);
+  const y = Math.fround(b.score);
+  if (x !== y) return x > y ? -1 : 1;
   return compareIds(b.docid, a.docid);
 }
 

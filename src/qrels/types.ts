@@ -23,12 +23,13 @@ export type QrelsFormat = (typeof QRELS_FORMATS)[number];
 export const QRELS_OUTPUT_FORMATS = ['trec', 'beir', 'jsonl'] as const;
 export type QrelsOutputFormat = (typeof QRELS_OUTPUT_FORMATS)[number];
 
-export function countJudgments(qrels: Qrels): { queries: number; judgments: number; relevant: number } {
+/** Queries, judgments and judgments relevant at `relLevel` (default {@link RELEVANT}). */
+export function countJudgments(qrels: Qrels, relLevel = RELEVANT): { queries: number; judgments: number; relevant: number } {
   let judgments = 0;
   let relevant = 0;
   for (const docs of qrels.values()) {
     judgments += docs.size;
-    for (const rel of docs.values()) if (rel >= RELEVANT) relevant++;
+    for (const rel of docs.values()) if (rel >= relLevel) relevant++;
   }
   return { queries: qrels.size, judgments, relevant };
 }

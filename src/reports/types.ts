@@ -1,6 +1,7 @@
 import type { FleissKappaResult, KrippendorffAlphaResult, Resolution } from '../aggregate/index.js';
 import type { Judgment } from '../domain/cases.js';
 import type { CostQuote } from '../hits/quote.js';
+import type { HolesMattered } from '../qrels/holes-matter.js';
 import type { AccuracyResult, BalancedAccuracyResult, PassRate, WorkerFlag, WorkerStats } from '../quality/index.js';
 
 /**
@@ -48,6 +49,8 @@ export interface Report {
   readonly workers: readonly WorkerRow[];
   /** One row per real item, sorted by item id. */
   readonly itemRows: readonly ItemRow[];
+  /** "Did the holes matter?": the runs under the base and the adjudicated qrels; present when the report was made with runs (`qrelay report --runs`). */
+  readonly holesMattered?: HolesMattered;
 }
 
 export interface CostBreakdown {

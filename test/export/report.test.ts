@@ -89,6 +89,29 @@ describe('qrelay report', () => {
   });
 });
 
+describe('qrelay report --runs: did the holes matter', () => {
+  const evalDir = join('test', 'fixtures', 'eval', 'small');
+  const runs = ['bm25.run', 'dense.run', 'hybrid.run', 'weak.run'].flatMap((r) => ['--runs', join(evalDir, r)]);
+
+  it('adds the section: runs under the base and the adjudicated qrels', { timeout: 120_000 }, async () => {
+    const args = ['report', BATCH, '--base', join(evalDir, 'base.qrels'), '--adjudicated', join(evalDir, 'new.qrels'), ...runs, '--measure', 'AP'];
+    const [md, json] = await Promise.all([runCli([...args, '--format', 'md']), runCli([...args, '--format', 'json'])]);
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout).toContain('## Did the holes matter?');
+    expect(md.stdout).toMatch(/^\| hybrid\.run \| \d+\.\d% \| \d+\.\d% \| 0\.4482 \| 0\.6087 \| \+0\.16\d \| .+ \| 2 → 1 \(\+1\) \|$/m);
+    const section = (JSON.parse(json.stdout) as { holesMattered: { measure: string; runs: Array<{ system: string }>; swapped: Array<{ above: string; below: string }> } }).holesMattered;
+    expect(section.measure).toBe('AP');
+    expect(section.runs.map((r) => r.system)).toEqual(['bm25.run', 'dense.run', 'hybrid.run', 'weak.run']);
+    expect(section.swapped.map((p) => [p.above, p.below])).toEqual([['hybrid.run', 'dense.run']]);
+  });
+
+  it('says in one line what is missing without adjudicated qrels', { timeout: 120_000 }, async () => {
+    const res = await runCli(['report', BATCH, '--base', join(evalDir, 'base.qrels'), ...runs]);
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim()).toBe(`qrelay: batch ${BATCH}: no adjudicated qrels to compare the runs under; run export-qrels first, or give the file`);
+  });
+});
+
 describe('GET /api/v1/batches/{batch}/report', () => {
   it('serves every format with its media type', async () => {
     const app = createApp(appContext());

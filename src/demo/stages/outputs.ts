@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { batchReport, exportQrels, type ExportQrelsResult } from '../../export/index.js';
 import { aggregateBatch } from '../../pipeline/aggregate.js';
 import { requireBatch } from '../../pipeline/publish.js';
-import { DEFAULT_MEASURES, evaluateFiles, evaluationDocument, parseMeasures, renderEvaluationTable, writeTextAtomically, type EvaluationReport, type QrelsOutputFormat } from '../../qrels/index.js';
+import { DEFAULT_MEASURES, DEFAULT_SIGNIFICANCE, evaluateFiles, evaluationDocument, parseMeasures, renderEvaluationTable, writeTextAtomically, type EvaluationReport, type QrelsOutputFormat } from '../../qrels/index.js';
 import { renderReport, type Report, type ReportFormat, type CsvTable } from '../../reports/index.js';
 import { checkAborted, type DemoEnv } from '../env.js';
 import { sampleFiles } from '../sample.js';
@@ -53,12 +53,12 @@ export async function evaluateStage(env: DemoEnv, merged: string, outDir: string
   checkAborted(env.signal);
   const runs = sampleFiles.runs;
   const bar = env.progress.stage('evaluate', { total: runs.length, unit: 'runs' });
-  const { inputs, report } = await evaluateFiles({ base: sampleFiles.base, next: merged, runs, measures: parseMeasures([...DEFAULT_MEASURES]) });
+  const { inputs, report, significance } = await evaluateFiles({ base: sampleFiles.base, next: merged, runs, measures: parseMeasures([...DEFAULT_MEASURES]), significance: DEFAULT_SIGNIFICANCE });
   bar.update(runs.length, runs.length);
   const json = join(outDir, 'evaluation.json');
   const text = join(outDir, 'evaluation.txt');
-  await writeTextAtomically(json, `${JSON.stringify(evaluationDocument(inputs, report), null, 2)}\n`);
-  await writeTextAtomically(text, renderEvaluationTable(inputs, report));
+  await writeTextAtomically(json, `${JSON.stringify(evaluationDocument(inputs, report, significance), null, 2)}\n`);
+  await writeTextAtomically(text, renderEvaluationTable(inputs, report, significance));
   const moved = report.measures.filter((m) => m.systems.some((s) => s.rankChange !== null && s.rankChange !== 0)).length;
   bar.finish(`base vs adjudicated qrels, ${report.measures.length} measures, rankings changed under ${moved}`);
   return { report, files: [{ what: 'evaluation (JSON)', path: json }, { what: 'evaluation (table)', path: text }] };
@@ -75,7 +75,7 @@ const REPORT_OUTPUTS: Array<[ReportFormat, CsvTable | undefined, string, string]
 export async function reportStage(env: DemoEnv, batch: string, outDir: string): Promise<{ report: Report; files: WrittenFile[] }> {
   checkAborted(env.signal);
   const bar = env.progress.stage('report', { total: REPORT_OUTPUTS.length, unit: 'files' });
-  const { report } = await batchReport(env.ctx, batch, { base: sampleFiles.base });
+  const { report } = await batchReport(env.ctx, batch, { base: sampleFiles.base, runs: sampleFiles.runs });
   const files: WrittenFile[] = [];
   for (const [i, [format, table, name, what]] of REPORT_OUTPUTS.entries()) {
     const path = join(outDir, name);

@@ -1,6 +1,7 @@
 import type { AgreementResult } from '../../aggregate/index.js';
 import type { QuoteDifferenceReason, Report } from '../types.js';
 import { count, DASH, decimal, duration, hourly, ordinal, passRate, percent, signedCount, signedUsd, usd } from './format.js';
+import { holesSection } from './holes-section.js';
 
 /**
  * The human-readable report as plain text in sections and tables: the wording and number
@@ -297,6 +298,6 @@ export function reportDocument(r: Report, options: { itemTable: boolean }): Repo
   return {
     title: `qrelay report: ${r.batch}`,
     lead,
-    sections: [summary(r), cost(r), latency(r), quality(r), workers(r), ...(options.itemTable ? [items(r)] : [])],
+    sections: [summary(r), cost(r), latency(r), quality(r), ...(r.holesMattered ? [holesSection(r.holesMattered)] : []), workers(r), ...(options.itemTable ? [items(r)] : [])],
   };
 }
