@@ -21,4 +21,8 @@ export const collections = {
   // exports of a batch (src/export/store.ts) and the demo's runs (src/demo/runs.ts)
   qrelsExports: 'qrels_exports',
   demoRuns: 'demo_runs',
+  // the requester's actions (src/actions/models.ts)
+  auditLog: 'audit_log',
+  bonuses: 'bonuses',
+  manualLabels: 'manual_labels',
 } as const;

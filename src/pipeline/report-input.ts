@@ -1,3 +1,4 @@
+import { actionModels } from '../actions/models.js';
 import { parseUsd } from '../crowd/mturk/fees.js';
 import type { BatchSettings, HitDoc } from '../db/models/index.js';
 import { reportItemFromCase, type ReportInput, type ReportOptions } from '../reports/index.js';
@@ -43,13 +44,15 @@ export async function reportInputFor(ctx: PipelineContext, batch: string): Promi
           worker: a.workerId,
           status: r.status,
           discarded: r.discarded === true,
+          ...(r.overridden && { overridden: r.overridden }),
           answers: r.answers.map((x) => ({ item: x.item, label: x.label, ...(x.timeMs !== undefined && { timeMs: x.timeMs }) })),
           ...(a.acceptedAt && { acceptedAt: new Date(a.acceptedAt).toISOString() }),
           submittedAt: new Date(a.submittedAt).toISOString(),
         },
       ];
     }),
-    bonuses: [],
+    // bonuses paid with qrelay worker bonus (src/actions/bonus.ts)
+    bonuses: (await actionModels(ctx.models.batches.db).bonuses.find({ batch, state: 'paid' }).lean()).map((b) => ({ worker: b.workerId, assignmentId: b.assignmentId, amountCents: b.amountCents })),
   };
   const options: ReportOptions = { voteTarget: settings.voteTarget, aggregator: settings.aggregator, tiePolicy: tiePolicyOf(settings.tie), generatedAt: ctx.now().toISOString() };
   return { input, options };

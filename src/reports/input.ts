@@ -52,6 +52,8 @@ export const ReportAssignment = z.strictObject({
   status: z.enum(['submitted', 'approved', 'rejected']),
   /** Approved (paid) but its votes do not count (review action `approve-and-discard`). */
   discarded: z.boolean().default(false),
+  /** A person's review override (`qrelay review override`): `counts` or `excluded`, whatever the checks said. */
+  overridden: z.enum(['counts', 'excluded']).optional(),
   /** Answers to real items and checks alike; `timeMs` when the HIT page measured it. */
   answers: z.array(z.strictObject({ item: id, label: Judgment, timeMs: durationMs.optional() })),
   /** MTurk's AcceptTime. */

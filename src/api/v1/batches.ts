@@ -136,7 +136,7 @@ registry.registerPath({
 });
 
 /** Pipeline errors as problems: a missing batch 404, a refused file 400 with its lines, the platform 502. */
-function problemOf(err: unknown): unknown {
+export function problemOf(err: unknown): unknown {
   if (err instanceof ImportRejected) {
     return new HttpProblem(400, 'Bad Request', err.message, { errors: err.errors, moreErrors: err.moreErrors });
   }
@@ -147,7 +147,7 @@ function problemOf(err: unknown): unknown {
   return err;
 }
 
-async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
@@ -155,7 +155,7 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-function parseWith<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
+export function parseWith<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new HttpProblem(400, 'Bad Request', `the request's ${where} does not match its schema`, { errors: zodProblemErrors(parsed.error, where) });
   return parsed.data;

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { requireTokenForMutations } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { batchesRouter } from './batches.js';
+import { consoleActionsRouter } from './console-actions.js';
 import { jobsRouter } from './jobs.js';
 import { notificationsRouter } from './notifications.js';
 import { reportsRouter } from './reports.js';
@@ -15,5 +16,6 @@ export function apiV1Router(ctx: AppContext): Router {
   router.use(jobsRouter(ctx));
   router.use(batchesRouter(ctx));
   router.use(reportsRouter(ctx));
+  router.use(consoleActionsRouter(ctx));
   return router;
 }
