@@ -46,6 +46,7 @@ export const HumanLabel = z
     dataset: z.string().min(1).default('default'),
     source: HumanLabelSource.default('human-majority'),
   })
+  .refine((l) => l.source === 'manual' || l.workers >= 1, { message: 'a crowd label needs at least one worker', path: ['workers'] })
   .refine((l) => l.source !== 'human-majority' || l.votes.yes === l.votes.no || (l.votes.yes > l.votes.no) === (l.label === 'yes'), {
     message: 'a human-majority label must agree with the majority of its votes',
     path: ['label'],
