@@ -24,6 +24,7 @@ export async function reportInputFor(ctx: PipelineContext, batch: string): Promi
   const terms = priceTerms(settings);
   const created = data.hits.filter((h): h is HitDoc & { hitId: string } => typeof h.hitId === 'string' && h.hitId !== '');
   const platformId = new Map(created.map((h) => [h._id, h.hitId]));
+  const actions = actionModels(ctx.models.batches.db);
   const input: ReportInput = {
     batch,
     publishedAt: doc.publishStartedAt ? new Date(doc.publishStartedAt).toISOString() : null,
@@ -52,7 +53,9 @@ export async function reportInputFor(ctx: PipelineContext, batch: string): Promi
       ];
     }),
     // bonuses paid with qrelay worker bonus (src/actions/bonus.ts)
-    bonuses: (await actionModels(ctx.models.batches.db).bonuses.find({ batch, state: 'paid' }).lean()).map((b) => ({ worker: b.workerId, assignmentId: b.assignmentId, amountCents: b.amountCents })),
+    bonuses: (await actions.bonuses.find({ batch, state: 'paid' }).lean()).map((b) => ({ worker: b.workerId, assignmentId: b.assignmentId, amountCents: b.amountCents })),
+    // decisions taken by hand (src/actions/manual-labels.ts)
+    manualLabels: (await actions.manualLabels.find({ batch }).lean()).map((m) => ({ item: m._id, queryId: m.queryId, chunkId: m.chunkId, label: m.label, note: m.note, who: m.who, at: new Date(m.at).toISOString() })),
   };
   const options: ReportOptions = { voteTarget: settings.voteTarget, aggregator: settings.aggregator, tiePolicy: tiePolicyOf(settings.tie), generatedAt: ctx.now().toISOString() };
   return { input, options };

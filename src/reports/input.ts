@@ -71,6 +71,17 @@ export const ReportBonus = z.strictObject({
   amountCents: z.number().int().min(1),
 });
 
+/** An item decided by hand (`qrelay label`): listed in the report; export-qrels uses it over the crowd's label. */
+export const ReportManualLabel = z.strictObject({
+  item: id,
+  queryId: id,
+  chunkId: id,
+  label: Judgment,
+  note: z.string(),
+  who: z.string(),
+  at: Timestamp,
+});
+
 /** The quote the batch was published with (`quoteCost` in src/hits/quote.ts), whole cents. */
 export const ReportQuote = z.strictObject({
   currency: z.literal('USD'),
@@ -105,6 +116,7 @@ export const ReportInput = z.strictObject({
   /** Every submitted assignment (MTurk lists no others), whatever its review status. */
   assignments: z.array(ReportAssignment),
   bonuses: z.array(ReportBonus).default([]),
+  manualLabels: z.array(ReportManualLabel).default([]),
 });
 
 /** What callers pass (defaults may be left out). */

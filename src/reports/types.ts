@@ -48,6 +48,19 @@ export interface Report {
   readonly workers: readonly WorkerRow[];
   /** One row per real item, sorted by item id. */
   readonly itemRows: readonly ItemRow[];
+  /** Items decided by hand (`qrelay label`), sorted by item id; `crowdLabel` is what the votes said. */
+  readonly manualDecisions: readonly ManualDecisionRow[];
+}
+
+export interface ManualDecisionRow {
+  readonly item: string;
+  readonly queryId: string;
+  readonly chunkId: string;
+  readonly label: Judgment;
+  readonly crowdLabel: Judgment | null;
+  readonly note: string;
+  readonly who: string;
+  readonly at: string;
 }
 
 export interface CostBreakdown {
