@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateQualificationTypeCommand, GetQualificationScoreCommand, ListBonusPaymentsCommand, ListWorkerBlocksCommand } from '@aws-sdk/client-mturk';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { actionModels } from '../../src/actions/models.js';
 import type { AppContext } from '../../src/api/context.js';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -250,5 +252,32 @@ describe('the same actions on the command line', () => {
     const batches = await runCli(['batches', '--json'], env());
     expect(batches.code, batches.stderr).toBe(0);
     expect(JSON.parse(batches.stdout)).toEqual([expect.objectContaining({ batch: BATCH, state: expect.any(String), items: 8, budgetCents: 1000, bonusCents: 60 + 30 })]);
+  });
+
+  it('a bonus command killed (SIGKILL) after recording the bonus, then run again, pays exactly once', { timeout: 180_000 }, async () => {
+    const ctx = testContext(h.db);
+    const w3Assignment = (await ctx.models.assignments.find({ batch: BATCH, workerId: workers.w3 }).lean()).map((a) => a._id).find((id) => id !== discarded)!;
+    const args = ['worker', 'bonus', workers.w3, '--assignment', w3Assignment, '--amount', '0.15', '--reason', 'crash test'];
+    // every marketplace answer is slow, so the kill lands while SendBonus is in flight or about to be
+    h.running.chaos.set({ slowShare: 1, slowMs: 1500 });
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), ...args], { cwd: paths.root, env: { ...process.env, ...env(), LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+      const exited = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+      const models = actionModels(h.db.connection);
+      let recorded = null;
+      for (let i = 0; i < 1200 && !recorded; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        recorded = await models.bonuses.findOne({ assignmentId: w3Assignment }).lean();
+      }
+      expect(recorded, 'the bonus was recorded before the kill').not.toBeNull();
+      child.kill('SIGKILL');
+      expect(await exited).toBe('SIGKILL');
+    } finally {
+      h.running.chaos.set({ slowShare: 0 });
+    }
+    const again = await runCli(args, env());
+    expect(again.code, again.stderr).toBe(0);
+    expect(await bonusesFor(w3Assignment)).toEqual([expect.objectContaining({ WorkerId: workers.w3, BonusAmount: '0.15' })]);
+    expect((await actionModels(h.db.connection).bonuses.find({ assignmentId: w3Assignment }).lean()).map((b) => b.state)).toEqual(['paid']);
   });
 });
