@@ -1,7 +1,7 @@
 import type { AssignmentDoc, BatchDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { requireBatch } from '../pipeline/publish.js';
-import { recordAudit } from './audit.js';
+import { NO_BATCH, recordAudit } from './audit.js';
 import type { ActionContext } from './context.js';
 import { checkText, checkWorkerId, workerScope } from './scope.js';
 
@@ -119,7 +119,7 @@ export async function qualifyWorker(
     throw new UserError('--value: give the score as a whole number from 0 (or --revoke to take the qualification away)');
   }
   const scope = await workerScope(ctx, [workerId], input.batch);
-  const docs = await Promise.all(scope.batches.filter((b) => b !== '-').map((b) => requireBatch(ctx.pipeline, b)));
+  const docs = await Promise.all(scope.batches.filter((b) => b !== NO_BATCH).map((b) => requireBatch(ctx.pipeline, b)));
   let typeId = '';
   const reason = input.reason?.trim() || (input.revoke ? 'revoked by the requester' : '');
   for (const target of scope.targets) {

@@ -23,7 +23,7 @@ import { BatchParam } from './pipeline-schemas.js';
  */
 
 const secured = { security: [{ [bearerAuth.name]: [] }] };
-const json = (description: string, schema: z.ZodType = z.object({}).passthrough()) => ({ description, content: { 'application/json': { schema } } });
+const json = (description: string, schema: z.ZodType = z.looseObject({})) => ({ description, content: { 'application/json': { schema } } });
 const body = (schema: z.ZodType) => ({ body: { content: { 'application/json': { schema } } } });
 const errors = { 400: problemResponse('bad input (the problem names the field)'), 401: problemResponse('missing bearer token'), 404: problemResponse('no such batch, worker or assignment'), 502: problemResponse('the crowd platform failed') };
 
