@@ -3,6 +3,7 @@ import { UserError } from '../errors.js';
 import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } from '../pipeline/aggregate.js';
 import { requireBatch } from '../pipeline/publish.js';
 import { itemCases } from '../pipeline/records.js';
+import { bySubmission } from '../pipeline/votes.js';
 import type { ActionContext } from './context.js';
 import { itemsTable, type ItemRow } from './items-table.js';
 import type { BonusDoc, ManualLabelDoc } from './models.js';
@@ -32,7 +33,9 @@ export async function loadWorkerTable(ctx: ActionContext, batch: string, view?: 
   const scores = new Map<string, Map<string, number>>();
   for (const [name, id] of Object.entries(v.doc.qualificationIds ?? {})) scores.set(name, await backend.qualificationScores(id));
   const bonuses = await ctx.models.bonuses.find({ batch }).lean<BonusDoc[]>();
-  return workerTable({ stats: v.aggregation.aggregate.workers, blocks, scores, bonuses });
+  const assignmentIds = new Map<string, string[]>();
+  for (const a of bySubmission(v.data.assignments)) assignmentIds.set(a.workerId, [...(assignmentIds.get(a.workerId) ?? []), a._id]);
+  return workerTable({ stats: v.aggregation.aggregate.workers, blocks, scores, bonuses, assignmentIds });
 }
 
 export async function loadWorkerAnswers(ctx: ActionContext, batch: string, workerId: string, view?: BatchView): Promise<WorkerAnswer[]> {

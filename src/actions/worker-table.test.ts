@@ -22,14 +22,15 @@ describe('workerTable', () => {
       stats: [stats('A'), stats('B', { flags: ['fast'] })],
       blocks: new Map([['B', 'spam']]),
       scores: new Map([['dream-exam', new Map([['A', 95]])]]),
+      assignmentIds: new Map([['A', ['A-1', 'A-2']]]),
       bonuses: [
         { workerId: 'A', amountCents: 50, state: 'paid' },
         { workerId: 'A', amountCents: 25, state: 'paid' },
         { workerId: 'A', amountCents: 99, state: 'sending' },
       ],
     });
-    expect(rows[0]).toMatchObject({ workerId: 'A', worker: 'A', blocked: false, blockReason: null, qualifications: { 'dream-exam': 95 }, bonuses: { count: 2, cents: 75 }, medianSecondsPerItem: 24.8 });
-    expect(rows[1]).toMatchObject({ workerId: 'B', blocked: true, blockReason: 'spam', qualifications: {}, bonuses: { count: 0, cents: 0 }, flags: ['fast'] });
+    expect(rows[0]).toMatchObject({ workerId: 'A', worker: 'A', assignmentIds: ['A-1', 'A-2'], blocked: false, blockReason: null, qualifications: { 'dream-exam': 95 }, bonuses: { count: 2, cents: 75 }, medianSecondsPerItem: 24.8 });
+    expect(rows[1]).toMatchObject({ workerId: 'B', assignmentIds: [], blocked: true, blockReason: 'spam', qualifications: {}, bonuses: { count: 0, cents: 0 }, flags: ['fast'] });
   });
 });
 

@@ -14,6 +14,8 @@ export interface WorkerRow {
   /** The same id under the name the pipeline's statistics use. */
   worker: string;
   assignments: WorkerStats['assignments'];
+  /** The worker's AssignmentIds in the batch, in submission order (what `worker bonus --assignment` takes). */
+  assignmentIds: string[];
   answers: WorkerStats['answers'];
   checks: WorkerStats['checks'];
   agreement: WorkerStats['agreement'];
@@ -31,6 +33,8 @@ export interface WorkerTableInput {
   blocks: ReadonlyMap<string, string>;
   scores: ReadonlyMap<string, ReadonlyMap<string, number>>;
   bonuses: readonly { workerId: string; amountCents: number; state: string }[];
+  /** worker -> AssignmentIds, in submission order. */
+  assignmentIds?: ReadonlyMap<string, readonly string[]>;
 }
 
 export function workerTable(input: WorkerTableInput): WorkerRow[] {
@@ -45,6 +49,7 @@ export function workerTable(input: WorkerTableInput): WorkerRow[] {
       workerId: s.worker,
       worker: s.worker,
       assignments: s.assignments,
+      assignmentIds: [...(input.assignmentIds?.get(s.worker) ?? [])],
       answers: s.answers,
       checks: s.checks,
       agreement: s.agreement,

@@ -64,6 +64,7 @@ describe('REST actions under /api/v1', () => {
     expect([...byId.keys()].sort()).toEqual([workers.w1, workers.w2, workers.w3].sort());
     expect(byId.get(workers.w3)).toMatchObject({
       assignments: { submitted: 2, discarded: 1, counted: 1 },
+      assignmentIds: expect.arrayContaining([discarded]),
       checks: { total: 2, passed: 1 },
       flags: expect.arrayContaining(['low-check-pass-rate']),
       blocked: false,
