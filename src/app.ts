@@ -5,6 +5,7 @@ import { createMetrics } from './api/metrics.js';
 import { buildOpenApiDocument, problemResponse, registry } from './api/openapi.js';
 import { errorHandler, notFound, sendProblem } from './api/problem.js';
 import { apiV1Router } from './api/v1/index.js';
+import { consoleRouter } from './console/routes.js';
 import { errorMessage } from './errors.js';
 import { version } from './version.js';
 import { z } from 'zod';
@@ -59,6 +60,8 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}): Express
   });
 
   app.use('/api/v1', apiV1Router(ctx));
+  // the requester's console: GET / and /console/... (src/console/)
+  app.use(consoleRouter(ctx));
   opts.mount?.(app);
   app.use(notFound);
   app.use(errorHandler);

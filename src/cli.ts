@@ -9,6 +9,7 @@ import { registerExportQrels } from './cli/export-qrels.js';
 import { registerReport } from './cli/report.js';
 import { registerStart } from './cli/start.js';
 import { registerDebate } from './cli/debate.js';
+import { registerConsoleActions } from './cli/console-actions.js';
 import { version } from './version.js';
 
 // qrelay targets Node 20 (package-lock pins an SDK that supports it); the SDK's multi-line
@@ -30,5 +31,6 @@ registerPipeline(program);
 registerExportQrels(program);
 registerReport(program);
 registerDebate(program);
+registerConsoleActions(program);
 
 program.parseAsync(process.argv).catch(reportFailure);

@@ -63,7 +63,7 @@ export async function withPipeline(fn: (ctx: PipelineContext, config: Config) =>
 }
 
 /** Fails fast when the bundled marketplace does not answer (instead of a minute of retries). */
-async function checkReachable(config: Config, target: string): Promise<void> {
+export async function checkReachable(config: Config, target: string): Promise<void> {
   const resolved = resolveTarget(parseTargetName(target), config);
   if (resolved.kind !== 'local') return;
   const url = new URL(resolved.endpoint);

@@ -106,11 +106,50 @@ export interface CrowdBackend {
   listHits(): AsyncIterable<CrowdHit>;
   listReviewableHitIds(hitTypeId?: string): AsyncIterable<string>;
   listAssignments(hitId: string, statuses?: AssignmentStatus[]): Promise<CrowdAssignment[]>;
-  approveAssignment(assignmentId: string, feedback?: string): Promise<'approved' | 'already-approved'>;
+  /** `overrideRejection`: approve an assignment rejected earlier (MTurk allows it within 30 days). */
+  approveAssignment(assignmentId: string, feedback?: string, overrideRejection?: boolean): Promise<'approved' | 'already-approved'>;
   rejectAssignment(assignmentId: string, feedback: string): Promise<'rejected' | 'already-rejected'>;
   /** Raises MaxAssignments to `targetMax`; repeating it once the HIT has that many is a no-op. */
   extendAssignments(hitId: string, targetMax: number, uniqueRequestToken: string): Promise<void>;
   expireHit(hitId: string): Promise<void>;
   deleteHit(hitId: string): Promise<void>;
   sendBonus(spec: { workerId: string; assignmentId: string; amount: string; reason: string; uniqueRequestToken: string }): Promise<void>;
+  /** CreateWorkerBlock: the worker can no longer take this requester's HITs (repeating it updates the reason). */
+  blockWorker(workerId: string, reason: string): Promise<void>;
+  /** DeleteWorkerBlock: succeeds also when the worker is not blocked. */
+  unblockWorker(workerId: string, reason?: string): Promise<void>;
+  /** Every blocked worker of the requester (ListWorkerBlocks). */
+  listWorkerBlocks(): Promise<WorkerBlock[]>;
+  /** NotifyWorkers (in pages of 100 workers); returns the workers it could not reach. */
+  notifyWorkers(workerIds: readonly string[], subject: string, text: string): Promise<NotifyFailure[]>;
+  /** The id of the caller's qualification type with exactly this name, if any. */
+  findQualificationTypeId(name: string): Promise<string | undefined>;
+  /** AssociateQualificationWithWorker with this score, without a notification. */
+  setQualificationScore(qualificationTypeId: string, workerId: string, value: number): Promise<void>;
+  /** DisassociateQualificationFromWorker. */
+  revokeQualification(qualificationTypeId: string, workerId: string, reason: string): Promise<void>;
+  /** worker -> score of every worker holding the type (ListWorkersWithQualificationType, granted only). */
+  qualificationScores(qualificationTypeId: string): Promise<Map<string, number>>;
+  /** The bonuses paid for an assignment (ListBonusPayments). */
+  listBonusPayments(assignmentId: string): Promise<BonusPayment[]>;
+}
+
+export interface WorkerBlock {
+  workerId: string;
+  reason: string;
+}
+
+export interface NotifyFailure {
+  workerId: string;
+  code: string;
+  message: string;
+}
+
+export interface BonusPayment {
+  workerId: string;
+  assignmentId: string;
+  /** USD string, "0.50". */
+  amount: string;
+  reason: string;
+  grantTime?: Date;
 }

@@ -27,4 +27,8 @@ export const collections = {
   llmRuns: 'llm_runs',
   adjudications: 'adjudications',
   llmJobs: 'llm_jobs',
+  // the requester's actions (src/actions/models.ts)
+  auditLog: 'audit_log',
+  bonuses: 'bonuses',
+  manualLabels: 'manual_labels',
 } as const;

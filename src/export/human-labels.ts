@@ -101,3 +101,43 @@ export function describeUnresolved(u: UnresolvedItem): string {
 export function holesFound(base: ReadonlyMap<string, ReadonlyMap<string, number>>, labels: readonly Pick<HumanLabel, 'query_id' | 'chunk_id' | 'label'>[]): number {
   return labels.filter((l) => l.label === 'yes' && base.get(l.query_id)?.get(l.chunk_id) === undefined).length;
 }
+
+/** A decision taken by hand on one item (src/actions/manual-labels.ts). */
+export interface ManualDecision {
+  item: string;
+  queryId: string;
+  chunkId: string;
+  label: Judgment;
+}
+
+/**
+ * Manual decisions over the crowd's labels (pure): each decided item leaves the
+ * unresolved list and gets the person's label with source `manual`, keeping the crowd's
+ * votes for the record.
+ */
+export function applyManualLabels(human: BatchHumanLabels, manual: readonly ManualDecision[], datasets: ReadonlyMap<string, string>): BatchHumanLabels {
+  if (manual.length === 0) return human;
+  const decided = new Map(manual.map((m) => [caseKey(m.queryId, m.chunkId), m]));
+  const crowd = new Map(human.labels.map((l) => [caseKey(l.query_id, l.chunk_id), l]));
+  const unresolved = new Map(human.unresolved.map((u) => [caseKey(u.query_id, u.chunk_id), u]));
+  const manualLabels: HumanLabel[] = [...decided].map(([key, m]) => {
+    const before = crowd.get(key);
+    const open = unresolved.get(key);
+    return {
+      query_id: m.queryId,
+      chunk_id: m.chunkId,
+      label: m.label,
+      votes: before?.votes ?? open?.votes ?? { yes: 0, no: 0 },
+      workers: before?.workers ?? 0,
+      batch: human.batch,
+      dataset: before?.dataset ?? open?.dataset ?? datasets.get(m.item) ?? 'default',
+      source: 'manual',
+    };
+  });
+  return {
+    ...human,
+    labels: [...human.labels.filter((l) => !decided.has(caseKey(l.query_id, l.chunk_id))), ...manualLabels],
+    unresolved: human.unresolved.filter((u) => !decided.has(caseKey(u.query_id, u.chunk_id))),
+  };
+}
+

@@ -3,7 +3,8 @@ import { buildLabels, loadBatchData } from '../pipeline/aggregate.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import { BatchStateError } from '../pipeline/errors.js';
 import { requireBatch } from '../pipeline/publish.js';
-import { datasetsOf, toHumanLabels, type BatchHumanLabels } from './human-labels.js';
+import { actionModels } from '../actions/models.js';
+import { applyManualLabels, datasetsOf, toHumanLabels, type BatchHumanLabels } from './human-labels.js';
 
 /**
  * The batch's labels from its stored votes, as the pipeline's aggregation decides them
@@ -14,6 +15,11 @@ export async function loadHumanLabels(ctx: PipelineContext, batch: string): Prom
   if (!doc.settings) throw new BatchStateError(`batch ${batch} is not published: it has no human labels yet (publish it, then collect its votes)`);
   const data = await loadBatchData(ctx, batch);
   const { labels } = buildLabels(doc, data, ctx.now());
-  // Items the crowd left unresolved may carry the LLM adjudicator's label (adjudicate --fill-unresolved).
-  return withAdjudicatorFills(ctx, toHumanLabels({ batch, state: doc.state, voteTarget: doc.settings.voteTarget, labels, datasets: datasetsOf(data.hits) }));
+  const datasets = datasetsOf(data.hits);
+  const crowd = toHumanLabels({ batch, state: doc.state, voteTarget: doc.settings.voteTarget, labels, datasets });
+  // Items the crowd left unresolved may carry the LLM adjudicator's label (adjudicate --fill-unresolved);
+  // decisions taken by hand (qrelay label) win over both.
+  const filled = await withAdjudicatorFills(ctx, crowd);
+  const manual = await actionModels(ctx.models.batches.db).manualLabels.find({ batch }).lean();
+  return applyManualLabels(filled, manual.map((m) => ({ item: m._id, queryId: m.queryId, chunkId: m.chunkId, label: m.label })), datasets);
 }

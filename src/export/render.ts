@@ -13,7 +13,7 @@ function table(rows: string[][]): string[] {
 }
 
 function countsRow(name: string, c: MergeCounts): string[] {
-  return [name, c.labelled, c.holesFilled, c.flips, c.unchanged, c.newNonRelevant, c.bySource['human-majority'] + c.bySource['llm-adjudicator'], c.bySource['dream-consensus']].map(String);
+  return [name, c.labelled, c.holesFilled, c.flips, c.unchanged, c.newNonRelevant, c.bySource['human-majority'] + c.bySource['llm-adjudicator'] + c.bySource.manual, c.bySource['dream-consensus']].map(String);
 }
 
 const judged = (v: string | number | null) => (v === null ? '–' : String(v));

@@ -1,6 +1,7 @@
 import { formatUsd } from '../crowd/mturk/fees.js';
 import type { BatchSettings } from '../db/models/index.js';
 import type { HitPlan } from '../hits/index.js';
+import { describeRequirements } from '../hits/requirements-text.js';
 
 /** The plan and its exact quote as `qrelay publish --dry-run` prints them (pure). */
 export function describePlan(batch: string, settings: BatchSettings, plan: HitPlan): string {
@@ -18,6 +19,7 @@ export function describePlan(batch: string, settings: BatchSettings, plan: HitPl
     `attention checks: ${plan.checks.total} (${plan.checks.yes} known relevant, ${plan.checks.no} known not relevant), ${(plan.checks.share * 100).toFixed(1)}% of items, at random positions, decoy debates from ${plan.checks.decoysFromBatch} batch cases and ${plan.checks.decoysFromPool} pool cases`,
     `preset ${settings.presetName}: ${settings.preset.title}`,
     `target ${settings.target}: ${q.assignmentsPerHit} assignments per HIT, reward ${usd(q.rewardPerAssignment)}, debate ${settings.layout.hideDebate ? 'hidden' : 'shown'}, failed checks: ${settings.review.onFailure}`,
+    ...describeRequirements(settings.preset, settings.target),
     'cost quote (every assignment approved; MTurk fees):',
     `${pad('rewards')}${usd(q.rewards).padStart(12)}  (${q.assignments} assignments x ${usd(q.rewardPerAssignment)})`,
     `${pad('fees')}${usd(q.fees).padStart(12)}  (${q.feePercent}% of each reward, at least $0.01: ${usd(q.feePerAssignment)} per assignment${q.masters ? '; Masters +5%' : ''})`,

@@ -1,3 +1,4 @@
+import { actionModels } from '../actions/models.js';
 import { parseUsd } from '../crowd/mturk/fees.js';
 import type { BatchSettings, HitDoc } from '../db/models/index.js';
 import { reportItemFromCase, type ReportInput, type ReportOptions } from '../reports/index.js';
@@ -23,6 +24,7 @@ export async function reportInputFor(ctx: PipelineContext, batch: string): Promi
   const terms = priceTerms(settings);
   const created = data.hits.filter((h): h is HitDoc & { hitId: string } => typeof h.hitId === 'string' && h.hitId !== '');
   const platformId = new Map(created.map((h) => [h._id, h.hitId]));
+  const actions = actionModels(ctx.models.batches.db);
   const input: ReportInput = {
     batch,
     publishedAt: doc.publishStartedAt ? new Date(doc.publishStartedAt).toISOString() : null,
@@ -43,13 +45,17 @@ export async function reportInputFor(ctx: PipelineContext, batch: string): Promi
           worker: a.workerId,
           status: r.status,
           discarded: r.discarded === true,
+          ...(r.overridden && { overridden: r.overridden }),
           answers: r.answers.map((x) => ({ item: x.item, label: x.label, ...(x.timeMs !== undefined && { timeMs: x.timeMs }) })),
           ...(a.acceptedAt && { acceptedAt: new Date(a.acceptedAt).toISOString() }),
           submittedAt: new Date(a.submittedAt).toISOString(),
         },
       ];
     }),
-    bonuses: [],
+    // bonuses paid with qrelay worker bonus (src/actions/bonus.ts)
+    bonuses: (await actions.bonuses.find({ batch, state: 'paid' }).lean()).map((b) => ({ worker: b.workerId, assignmentId: b.assignmentId, amountCents: b.amountCents })),
+    // decisions taken by hand (src/actions/manual-labels.ts)
+    manualLabels: (await actions.manualLabels.find({ batch }).lean()).map((m) => ({ item: m._id, queryId: m.queryId, chunkId: m.chunkId, label: m.label, note: m.note, who: m.who, at: new Date(m.at).toISOString() })),
   };
   const options: ReportOptions = { voteTarget: settings.voteTarget, aggregator: settings.aggregator, tiePolicy: tiePolicyOf(settings.tie), generatedAt: ctx.now().toISOString() };
   return { input, options };

@@ -20,11 +20,12 @@ import type { Qrels } from './types.js';
  * listing the pairs, since no tier says which one is right.
  */
 
-export const LABEL_SOURCES = ['base', 'dream-consensus', 'human-majority', 'llm-adjudicator'] as const;
+export const LABEL_SOURCES = ['base', 'dream-consensus', 'human-majority', 'llm-adjudicator', 'manual'] as const;
 export const LabelSource = z.enum(LABEL_SOURCES);
 export type LabelSource = z.infer<typeof LabelSource>;
 
-export const HumanLabelSource = z.enum(['human-majority', 'llm-adjudicator']);
+/** `manual`: a person decided the item by hand (`qrelay label`); it replaces the crowd's label. */
+export const HumanLabelSource = z.enum(['human-majority', 'llm-adjudicator', 'manual']);
 export type HumanLabelSource = z.infer<typeof HumanLabelSource>;
 
 const count = z.number().int().min(0);
@@ -39,12 +40,13 @@ export const HumanLabel = z
     chunk_id: z.string().trim().min(1).max(512),
     label: Judgment,
     votes: Votes,
-    /** Workers whose answers were counted. */
-    workers: z.number().int().min(1),
+    /** Workers whose answers were counted (a manual decision may have none). */
+    workers: z.number().int().min(0),
     batch: z.string().min(1),
     dataset: z.string().min(1).default('default'),
     source: HumanLabelSource.default('human-majority'),
   })
+  .refine((l) => l.source === 'manual' || l.workers >= 1, { message: 'a crowd label needs at least one worker', path: ['workers'] })
   .refine((l) => l.source !== 'human-majority' || l.votes.yes === l.votes.no || (l.votes.yes > l.votes.no) === (l.label === 'yes'), {
     message: 'a human-majority label must agree with the majority of its votes',
     path: ['label'],
@@ -173,7 +175,7 @@ const emptyCounts = (): MergeCounts => ({
   flips: 0,
   unchanged: 0,
   newNonRelevant: 0,
-  bySource: { 'dream-consensus': 0, 'human-majority': 0, 'llm-adjudicator': 0 },
+  bySource: { 'dream-consensus': 0, 'human-majority': 0, 'llm-adjudicator': 0, manual: 0 },
 });
 
 /** Keeps a graded base value when the label agrees with it in polarity. */

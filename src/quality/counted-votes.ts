@@ -7,9 +7,11 @@ import type { AssignmentRecord, HitRecord } from './types.js';
 /**
  * Whether an assignment's votes count: it passed every check of its HIT and was neither
  * rejected nor approved-and-discarded. An assignment not reviewed yet counts as soon as it
- * passed its checks (checks alone decide; the review only follows them).
+ * passed its checks (checks alone decide; the review only follows them). A person's
+ * override decides instead of the checks.
  */
 export function assignmentCounts(assignment: AssignmentRecord, score: AttentionCheckScore): boolean {
+  if (assignment.overridden) return assignment.overridden === 'counts' && assignment.status !== 'rejected';
   return score.passed && assignment.status !== 'rejected' && !assignment.discarded;
 }
 

@@ -22,6 +22,7 @@ export function buildReport(input: ReportInput, options: ReportOptions = {}): Re
   const workers = workerRows(facts, pay, opts.flagThresholds);
   const quality = qualityReport(facts, human, workers, opts);
   const labels = quality.labels.yes + quality.labels.no;
+  const rows = itemRows(facts, human.result, reached);
   return {
     reportVersion: 1,
     batch: facts.input.batch,
@@ -38,6 +39,9 @@ export function buildReport(input: ReportInput, options: ReportOptions = {}): Re
     latency: latencyReport(facts, reached, pay, opts),
     quality,
     workers,
-    itemRows: itemRows(facts, human.result, reached),
+    itemRows: rows,
+    manualDecisions: [...facts.input.manualLabels]
+      .sort((a, b) => (a.item < b.item ? -1 : a.item > b.item ? 1 : 0))
+      .map((m) => ({ ...m, crowdLabel: rows.find((r) => r.item === m.item)?.label ?? null })),
   };
 }

@@ -52,6 +52,8 @@ export const ReportAssignment = z.strictObject({
   status: z.enum(['submitted', 'approved', 'rejected']),
   /** Approved (paid) but its votes do not count (review action `approve-and-discard`). */
   discarded: z.boolean().default(false),
+  /** A person's review override (`qrelay review override`): `counts` or `excluded`, whatever the checks said. */
+  overridden: z.enum(['counts', 'excluded']).optional(),
   /** Answers to real items and checks alike; `timeMs` when the HIT page measured it. */
   answers: z.array(z.strictObject({ item: id, label: Judgment, timeMs: durationMs.optional() })),
   /** MTurk's AcceptTime. */
@@ -67,6 +69,17 @@ export const ReportBonus = z.strictObject({
   worker: id,
   assignmentId: id.optional(),
   amountCents: z.number().int().min(1),
+});
+
+/** An item decided by hand (`qrelay label`): listed in the report; export-qrels uses it over the crowd's label. */
+export const ReportManualLabel = z.strictObject({
+  item: id,
+  queryId: id,
+  chunkId: id,
+  label: Judgment,
+  note: z.string(),
+  who: z.string(),
+  at: Timestamp,
 });
 
 /** The quote the batch was published with (`quoteCost` in src/hits/quote.ts), whole cents. */
@@ -103,6 +116,7 @@ export const ReportInput = z.strictObject({
   /** Every submitted assignment (MTurk lists no others), whatever its review status. */
   assignments: z.array(ReportAssignment),
   bonuses: z.array(ReportBonus).default([]),
+  manualLabels: z.array(ReportManualLabel).default([]),
 });
 
 /** What callers pass (defaults may be left out). */

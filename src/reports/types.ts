@@ -51,6 +51,19 @@ export interface Report {
   readonly itemRows: readonly ItemRow[];
   /** "Did the holes matter?": the runs under the base and the adjudicated qrels; present when the report was made with runs (`qrelay report --runs`). */
   readonly holesMattered?: HolesMattered;
+  /** Items decided by hand (`qrelay label`), sorted by item id; `crowdLabel` is what the votes said. */
+  readonly manualDecisions: readonly ManualDecisionRow[];
+}
+
+export interface ManualDecisionRow {
+  readonly item: string;
+  readonly queryId: string;
+  readonly chunkId: string;
+  readonly label: Judgment;
+  readonly crowdLabel: Judgment | null;
+  readonly note: string;
+  readonly who: string;
+  readonly at: string;
 }
 
 export interface CostBreakdown {

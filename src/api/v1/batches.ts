@@ -137,7 +137,7 @@ registry.registerPath({
 });
 
 /** Pipeline errors as problems: a missing batch 404, a refused file 400 with its lines, the platform 502. */
-function problemOf(err: unknown): unknown {
+export function problemOf(err: unknown): unknown {
   if (err instanceof ImportRejected) {
     return new HttpProblem(400, 'Bad Request', err.message, { errors: err.errors, moreErrors: err.moreErrors });
   }

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { requireTokenForMutations } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { batchesRouter } from './batches.js';
+import { consoleActionsRouter } from './console-actions.js';
 import { jobsRouter } from './jobs.js';
 import { llmRouter } from './llm.js';
 import { notificationsRouter } from './notifications.js';
@@ -17,5 +18,6 @@ export function apiV1Router(ctx: AppContext): Router {
   router.use(batchesRouter(ctx));
   router.use(reportsRouter(ctx));
   router.use(llmRouter(ctx));
+  router.use(consoleActionsRouter(ctx));
   return router;
 }

@@ -1,6 +1,14 @@
 import {
   ApproveAssignmentCommand,
+  AssociateQualificationWithWorkerCommand,
   CreateAdditionalAssignmentsForHITCommand,
+  CreateWorkerBlockCommand,
+  DeleteWorkerBlockCommand,
+  DisassociateQualificationFromWorkerCommand,
+  ListBonusPaymentsCommand,
+  ListWorkerBlocksCommand,
+  ListWorkersWithQualificationTypeCommand,
+  NotifyWorkersCommand,
   CreateHITTypeCommand,
   CreateHITWithHITTypeCommand,
   CreateQualificationTypeCommand,
@@ -21,6 +29,9 @@ import {
 } from '@aws-sdk/client-mturk';
 import type {
   AssignmentStatus,
+  BonusPayment,
+  NotifyFailure,
+  WorkerBlock,
   CrowdAssignment,
   CrowdBackend,
   CrowdHit,
@@ -141,6 +152,10 @@ export class MturkBackend implements CrowdBackend {
     }
   }
 
+  findQualificationTypeId(name: string): Promise<string | undefined> {
+    return this.findQualificationType(name);
+  }
+
   private async findQualificationType(name: string): Promise<string | undefined> {
     let nextToken: string | undefined;
     do {
@@ -248,9 +263,11 @@ export class MturkBackend implements CrowdBackend {
     return res.Assignment?.AssignmentStatus as AssignmentStatus | undefined;
   }
 
-  async approveAssignment(assignmentId: string, feedback?: string): Promise<'approved' | 'already-approved'> {
+  async approveAssignment(assignmentId: string, feedback?: string, overrideRejection?: boolean): Promise<'approved' | 'already-approved'> {
     try {
-      await this.call('ApproveAssignment', () => this.client.send(new ApproveAssignmentCommand({ AssignmentId: assignmentId, RequesterFeedback: feedback })));
+      await this.call('ApproveAssignment', () =>
+        this.client.send(new ApproveAssignmentCommand({ AssignmentId: assignmentId, RequesterFeedback: feedback, ...(overrideRejection && { OverrideRejection: true }) })),
+      );
       return 'approved';
     } catch (err) {
       // a repeat after a crash or a lost response: the first call did it
@@ -322,4 +339,75 @@ export class MturkBackend implements CrowdBackend {
       ),
     );
   }
+
+  async blockWorker(workerId: string, reason: string): Promise<void> {
+    await this.call('CreateWorkerBlock', () => this.client.send(new CreateWorkerBlockCommand({ WorkerId: workerId, Reason: reason })));
+  }
+
+  async unblockWorker(workerId: string, reason?: string): Promise<void> {
+    await this.call('DeleteWorkerBlock', () => this.client.send(new DeleteWorkerBlockCommand({ WorkerId: workerId, Reason: reason })));
+  }
+
+  async listWorkerBlocks(): Promise<WorkerBlock[]> {
+    const out: WorkerBlock[] = [];
+    let nextToken: string | undefined;
+    do {
+      const page = await this.call('ListWorkerBlocks', () => this.client.send(new ListWorkerBlocksCommand({ MaxResults: 100, NextToken: nextToken })));
+      for (const b of page.WorkerBlocks ?? []) if (b.WorkerId) out.push({ workerId: b.WorkerId, reason: b.Reason ?? '' });
+      nextToken = page.NextToken;
+    } while (nextToken);
+    return out;
+  }
+
+  async notifyWorkers(workerIds: readonly string[], subject: string, text: string): Promise<NotifyFailure[]> {
+    const failures: NotifyFailure[] = [];
+    // NotifyWorkers takes at most 100 workers per call
+    for (let i = 0; i < workerIds.length; i += 100) {
+      const ids = workerIds.slice(i, i + 100);
+      const res = await this.call('NotifyWorkers', () => this.client.send(new NotifyWorkersCommand({ WorkerIds: ids, Subject: subject, MessageText: text })));
+      for (const f of res.NotifyWorkersFailureStatuses ?? []) {
+        failures.push({ workerId: f.WorkerId ?? '', code: f.NotifyWorkersFailureCode ?? 'HardFailure', message: f.NotifyWorkersFailureMessage ?? '' });
+      }
+    }
+    return failures;
+  }
+
+  async setQualificationScore(qualificationTypeId: string, workerId: string, value: number): Promise<void> {
+    await this.call('AssociateQualificationWithWorker', () =>
+      this.client.send(new AssociateQualificationWithWorkerCommand({ QualificationTypeId: qualificationTypeId, WorkerId: workerId, IntegerValue: value, SendNotification: false })),
+    );
+  }
+
+  async revokeQualification(qualificationTypeId: string, workerId: string, reason: string): Promise<void> {
+    await this.call('DisassociateQualificationFromWorker', () =>
+      this.client.send(new DisassociateQualificationFromWorkerCommand({ QualificationTypeId: qualificationTypeId, WorkerId: workerId, Reason: reason })),
+    );
+  }
+
+  async qualificationScores(qualificationTypeId: string): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    let nextToken: string | undefined;
+    do {
+      const page = await this.call('ListWorkersWithQualificationType', () =>
+        this.client.send(new ListWorkersWithQualificationTypeCommand({ QualificationTypeId: qualificationTypeId, Status: 'Granted', MaxResults: 100, NextToken: nextToken })),
+      );
+      for (const q of page.Qualifications ?? []) if (q.WorkerId) out.set(q.WorkerId, q.IntegerValue ?? 0);
+      nextToken = page.NextToken;
+    } while (nextToken);
+    return out;
+  }
+
+  async listBonusPayments(assignmentId: string): Promise<BonusPayment[]> {
+    const out: BonusPayment[] = [];
+    let nextToken: string | undefined;
+    do {
+      const page = await this.call('ListBonusPayments', () => this.client.send(new ListBonusPaymentsCommand({ AssignmentId: assignmentId, MaxResults: 100, NextToken: nextToken })));
+      for (const b of page.BonusPayments ?? []) {
+        out.push({ workerId: b.WorkerId ?? '', assignmentId: b.AssignmentId ?? assignmentId, amount: b.BonusAmount ?? '0.00', reason: b.Reason ?? '', ...(b.GrantTime && { grantTime: b.GrantTime }) });
+      }
+      nextToken = page.NextToken;
+    } while (nextToken);
+    return out;
+  }
 }
+

@@ -25,6 +25,15 @@ export interface ReviewRecord {
   decidedAt: Date;
 }
 
+/** A review decision overturned by hand (`qrelay review override`): it wins over the attention checks. */
+export interface ReviewOverride {
+  /** approve: paid and its votes count; reject: its votes never count (rejected, or kept paid when already approved). */
+  decision: 'approve' | 'reject';
+  reason: string;
+  who: string;
+  at: Date;
+}
+
 /**
  * `pending`: stored, not decided; `decided`: the decision is recorded, the platform call
  * may not have happened (a restart repeats it; approve/reject are repeat-safe); `done`:
@@ -56,6 +65,8 @@ export interface AssignmentDoc {
   reviewState: ReviewState;
   outcome: ReviewOutcome | null;
   reviewedAt: Date | null;
+  /** Absent unless a person overturned the review. */
+  override?: ReviewOverride | null;
 }
 
 /** The raw Answer XML, kept apart (large, never filtered). */
@@ -83,6 +94,7 @@ export const assignmentSchema = new Schema<AssignmentDoc>(
     reviewState: { type: String, enum: REVIEW_STATES, required: true },
     outcome: { type: String, default: null },
     reviewedAt: { type: Date, default: null },
+    override: { type: Schema.Types.Mixed, default: null },
   },
   options(collections.assignments),
 );

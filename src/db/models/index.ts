@@ -41,7 +41,7 @@ import {
  * evaluates non-`_id` filters document by document.
  */
 
-export type { AssignmentAnswerDoc, AssignmentDoc, ReviewOutcome, ReviewRecord, ReviewState, StoredAnswer } from './assignments.js';
+export type { AssignmentAnswerDoc, AssignmentDoc, ReviewOutcome, ReviewOverride, ReviewRecord, ReviewState, StoredAnswer } from './assignments.js';
 export type { BatchDoc, BatchPlanSummary, BatchSettings, BatchState, BatchSummary, TieChoice } from './batches.js';
 export { BATCH_STATES } from './batches.js';
 export type { HitDoc, HitIdDoc, HitQuestionDoc, HitState, PendingExtension, PlatformHitView } from './hits.js';
@@ -66,7 +66,8 @@ export interface PipelineModels {
   targetQualifications: Model<TargetQualificationDoc>;
 }
 
-function model<T>(connection: Connection, name: string, schema: Schema<T>): Model<T> {
+/** The model `name` on this connection, registered on first use. */
+export function model<T>(connection: Connection, name: string, schema: Schema<T>): Model<T> {
   return (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema);
 }
 

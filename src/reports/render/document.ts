@@ -291,6 +291,18 @@ function items(r: Report): Section {
   ]);
 }
 
+function manual(r: Report): Section {
+  if (r.manualDecisions.length === 0) return section('manual', 'Manual decisions', [text('No item was decided by hand.')]);
+  return section('manual', 'Manual decisions', [
+    table(
+      'Items decided by hand (export-qrels uses these labels, with source manual, over the crowd’s)',
+      ['query', 'chunk', 'crowd label', 'manual label', 'by', 'at', 'note'],
+      [false, false, false, false, false, false, false],
+      r.manualDecisions.map((m) => row([m.queryId, m.chunkId, m.crowdLabel ?? DASH, m.label, m.who, m.at, m.note])),
+    ),
+  ]);
+}
+
 export function reportDocument(r: Report, options: { itemTable: boolean }): ReportDocument {
   const lead = [
     `Published ${r.publishedAt ?? 'not yet'}${r.generatedAt ? `; report generated ${r.generatedAt}` : ''}.`,
@@ -298,6 +310,6 @@ export function reportDocument(r: Report, options: { itemTable: boolean }): Repo
   return {
     title: `qrelay report: ${r.batch}`,
     lead,
-    sections: [summary(r), cost(r), latency(r), quality(r), ...(r.holesMattered ? [holesSection(r.holesMattered)] : []), workers(r), ...(options.itemTable ? [items(r)] : [])],
+    sections: [summary(r), cost(r), latency(r), quality(r), ...(r.holesMattered ? [holesSection(r.holesMattered)] : []), manual(r), workers(r), ...(options.itemTable ? [items(r)] : [])],
   };
 }

@@ -1,0 +1,48 @@
+import type { AssignmentDoc, BatchDoc } from '../db/models/index.js';
+import { UserError } from '../errors.js';
+import { requireBatch } from '../pipeline/publish.js';
+import { NO_BATCH } from './audit.js';
+import type { ActionContext } from './context.js';
+
+/**
+ * Where a worker-level action applies. Blocks, messages and qualification scores live on
+ * a platform (a target), not in a batch; the audit log is per batch. With `--batch`, that
+ * batch and its target; without, every batch the worker has worked in and their targets;
+ * a worker no batch knows gets the default target (MTURK_TARGET) and the log `-`.
+ */
+export interface WorkerScope {
+  batches: string[];
+  targets: string[];
+}
+
+const targetOf = (doc: BatchDoc, fallback: string) => doc.settings?.target ?? fallback;
+
+export async function workerScope(ctx: ActionContext, workerIds: readonly string[], batch?: string): Promise<WorkerScope> {
+  if (batch !== undefined) {
+    const doc = await requireBatch(ctx.pipeline, batch);
+    return { batches: [batch], targets: [targetOf(doc, ctx.defaultTarget)] };
+  }
+  const rows = await ctx.pipeline.models.assignments.find({ workerId: { $in: [...workerIds] } }, { batch: 1 }).lean<Pick<AssignmentDoc, 'batch'>[]>();
+  const batches = [...new Set(rows.map((r) => r.batch))].sort();
+  if (batches.length === 0) return { batches: [NO_BATCH], targets: [ctx.defaultTarget] };
+  const targets = new Set<string>();
+  for (const name of batches) targets.add(targetOf(await requireBatch(ctx.pipeline, name), ctx.defaultTarget));
+  return { batches, targets: [...targets].sort() };
+}
+
+const WORKER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A worker id as MTurk writes them; one line naming `where` otherwise. */
+export function checkWorkerId(value: string, where = 'WORKER'): string {
+  const id = value.trim();
+  if (!WORKER_ID.test(id)) throw new UserError(`${where}: ${JSON.stringify(value)} is not a worker id (letters, digits, "_" or "-", at most 64)`);
+  return id;
+}
+
+/** A reason or note: trimmed, not empty, at most `max` characters. */
+export function checkText(value: string | undefined, where: string, max = 1024): string {
+  const text = (value ?? '').trim();
+  if (text.length === 0) throw new UserError(`${where}: give a reason (it is recorded in the audit log${where === '--reason' ? ' and MTurk shows it to the worker' : ''})`);
+  if (text.length > max) throw new UserError(`${where}: at most ${max} characters (got ${text.length})`);
+  return text;
+}

@@ -1,0 +1,64 @@
+import type { BatchDoc } from '../db/models/index.js';
+import { UserError } from '../errors.js';
+import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } from '../pipeline/aggregate.js';
+import { requireBatch } from '../pipeline/publish.js';
+import { itemCases } from '../pipeline/records.js';
+import { bySubmission } from '../pipeline/votes.js';
+import type { ActionContext } from './context.js';
+import { itemsTable, type ItemRow } from './items-table.js';
+import type { BonusDoc, ManualLabelDoc } from './models.js';
+import { labelMap, workerAnswers, workerTable, type WorkerAnswer, type WorkerRow } from './worker-table.js';
+
+/** The console's and the CLI's read models of a batch, loaded from the database and the platform. */
+
+export interface BatchView {
+  doc: BatchDoc;
+  data: BatchData;
+  /** Null before publishing. */
+  aggregation: BatchAggregation | null;
+}
+
+export async function loadBatchView(ctx: ActionContext, batch: string): Promise<BatchView> {
+  const doc = await requireBatch(ctx.pipeline, batch);
+  const data = await loadBatchData(ctx.pipeline, batch);
+  return { doc, data, aggregation: doc.settings ? buildLabels(doc, data, ctx.pipeline.now()) : null };
+}
+
+/** `qrelay workers BATCH`: one row per worker who submitted anything, by worker id. */
+export async function loadWorkerTable(ctx: ActionContext, batch: string, view?: BatchView): Promise<WorkerRow[]> {
+  const v = view ?? (await loadBatchView(ctx, batch));
+  if (!v.doc.settings || !v.aggregation) return [];
+  const backend = ctx.pipeline.backend(v.doc.settings.target);
+  const blocks = new Map((await backend.listWorkerBlocks()).map((b) => [b.workerId, b.reason]));
+  const scores = new Map<string, Map<string, number>>();
+  for (const [name, id] of Object.entries(v.doc.qualificationIds ?? {})) scores.set(name, await backend.qualificationScores(id));
+  const bonuses = await ctx.models.bonuses.find({ batch }).lean<BonusDoc[]>();
+  const assignmentIds = new Map<string, string[]>();
+  for (const a of bySubmission(v.data.assignments)) assignmentIds.set(a.workerId, [...(assignmentIds.get(a.workerId) ?? []), a._id]);
+  return workerTable({ stats: v.aggregation.aggregate.workers, blocks, scores, bonuses, assignmentIds });
+}
+
+export async function loadWorkerAnswers(ctx: ActionContext, batch: string, workerId: string, view?: BatchView): Promise<WorkerAnswer[]> {
+  const v = view ?? (await loadBatchView(ctx, batch));
+  if (!v.data.assignments.some((a) => a.workerId === workerId)) throw new UserError(`worker ${workerId} has no assignment in batch ${batch}`);
+  const manual = await ctx.models.manualLabels.find({ batch }).lean<ManualLabelDoc[]>();
+  const labels = labelMap(v.aggregation?.labels ?? []);
+  for (const m of manual) labels.set(m._id, m.label);
+  return workerAnswers(workerId, v.data.hits, v.data.assignments, labels);
+}
+
+export async function loadItems(ctx: ActionContext, batch: string, view?: BatchView): Promise<ItemRow[]> {
+  const v = view ?? (await loadBatchView(ctx, batch));
+  if (!v.aggregation) return [];
+  const labels = v.aggregation.labels;
+  const cases = await itemCases(ctx.pipeline, labels);
+  const manual = await ctx.models.manualLabels.find({ batch }).lean<ManualLabelDoc[]>();
+  return itemsTable({
+    hits: v.data.hits,
+    assignments: v.data.assignments,
+    labels,
+    valid: new Set(v.aggregation.aggregate.valid.map((x) => `${x.item}\u0000${x.worker}`)),
+    cases: new Map(labels.map((l, i) => [l._id, cases[i]!])),
+    manual: new Map(manual.map((m) => [m._id, m])),
+  });
+}

@@ -1,0 +1,139 @@
+import type { AssignmentDoc, HitDoc, LabelDoc } from '../db/models/index.js';
+import type { Judgment } from '../domain/cases.js';
+import type { WorkerFlag, WorkerStats } from '../quality/index.js';
+
+/**
+ * The workers table of `qrelay workers BATCH` and the console (pure): per worker, their
+ * assignments, attention-check results, agreement, time per item and flags (from the
+ * pipeline's worker statistics), whether the platform has them blocked, their scores on
+ * the batch's qualification types, and the bonuses paid to them.
+ */
+
+export interface WorkerRow {
+  workerId: string;
+  /** The same id under the name the pipeline's statistics use. */
+  worker: string;
+  assignments: WorkerStats['assignments'];
+  /** The worker's AssignmentIds in the batch, in submission order (what `worker bonus --assignment` takes). */
+  assignmentIds: string[];
+  answers: WorkerStats['answers'];
+  checks: WorkerStats['checks'];
+  agreement: WorkerStats['agreement'];
+  medianSecondsPerItem: number | null;
+  flags: readonly WorkerFlag[];
+  blocked: boolean;
+  blockReason: string | null;
+  /** Qualification name (the preset's test name) -> score; absent when not held. */
+  qualifications: Record<string, number>;
+  bonuses: { count: number; cents: number };
+}
+
+export interface WorkerTableInput {
+  stats: readonly WorkerStats[];
+  blocks: ReadonlyMap<string, string>;
+  scores: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  bonuses: readonly { workerId: string; amountCents: number; state: string }[];
+  /** worker -> AssignmentIds, in submission order. */
+  assignmentIds?: ReadonlyMap<string, readonly string[]>;
+}
+
+export function workerTable(input: WorkerTableInput): WorkerRow[] {
+  return input.stats.map((s) => {
+    const paid = input.bonuses.filter((b) => b.workerId === s.worker && b.state === 'paid');
+    const qualifications: Record<string, number> = {};
+    for (const [name, byWorker] of input.scores) {
+      const v = byWorker.get(s.worker);
+      if (v !== undefined) qualifications[name] = v;
+    }
+    return {
+      workerId: s.worker,
+      worker: s.worker,
+      assignments: s.assignments,
+      assignmentIds: [...(input.assignmentIds?.get(s.worker) ?? [])],
+      answers: s.answers,
+      checks: s.checks,
+      agreement: s.agreement,
+      medianSecondsPerItem: s.medianMsPerItem === null ? null : Math.round(s.medianMsPerItem / 100) / 10,
+      flags: s.flags,
+      blocked: input.blocks.has(s.worker),
+      blockReason: input.blocks.get(s.worker) ?? null,
+      qualifications,
+      bonuses: { count: paid.length, cents: paid.reduce((sum, b) => sum + b.amountCents, 0) },
+    };
+  });
+}
+
+export const SORT_KEYS = ['worker', 'assignments', 'checks', 'agreement', 'time', 'flags'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+
+const sortValue: Record<SortKey, (r: WorkerRow) => number | string> = {
+  worker: (r) => r.workerId,
+  assignments: (r) => r.assignments.submitted,
+  checks: (r) => r.checks.passRate ?? -1,
+  agreement: (r) => r.agreement.rate ?? -1,
+  time: (r) => r.medianSecondsPerItem ?? -1,
+  flags: (r) => r.flags.length,
+};
+
+/** Sorted (stable, then by id) and filtered to workers carrying `flag` (`blocked` is a flag here too). */
+export function sortAndFilter(rows: readonly WorkerRow[], opts: { sort?: SortKey; descending?: boolean; flag?: string }): WorkerRow[] {
+  const key = opts.sort ?? 'worker';
+  const sign = opts.descending ? -1 : 1;
+  const kept = opts.flag ? rows.filter((r) => (opts.flag === 'blocked' ? r.blocked : opts.flag === 'flagged' ? r.flags.length > 0 : (r.flags as readonly string[]).includes(opts.flag as string))) : [...rows];
+  return kept.sort((a, b) => {
+    const x = sortValue[key](a);
+    const y = sortValue[key](b);
+    const c = x < y ? -1 : x > y ? 1 : 0;
+    return c !== 0 ? sign * c : a.workerId < b.workerId ? -1 : a.workerId > b.workerId ? 1 : 0;
+  });
+}
+
+export interface WorkerAnswer {
+  assignmentId: string;
+  hitIndex: number;
+  position: number;
+  kind: 'real' | 'check';
+  queryId: string;
+  chunkId: string;
+  answer: Judgment | null;
+  /** Checks: the known answer; real items: the item's final label (null while open). */
+  expected: Judgment | null;
+  agrees: boolean | null;
+  difficult: boolean;
+  comment: string;
+  seconds: number | null;
+  /** The assignment's review: approved, approved-and-discard, rejected, or pending; `override` when a person decided. */
+  review: string;
+}
+
+/** One worker's answers next to the final labels (real items) or the known answers (checks). */
+export function workerAnswers(workerId: string, hits: readonly HitDoc[], assignments: readonly AssignmentDoc[], labels: ReadonlyMap<string, Judgment | null>): WorkerAnswer[] {
+  const byHit = new Map(hits.map((h) => [h._id, h]));
+  const mine = assignments.filter((a) => a.workerId === workerId).sort((a, b) => new Date(a.submittedAt ?? 0).getTime() - new Date(b.submittedAt ?? 0).getTime());
+  return mine.flatMap((a) => {
+    const hit = byHit.get(a.hit);
+    const review = a.override ? `override: ${a.override.decision}` : a.reviewState !== 'done' ? 'pending' : a.outcome === 'rejected' ? 'rejected' : a.review?.countsVotes === false ? 'approved, discarded' : 'approved';
+    return a.answers.map((x) => {
+      const planned = hit?.items.find((i) => i.position === x.position);
+      const expected = x.kind === 'check' ? (planned?.kind === 'check' ? planned.expected : null) : (labels.get(x.item) ?? null);
+      return {
+        assignmentId: a._id,
+        hitIndex: hit?.index ?? -1,
+        position: x.position,
+        kind: x.kind,
+        queryId: planned?.queryId ?? '',
+        chunkId: planned?.chunkId ?? '',
+        answer: x.answer,
+        expected,
+        agrees: x.answer && expected ? x.answer === expected : null,
+        difficult: x.difficult,
+        comment: x.comment,
+        seconds: typeof x.ms === 'number' ? Math.round(x.ms / 100) / 10 : null,
+        review,
+      };
+    });
+  });
+}
+
+/** Final labels by item id, for `workerAnswers`. */
+export const labelMap = (labels: readonly Pick<LabelDoc, '_id' | 'label'>[]) => new Map(labels.map((l) => [l._id, l.label]));

@@ -1,0 +1,135 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { auditLog } from '../../actions/audit.js';
+import { batchOverview, deleteDraftBatch, listBatches } from '../../actions/batches.js';
+import { payBonus } from '../../actions/bonus.js';
+import { createActionContext, type ActionContext } from '../../actions/context.js';
+import { manualLabelsOf, setManualLabel } from '../../actions/manual-labels.js';
+import { overrideReview } from '../../actions/override.js';
+import { AssignmentParam, BlockBody, BonusBody, ManualLabelBody, MessageBody, OverrideBody, QualifyBody, UnblockBody, WorkerParam, WorkersQuery } from '../../actions/schemas.js';
+import { blockWorker, messageWorkers, qualifyWorker, unblockWorker } from '../../actions/worker-actions.js';
+import { loadItems, loadWorkerAnswers, loadWorkerTable } from '../../actions/views.js';
+import { createPipelineContext } from '../../pipeline/context.js';
+import { requireBatch } from '../../pipeline/publish.js';
+import type { AppContext } from '../context.js';
+import { bearerAuth, problemResponse, registry } from '../openapi.js';
+import { guarded, parseWith } from './batches.js';
+import { BatchParam } from './pipeline-schemas.js';
+
+/**
+ * The requester's actions as REST routes (the CLI and the console page call the same
+ * operations, src/actions/). Reads are open like the other GET routes; every action needs
+ * the bearer token (api/auth.ts) and is recorded in the batch's audit log as `api`.
+ */
+
+const secured = { security: [{ [bearerAuth.name]: [] }] };
+const json = (description: string, schema: z.ZodType = z.looseObject({})) => ({ description, content: { 'application/json': { schema } } });
+const body = (schema: z.ZodType) => ({ body: { content: { 'application/json': { schema } } } });
+const errors = { 400: problemResponse('bad input (the problem names the field)'), 401: problemResponse('missing bearer token'), 404: problemResponse('no such batch, worker or assignment'), 502: problemResponse('the crowd platform failed') };
+
+const actions: Array<{ method: 'post' | 'delete'; path: string; summary: string; request: Record<string, unknown> }> = [
+  { method: 'post', path: '/api/v1/workers/{worker}/block', summary: "Block a worker from the requester's HITs (CreateWorkerBlock); repeat-safe", request: { params: WorkerParam, ...body(BlockBody) } },
+  { method: 'post', path: '/api/v1/workers/{worker}/unblock', summary: 'Lift a block (DeleteWorkerBlock); repeat-safe', request: { params: WorkerParam, ...body(UnblockBody) } },
+  {
+    method: 'post',
+    path: '/api/v1/workers/{worker}/bonus',
+    summary: "Pay a bonus for one of the worker's assignments (SendBonus with a UniqueRequestToken: a repeat pays once); counted in the batch's spend and held to its budget",
+    request: { params: WorkerParam, ...body(BonusBody) },
+  },
+  { method: 'post', path: '/api/v1/workers/message', summary: 'Send workers a message (NotifyWorkers)', request: body(MessageBody) },
+  { method: 'post', path: '/api/v1/workers/{worker}/qualification', summary: "Set a worker's qualification score (AssociateQualificationWithWorker) or revoke it", request: { params: WorkerParam, ...body(QualifyBody) } },
+  { method: 'post', path: '/api/v1/assignments/{assignment}/override', summary: 'Overturn the review of an assignment (approve: its votes count; reject: they never do); labels and κ recomputed', request: { params: AssignmentParam, ...body(OverrideBody) } },
+  { method: 'post', path: '/api/v1/batches/{batch}/manual-labels', summary: 'Decide an item by hand (provenance manual): export-qrels uses it over the crowd label', request: { params: BatchParam, ...body(ManualLabelBody) } },
+  { method: 'delete', path: '/api/v1/batches/{batch}', summary: 'Delete a draft batch (never published) and what was imported into it', request: { params: BatchParam } },
+];
+for (const a of actions) registry.registerPath({ method: a.method, path: a.path, summary: a.summary, ...secured, request: a.request, responses: { 200: json('done (or already done: see the fields)'), ...errors, 409: problemResponse('not allowed in the batch\'s state') } });
+
+const reads: Array<{ path: string; summary: string; request: Record<string, unknown> }> = [
+  { path: '/api/v1/workers', summary: "A batch's workers: assignments, check results, agreement, time per item, flags, blocked, qualification scores, bonuses paid (as qrelay workers --json)", request: { query: WorkersQuery } },
+  { path: '/api/v1/batches/{batch}/workers/{worker}/answers', summary: "One worker's answers next to the final labels (real items) and the known answers (checks)", request: { params: BatchParam.merge(WorkerParam) } },
+  { path: '/api/v1/batches/{batch}/items', summary: 'Every real item: votes with comments and "difficult" marks, the debate, the label and its source (manual, crowd, unresolved, pending)', request: { params: BatchParam } },
+  { path: '/api/v1/batches/{batch}/manual-labels', summary: "The batch's manual decisions (who, when, note)", request: { params: BatchParam } },
+  { path: '/api/v1/batches/{batch}/audit', summary: "The batch's audit log: every action, who, when, why, outcome", request: { params: BatchParam } },
+  { path: '/api/v1/batches/{batch}/overview', summary: 'State, items, progress, κ, spend (bonuses included) vs budget', request: { params: BatchParam } },
+  { path: '/api/v1/overview', summary: 'Every batch as in qrelay batches: state, items, progress, spend', request: {} },
+];
+for (const r of reads) registry.registerPath({ method: 'get', path: r.path, summary: r.summary, request: r.request, responses: { 200: json('the data'), 404: problemResponse('no such batch or worker') } });
+
+export function consoleActionsRouter(ctx: AppContext): Router {
+  const router = Router();
+  let context: ActionContext | undefined;
+  const actionsOf = () =>
+    (context ??= createActionContext({
+      pipeline: createPipelineContext({ connection: ctx.connection, config: ctx.config, logger: ctx.logger, progress: (line) => ctx.logger.info(line) }),
+      connection: ctx.connection,
+      who: 'api',
+      defaultTarget: ctx.config.env.MTURK_TARGET,
+    }));
+  const batchOf = (req: Request) => parseWith(BatchParam, req.params, 'path').batch;
+  const workerOf = (req: Request) => parseWith(WorkerParam, req.params, 'path').worker;
+  const opt = <T>(v: T | undefined, key: string) => (v === undefined ? {} : { [key]: v });
+
+  router.get('/workers', async (req, res) => {
+    const { batch } = parseWith(WorkersQuery, req.query, 'query');
+    res.json({ batch, workers: await guarded(() => loadWorkerTable(actionsOf(), batch)) });
+  });
+  router.post('/workers/message', async (req, res) => {
+    const b = parseWith(MessageBody, req.body ?? {}, 'body');
+    res.json(await guarded(() => messageWorkers(actionsOf(), { workerIds: b.workerIds, subject: b.subject, text: b.text, ...opt(b.batch, 'batch') })));
+  });
+  router.post('/workers/:worker/block', async (req, res) => {
+    const b = parseWith(BlockBody, req.body ?? {}, 'body');
+    res.json(await guarded(() => blockWorker(actionsOf(), { workerId: workerOf(req), reason: b.reason, ...opt(b.batch, 'batch') })));
+  });
+  router.post('/workers/:worker/unblock', async (req, res) => {
+    const b = parseWith(UnblockBody, req.body ?? {}, 'body');
+    res.json(await guarded(() => unblockWorker(actionsOf(), { workerId: workerOf(req), ...opt(b.reason, 'reason'), ...opt(b.batch, 'batch') })));
+  });
+  router.post('/workers/:worker/bonus', async (req, res) => {
+    const b = parseWith(BonusBody, req.body ?? {}, 'body');
+    res.json(await guarded(() => payBonus(actionsOf(), { workerId: workerOf(req), assignmentId: b.assignmentId, amount: b.amount, reason: b.reason, ...opt(b.token, 'token'), ...opt(b.batch, 'batch') })));
+  });
+  router.post('/workers/:worker/qualification', async (req, res) => {
+    const b = parseWith(QualifyBody, req.body ?? {}, 'body');
+    res.json(
+      await guarded(() =>
+        qualifyWorker(actionsOf(), { workerId: workerOf(req), qualification: b.qualification, ...opt(b.value, 'value'), revoke: b.revoke, ...opt(b.reason, 'reason'), ...opt(b.batch, 'batch') }),
+      ),
+    );
+  });
+  router.post('/assignments/:assignment/override', async (req, res) => {
+    const { assignment } = parseWith(AssignmentParam, req.params, 'path');
+    const b = parseWith(OverrideBody, req.body ?? {}, 'body');
+    res.json(await guarded(() => overrideReview(actionsOf(), { assignmentId: assignment, decision: b.decision, reason: b.reason })));
+  });
+  router.post('/batches/:batch/manual-labels', async (req, res) => {
+    const b = parseWith(ManualLabelBody, req.body ?? {}, 'body');
+    res.json(await guarded(() => setManualLabel(actionsOf(), { batch: batchOf(req), ...b })));
+  });
+  router.get('/batches/:batch/manual-labels', async (req, res) => {
+    const batch = batchOf(req);
+    await guarded(() => requireBatch(actionsOf().pipeline, batch));
+    res.json((await manualLabelsOf(actionsOf().models, batch)).map(({ _id, ...m }) => ({ item: _id, ...m })));
+  });
+  router.get('/batches/:batch/audit', async (req, res) => {
+    const batch = batchOf(req);
+    await guarded(() => requireBatch(actionsOf().pipeline, batch));
+    res.json((await auditLog(actionsOf(), batch)).map(({ _id: _unused, ...r }) => r));
+  });
+  router.get('/batches/:batch/items', async (req, res) => {
+    res.json(await guarded(() => loadItems(actionsOf(), batchOf(req))));
+  });
+  router.get('/batches/:batch/overview', async (req, res) => {
+    res.json(await guarded(() => batchOverview(actionsOf(), batchOf(req))));
+  });
+  router.get('/batches/:batch/workers/:worker/answers', async (req, res) => {
+    res.json(await guarded(() => loadWorkerAnswers(actionsOf(), batchOf(req), workerOf(req))));
+  });
+  router.get('/overview', async (_req, res) => {
+    res.json(await guarded(() => listBatches(actionsOf())));
+  });
+  router.delete('/batches/:batch', async (req, res) => {
+    res.json(await guarded(() => deleteDraftBatch(actionsOf(), batchOf(req))));
+  });
+  return router;
+}

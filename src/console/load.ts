@@ -1,0 +1,170 @@
+import { auditLog } from '../actions/audit.js';
+import { batchOverview, listBatches } from '../actions/batches.js';
+import type { ActionContext } from '../actions/context.js';
+import type { BonusDoc } from '../actions/models.js';
+import { loadBatchView, loadItems, loadWorkerAnswers, loadWorkerTable } from '../actions/views.js';
+import { sortAndFilter, SORT_KEYS, workerTable, type SortKey, type WorkerRow } from '../actions/worker-table.js';
+import { assignmentFeeCents, parseUsd } from '../crowd/mturk/fees.js';
+import { CrowdCallError } from '../crowd/mturk/retry.js';
+import { errorMessage } from '../errors.js';
+import { priceTerms } from '../pipeline/publish.js';
+import { reportInputFor } from '../pipeline/report-input.js';
+import { CATEGORIES } from '../pipeline/votes.js';
+import { buildReport, type Report } from '../reports/index.js';
+import { progressChart } from '../reports/render/charts.js';
+import { duration } from '../reports/render/format.js';
+import { bootstrapAgreement } from './agreement-interval.js';
+import { spendChart, type SpendEvent } from './spend-chart.js';
+import { answerView, auditView, batchRowView, FLAG_FILTERS, intervalView, isLive, itemView, workerRowView } from './view-model.js';
+
+/** The console pages' data: the actions' read models, the report's progress chart, the spend chart, agreement intervals. */
+
+const ITEMS_PER_PAGE = 50;
+/** Items to decide shown at first (unresolved ones first); the rest behind a link. */
+const DECIDE_SHOWN = 10;
+
+/**
+ * The batch's report (for its progress chart and latency), rebuilt only when the batch
+ * changed: a page load on a batch at rest costs no report.
+ */
+const reports = new Map<string, { key: string; report: Report }>();
+async function reportOf(ctx: ActionContext, batch: string): Promise<Report> {
+  const doc = await ctx.pipeline.models.batches.findById(batch, { updatedAt: 1 }).lean();
+  const [assignments, bonuses] = await Promise.all([ctx.pipeline.models.assignments.countDocuments({ batch }), ctx.models.bonuses.countDocuments({ batch })]);
+  const key = `${doc ? new Date(doc.updatedAt).getTime() : 0}|${assignments}|${bonuses}`;
+  const hit = reports.get(batch);
+  if (hit?.key === key) return hit.report;
+  const { input, options } = await reportInputFor(ctx.pipeline, batch);
+  const report = buildReport(input, options);
+  reports.set(batch, { key, report });
+  return report;
+}
+
+export async function loadBatchesPage(ctx: ActionContext) {
+  const rows = await listBatches(ctx);
+  const out = [];
+  for (const b of rows) {
+    let p50: number | null = null;
+    if (b.target) p50 = (await reportOf(ctx, b.batch)).latency.timeToTarget.p50Seconds;
+    out.push(batchRowView(b, p50));
+  }
+  return { batches: out, any: out.length > 0, live: out.some((b) => b.live) };
+}
+
+
+export interface BatchPageQuery {
+  sort?: string;
+  desc?: string;
+  flag?: string;
+  page?: string;
+  items?: string;
+  decide?: string;
+}
+
+/** Workers with what the platform knows (blocks, scores); when it does not answer, the statistics alone and a warning. */
+async function workersWithPlatform(ctx: ActionContext, batch: string, view: Awaited<ReturnType<typeof loadBatchView>>): Promise<{ rows: WorkerRow[]; warning: string | null }> {
+  try {
+    return { rows: await loadWorkerTable(ctx, batch, view), warning: null };
+  } catch (err) {
+    if (!(err instanceof CrowdCallError)) throw err;
+    const stats = view.aggregation?.aggregate.workers ?? [];
+    return { rows: workerTable({ stats, blocks: new Map(), scores: new Map(), bonuses: [] }), warning: `the crowd platform did not answer (${errorMessage(err)}): blocks and qualification scores are not shown` };
+  }
+}
+
+export async function loadBatchPage(ctx: ActionContext, batch: string, q: BatchPageQuery) {
+  const view = await loadBatchView(ctx, batch);
+  const overview = await batchOverview(ctx, batch);
+  const { rows: workerRows, warning } = await workersWithPlatform(ctx, batch, view);
+  const sort = (SORT_KEYS as readonly string[]).includes(q.sort ?? '') ? (q.sort as SortKey) : 'worker';
+  const flag = (FLAG_FILTERS as readonly string[]).includes(q.flag ?? '') ? q.flag : undefined;
+  const workers = sortAndFilter(workerRows, { sort, descending: q.desc === '1', ...(flag && { flag }) }).map((w) => workerRowView(batch, w));
+  const items = (await loadItems(ctx, batch, view)).map((i) => itemView(batch, i));
+  const decide = items.filter((i) => i.needsDecision).sort((a, b) => Number(b.unresolved) - Number(a.unresolved));
+  const shown = q.items === 'attention' ? items.filter((i) => i.needsDecision || i.difficult > 0 || i.comments > 0 || i.source === 'manual') : items;
+  const pages = Math.max(1, Math.ceil(shown.length / ITEMS_PER_PAGE));
+  const page = Math.min(pages, Math.max(1, Number.parseInt(q.page ?? '1', 10) || 1));
+  let charts: { progress: string; spend: string } | null = null;
+  let latency: { p50: string; p90: string } | null = null;
+  let agreement: ReturnType<typeof intervalView>[] = [];
+  const settings = view.doc.settings;
+  if (settings && view.aggregation) {
+    const report = await reportOf(ctx, batch);
+    const published = view.doc.publishStartedAt ? new Date(view.doc.publishStartedAt).getTime() : 0;
+    const terms = priceTerms(settings);
+    const reward = parseUsd(terms.reward);
+    const maxOf = new Map(view.data.hits.map((h) => [h._id, h.maxAssignments]));
+    const events: SpendEvent[] = view.data.assignments
+      .filter((a) => a.reviewState === 'done' && a.outcome !== 'rejected')
+      .map((a) => ({ atMs: new Date(a.reviewedAt ?? a.submittedAt ?? published).getTime() - published, cents: reward + assignmentFeeCents(reward, { maxAssignments: maxOf.get(a.hit) ?? settings.voteTarget, masters: terms.masters }), kind: 'work' as const }));
+    const bonuses = await ctx.models.bonuses.find({ batch, state: 'paid' }).lean<BonusDoc[]>();
+    for (const b of bonuses) events.push({ atMs: new Date(b.paidAt ?? b.recordedAt).getTime() - published, cents: b.amountCents + b.feeCents, kind: 'bonus' });
+    charts = { progress: progressChart(report).svg, spend: spendChart(events, { budgetCents: settings.budgetCents, quoteCents: view.doc.plan?.quote.total ?? null }) };
+    latency = { p50: fmtSeconds(report.latency.timeToTarget.p50Seconds), p90: fmtSeconds(report.latency.timeToTarget.p90Seconds) };
+    const used = view.aggregation.aggregate.used;
+    agreement = [
+      intervalView("Fleiss' κ", bootstrapAgreement('fleissKappa', used, CATEGORIES, { seed: batch })),
+      intervalView("Krippendorff's α", bootstrapAgreement('krippendorffAlpha', used, CATEGORIES, { seed: batch })),
+    ];
+  }
+  const audit = (await auditLog(ctx, batch)).reverse().slice(0, 100).map(auditView);
+  const batchPath = `/console/batches/${encodeURIComponent(batch)}`;
+  return {
+    batch,
+    batchPath,
+    overview: batchRowView(overview, null),
+    labelled: overview.labelled,
+    unresolved: overview.unresolved,
+    live: isLive(view.doc.state),
+    published: settings !== null,
+    draft: view.doc.state === 'draft',
+    charts,
+    latency,
+    agreement,
+    workers,
+    workersWarning: warning,
+    sort,
+    desc: q.desc === '1',
+    flag: flag ?? '',
+    flags: FLAG_FILTERS.map((f) => ({ value: f, selected: f === flag })),
+    sortLinks: SORT_KEYS.map((k) => ({ key: k, href: `${batchPath}?sort=${k}${k === sort && q.desc !== '1' ? '&desc=1' : ''}${flag ? `&flag=${flag}` : ''}#workers`, current: k === sort })),
+    decide: q.decide === 'all' ? decide : decide.slice(0, DECIDE_SHOWN),
+    decideTotal: decide.length,
+    decideUnresolved: decide.filter((i) => i.unresolved).length,
+    decideMore: q.decide !== 'all' && decide.length > DECIDE_SHOWN ? `${batchPath}?decide=all#decide` : '',
+    items: shown.slice((page - 1) * ITEMS_PER_PAGE, page * ITEMS_PER_PAGE),
+    itemsFilter: q.items === 'attention' ? 'attention' : 'all',
+    itemsTotal: shown.length,
+    pageLinks: Array.from({ length: pages }, (_, i) => ({ n: i + 1, href: `${batchPath}?page=${i + 1}${q.items === 'attention' ? '&items=attention' : ''}#items`, current: i + 1 === page })),
+    audit,
+  };
+}
+
+const fmtSeconds = (s: number | null) => (s === null ? 'n/a' : duration(s));
+
+export async function loadWorkerPage(ctx: ActionContext, batch: string, workerId: string) {
+  const view = await loadBatchView(ctx, batch);
+  const { rows, warning } = await workersWithPlatform(ctx, batch, view);
+  const row = rows.find((r) => r.workerId === workerId);
+  const answers = (await loadWorkerAnswers(ctx, batch, workerId, view)).map(answerView);
+  const assignments = [...new Map(answers.map((a) => [a.assignmentId, { assignmentId: a.assignmentId, review: a.review }])).values()];
+  const quals = Object.keys(view.doc.qualificationIds ?? {});
+  return {
+    batch,
+    batchPath: `/console/batches/${encodeURIComponent(batch)}`,
+    workerId,
+    row: row ? workerRowView(batch, row) : null,
+    warning,
+    answers,
+    assignments,
+    qualifications: quals,
+    defaultQualification: quals[0] ?? '',
+  };
+}
+
+/** What the polling script reads: the numbers that move while a batch runs. */
+export async function loadLive(ctx: ActionContext, batch: string) {
+  const o = await batchOverview(ctx, batch);
+  const row = batchRowView(o, null);
+  return { batch, state: o.state, live: row.live, progress: row.progress, progressPercent: row.progressPercent, spend: row.spend, kappa: row.kappa, labelled: o.labelled, unresolved: o.unresolved };
+}

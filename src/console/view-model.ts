@@ -1,0 +1,109 @@
+import type { BatchOverview } from '../actions/batches.js';
+import type { ItemRow } from '../actions/items-table.js';
+import type { AuditDoc } from '../actions/models.js';
+import type { WorkerAnswer, WorkerRow } from '../actions/worker-table.js';
+import { decimal, duration, percent, usd } from '../reports/render/format.js';
+import type { AgreementInterval } from './agreement-interval.js';
+
+/**
+ * What the console's templates show (pure): rows of display strings built from the
+ * actions' read models. Templates escape every value (`{{...}}`); only SVG charts that
+ * qrelay draws itself (already escaped) go in unescaped.
+ */
+
+const LIVE_STATES = new Set(['publishing', 'collecting']);
+export const isLive = (state: string) => LIVE_STATES.has(state);
+
+export function batchRowView(b: BatchOverview, timeToTargetSeconds: number | null) {
+  return {
+    batch: b.batch,
+    href: `/console/batches/${encodeURIComponent(b.batch)}`,
+    state: b.state,
+    live: isLive(b.state),
+    target: b.target ?? 'not published',
+    progress: `${b.itemsComplete} / ${b.items}`,
+    progressPercent: b.progress === null ? 0 : Math.round(b.progress * 100),
+    spend: usd(b.spendCents),
+    budget: b.budgetCents === null ? 'no budget' : usd(b.budgetCents),
+    hasBudget: b.budgetCents !== null,
+    overBudget: b.budgetCents !== null && b.spendCents > b.budgetCents,
+    kappa: decimal(b.fleissKappa),
+    timeToTarget: duration(timeToTargetSeconds),
+  };
+}
+
+export function intervalView(name: string, a: AgreementInterval) {
+  return {
+    name,
+    value: decimal(a.value),
+    interval: a.low === null || a.high === null ? (a.reason ?? 'no interval (too few items)') : `${Math.round(a.level * 100)}% interval ${decimal(a.low)} to ${decimal(a.high)}`,
+    detail: `bootstrap over ${a.items} items, ${a.resamples} resamples`,
+  };
+}
+
+export const FLAG_FILTERS = ['flagged', 'blocked', 'always-same-answer', 'fast', 'low-agreement', 'low-check-pass-rate'] as const;
+
+export function workerRowView(batch: string, w: WorkerRow) {
+  return {
+    workerId: w.workerId,
+    href: `/console/batches/${encodeURIComponent(batch)}/workers/${encodeURIComponent(w.workerId)}`,
+    assignments: `${w.assignments.submitted}`,
+    assignmentsDetail: `${w.assignments.counted} counted, ${w.assignments.discarded} discarded, ${w.assignments.rejected} rejected, ${w.assignments.pendingReview} pending`,
+    checks: `${w.checks.passed}/${w.checks.total}`,
+    checksRate: percent(w.checks.passRate, 0),
+    agreement: percent(w.agreement.rate, 0),
+    agreementDetail: `of ${w.agreement.compared} items`,
+    time: w.medianSecondsPerItem === null ? 'n/a' : `${w.medianSecondsPerItem} s`,
+    flags: [...w.flags],
+    blocked: w.blocked,
+    blockReason: w.blockReason ?? '',
+    qualifications: Object.entries(w.qualifications).map(([name, value]) => `${name} ${value}`),
+    bonuses: w.bonuses.count === 0 ? 'none' : `${w.bonuses.count} · ${usd(w.bonuses.cents)}`,
+  };
+}
+
+export function answerView(a: WorkerAnswer) {
+  return {
+    ...a,
+    answer: a.answer ?? 'no answer',
+    expected: a.expected ?? (a.kind === 'check' ? 'n/a' : 'open'),
+    agreesText: a.agrees === null ? '' : a.agrees ? 'agrees' : 'differs',
+    seconds: a.seconds === null ? '' : `${a.seconds} s`,
+  };
+}
+
+export function itemView(batch: string, i: ItemRow) {
+  return {
+    ...i,
+    id: i.item,
+    anchor: `item-${i.queryId}-${i.chunkId}`.replace(/[^A-Za-z0-9_-]/g, '_'),
+    labelText: i.label ?? (i.unresolved ? 'unresolved' : 'open'),
+    votesText: `${i.yes} yes · ${i.no} no`,
+    commented: i.votes.filter((v) => v.comment.trim() !== ''),
+    needsDecision: i.unresolved || i.contested,
+    decideAction: `/console/batches/${encodeURIComponent(batch)}/label`,
+  };
+}
+
+export function auditView(a: AuditDoc) {
+  return { at: new Date(a.at).toISOString().replace('T', ' ').slice(0, 19), who: a.who, action: a.action, subject: a.subject, reason: a.reason, outcome: a.outcome };
+}
+
+/** A return path after a form: only our own console pages (and `/`). */
+export function safeReturnPath(value: unknown, fallback = '/'): string {
+  if (typeof value !== 'string') return fallback;
+  const ok = /^\/(console\/[A-Za-z0-9_.~%/-]*)?(\?[A-Za-z0-9_.~%=&+-]*)?(#[A-Za-z0-9_-]*)?$/.test(value) && !value.startsWith('//');
+  return ok ? value : fallback;
+}
+
+/** `path?notice=...#fragment` (or `error`), keeping the path's own query and fragment. */
+export function withMessage(path: string, kind: 'notice' | 'error', message: string): string {
+  const hashAt = path.indexOf('#');
+  const hash = hashAt >= 0 ? path.slice(hashAt) : '';
+  const [base, query = ''] = (hashAt >= 0 ? path.slice(0, hashAt) : path).split('?');
+  const params = new URLSearchParams(query);
+  params.delete('notice');
+  params.delete('error');
+  params.set(kind, message.slice(0, 500));
+  return `${base}?${params.toString()}${hash}`;
+}

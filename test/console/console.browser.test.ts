@@ -1,0 +1,196 @@
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { ListBonusPaymentsCommand, ListWorkerBlocksCommand } from '@aws-sdk/client-mturk';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actionModels } from '../../src/actions/models.js';
+import { createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { collectBatch } from '../../src/pipeline/collect.js';
+import { publishBatch } from '../../src/pipeline/publish.js';
+import { paths } from '../../src/paths.js';
+import { newWorker, useMarketplace } from '../marketplace/support.js';
+import { honest, importSampleBatch, tempDir, testContext, work, type Answerer } from '../pipeline/support.js';
+
+/**
+ * The console in a real browser (Chromium through playwright-core): log in with the API
+ * token, block a worker, pay a bonus, decide a contested item; each effect is checked on
+ * the marketplace (ListWorkerBlocks, ListBonusPayments) or in the stored decision. Pages
+ * are photographed at 390 and 1440 px into test-artifacts/console/ (gitignored), and must
+ * not scroll sideways at 390 px. A hostile worker comment must stay text.
+ */
+
+const h = useMarketplace();
+const dir = tempDir('qrelay-console-browser-');
+const TOKEN = 'console-browser-test-token';
+const BATCH = 'con-b';
+const ARTIFACTS = join(paths.root, 'test-artifacts', 'console');
+const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> & "quotes"';
+
+interface BrowserGlobals {
+  __pwned?: number;
+  document: { documentElement: { scrollWidth: number } };
+}
+
+/** The shared launcher's rule: QRELAY_CHROMIUM, else Debian's chromium, else the @sparticuz/chromium build. */
+async function chromiumPath(): Promise<string> {
+  if (process.env.QRELAY_CHROMIUM) return process.env.QRELAY_CHROMIUM;
+  const { existsSync } = await import('node:fs');
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  const sparticuz = (await import('@sparticuz/chromium')).default;
+  return sparticuz.executablePath();
+}
+
+let server: Server;
+let base: string;
+let browser: Browser;
+let w: { a: string; b: string; c: string };
+let bonusAssignment: string;
+
+/** Answers every real item against the truth (checks right): splits votes so items are contested. */
+const contrary: Answerer = (item, truth) => (item.kind === 'check' ? item.expected : truth === 'yes' ? 'no' : 'yes');
+
+beforeAll(async () => {
+  const ctx = testContext(h.db);
+  await importSampleBatch(ctx, dir, BATCH, 8);
+  await publishBatch(ctx, BATCH, { preset: 'quick', target: h.running.url, budgetUsd: 20 }, 'local');
+  const [a, b, c] = await Promise.all([1, 2, 3].map(() => newWorker(h)));
+  w = { a: a!.workerId, b: b!.workerId, c: c!.workerId };
+  bonusAssignment = await work(h.running, ctx, `${BATCH}|0`, w.a, honest);
+  await work(h.running, ctx, `${BATCH}|1`, w.a, honest);
+  for (const hit of [`${BATCH}|0`, `${BATCH}|1`]) await work(h.running, ctx, hit, w.b, honest);
+  // worker c disagrees everywhere and leaves a hostile comment on one item
+  for (const hit of [`${BATCH}|0`, `${BATCH}|1`]) {
+    const doc = await ctx.models.hits.findById(hit).lean();
+    const truth = new Map((await ctx.models.items.find({ batch: BATCH }).lean()).map((r) => [r.key, r.label ?? undefined]));
+    const view = await h.running.workers.acceptHit(w.c, doc!.hitId!);
+    const fields: Record<string, string> = { assignmentId: view.assignmentId };
+    for (const item of doc!.items) {
+      fields[`item${item.position}_answer`] = contrary(item, truth.get(item.key));
+      fields[`item${item.position}_ms`] = '20000';
+      if (item.kind === 'real') fields[`item${item.position}_comment`] = HOSTILE;
+      if (item.kind === 'real') fields[`item${item.position}_difficult`] = 'yes';
+    }
+    await h.running.workers.submitAssignment(w.c, view.assignmentId, fields);
+  }
+  await collectBatch(ctx, BATCH);
+
+  const config = loadConfig({ ...process.env, MTURK_TARGET: h.running.url });
+  const app = createApp({ config, logger: createLogger('silent'), connection: h.db.connection, apiToken: TOKEN });
+  server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: await chromiumPath(),
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+});
+
+async function logIn(width: number): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  await page.goto(`${base}/`);
+  await page.fill('#token', 'not-the-token');
+  await page.click('form[action="/console/login"] button');
+  await page.waitForSelector('text=That is not the API token.');
+  await page.fill('#token', TOKEN);
+  await page.click('form[action="/console/login"] button');
+  await page.waitForSelector('#batches');
+  return page;
+}
+
+const notice = async (page: Page) => (await page.waitForSelector('p.notice')).textContent();
+const noSidewaysScroll = async (page: Page, width: number) => expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+describe('the console in Chromium', () => {
+  it('logs in with the API token, blocks a worker, pays a bonus and decides an item; the marketplace agrees', { timeout: 180_000 }, async () => {
+    const page = await logIn(1440);
+    expect(await page.locator('#batches').textContent()).toContain(BATCH);
+    await page.click(`a[href="/console/batches/${BATCH}"]`);
+    await page.waitForSelector('#workers-table');
+    expect(await page.locator('#agreement').textContent()).toMatch(/95% interval/);
+    expect(await page.locator('#chart-progress').count()).toBe(1);
+    expect(await page.locator('#chart-spend').count()).toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, 'batch-1440.png'), fullPage: false });
+
+    // block worker c from the workers table
+    const row = page.locator(`tr[data-worker="${w.c}"]`);
+    await row.locator('input[name="reason"]').fill('disagrees with everyone');
+    await row.locator('button', { hasText: 'Block' }).click();
+    expect(await notice(page)).toContain(`worker ${w.c} blocked`);
+    const blocks = (await h.client().send(new ListWorkerBlocksCommand({}))).WorkerBlocks ?? [];
+    expect(blocks).toContainEqual(expect.objectContaining({ WorkerId: w.c, Reason: 'disagrees with everyone' }));
+    expect(await page.locator(`tr[data-worker="${w.c}"] .blocked`).textContent()).toBe('blocked');
+
+    // pay worker a a bonus from their page
+    await page.goto(`${base}/console/batches/${BATCH}/workers/${w.a}`);
+    await page.selectOption('#bonus-form select[name="assignmentId"]', bonusAssignment);
+    await page.fill('#bonus-form input[name="amount"]', '0.40');
+    await page.fill('#bonus-form input[name="reason"]', 'clear comments');
+    await page.click('#bonus-form button');
+    expect(await notice(page)).toContain(`bonus of $0.40 paid to ${w.a}`);
+    const paid = (await h.client().send(new ListBonusPaymentsCommand({ AssignmentId: bonusAssignment }))).BonusPayments ?? [];
+    expect(paid).toEqual([expect.objectContaining({ WorkerId: w.a, BonusAmount: '0.40', Reason: 'clear comments' })]);
+    await page.screenshot({ path: join(ARTIFACTS, 'worker-1440.png'), fullPage: false });
+
+    // decide the first contested item
+    await page.goto(`${base}/console/batches/${BATCH}#decide`);
+    const first = page.locator('article.decide').first();
+    const title = (await first.locator('h3').textContent()) ?? '';
+    // the heading reads "<query> · <chunk> contested"
+    const [queryId, rest] = title.split(' · ');
+    const chunkId = rest!.split(' ')[0];
+    await first.locator('input[name="label"][value="no"]').check();
+    await first.locator('input[name="note"]').fill('decided in the browser');
+    await first.locator('button', { hasText: 'Decide' }).click();
+    expect(await notice(page)).toContain(`query ${queryId} chunk ${chunkId} decided: no`);
+    const stored = await actionModels(h.db.connection).manualLabels.find({ batch: BATCH }).lean();
+    expect(stored).toEqual([expect.objectContaining({ queryId, chunkId, label: 'no', note: 'decided in the browser', who: 'console' })]);
+
+    // the hostile comment is shown as text and never runs
+    await page.goto(`${base}/console/batches/${BATCH}?items=attention#items`);
+    expect(await page.locator('#items-table').textContent()).toContain('<script>window.__pwned=2</script>');
+    expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).__pwned)).toBeUndefined();
+    await page.close();
+  });
+
+  it('is readable at 390 px: no sideways scrolling, tables as cards', { timeout: 120_000 }, async () => {
+    const page = await logIn(390);
+    await noSidewaysScroll(page, 390);
+    await page.screenshot({ path: join(ARTIFACTS, 'batches-390.png'), fullPage: false });
+    await page.goto(`${base}/console/batches/${BATCH}`);
+    await noSidewaysScroll(page, 390);
+    await page.screenshot({ path: join(ARTIFACTS, 'batch-390.png'), fullPage: false });
+    await page.goto(`${base}/console/batches/${BATCH}#workers`);
+    await page.screenshot({ path: join(ARTIFACTS, 'workers-390.png'), fullPage: false });
+    // each cell of a stacked table shows its column name
+    const label = await page.locator('#workers-table td[data-label="Agreement"]').first().evaluate((td) => (globalThis as unknown as { getComputedStyle(e: unknown, p: string): { content: string } }).getComputedStyle(td, '::before').content);
+    expect(label).toBe('"Agreement"');
+    await page.goto(`${base}/console/batches/${BATCH}/workers/${w.c}`);
+    await noSidewaysScroll(page, 390);
+    await page.screenshot({ path: join(ARTIFACTS, 'worker-390.png'), fullPage: false });
+    await page.close();
+  });
+
+  it('refuses a form without its CSRF token and pages without a session', { timeout: 60_000 }, async () => {
+    const page = await logIn(1440);
+    const res = await page.request.post(`${base}/console/workers/${w.b}/block`, { form: { reason: 'forged', return: '/' }, maxRedirects: 0 });
+    expect(res.status()).toBe(403);
+    expect((await h.client().send(new ListWorkerBlocksCommand({}))).WorkerBlocks?.map((b) => b.WorkerId)).not.toContain(w.b);
+    const anonymous = await browser.newPage();
+    const r = await anonymous.goto(`${base}/console/batches/${BATCH}`);
+    expect(r?.status()).toBe(401);
+    expect(await anonymous.locator('#token').count()).toBe(1);
+    await anonymous.close();
+    await page.close();
+  });
+});
