@@ -34,7 +34,6 @@ export const fleissKappa: AgreementMeasure<FleissKappaResult> = {
   compute(votes, categories) {
     const data = indexVotes(votes, categories);
     const K = categories.length;
-    const raters = data.items.map((_, i) => data.itemStart[i + 1]! - data.itemStart[i]!);
     const undefinedResult = (reason: string, extra: Partial<FleissKappaResult> = {}): FleissKappaResult => ({
       measure: 'fleissKappa',
       value: null,
@@ -50,32 +49,11 @@ export const fleissKappa: AgreementMeasure<FleissKappaResult> = {
     });
     if (data.items.length === 0) return undefinedResult('no votes: κ needs items rated by at least 2 workers');
 
-    const shares = new Float64Array(K);
-    let sumP = 0;
-    let used = 0;
-    let ratingsUsed = 0;
-    let min = Infinity;
-    let max = 0;
-    for (let i = 0; i < data.items.length; i++) {
-      const r = raters[i]!;
-      let pairs = 0;
-      for (let k = 0; k < K; k++) {
-        const c = data.counts[i * K + k]!;
-        shares[k] = shares[k]! + c / r;
-        pairs += c * (c - 1);
-      }
-      if (r < 2) continue;
-      sumP += pairs / (r * (r - 1));
-      used += 1;
-      ratingsUsed += r;
-      min = Math.min(min, r);
-      max = Math.max(max, r);
-    }
+    const { shares, sumP, used, ratingsUsed, min, max } = fleissSums(data.counts, data.items.length, K);
     if (used === 0) return undefinedResult('no item has 2 or more ratings: κ needs at least 2 raters per item');
 
     const observedAgreement = sumP / used;
-    let chanceAgreement = 0;
-    for (let k = 0; k < K; k++) chanceAgreement += (shares[k]! / data.items.length) ** 2;
+    const chanceAgreement = chanceOf(shares, data.items.length);
     const common = {
       itemsUsed: used,
       itemsExcluded: data.items.length - used,
@@ -92,3 +70,51 @@ export const fleissKappa: AgreementMeasure<FleissKappaResult> = {
     return { measure: 'fleissKappa', value: (observedAgreement - chanceAgreement) / (1 - chanceAgreement), ...common };
   },
 };
+
+interface FleissSums {
+  /** Σ over rated items of r_ik / r_i, per category. */
+  readonly shares: Float64Array;
+  /** Σ over items with r_i ≥ 2 of their pairwise agreement. */
+  readonly sumP: number;
+  readonly used: number;
+  readonly ratingsUsed: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/** The sums behind κ, from per-item category counts (`counts[i * K + k]`, every item rated at least once). */
+function fleissSums(counts: Float64Array, items: number, K: number): FleissSums {
+  const shares = new Float64Array(K);
+  let sumP = 0;
+  let used = 0;
+  let ratingsUsed = 0;
+  let min = Infinity;
+  let max = 0;
+  for (let i = 0; i < items; i++) {
+    let r = 0;
+    for (let k = 0; k < K; k++) r += counts[i * K + k]!;
+    let pairs = 0;
+    for (let k = 0; k < K; k++) {
+      const c = counts[i * K + k]!;
+      shares[k] = shares[k]! + c / r;
+      pairs += c * (c - 1);
+    }
+    if (r < 2) continue;
+    sumP += pairs / (r * (r - 1));
+    used += 1;
+    ratingsUsed += r;
+    min = Math.min(min, r);
+    max = Math.max(max, r);
+  }
+  return { shares, sumP, used, ratingsUsed, min, max };
+}
+
+const chanceOf = (shares: Float64Array, items: number): number => shares.reduce((sum, share) => sum + (share / items) ** 2, 0);
+
+/** κ alone from per-item category counts (for resampling): null where κ is undefined. */
+export function fleissKappaOfCounts(counts: Float64Array, items: number, K: number): number | null {
+  const { shares, sumP, used } = fleissSums(counts, items, K);
+  if (used === 0) return null;
+  const chance = chanceOf(shares, items);
+  return chance >= 1 ? null : (sumP / used - chance) / (1 - chance);
+}
