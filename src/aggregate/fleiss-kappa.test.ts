@@ -46,20 +46,25 @@ describe("Fleiss' κ", () => {
     expect(fleissKappa.compute(fromCounts(yn, [[1, 1], [1, 1]]), yn).value).toBeCloseTo(-1, 12);
   });
 
-  it('uses the items with the most common rater count and reports the others as excluded', () => {
+  it('keeps items with unequal rater counts (Gwet\'s generalization), single ratings only in the shares', () => {
     // three items with 3 raters, one with 2, one with 4, one with 1
     const table = [[2, 1], [3, 0], [0, 3], [1, 1], [2, 2], [1, 0]];
     const result = fleissKappa.compute(fromCounts(yn, table), yn);
-    const expected = fleissKappa.compute(fromCounts(yn, table.slice(0, 3)), yn);
-    expect(result).toMatchObject({ itemsUsed: 3, itemsExcluded: 3, ratingsUsed: 9, ratersPerItem: 3 });
-    expect(result.value).toBe(expected.value);
-    // by hand: P_i = 1/3, 1, 1 -> P-bar = 7/9; p = (5/9, 4/9) -> P-e = 41/81
-    expect(result.value!).toBeCloseTo((7 / 9 - 41 / 81) / (1 - 41 / 81), 12);
+    expect(result).toMatchObject({ itemsUsed: 5, itemsExcluded: 1, ratingsUsed: 15, ratersPerItem: null, raters: { min: 2, max: 4, mean: 3 } });
+    // by hand: P_i = 1/3, 1, 1, 0, 1/3 -> P-bar = 8/15;
+    // pi_yes = (2/3 + 1 + 0 + 1/2 + 1/2 + 1) / 6 = 11/18, pi_no = 7/18 -> P-e = (121 + 49) / 324
+    const pe = 170 / 324;
+    expect(result.observedAgreement!).toBeCloseTo(8 / 15, 12);
+    expect(result.chanceAgreement!).toBeCloseTo(pe, 12);
+    expect(result.value!).toBeCloseTo((8 / 15 - pe) / (1 - pe), 12);
   });
 
-  it('takes the larger count when two counts are equally common, and ignores single ratings', () => {
-    const table = [[2, 0], [1, 1], [3, 1], [2, 2], [1, 0], [0, 1], [1, 0]];
-    expect(fleissKappa.compute(fromCounts(yn, table), yn)).toMatchObject({ ratersPerItem: 4, itemsUsed: 2, itemsExcluded: 5 });
+  it('is the classic κ when every item has the same count', () => {
+    const table = [[2, 1], [3, 0], [0, 3]];
+    const result = fleissKappa.compute(fromCounts(yn, table), yn);
+    expect(result).toMatchObject({ itemsUsed: 3, itemsExcluded: 0, ratingsUsed: 9, ratersPerItem: 3, raters: { min: 3, max: 3, mean: 3 } });
+    // P_i = 1/3, 1, 1 -> P-bar = 7/9; p = (5/9, 4/9) -> P-e = 41/81
+    expect(result.value!).toBeCloseTo((7 / 9 - 41 / 81) / (1 - 41 / 81), 12);
   });
 
   it('does not depend on the vote order', () => {
@@ -83,6 +88,7 @@ describe("Fleiss' κ", () => {
         itemsExcluded: 0,
         ratingsUsed: 0,
         ratersPerItem: null,
+        raters: null,
         observedAgreement: null,
         chanceAgreement: null,
       });

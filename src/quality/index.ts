@@ -17,3 +17,13 @@ export {
 } from './extra-assignments.js';
 export { DEFAULT_FLAG_THRESHOLDS, median, workerStatistics, type PassRate, type WorkerFlag, type WorkerFlagThresholds, type WorkerStats } from './worker-stats.js';
 export { balancedAccuracy, labelAccuracy, type AccuracyResult, type BalancedAccuracyResult, type ClassRecall } from './accuracy.js';
+export { DEFAULT_VERDICT_POLICY, workerVerdict, type BetaPrior, type WorkerEvidence, type WorkerVerdict, type WorkerVerdictPolicy } from './worker-verdict.js';
+export {
+  binomialUpperTail,
+  DEFAULT_LLM_POLICY,
+  llmAssistedVerdict,
+  type AgentBaseline,
+  type ItemObservation,
+  type LlmAssistedPolicy,
+  type LlmAssistedVerdict,
+} from './llm-assisted.js';

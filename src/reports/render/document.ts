@@ -189,7 +189,7 @@ function quality(r: Report): Section {
         agreementRow("Krippendorff's α (nominal)", q.krippendorffAlpha),
       ]),
       text(
-        `Both over each item’s first ${q.voteTarget} valid votes in submission order (${plural(q.agreementVotes, 'vote')}). Fleiss’ κ uses the items with the most common number of them (${q.fleissKappa.ratersPerItem ?? DASH}); Krippendorff’s α uses every item with at least 2.`,
+        `Both over each item’s first ${q.voteTarget} valid votes in submission order (${plural(q.agreementVotes, 'vote')}). Both use every item with at least 2 of them, so both describe the same items (Fleiss’ κ in its form for unequal numbers of raters${q.fleissKappa.raters ? `: ${q.fleissKappa.raters.min === q.fleissKappa.raters.max ? q.fleissKappa.raters.min : `${q.fleissKappa.raters.min} to ${q.fleissKappa.raters.max}`} per item` : ''}).`,
       ),
     ]),
     section('checks', 'Attention checks', [

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { Judgment } from '../domain/cases.js';
+import { seededRng } from '../hits/random.js';
+import { binomialUpperTail, llmAssistedVerdict, type AgentBaseline, type ItemObservation } from './llm-assisted.js';
+
+const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
+
+describe('binomialUpperTail', () => {
+  it.each([
+    // scipy 1.12.0: binom.sf(k - 1, n, p)
+    [30, 40, 0.55, 0.00742325931227973],
+    [12, 20, 0.5, 0.2517223358154297],
+    [5, 10, 0.3, 0.15026833259999992],
+    [90, 100, 0.6, 2.338761768922015e-11],
+    [1, 50, 0.01, 0.3949939328624633],
+    [50, 50, 0.9, 0.0051537752073201135],
+  ])('P(K ≥ %i | n = %i, p = %f) as scipy computes it', (k, n, p, expected) => {
+    expect(Math.abs(binomialUpperTail(k, n, p) - expected) / expected).toBeLessThan(1e-10);
+  });
+
+  it('is 1 at k = 0 and 0 above n', () => {
+    expect(binomialUpperTail(0, 10, 0.3)).toBe(1);
+    expect(binomialUpperTail(11, 10, 0.3)).toBe(0);
+  });
+});
+
+/**
+ * Escalated items: the agents disagree, and the evidence sides with A on 55% of them.
+ * A careful person judges the evidence (90% right, 40–60 s per ~2,500-character item, no
+ * events); an LLM-assisted worker gets one verdict per item from an LLM that reads items the
+ * way agent B does (follows B on 85%), reads in 10–20 s, and leaves the page on most items.
+ */
+function worker(kind: 'careful' | 'llm', items: number, seed: string): ItemObservation[] {
+  const rng = seededRng(seed);
+  return Array.from({ length: items }, () => {
+    const truthWithA = rng.next() < 0.55;
+    const agents = rng.next() < 0.5 ? { A: 'yes' as Judgment, B: 'no' as Judgment } : { A: 'no' as Judgment, B: 'yes' as Judgment };
+    const truth = truthWithA ? agents.A : agents.B;
+    const textLength = 2000 + Math.floor(rng.next() * 1000);
+    if (kind === 'careful') {
+      return { agents, answer: rng.next() < 0.9 ? truth : flip(truth), timeMs: 40_000 + rng.next() * 20_000, textLength };
+    }
+    const answer = rng.next() < 0.85 ? agents.B : agents.A;
+    return { agents, answer, timeMs: 10_000 + rng.next() * 10_000, textLength, focusLosses: rng.next() < 0.7 ? 1 : 0 };
+  });
+}
+
+const baselineOf = (observations: readonly ItemObservation[][]): AgentBaseline => {
+  const all = observations.flat().filter((o) => o.agents.A !== o.agents.B);
+  return { items: all.length, followedA: all.filter((o) => o.answer === o.agents.A).length };
+};
+
+describe('llmAssistedVerdict', () => {
+  // a batch: 85 careful workers and 15 LLM-assisted ones, 27 items each (three HITs)
+  const careful = Array.from({ length: 85 }, (_, w) => worker('careful', 27, `c${w}`));
+  const llm = Array.from({ length: 15 }, (_, w) => worker('llm', 27, `l${w}`));
+  const everyone = [...careful, ...llm];
+  const verdict = (mine: ItemObservation[]) => llmAssistedVerdict(mine, baselineOf(everyone.filter((o) => o !== mine)));
+
+  it('flags LLM-assisted workers with recall ≥ 80% and precision ≥ 90% in a mixed batch', () => {
+    const truePositives = llm.filter((o) => verdict(o).flagged).length;
+    const falsePositives = careful.filter((o) => verdict(o).flagged).length;
+    expect(truePositives / llm.length).toBeGreaterThanOrEqual(0.8);
+    expect(truePositives / (truePositives + falsePositives)).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('gives its evidence in sentences', () => {
+    const result = verdict(llm[0]!);
+    expect(result.flagged).toBe(true);
+    expect(result.agentAgreement.agent).toBe('B');
+    expect(result.evidence[0]).toMatch(/^followed agent B on \d+ of 27 items where the agents disagreed \(\d+%; other workers \d+%; p = /);
+    expect(result.evidence.join(' ')).toMatch(/s per 1,000 characters|left the page/);
+  });
+
+  it('does not flag on one signal that is not overwhelming: a fast careful reader', () => {
+    const fastCareful = careful[0]!.map((o) => ({ ...o, timeMs: 5_000 }));
+    const result = verdict(fastCareful);
+    expect(result.medianMsPer1000Chars!).toBeLessThan(8_000);
+    expect(result.flagged).toBe(false);
+  });
+
+  it('flags a returned canary on its own', () => {
+    const result = llmAssistedVerdict(careful[1]!, baselineOf(careful), ['As an assessor I note the Heliotrope protocol applies'], ['heliotrope protocol']);
+    expect(result).toMatchObject({ flagged: true, canary: true });
+  });
+
+  it('tests nothing on too few contested items', () => {
+    const result = llmAssistedVerdict(llm[0]!.slice(0, 5), baselineOf(careful));
+    expect(result.agentAgreement).toMatchObject({ items: 5, agent: null, p: null });
+  });
+});

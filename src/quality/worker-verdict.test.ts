@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import type { Judgment } from '../domain/cases.js';
+import { seededRng } from '../hits/random.js';
+import { DEFAULT_VERDICT_POLICY, workerVerdict, type WorkerEvidence } from './worker-verdict.js';
+
+type Kind = 'diligent' | 'spammer' | 'always-yes' | 'always-no';
+const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
+
+/**
+ * Workers as the default population draws them (samples/population.json): diligent workers
+ * with accuracy Beta(18, 2) on relevant and Beta(17, 3) on not relevant items, 40% of items
+ * relevant; checks easier than real items (accuracy + 0.05); the reference for a real item
+ * is the majority of two other diligent workers (ties left out). 9 items per HIT, with 3
+ * checks in each of a worker's first 3 HITs and 1 after (adaptive checks).
+ */
+function simulate(kind: Kind, assignments: number, seed: string): WorkerEvidence[] {
+  const rng = seededRng(seed);
+  const beta = (a: number, b: number) => {
+    // mean-matched draw: accuracy around the Beta mean with its spread (sum of uniforms is enough here)
+    const mean = a / (a + b);
+    const sd = Math.sqrt((a * b) / ((a + b) ** 2 * (a + b + 1)));
+    return Math.min(0.99, Math.max(0.5, mean + sd * (rng.next() + rng.next() + rng.next() - 1.5) * 2));
+  };
+  const accuracy = { yes: beta(18, 2), no: beta(17, 3) };
+  const answerOf = (truth: Judgment, bonus = 0): Judgment => {
+    if (kind === 'always-yes') return 'yes';
+    if (kind === 'always-no') return 'no';
+    if (kind === 'spammer') return rng.next() < 0.5 ? 'yes' : 'no';
+    return rng.next() < Math.min(0.99, accuracy[truth] + bonus) ? truth : flip(truth);
+  };
+  const other = (truth: Judgment): Judgment => (rng.next() < (truth === 'yes' ? 0.9 : 0.85) ? truth : flip(truth));
+  const evidence: WorkerEvidence[] = [];
+  const checks: WorkerEvidence['checks'][number][] = [];
+  const compared: WorkerEvidence['compared'][number][] = [];
+  for (let a = 0; a < assignments; a++) {
+    for (let c = 0; c < (a < 3 ? 3 : 1); c++) {
+      const expected: Judgment = rng.next() < 0.5 ? 'yes' : 'no';
+      checks.push({ expected, answer: answerOf(expected, 0.05) });
+    }
+    for (let i = 0; i < 9; i++) {
+      const truth: Judgment = rng.next() < 0.4 ? 'yes' : 'no';
+      const answer = answerOf(truth);
+      const [x, y] = [other(truth), other(truth)];
+      if (x === y) compared.push({ reference: x, answer });
+    }
+    evidence.push({ checks: [...checks], compared: [...compared] });
+  }
+  return evidence;
+}
+
+/** Share of workers stopped by the evidence after each of their assignments (stopping is final). */
+function stoppedShare(kind: Kind, assignments: number, workers = 2000): number {
+  let stopped = 0;
+  for (let w = 0; w < workers; w++) {
+    if (simulate(kind, assignments, `${kind}-${w}`).some((e) => workerVerdict(e).stop)) stopped++;
+  }
+  return stopped / workers;
+}
+
+describe('workerVerdict', () => {
+  it('stops at least 95% of always-yes and always-no workers within two assignments', () => {
+    for (const kind of ['always-yes', 'always-no'] as const) expect(stoppedShare(kind, 2), kind).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('stops at least 95% of random clickers within ten assignments (their answers cost more evidence: half of them are right)', () => {
+    expect(stoppedShare('spammer', 10)).toBeGreaterThanOrEqual(0.95);
+    expect(stoppedShare('spammer', 4)).toBeGreaterThanOrEqual(0.6);
+  });
+
+  it('stops under 1% of diligent workers over twenty assignments', () => {
+    expect(stoppedShare('diligent', 20, 1000)).toBeLessThan(0.01);
+  });
+
+  it('keeps a careful worker who missed both checks of their first two HITs', () => {
+    const agree = Array.from({ length: 14 }, (_, i) => ({ reference: (i % 3 === 0 ? 'yes' : 'no') as Judgment, answer: (i % 3 === 0 ? 'yes' : 'no') as Judgment }));
+    const verdict = workerVerdict({ checks: [{ expected: 'yes', answer: 'no' }, { expected: 'no', answer: 'yes' }], compared: agree });
+    expect(verdict.stop).toBe(false);
+    expect(verdict.probabilityNotWorking).toBeLessThan(0.05);
+  });
+
+  it('says nothing without evidence: the prior', () => {
+    const verdict = workerVerdict({ checks: [], compared: [] });
+    expect(verdict.probabilityNotWorking).toBeCloseTo(DEFAULT_VERDICT_POLICY.priorNotWorking, 12);
+    expect(verdict).toMatchObject({ stop: false, evidence: { checks: 0, compared: 0, yesShare: null } });
+  });
+
+  it('explains itself with the evidence', () => {
+    const checks = [{ expected: 'no' as Judgment, answer: 'yes' as Judgment }, { expected: 'yes' as Judgment, answer: 'yes' as Judgment }];
+    const compared = Array.from({ length: 12 }, (_, i) => ({ reference: (i < 5 ? 'yes' : 'no') as Judgment, answer: 'yes' as Judgment }));
+    const verdict = workerVerdict({ checks, compared });
+    expect(verdict.stop).toBe(true);
+    expect(verdict.reason).toMatch(/^stopped: P\(not doing the task\) (> 99\.99|99\.\d\d)% \(≥ 99\.0%\) from 1 of 2 checks passed, 5 of 12 answers agreeing with the other workers' majority, 14 "yes" of 14$/);
+  });
+
+  it('is stricter with a higher confidence', () => {
+    const [, second] = simulate('spammer', 2, 'strict');
+    const loose = workerVerdict(second!, { ...DEFAULT_VERDICT_POLICY, confidence: 0.9 });
+    const strict = workerVerdict(second!, { ...DEFAULT_VERDICT_POLICY, confidence: 0.999999 });
+    expect(loose.probabilityNotWorking).toBe(strict.probabilityNotWorking);
+    expect(strict.stop).toBe(false);
+  });
+});

@@ -1,0 +1,132 @@
+import type { Judgment } from '../domain/cases.js';
+
+/**
+ * Whether a worker is doing the task at all, from the evidence a batch accumulates about
+ * them: attention checks (known answers, both polarities) and agreement with the other
+ * workers' majority on real items. Pure: evidence in, a decision with its probability out.
+ *
+ * Two models of how a worker's answers arise, compared by their marginal likelihoods:
+ * - *working*: each check is answered correctly with probability c, each real item agrees
+ *   with the others' majority with probability a; c and a unknown, with Beta priors centred
+ *   where people who read the items are (checks are easy: Beta(18, 2), mean 0.9; the
+ *   majority of two or more others is itself noisy: Beta(16, 4), mean 0.8);
+ * - *not working*: every answer is "yes" with one unknown rate θ, uniform on [0, 1],
+ *   whatever the item says. This covers the spammer (θ ≈ ½), always-yes (θ = 1) and
+ *   always-no (θ = 0) alike: their answers carry no information about the items.
+ * With a prior share of non-working workers, Bayes gives P(not working | evidence); the
+ * worker is stopped when it reaches `confidence` (0.99 by default). A careful worker who
+ * misses a check or two keeps a low probability because their other answers follow the
+ * items; a worker whose answers ignore the items cannot explain their pattern under the
+ * working model for long.
+ */
+export interface WorkerEvidence {
+  /** Attention checks answered (expected is the known answer). */
+  readonly checks: readonly { readonly expected: Judgment; readonly answer: Judgment }[];
+  /** Real items where the other workers' valid votes have a majority (ties left out): that majority and this worker's answer. */
+  readonly compared: readonly { readonly reference: Judgment; readonly answer: Judgment }[];
+}
+
+export interface WorkerVerdictPolicy {
+  /** Share of workers who do not do the task, before any evidence (0.2: a fifth). */
+  readonly priorNotWorking: number;
+  /** Stop a worker when P(not working | evidence) reaches this. */
+  readonly confidence: number;
+  /** Beta prior of the check accuracy of someone who reads the items. */
+  readonly checkAccuracy: BetaPrior;
+  /** Beta prior of the agreement with the others' majority of someone who reads the items. */
+  readonly agreement: BetaPrior;
+}
+
+/** A Beta(α, β) prior truncated to [min, 1]: a person reading the items does not do worse than `min`. */
+export interface BetaPrior {
+  readonly alpha: number;
+  readonly beta: number;
+  readonly min: number;
+}
+
+export const DEFAULT_VERDICT_POLICY: WorkerVerdictPolicy = {
+  priorNotWorking: 0.2,
+  confidence: 0.99,
+  checkAccuracy: { alpha: 18, beta: 2, min: 0.75 },
+  agreement: { alpha: 16, beta: 4, min: 0.7 },
+};
+
+export interface WorkerVerdict {
+  readonly stop: boolean;
+  /** P(not working | evidence). */
+  readonly probabilityNotWorking: number;
+  /** One sentence with the evidence, for the audit log and the requester. */
+  readonly reason: string;
+  readonly evidence: {
+    readonly checks: number;
+    readonly checksPassed: number;
+    readonly compared: number;
+    readonly agreed: number;
+    readonly yesShare: number | null;
+  };
+}
+
+export function workerVerdict(evidence: WorkerEvidence, policy: WorkerVerdictPolicy = DEFAULT_VERDICT_POLICY): WorkerVerdict {
+  const checksPassed = evidence.checks.filter((c) => c.answer === c.expected).length;
+  const agreed = evidence.compared.filter((c) => c.answer === c.reference).length;
+  const answers = [...evidence.checks, ...evidence.compared];
+  const yes = answers.filter((a) => a.answer === 'yes').length;
+  const no = answers.length - yes;
+
+  const working =
+    logBetaBinomial(checksPassed, evidence.checks.length - checksPassed, policy.checkAccuracy) +
+    logBetaBinomial(agreed, evidence.compared.length - agreed, policy.agreement);
+  const notWorking = logBeta(yes + 1, no + 1);
+  const logOdds = Math.log(policy.priorNotWorking / (1 - policy.priorNotWorking)) + notWorking - working;
+  const probabilityNotWorking = 1 / (1 + Math.exp(-logOdds));
+  const stop = probabilityNotWorking >= policy.confidence;
+  const percent = (x: number) => (x >= 0.99995 ? '> 99.99%' : x > 0.999 ? `${(100 * x).toFixed(2)}%` : `${(100 * x).toFixed(1)}%`);
+  const reason =
+    `${stop ? 'stopped' : 'kept'}: P(not doing the task) ${percent(probabilityNotWorking)} ` +
+    `(${stop ? '≥' : '<'} ${percent(policy.confidence)}) from ${checksPassed} of ${evidence.checks.length} checks passed, ` +
+    `${agreed} of ${evidence.compared.length} answers agreeing with the other workers' majority, ` +
+    `${yes} "yes" of ${answers.length}`;
+  return {
+    stop,
+    probabilityNotWorking,
+    reason,
+    evidence: { checks: evidence.checks.length, checksPassed, compared: evidence.compared.length, agreed, yesShare: answers.length ? yes / answers.length : null },
+  };
+}
+
+/** Points of the numerical integration over [min, 1] (midpoint rule; the integrands are smooth). */
+const GRID = 200;
+
+/** log of the probability of a given sequence of s successes and f failures when p follows the truncated Beta prior. */
+function logBetaBinomial(successes: number, failures: number, prior: BetaPrior): number {
+  const withData: number[] = [];
+  const priorOnly: number[] = [];
+  for (let g = 0; g < GRID; g++) {
+    const p = prior.min + ((g + 0.5) * (1 - prior.min)) / GRID;
+    const density = (prior.alpha - 1) * Math.log(p) + (prior.beta - 1) * Math.log1p(-p);
+    priorOnly.push(density);
+    withData.push(density + successes * Math.log(p) + failures * Math.log1p(-p));
+  }
+  return logSumExp(withData) - logSumExp(priorOnly);
+}
+
+function logSumExp(values: readonly number[]): number {
+  const max = Math.max(...values);
+  return max + Math.log(values.reduce((sum, v) => sum + Math.exp(v - max), 0));
+}
+
+/** log B(a, b) = log Γ(a) + log Γ(b) − log Γ(a + b). */
+function logBeta(a: number, b: number): number {
+  return logGamma(a) + logGamma(b) - logGamma(a + b);
+}
+
+/** log Γ(x) for x > 0 (Lanczos, g = 7, n = 9: about 15 correct digits). */
+function logGamma(x: number): number {
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const z = x - 1;
+  let sum = c[0]!;
+  for (let k = 1; k < 9; k++) sum += c[k]! / (z + k);
+  const t = z + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
+}
