@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'out/**', 'coverage/**', '.venv/**', 'tools/devdb/bin/**'] },
+  { ignores: ['**/dist/**', 'node_modules/**', 'data/**', 'out/**', 'coverage/**', '.venv/**', 'tools/devdb/bin/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,8 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const marketplaceSrc = fileURLToPath(new URL('./packages/marketplace/src/', import.meta.url));
+
 export default defineConfig({
+  // the workspace packages from source, as in tsconfig.json's paths
+  resolve: {
+    alias: [
+      { find: /^@qrelay\/marketplace$/, replacement: `${marketplaceSrc}index.ts` },
+      { find: /^@qrelay\/marketplace\/(fees|config)$/, replacement: `${marketplaceSrc}$1.ts` },
+    ],
+  },
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/per-file-database.ts'],
     pool: 'forks',

@@ -13,7 +13,7 @@ import { importFile, ImportRejected } from '../pipeline/import.js';
 import { dryRunPublish, publishBatch, requireBatch } from '../pipeline/publish.js';
 import { parseBudgetUsd, type PublishRequest } from '../pipeline/settings.js';
 import { batchStatus, renderStatus } from '../pipeline/status.js';
-import { formatUsd } from '../crowd/mturk/fees.js';
+import { formatUsd } from '@qrelay/marketplace/fees';
 import { migrateDatabase } from '../server.js';
 import { parseChoice } from './options.js';
 import { action } from './run.js';

@@ -1,4 +1,4 @@
-import { assignmentsCost, parseUsd, type Cost } from '../crowd/mturk/fees.js';
+import { assignmentsCost, parseUsd, type Cost } from '@qrelay/marketplace/fees';
 import type { HitState } from '../db/models/index.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { CrowdBackend, QualificationRequirementSpec } from '../crowd/backend.js';
-import { formatUsd } from '../crowd/mturk/fees.js';
+import { formatUsd } from '@qrelay/marketplace/fees';
 import { hitRequestToken } from '../crowd/mturk/request-tokens.js';
 import { CrowdCallError } from '../crowd/mturk/retry.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc } from '../db/models/index.js';

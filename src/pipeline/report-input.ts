@@ -1,4 +1,4 @@
-import { parseUsd } from '../crowd/mturk/fees.js';
+import { parseUsd } from '@qrelay/marketplace/fees';
 import type { BatchSettings, HitDoc } from '../db/models/index.js';
 import { reportItemFromCase, type ReportInput, type ReportOptions } from '../reports/index.js';
 import { loadBatchData, plannedItems } from './aggregate.js';

@@ -1,4 +1,4 @@
-import { assignmentFeeCents, formatUsd, parseUsd } from '../crowd/mturk/fees.js';
+import { assignmentFeeCents, formatUsd, parseUsd } from '@qrelay/marketplace/fees';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitState } from '../db/models/index.js';
 import { HIT_STATES } from '../db/models/index.js';
 import type { Judgment } from '../domain/cases.js';

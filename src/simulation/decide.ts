@@ -1,6 +1,4 @@
-import type { AnswerKey } from '../domain/answer-key.js';
-import type { FormFields } from '../domain/answers-xml.js';
-import type { QuestionForm } from '../domain/question-form.js';
+import type { AnswerKey, FormFields, QuestionForm } from '@qrelay/marketplace';
 import type { SimWorker } from './draw.js';
 import { hashUniform, type Rng } from './random.js';
 

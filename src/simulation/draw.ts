@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { WorkerProfile } from '../domain/system-qualifications.js';
+import type { WorkerProfile } from '@qrelay/marketplace';
 import type { PopulationProfile, WorkerKind } from './population.js';
 import { beta, categorical, logNormal, seededRng, type Rng } from './random.js';
 

@@ -1,5 +1,5 @@
 import { parse } from 'parse5';
-import { attr, elements, hasAttr, isElement, textContent, type HtmlElement, type HtmlNode } from '../html-tree.js';
+import { attr, elements, hasAttr, isElement, textContent, type HtmlElement, type HtmlNode } from '@qrelay/marketplace';
 
 /**
  * A HIT page's form as a simulated worker reads it (docs/hit-page-contract.md): the

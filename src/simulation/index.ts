@@ -2,5 +2,6 @@
 export { Simulation, SimulationError, type SimulationProgress, type SimulationState, type KindTally } from './simulation.js';
 export { checkPopulation, populationSchema, WORKER_KINDS, type PopulationProfile, type PopulationInput, type WorkerKind } from './population.js';
 export { simulationRouter, oracleSchema, workerView } from './routes.js';
+export { startMarketplaceWithSimulation, type SimulatedMarketplace } from './marketplace.js';
 export type { OracleEntry, Judgment } from './decide.js';
 export type { SimWorker } from './draw.js';

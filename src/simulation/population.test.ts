@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { paths } from '../../paths.js';
+import { paths } from '../paths.js';
 import { decide, testAnswers, type OracleEntry } from './decide.js';
 import { dealKinds, drawPopulation, seedTag, type SimWorker } from './draw.js';
 import { checkPopulation, type PopulationInput, type PopulationProfile } from './population.js';
 import { seededRng } from './random.js';
-import { parseTest } from '../domain/question-xml.js';
-import { parseAnswerKey } from '../domain/answer-key.js';
+import { parseAnswerKey, parseTest } from '@qrelay/marketplace';
 
 const input: PopulationInput = {
   seed: 'unit',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * A simulated worker population, as a JSON profile (samples/population.json is the
- * default one). Every field is documented here and in the marketplace README. Shares
+ * default one). Every field is documented here and in README.md beside it. Shares
  * are fractions from 0 to 1; durations are marketplace (simulated) seconds.
  */
 

@@ -1,15 +1,14 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
-import { sameToken } from '../admin/token.js';
-import { isDomainError } from '../domain/errors.js';
-import type { RunningMarketplace } from '../server.js';
+import { isDomainError, sameToken } from '@qrelay/marketplace';
+import type { SimulatedMarketplace } from './marketplace.js';
 import type { SimWorker } from './draw.js';
 import { checkPopulation } from './population.js';
 import { SimulationError } from './simulation.js';
 
 /**
  * The simulation's operator routes, under /admin/simulation, behind the same bearer
- * token as /admin (documented in src/marketplace/README.md):
+ * token as /admin (documented in src/simulation/README.md):
  *
  *   GET   /admin/simulation               progress
  *   PUT   /admin/simulation/population    load a population profile (creates the worker accounts)
@@ -41,7 +40,7 @@ export function workerView(w: SimWorker) {
   };
 }
 
-export function simulationRouter(running: RunningMarketplace): Router {
+export function simulationRouter(running: Pick<SimulatedMarketplace, 'simulation' | 'adminToken' | 'marketplace'>): Router {
   const router = express.Router();
   const sim = () => running.simulation;
   router.use((req, res, next) => {
@@ -60,7 +59,7 @@ export function simulationRouter(running: RunningMarketplace): Router {
   router.put('/population', async (req, res) => {
     const checked = checkPopulation(req.body);
     if (!checked.ok) {
-      return problem(res, 400, 'Bad Request', 'the population profile does not match its schema (src/marketplace/sim/population.ts)', {
+      return problem(res, 400, 'Bad Request', 'the population profile does not match its schema (src/simulation/population.ts)', {
         errors: checked.issues.map((i) => ({ path: i.path ? `body.${i.path}` : 'body', message: i.message })),
       });
     }

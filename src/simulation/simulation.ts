@@ -1,12 +1,5 @@
 import { createHash } from 'node:crypto';
-import { parseAnswerKey } from '../domain/answer-key.js';
-import type { FormFields } from '../domain/answers-xml.js';
-import { isDomainError } from '../domain/errors.js';
-import type { RunningMarketplace } from '../server.js';
-import { testOf } from '../services/qualifications.js';
-import { SiteKeys } from '../site/keys.js';
-import { workFrameUrl } from '../site/links.js';
-import type { HitSummary } from '../workers.js';
+import { isDomainError, parseAnswerKey, SiteKeys, testOf, workFrameUrl, type FormFields, type HitSummary, type RunningMarketplace } from '@qrelay/marketplace';
 import { decide, testAnswers, type Judgment, type OracleEntry } from './decide.js';
 import { drawPopulation, type SimWorker } from './draw.js';
 import { fillPageForm, readPageForm, type PageForm } from './form.js';

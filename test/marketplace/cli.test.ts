@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../src/paths.js';
-import { MARKETPLACE_DB_SUFFIX } from '../../src/marketplace/store/models.js';
+import { MARKETPLACE_DB_SUFFIX } from '@qrelay/marketplace';
 import { runCli } from '../support/cli.js';
 import { useTestDatabase } from '../support/db.js';
 

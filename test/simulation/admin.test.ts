@@ -1,9 +1,9 @@
 import { CreateQualificationTypeCommand, GetHITCommand, ListAssignmentsForHITCommand } from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_QUALIFICATION_IDS } from '../../../src/marketplace/index.js';
-import type { SimulationProgress } from '../../../src/marketplace/sim/index.js';
-import { itemKeys } from '../hit-pages.js';
-import { hitParams, useMarketplace } from '../support.js';
+import { SYSTEM_QUALIFICATION_IDS } from '@qrelay/marketplace';
+import type { SimulationProgress } from '../../src/simulation/index.js';
+import { itemKeys } from '../marketplace/hit-pages.js';
+import { hitParams, useMarketplace } from '../marketplace/support.js';
 import { admin, basePopulation, createHits, runUntil } from './support.js';
 
 /** The simulation's admin interface, and simulated workers meeting qualification requirements. */

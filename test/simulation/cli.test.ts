@@ -4,13 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken } from '../../../src/marketplace/admin/token.js';
-import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY } from '../../../src/config.js';
-import { MARKETPLACE_DB_SUFFIX } from '../../../src/marketplace/store/models.js';
-import { paths } from '../../../src/paths.js';
-import { runCli } from '../../support/cli.js';
-import { useTestDatabase } from '../../support/db.js';
-import { SiteClient } from '../site/client.js';
+import { adminToken, MARKETPLACE_DB_SUFFIX } from '@qrelay/marketplace';
+import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY } from '../../src/config.js';
+import { paths } from '../../src/paths.js';
+import { runCli } from '../support/cli.js';
+import { useTestDatabase } from '../support/db.js';
+import { SiteClient } from '../marketplace/site/client.js';
 
 /** `qrelay marketplace --simulate <population.json>`, and worker accounts with passwords from the CLI. */
 
@@ -80,7 +79,7 @@ describe('qrelay marketplace --simulate', () => {
     const bad = await runCli(['marketplace', '--simulate', file]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe(
-      `qrelay: --simulate ${file}: arrivalsPerHour: Too small: expected number to be >0; accuracy.notRelevant: Invalid input: expected object, received undefined (the fields are described in src/marketplace/README.md)\n`,
+      `qrelay: --simulate ${file}: arrivalsPerHour: Too small: expected number to be >0; accuracy.notRelevant: Invalid input: expected object, received undefined (the fields are described in src/simulation/README.md)\n`,
     );
   });
 

@@ -1,8 +1,8 @@
 import { ListAssignmentsForHITCommand, UpdateExpirationForHITCommand } from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
-import type { SimulationProgress } from '../../../src/marketplace/sim/index.js';
-import { itemKeys } from '../hit-pages.js';
-import { hitParams, useMarketplace } from '../support.js';
+import type { SimulationProgress } from '../../src/simulation/index.js';
+import { itemKeys } from '../marketplace/hit-pages.js';
+import { hitParams, useMarketplace } from '../marketplace/support.js';
 import { admin, basePopulation, createHits, runUntil, submittedAnswers, type PlannedHit } from './support.js';
 
 /** A seed replays a run; pausing stops the marketplace's time; stopping hands back what workers hold. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { SimulationProgress, WorkerKind } from '../../../src/marketplace/sim/index.js';
-import { itemKeys } from '../hit-pages.js';
-import { hitParams, useMarketplace } from '../support.js';
+import type { SimulationProgress, WorkerKind } from '../../src/simulation/index.js';
+import { itemKeys } from '../marketplace/hit-pages.js';
+import { hitParams, useMarketplace } from '../marketplace/support.js';
 import { admin, basePopulation, createHits, runUntil, submittedAnswers } from './support.js';
 
 /**

@@ -1,8 +1,8 @@
 import { CreateHITCommand, ListAssignmentsForHITCommand, type MTurkClient } from '@aws-sdk/client-mturk';
-import { parseAnswersXml } from '../../../src/marketplace/domain/answers-xml.js';
-import type { PopulationInput, SimulationProgress } from '../../../src/marketplace/sim/index.js';
-import { relevanceQuestion } from '../hit-pages.js';
-import type { MarketplaceHarness } from '../support.js';
+import { parseAnswersXml } from '@qrelay/marketplace';
+import type { PopulationInput, SimulationProgress } from '../../src/simulation/index.js';
+import { relevanceQuestion } from '../marketplace/hit-pages.js';
+import type { MarketplaceHarness } from '../marketplace/support.js';
 
 /** Driving a simulation through the marketplace's admin routes, as the pipeline's tests do. */
 

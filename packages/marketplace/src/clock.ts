@@ -4,7 +4,7 @@
  * seconds, and the time can be moved forward. It never goes backwards, and its state is
  * persisted so a restart continues where it was. Signature checks use the real time.
  *
- * A driver (the worker simulation, src/marketplace/sim/) may hold the clock: while held,
+ * A driver (such as qrelay's worker simulation) may hold the clock: while held,
  * time moves only when the driver advances it, so simulated workers never fall behind a
  * clock that runs faster than they can work. `speed` stays the nominal speed (the
  * driver paces itself by it), and a held clock is saved as a running one, so a restart

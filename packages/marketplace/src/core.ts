@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import type { Logger } from '../log.js';
+import type { Logger } from './log.js';
 import type { Clock } from './clock.js';
 import { hashId } from './ids.js';
 import { TypeCaches } from './store/caches.js';

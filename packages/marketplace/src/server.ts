@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
-import type { Config } from '../config.js';
-import { UserError } from '../errors.js';
-import type { Logger } from '../log.js';
+import type { MarketplaceEnv } from './config.js';
+import { MarketplaceUserError } from './errors.js';
+import type { Logger } from './log.js';
 import { adminToken } from './admin/token.js';
 import { createMarketplaceApp } from './app.js';
 import { DEFAULT_DELIVERY, openMarketplace, type Marketplace, type MarketplaceSettings } from './core.js';
@@ -12,13 +12,12 @@ import type { ChaosSettings } from './protocol/chaos.js';
 import { BackgroundLoops } from './services/loops.js';
 import { findUnsettledApprovals, noteUnsettled } from './services/reviews.js';
 import { marketplaceConfig } from './settings.js';
-import { simulationRouter } from './sim/routes.js';
-import { Simulation } from './sim/simulation.js';
 import { mountWorkerSite } from './site/index.js';
 import { WorkerApi } from './workers.js';
 
 export interface StartMarketplaceOptions {
-  config: Config;
+  /** The parsed MARKETPLACE_* variables (loadMarketplaceEnv; qrelay passes its own config, which carries them). */
+  config: { env: MarketplaceEnv };
   logger: Logger;
   /** An open mongoose connection; the marketplace uses the database `<its name>_marketplace` beside it. */
   connection: Connection;
@@ -32,7 +31,7 @@ export interface StartMarketplaceOptions {
   /** How often the background loops run (real ms, default 1000). */
   loopIntervalMs?: number;
   delivery?: Partial<MarketplaceSettings['delivery']>;
-  /** Adds routes before the final 404 (after the worker website and the simulation's routes, which are always there). */
+  /** Adds routes ahead of /admin and the Requester API (after the worker website), e.g. a driver's /admin/simulation routes. */
   mount?: (app: Express, marketplace: RunningMarketplace) => void;
 }
 
@@ -42,8 +41,6 @@ export interface RunningMarketplace {
   marketplace: Marketplace;
   /** The worker-facing functions (website, simulated workers). */
   workers: WorkerApi;
-  /** Simulated workers (src/marketplace/sim/), driven through /admin/simulation or directly. */
-  simulation: Simulation;
   chaos: ChaosControl;
   loops: BackgroundLoops;
   /** Bearer token of the /admin routes. */
@@ -57,8 +54,8 @@ function listen(app: Express, host: string, port: number): Promise<Server> {
     const server = app.listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new UserError(`port ${port} on ${host} is already in use: stop what runs there, or give the marketplace another port (--port or MARKETPLACE_URL)`));
-      else if (err.code === 'EACCES') reject(new UserError(`no permission to listen on ${host}:${port}: choose a port above 1023`));
+      if (err.code === 'EADDRINUSE') reject(new MarketplaceUserError(`port ${port} on ${host} is already in use: stop what runs there, or give the marketplace another port (--port or MARKETPLACE_URL)`));
+      else if (err.code === 'EACCES') reject(new MarketplaceUserError(`no permission to listen on ${host}:${port}: choose a port above 1023`));
       else reject(err);
     });
   });
@@ -85,7 +82,6 @@ export async function startMarketplace(opts: StartMarketplaceOptions): Promise<R
     const token = adminToken(settings.accessKeyId, settings.secretAccessKey);
     const running = {} as RunningMarketplace;
     const app = createMarketplaceApp({ marketplace, workers, chaos, loops, token }, (a) => {
-      a.use('/admin/simulation', simulationRouter(running));
       mountWorkerSite(a, running);
       opts.mount?.(a, running);
     });
@@ -102,13 +98,11 @@ export async function startMarketplace(opts: StartMarketplaceOptions): Promise<R
       app,
       marketplace,
       workers,
-      simulation: new Simulation(running),
       chaos,
       loops,
       adminToken: token,
       close() {
         closing ??= (async () => {
-          await running.simulation.stop();
           await new Promise<void>((resolve) => {
             httpServer.close(() => resolve());
             httpServer.closeIdleConnections();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
-import { UserError } from '../errors.js';
+import { loadMarketplaceEnv } from './config.js';
+import { MarketplaceUserError } from './errors.js';
 import { NO_CHAOS } from './protocol/chaos.js';
 import { marketplaceConfig } from './settings.js';
 
-const env = (vars: Record<string, string>) => loadConfig({ QRELAY_DATA_DIR: '/tmp/qrelay-settings-test', ...vars });
+const env = (vars: Record<string, string>) => ({ env: loadMarketplaceEnv(vars) });
 
 describe('marketplace settings from the environment', () => {
   it('has development defaults', () => {
@@ -26,7 +26,7 @@ describe('marketplace settings from the environment', () => {
   });
 
   it('names the bad variable', () => {
-    expect(() => env({ MARKETPLACE_CHAOS: 'fault-share=7' })).toThrow(UserError);
+    expect(() => env({ MARKETPLACE_CHAOS: 'fault-share=7' })).toThrow(MarketplaceUserError);
     expect(() => env({ MARKETPLACE_CHAOS: 'fault-share=7' })).toThrow(/MARKETPLACE_CHAOS: fault-share is a share from 0 to 1/);
     expect(() => env({ MARKETPLACE_INITIAL_BALANCE: '10.001' })).toThrow(/MARKETPLACE_INITIAL_BALANCE: expected a USD amount/);
     expect(() => env({ MARKETPLACE_CLOCK_SPEED: '0' })).toThrow(/MARKETPLACE_CLOCK_SPEED: expected a speed above 0/);

@@ -1,9 +1,9 @@
-import type { Config } from '../config.js';
-import { parseUsd } from '../crowd/mturk/fees.js';
+import type { MarketplaceEnv } from './config.js';
+import { parseUsd } from './fees.js';
 import { DEFAULT_DELIVERY, type MarketplaceSettings } from './core.js';
 import { NO_CHAOS, parseChaosSpec, type ChaosSettings } from './protocol/chaos.js';
 
-/** The marketplace's settings from qrelay's one environment schema (src/config.ts). */
+/** The marketplace's settings from its environment schema (config.ts). */
 export interface MarketplaceConfig {
   settings: MarketplaceSettings;
   chaos: ChaosSettings;
@@ -12,7 +12,8 @@ export interface MarketplaceConfig {
   listen: { host: string; port: number };
 }
 
-export function marketplaceConfig(config: Config): MarketplaceConfig {
+/** `config`: anything carrying the parsed MARKETPLACE_* variables (qrelay passes its own config). */
+export function marketplaceConfig(config: { env: MarketplaceEnv }): MarketplaceConfig {
   const env = config.env;
   const url = new URL(env.MARKETPLACE_URL);
   return {

@@ -33,7 +33,7 @@ import { isDuplicateKey, type MessageDoc, type QualificationAttemptDoc, type Qua
 
 /**
  * The worker side of the marketplace, called in-process by the worker website
- * (src/marketplace/site/) and by simulated workers (src/marketplace/sim/). Everything a
+ * (site/) and by drivers such as qrelay's simulated workers (src/simulation/ in qrelay). Everything a
  * worker can do goes through here, with MTurk's rules: blocks, qualification
  * requirements (ActionsGuarded: discover / preview / accept), one assignment per worker
  * per HIT, deadlines, qualification tests. A worker only ever sees their own work.

@@ -1,4 +1,4 @@
-import { assignmentFeeCents, bonusFeeCents, parseUsd, formatUsd } from '../../crowd/mturk/fees.js';
+import { assignmentFeeCents, bonusFeeCents, parseUsd, formatUsd } from '../fees.js';
 import { isMasters } from './system-qualifications.js';
 import type { Requirement } from './types.js';
 

@@ -1,6 +1,6 @@
 import type { Marketplace } from '../core.js';
 import { retryDelayMs } from '../domain/notifications.js';
-import { errorMessage } from '../../errors.js';
+import { errorMessage } from '../errors.js';
 
 /**
  * Delivers due notification messages by HTTP POST. A 2xx answer delivers the message; any

@@ -3,7 +3,6 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { Marketplace } from '../core.js';
 import type { FormFields } from '../domain/answers-xml.js';
 import { isDomainError } from '../domain/errors.js';
-import type { RunningMarketplace } from '../server.js';
 import type { WorkerAccount, WorkerApi } from '../workers.js';
 import { SiteKeys } from './keys.js';
 import { csrfToken, decodeSession, encodeSession, newSession, parseCookies, SESSION_COOKIE, SESSION_TTL_MS, type Session } from './session.js';
@@ -12,12 +11,18 @@ import type { PageName, SiteViews } from './views.js';
 
 /** The plumbing the worker site's routes share: context, sessions, CSRF, forms, pages, errors. */
 
+/** What the site reads of the running marketplace (startMarketplace's result, filled in once it listens). */
+export interface SiteHost {
+  readonly marketplace: Marketplace;
+  readonly workers: WorkerApi;
+}
+
 export class SiteContext {
   private siteKeys: SiteKeys | undefined;
 
   constructor(
     /** Filled in by startMarketplace once it listens; read only while serving. */
-    private readonly running: RunningMarketplace,
+    private readonly running: SiteHost,
     readonly views: SiteViews,
   ) {}
 

@@ -1,15 +1,15 @@
 import type { Express, Request, Response } from 'express';
-import type { RunningMarketplace } from '../server.js';
 import { framesRouter } from './frames.js';
 import { pageErrors, sendPage, SiteContext } from './http.js';
 import { pagesRouter } from './pages.js';
+import type { SiteHost } from './http.js';
 import { siteViews } from './views.js';
 
 /**
  * The worker website: the pages under /worker (pages.ts) and the HIT frames with their
  * submission endpoint (frames.ts). `running` is read only while serving requests.
  */
-export function mountWorkerSite(app: Express, running: RunningMarketplace): SiteContext {
+export function mountWorkerSite(app: Express, running: SiteHost): SiteContext {
   const site = new SiteContext(running, siteViews());
   app.use(framesRouter(site));
   app.use('/worker', pagesRouter(site), (req: Request, res: Response) => {

@@ -2,15 +2,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
-import { paths } from '../../paths.js';
+import { paths } from '../paths.js';
 
 /**
- * The worker site's handlebars templates (templates/marketplace/), compiled once. Every
+ * The worker site's handlebars templates (packages/marketplace/templates/), compiled once. Every
  * value goes through handlebars' escaping; the only unescaped inserts are our own
  * rendered HTML (page bodies, sanitised FormattedContent, our stylesheet and script).
  */
 
-export const SITE_TEMPLATE_DIR = join(paths.templates, 'marketplace');
+export const SITE_TEMPLATE_DIR = paths.templates;
 
 const PAGES = ['login', 'hits', 'hit', 'work', 'assignment', 'assignments', 'qualifications', 'test', 'test-result', 'error'] as const;
 export type PageName = (typeof PAGES)[number];

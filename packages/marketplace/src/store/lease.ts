@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Model } from 'mongoose';
-import { UserError } from '../../errors.js';
+import { MarketplaceUserError } from '../errors.js';
 import { isDuplicateKey, type SettingDoc } from './models.js';
 
 /**
@@ -52,7 +52,7 @@ export class Lease {
       const held = existing?.value as LeaseValue | undefined;
       const age = held ? Date.now() - held.heartbeatAt : Infinity;
       if (held && age < staleMs && !deadOnThisHost(held.owner)) {
-        throw new UserError(
+        throw new MarketplaceUserError(
           `another marketplace process (${held.owner}) is serving the database ${opts.dbName} (its heartbeat is ${Math.round(age / 1000)} s old): stop it, or give this one another database; a claim whose heartbeat stops is taken over after ${staleMs / 1000} s`,
         );
       }
@@ -60,7 +60,7 @@ export class Lease {
         { _id: LEASE_ID, 'value.owner': held?.owner, 'value.heartbeatAt': held?.heartbeatAt },
         { $set: { value: value() } },
       );
-      if (!taken) throw new UserError(`another marketplace process claimed the database ${opts.dbName} at the same moment; try again`);
+      if (!taken) throw new MarketplaceUserError(`another marketplace process claimed the database ${opts.dbName} at the same moment; try again`);
     }
     const lease = new Lease(settings, owner, opts.onLost ?? (() => {}));
     lease.timer = setInterval(() => void lease.beat(), Math.max(1000, staleMs / 3));
