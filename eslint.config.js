@@ -5,6 +5,7 @@ export default tseslint.config(
   { ignores: ['**/dist/**', 'node_modules/**', 'data/**', 'out/**', 'coverage/**', '.venv/**', 'tools/devdb/bin/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   {
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', fetch: 'readonly', performance: 'readonly' } },
     rules: {

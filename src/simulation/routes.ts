@@ -1,10 +1,17 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
-import { isDomainError, sameToken } from '@qrelay/marketplace';
-import type { SimulatedMarketplace } from './marketplace.js';
+import { isDomainError, sameToken, type Marketplace } from '@qrelay/marketplace';
+import type { Simulation } from './simulation.js';
 import type { SimWorker } from './draw.js';
 import { checkPopulation } from './population.js';
 import { SimulationError } from './simulation.js';
+
+/** What the routes read of the marketplace they are mounted on and its simulation. */
+export interface SimulationHost {
+  readonly simulation: Simulation;
+  readonly adminToken: string;
+  readonly marketplace: Marketplace;
+}
 
 /**
  * The simulation's operator routes, under /admin/simulation, behind the same bearer
@@ -40,7 +47,7 @@ export function workerView(w: SimWorker) {
   };
 }
 
-export function simulationRouter(running: Pick<SimulatedMarketplace, 'simulation' | 'adminToken' | 'marketplace'>): Router {
+export function simulationRouter(running: SimulationHost): Router {
   const router = express.Router();
   const sim = () => running.simulation;
   router.use((req, res, next) => {
