@@ -3,7 +3,8 @@ import { bundledMarketplace, type BundledMarketplace } from '../bundled-marketpl
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/connection.js';
 import { createLogger } from '../log.js';
-import { migrateDatabase, startServer } from '../server.js';
+import { migrateDatabase } from '../db/migrate-database.js';
+import { startServer } from '../server.js';
 import { parsePort } from './options.js';
 import { action, onShutdownSignal } from './run.js';
 

@@ -13,7 +13,8 @@ import { SAMPLE_CASES } from '../demo/sample.js';
 import { chooseDemoRun, DEFAULT_DEMO_SETTINGS, runDemo } from '../demo/workflow.js';
 import { createLogger, type Logger } from '../log.js';
 import { createPipelineContext } from '../pipeline/context.js';
-import { migrateDatabase, startServer } from '../server.js';
+import { migrateDatabase } from '../db/migrate-database.js';
+import { startServer } from '../server.js';
 import { parsePositiveNumber } from './options.js';
 import { action, onShutdownSignal } from './run.js';
 

@@ -1,8 +1,7 @@
-import { buildLabels, loadBatchData } from '../pipeline/aggregate.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import { BatchStateError } from '../pipeline/errors.js';
-import { requireBatch } from '../pipeline/publish.js';
 import { datasetsOf, toHumanLabels, type BatchHumanLabels } from './human-labels.js';
+import { buildLabels, loadBatchData, requireBatch } from '../batches/index.js';
 
 /**
  * The batch's labels from its stored votes, as the pipeline's aggregation decides them

@@ -1,3 +1,4 @@
+import { requireBatch } from '../batches/index.js';
 import type { CrowdBackend, QualificationRequirementSpec } from '../crowd/backend.js';
 import { formatUsd } from '@qrelay/marketplace/fees';
 import { hitRequestToken } from '../crowd/mturk/request-tokens.js';
@@ -8,10 +9,10 @@ import { loadQualificationTest, requiresMasters, resolveQualificationRequirement
 import { committedCents, hitCommitment, outstandingCents, withinBudget, type PriceTerms } from './budget.js';
 import type { PipelineContext } from './context.js';
 import { describePlan } from './describe.js';
-import { BatchNotFound, BatchStateError } from './errors.js';
+import { BatchStateError } from './errors.js';
 
 export { BatchNotFound } from './errors.js';
-import { hitAnnotation, checkBatchName } from './names.js';
+import { hitAnnotation } from './names.js';
 import { computePlan, hitDocs, storeHits } from './plan.js';
 import { mapPool } from './pool.js';
 import { resolveSettings, type PublishRequest } from './settings.js';
@@ -28,13 +29,6 @@ import { resolveSettings, type PublishRequest } from './settings.js';
  */
 
 const TOKEN_MEMORY_MS = 23 * 3600_000;
-
-export async function requireBatch(ctx: PipelineContext, batch: string): Promise<BatchDoc> {
-  checkBatchName(batch, 'batch');
-  const doc = await ctx.models.batches.findById(batch).lean<BatchDoc>();
-  if (!doc) throw new BatchNotFound(batch);
-  return { ...doc, settings: doc.settings ?? null, plan: doc.plan ?? null, hitTypeId: doc.hitTypeId ?? null };
-}
 
 export const priceTerms = (settings: BatchSettings): PriceTerms => ({ reward: settings.preset.reward, masters: requiresMasters(settings.preset) });
 

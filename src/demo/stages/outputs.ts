@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { batchReport, exportQrels, type ExportQrelsResult } from '../../export/index.js';
 import { aggregateBatch } from '../../pipeline/aggregate.js';
-import { requireBatch } from '../../pipeline/publish.js';
 import { DEFAULT_MEASURES, evaluateFiles, evaluationDocument, parseMeasures, renderEvaluationTable, writeTextAtomically, type EvaluationReport, type QrelsOutputFormat } from '../../qrels/index.js';
 import { renderReport, type Report, type ReportFormat, type CsvTable } from '../../reports/index.js';
 import { checkAborted, type DemoEnv } from '../env.js';
 import { sampleFiles } from '../sample.js';
+import { requireBatch } from '../../batches/index.js';
 
 /**
  * Stages 5 to 8: the final labels, the merged qrels in every format, the sample's runs
