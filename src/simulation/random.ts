@@ -3,38 +3,16 @@ import { createHash } from 'node:crypto';
 /**
  * Seeded randomness for the simulation (pure): one generator per purpose and worker, so
  * a seed replays the same population, the same answers and the same timings. sfc32
- * seeded through SHA-256 of a string; distributions by their textbook constructions.
+ * seeded through SHA-256 of a string (hits/random.ts); distributions by their textbook constructions.
  */
 
+// the generator is qrelay's one seeded source (sfc32 through SHA-256, hits/random.ts)
+export { seededRng } from '../hits/index.js';
+
+/** What the distributions below draw from (a seededRng). */
 export interface Rng {
   /** Uniform on [0, 1). */
   next(): number;
-}
-
-function words(seed: string): [number, number, number, number] {
-  const d = createHash('sha256').update(seed).digest();
-  return [d.readUInt32LE(0), d.readUInt32LE(4), d.readUInt32LE(8), d.readUInt32LE(12)];
-}
-
-export function seededRng(seed: string): Rng {
-  let [a, b, c, d] = words(seed);
-  const rng = {
-    next(): number {
-      a >>>= 0;
-      b >>>= 0;
-      c >>>= 0;
-      d >>>= 0;
-      const t = (((a + b) | 0) + d) | 0;
-      d = (d + 1) | 0;
-      a = b ^ (b >>> 9);
-      b = (c + (c << 3)) | 0;
-      c = (c << 21) | (c >>> 11);
-      c = (c + t) | 0;
-      return (t >>> 0) / 4294967296;
-    },
-  };
-  for (let i = 0; i < 12; i++) rng.next(); // let the state mix before use
-  return rng;
 }
 
 /** A uniform number on [0, 1) that depends only on `parts` (answers that do not depend on order). */
