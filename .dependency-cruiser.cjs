@@ -3,7 +3,7 @@
  * public entry, it is that area's index.ts. docs/architecture.md explains the parts.
  * @type {import('dependency-cruiser').IConfiguration}
  */
-const PURE_CORE = '^src/(aggregate|quality|hits|qrels)/|^packages/marketplace/src/fees\\.ts$';
+const PURE_CORE = '^src/(aggregate|quality|hits|qrels)/|^packages/marketplace/src/(fees|xml-reader)\\.ts$';
 // the core's file adapters: they read bundled assets (presets, qualification tests,
 // templates, the decoy pool) or TREC files, and write qrels atomically; nothing else in the core touches files
 const CORE_FILE_ADAPTERS = '^src/hits/(presets|qualification|templates|decoys)\\.ts$|^src/qrels/(read|atomic-write)\\.ts$';
@@ -27,10 +27,10 @@ module.exports = {
     },
     {
       name: 'marketplace-through-its-public-entry',
-      comment: 'qrelay uses the marketplace only through @qrelay/marketplace (index.ts), /fees and /config.',
+      comment: 'qrelay uses the marketplace only through @qrelay/marketplace (index.ts), /fees, /config and /xml.',
       severity: 'error',
       from: { path: '^(src|test|bench|tools|migrations)/' },
-      to: { path: '^packages/marketplace/', pathNot: '^packages/marketplace/src/(index|fees|config)\\.ts$' },
+      to: { path: '^packages/marketplace/', pathNot: '^packages/marketplace/src/(index|fees|config|xml-reader)\\.ts$' },
     },
     {
       name: 'pure-core-no-io',
@@ -43,7 +43,7 @@ module.exports = {
           '^(node:)?(http|https|http2|net|tls|dgram|dns|child_process|cluster|worker_threads)$',
           '^src/(db|api|jobs|pipeline|cli|demo|crowd|export|reports|simulation)/',
           '^src/(server|app|cli|bundled-marketplace|log)\\.ts$',
-          '^packages/marketplace/src/(?!fees\\.ts$)',
+          '^packages/marketplace/src/(?!(fees|xml-reader)\\.ts$)',
         ],
         dependencyTypesNot: ['type-only'],
       },

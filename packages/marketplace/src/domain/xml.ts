@@ -1,4 +1,4 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { checkXml, createXmlParser } from '../xml-reader.js';
 import { DomainError } from './errors.js';
 
 /** Parsing of the XML documents MTurk exchanges (questions, tests, answer keys, answers). */
@@ -12,21 +12,15 @@ export function parseError(what: string, detail: string): DomainError {
   );
 }
 
-/** Parses `xml`, reporting where it is malformed; elements named in `arrays` are always lists. */
+/** Parses `xml` with the one XML reader (xml-reader.ts), reporting where it is malformed; elements named in `arrays` are always lists. */
 export function parseXml(xml: string, what: string, arrays: readonly string[]): Record<string, XmlNode> {
-  const markup = xml.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '').replace(/<!--[\s\S]*?-->/g, '');
-  if (/<!DOCTYPE/i.test(markup) || /<!ENTITY/i.test(markup)) throw parseError(what, 'DOCTYPE and ENTITY declarations are not allowed');
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) throw parseError(what, `line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
-  const parser = new XMLParser({
+  const problem = checkXml(xml);
+  if (problem?.kind === 'declaration') throw parseError(what, 'DOCTYPE and ENTITY declarations are not allowed');
+  if (problem) throw parseError(what, `line ${problem.line}, column ${problem.column}: ${problem.message}`);
+  const parser = createXmlParser({
     ignoreAttributes: true,
     removeNSPrefix: true,
-    parseTagValue: false,
     trimValues: true,
-    ignoreDeclaration: true,
-    ignorePiTags: true,
-    // character references (&#233;) are how MTurk's ASCII documents carry other characters
-    htmlEntities: true,
     isArray: (name) => arrays.includes(name),
   });
   return parser.parse(xml) as Record<string, XmlNode>;

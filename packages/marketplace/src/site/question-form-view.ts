@@ -1,4 +1,4 @@
-import { XMLParser } from 'fast-xml-parser';
+import { createXmlParser } from '../xml-reader.js';
 import type { QuestionForm } from '../domain/question-form.js';
 import { sanitizeFormattedContent } from './sanitize.js';
 
@@ -41,15 +41,11 @@ export interface QuestionFormView {
 
 type Ordered = Record<string, unknown>[];
 
-const parser = new XMLParser({
+const parser = createXmlParser({
   preserveOrder: true,
   ignoreAttributes: true,
   removeNSPrefix: true,
-  parseTagValue: false,
   trimValues: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  htmlEntities: true,
   cdataPropName: '__cdata',
 });
 
