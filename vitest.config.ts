@@ -21,5 +21,13 @@ export default defineConfig({
     hookTimeout: 60_000,
     // 2 cores in CI: a dev database plus two test workers is what the machine holds well
     maxWorkers: 2,
+    // `npm test -- --coverage` prints it (text summary and per file); off unless asked
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts', 'packages/*/src/**/*.ts'],
+      exclude: ['**/*.test.ts'],
+      reporter: ['text-summary', 'text'],
+      reportsDirectory: 'coverage',
+    },
   },
 });
