@@ -3,7 +3,7 @@ import type { BatchSettings, HitDoc } from '../db/models/index.js';
 import { reportItemFromCase, type ReportInput, type ReportOptions } from '../reports/index.js';
 import type { PipelineContext } from './context.js';
 import { BatchStateError } from './errors.js';
-import { priceTerms } from './publish.js';
+import { priceTerms } from './budget.js';
 import { itemCases } from './records.js';
 import { assignmentRecord, hitRecord, tiePolicyOf } from './votes.js';
 import { loadBatchData, plannedItems, requireBatch } from '../batches/index.js';

@@ -6,7 +6,7 @@ import type { CostQuote } from '../hits/quote.js';
 import { labelAccuracy } from '../quality/index.js';
 import { committedCents } from './budget.js';
 import type { PipelineContext } from './context.js';
-import { priceTerms } from './publish.js';
+import { priceTerms } from './budget.js';
 import { visibleRecords } from './records.js';
 import { buildLabels, loadBatchData, type BatchData, requireBatch } from '../batches/index.js';
 
