@@ -3,17 +3,25 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# the workspace packages' manifests first, so that npm ci links them (node_modules/@qrelay/*)
+COPY packages/marketplace/package.json ./packages/marketplace/
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
+COPY packages/marketplace/tsconfig.json ./packages/marketplace/
+COPY packages/marketplace/src ./packages/marketplace/src
 COPY src ./src
 COPY migrations ./migrations
-RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev --ignore-scripts
+# packages first: qrelay's build reads their declarations from packages/*/dist
+RUN npx tsc -p packages/marketplace/tsconfig.json && npx tsc -p tsconfig.build.json && npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/packages/marketplace/dist ./packages/marketplace/dist
+COPY packages/marketplace/package.json ./packages/marketplace/
+COPY packages/marketplace/templates ./packages/marketplace/templates
 COPY package.json ./
 COPY templates ./templates
 COPY hits ./hits

@@ -19,7 +19,7 @@ import { startDevdb } from '../src/db/devdb.js';
 import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
 import { createPipelineContext } from '../src/pipeline/context.js';
-import { migrateDatabase } from '../src/server.js';
+import { migrateDatabase } from '../src/db/migrate-database.js';
 import { freePort } from '../test/support/global-setup.js';
 import { buildSyntheticBatch } from './support/synthetic-batch.js';
 import { quantile, reportRows } from './support/table.js';

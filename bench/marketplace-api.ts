@@ -14,7 +14,7 @@ import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY, loadC
 import { connectMongoose } from '../src/db/connection.js';
 import { isListening, startDevdb } from '../src/db/devdb.js';
 import { createLogger } from '../src/log.js';
-import { startMarketplace } from '../src/marketplace/index.js';
+import { startMarketplace } from '@qrelay/marketplace';
 
 const [hitCount = 450, perHit = 3] = process.argv.slice(2).map(Number);
 

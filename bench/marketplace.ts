@@ -17,8 +17,7 @@ import { connectMongoose } from '../src/db/connection.js';
 import { isListening, startDevdb } from '../src/db/devdb.js';
 import { renderHitPage, toHtmlQuestionXml } from '../src/hits/index.js';
 import { createLogger } from '../src/log.js';
-import { startMarketplace } from '../src/marketplace/index.js';
-import { checkPopulation, type SimulationProgress } from '../src/marketplace/sim/index.js';
+import { checkPopulation, startMarketplaceWithSimulation, type SimulationProgress } from '../src/simulation/index.js';
 
 const [hitCount = 1000, perHit = 3, speed = 3600] = process.argv.slice(2).map(Number);
 const ITEMS = 5;
@@ -31,7 +30,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'qrelay-bench-marketplace-'));
 const devdb = process.env.MONGODB_URI ? undefined : await startDevdb({ address: await freeAddress(), dataDir });
 const connection = await connectMongoose(`${process.env.MONGODB_URI ?? devdb!.uri}bench_sim_${Date.now()}`);
 const config = loadConfig({ ...process.env, MARKETPLACE_INITIAL_BALANCE: '100000.00' });
-const running = await startMarketplace({ config, logger: createLogger('warn'), connection, port: 0, host: '127.0.0.1' });
+const running = await startMarketplaceWithSimulation({ config, logger: createLogger('warn'), connection, port: 0, host: '127.0.0.1' });
 const client = new MTurkClient({
   endpoint: running.url,
   region: 'us-east-1',

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { httpUrl, marketplaceEnvShape, parseEnvironment } from '@qrelay/marketplace/config';
 import { UserError } from './errors.js';
-import { parseChaosSpec } from './marketplace/protocol/chaos.js';
 
 /**
  * The one place where the environment becomes typed configuration. Every variable qrelay
@@ -22,12 +22,6 @@ const port = z.coerce
   .min(0, 'expected a port from 0 to 65535')
   .max(65535, 'expected a port from 0 to 65535');
 
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((v) => /^https?:\/\/\S+$/.test(v), { message: 'expected an http(s) URL' })
-  .transform((v) => v.replace(/\/+$/, ''));
-
 const hostPort = z
   .string()
   .trim()
@@ -43,24 +37,7 @@ const optionalSecret = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
-const usdAmount = z
-  .string()
-  .trim()
-  .regex(/^[0-9]+(\.[0-9]{1,2})?$/, 'expected a USD amount such as 10000.00');
-
-const chaosSpec = z
-  .string()
-  .trim()
-  .superRefine((v, ctx) => {
-    try {
-      parseChaosSpec(v);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: `${(err as Error).message}; expected e.g. throttle-rate=5,throttle-burst=10,fault-share=0.05` });
-    }
-  });
-
-export const DEV_MARKETPLACE_ACCESS_KEY_ID = 'AKQRELAYLOCALDEV0001';
-export const DEV_MARKETPLACE_SECRET_ACCESS_KEY = 'qrelay-local-marketplace-development-secret';
+export { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY } from '@qrelay/marketplace/config';
 
 export const envSchema = z.object({
   MONGODB_URI: mongoUri.optional(),
@@ -74,12 +51,8 @@ export const envSchema = z.object({
   AWS_ACCESS_KEY_ID: optionalSecret,
   AWS_SECRET_ACCESS_KEY: optionalSecret,
   AWS_REGION: z.string().trim().min(1).default('us-east-1'),
-  MARKETPLACE_URL: httpUrl.default('http://127.0.0.1:8090'),
-  MARKETPLACE_ACCESS_KEY_ID: z.string().trim().min(1).default(DEV_MARKETPLACE_ACCESS_KEY_ID),
-  MARKETPLACE_SECRET_ACCESS_KEY: z.string().trim().min(1).default(DEV_MARKETPLACE_SECRET_ACCESS_KEY),
-  MARKETPLACE_INITIAL_BALANCE: usdAmount.default('10000.00'),
-  MARKETPLACE_CLOCK_SPEED: z.coerce.number({ message: 'expected a number' }).positive('expected a speed above 0 (1 = real time)').optional(),
-  MARKETPLACE_CHAOS: chaosSpec.optional(),
+  // the bundled marketplace's variables, declared by the marketplace package
+  ...marketplaceEnvShape,
   OPENAI_API_KEY: optionalSecret,
   OPENAI_BASE_URL: httpUrl.optional(),
   /** A JSON file of token prices per model (src/debate/prices.ts) for the LLM cost lines. */
@@ -100,21 +73,12 @@ export interface Config {
 
 /** Parses the environment, reporting every bad variable at once. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  // An empty variable means "unset": shells and compose files often export KEY= .
-  const cleaned = Object.fromEntries(
-    Object.entries(source).filter(([, v]) => v !== undefined && v.trim() !== ''),
-  );
-  const parsed = envSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const variable = String(issue.path[0] ?? 'environment');
-      const value = cleaned[variable];
-      const shown = value === undefined || /SECRET|TOKEN|KEY/.test(variable) ? '' : ` (got ${JSON.stringify(value)})`;
-      return `${variable}: ${issue.message}${shown}`;
-    });
-    throw new UserError(`bad environment: ${problems.join('; ')}`);
+  let env: Env;
+  try {
+    env = parseEnvironment(envSchema, source);
+  } catch (err) {
+    throw new UserError((err as Error).message);
   }
-  const env = parsed.data;
   const dataDir = resolve(env.QRELAY_DATA_DIR);
   return {
     env,

@@ -7,12 +7,11 @@ import type { AppContext } from './api/context.js';
 import { resolveApiToken } from './api/token.js';
 import type { Config } from './config.js';
 import { openDatabase, requireDb, type Database } from './db/connection.js';
-import { loadMigrations, runMigrations } from './db/migrate.js';
+import { migrateDatabase } from './db/migrate-database.js';
 import { UserError } from './errors.js';
 import { createAgenda, startJobs, stopJobs } from './jobs/agenda.js';
 import type { Logger } from './log.js';
 import { createPipelineContext } from './pipeline/context.js';
-import { paths } from './paths.js';
 
 export interface RunningServer {
   url: string;
@@ -27,11 +26,6 @@ export interface StartServerOptions {
   /** Extra routes (e.g. the bundled marketplace) mounted on the same app. */
   mount?: (app: Express) => void;
   jobs?: { processEvery?: number | string; housekeepingEvery?: string | number; collectEvery?: string | number };
-}
-
-export async function migrateDatabase(database: Database, logger: Logger) {
-  const migrations = await loadMigrations(paths.migrations);
-  return runMigrations(requireDb(database.connection), migrations, { log: (line) => logger.info(line) });
 }
 
 function listen(app: Express, host: string, port: number): Promise<Server> {

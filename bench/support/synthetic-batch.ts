@@ -13,12 +13,14 @@ import type { AnyBulkWriteOperation } from 'mongodb';
 import type { AssignmentDoc, HitDoc } from '../../src/db/models/index.js';
 import type { Judgment } from '../../src/domain/cases.js';
 import { caseKey } from '../../src/ingest/index.js';
-import { aggregateBatch, loadBatchData } from '../../src/pipeline/aggregate.js';
+import { aggregateBatch } from '../../src/pipeline/aggregate.js';
+import { loadBatchData } from '../../src/batches/index.js';
 import { bulkWriteSliced } from '../../src/pipeline/bulk.js';
 import type { PipelineContext } from '../../src/pipeline/context.js';
 import { importFile } from '../../src/pipeline/import.js';
 import { checkItemId, itemId } from '../../src/pipeline/names.js';
-import { preparePublish, requireBatch } from '../../src/pipeline/publish.js';
+import { preparePublish } from '../../src/pipeline/publish.js';
+import { requireBatch } from '../../src/batches/index.js';
 import { paths } from '../../src/paths.js';
 import { Rng } from '../../tools/samples/rng.js';
 

@@ -1,6 +1,6 @@
 import type { BatchDoc } from '../db/models/index.js';
 import { BatchStateError } from '../pipeline/errors.js';
-import { requireBatch } from '../pipeline/publish.js';
+import { requireBatch } from '../batches/index.js';
 import { batchStatus, type BatchStatus } from '../pipeline/status.js';
 import { recordAudit } from './audit.js';
 import { batchBonusCents } from './bonus.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { bonusFeeCents, parseUsd } from '../crowd/mturk/fees.js';
+import { bonusFeeCents, parseUsd } from '@qrelay/marketplace/fees';
 import { UserError } from '../errors.js';
 
 /**

@@ -1,8 +1,9 @@
-import { bonusFeeCents, formatUsd } from '../crowd/mturk/fees.js';
+import { bonusFeeCents, formatUsd } from '@qrelay/marketplace/fees';
 import type { HitDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { committedCents } from '../pipeline/budget.js';
-import { priceTerms, requireBatch } from '../pipeline/publish.js';
+import { priceTerms } from '../pipeline/budget.js';
+import { requireBatch } from '../batches/index.js';
 import { recordAudit } from './audit.js';
 import { bonusRequestToken, bonusTotalCents, bonusWithinBudget, parseBonusAmount } from './bonus-terms.js';
 import type { ActionContext } from './context.js';

@@ -2,7 +2,7 @@ import type { Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { caseKey } from '../ingest/index.js';
 import { itemId } from '../pipeline/names.js';
-import { requireBatch } from '../pipeline/publish.js';
+import { requireBatch } from '../batches/index.js';
 import { recordAudit } from './audit.js';
 import type { ActionContext } from './context.js';
 import type { ManualLabelDoc } from './models.js';

@@ -2,7 +2,7 @@ import { CrowdCallError } from '../crowd/mturk/retry.js';
 import type { AssignmentDoc, BatchSettings, ReviewOutcome, ReviewOverride, ReviewRecord } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { aggregateBatch } from '../pipeline/aggregate.js';
-import { requireBatch } from '../pipeline/publish.js';
+import { requireBatch } from '../batches/index.js';
 import { recordAudit } from './audit.js';
 import type { ActionContext } from './context.js';
 import { checkText } from './scope.js';

@@ -1,7 +1,7 @@
 import type { BatchDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
-import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } from '../pipeline/aggregate.js';
-import { requireBatch } from '../pipeline/publish.js';
+import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } from '../batches/index.js';
+import { requireBatch } from '../batches/index.js';
 import { itemCases } from '../pipeline/records.js';
 import { bySubmission } from '../pipeline/votes.js';
 import type { ActionContext } from './context.js';

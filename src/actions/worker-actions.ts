@@ -1,6 +1,6 @@
 import type { AssignmentDoc, BatchDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
-import { requireBatch } from '../pipeline/publish.js';
+import { requireBatch } from '../batches/index.js';
 import { NO_BATCH, recordAudit } from './audit.js';
 import type { ActionContext } from './context.js';
 import { checkText, checkWorkerId, workerScope } from './scope.js';

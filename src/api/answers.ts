@@ -3,7 +3,7 @@ import type { Binary } from 'mongodb';
 import { collections } from '../db/collections.js';
 import { requireDb } from '../db/connection.js';
 import { batchReport } from '../export/index.js';
-import { qrelsExportModel } from '../export/store.js';
+import { qrelsExportModel } from '../export/index.js';
 import { createPipelineContext, type PipelineContext } from '../pipeline/context.js';
 import { readBatchFingerprint } from '../pipeline/revision.js';
 import { batchStatus } from '../pipeline/status.js';

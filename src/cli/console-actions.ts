@@ -10,9 +10,9 @@ import { blockWorker, messageWorkers, qualifyWorker, requireAssignment, unblockW
 import { loadWorkerTable } from '../actions/views.js';
 import type { WorkerRow } from '../actions/worker-table.js';
 import type { Config } from '../config.js';
-import { formatUsd } from '../crowd/mturk/fees.js';
+import { formatUsd } from '@qrelay/marketplace/fees';
 import { UserError } from '../errors.js';
-import { requireBatch } from '../pipeline/publish.js';
+import { requireBatch } from '../batches/index.js';
 import { parseChoice } from './options.js';
 import { checkReachable, withPipeline } from './pipeline.js';
 import { action } from './run.js';

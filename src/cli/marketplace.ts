@@ -4,9 +4,8 @@ import { openDatabase } from '../db/connection.js';
 import { UserError, errorMessage } from '../errors.js';
 import { createLogger } from '../log.js';
 import { readFile } from 'node:fs/promises';
-import { adminToken } from '../marketplace/admin/token.js';
-import { startMarketplace, type RunningMarketplace } from '../marketplace/index.js';
-import { checkPopulation, type PopulationProfile } from '../marketplace/sim/index.js';
+import { adminToken } from '@qrelay/marketplace';
+import { checkPopulation, startMarketplaceWithSimulation, type PopulationProfile, type SimulatedMarketplace } from '../simulation/index.js';
 import { parseCount, passwordOf, profileOf, registerRetakePolicy, registerUpdateWorker, withProfileOptions, type ProfileOptions } from './marketplace-workers.js';
 import { action, onShutdownSignal } from './run.js';
 import { parsePort, parsePositiveNumber } from './options.js';
@@ -80,7 +79,7 @@ async function readPopulation(path: string): Promise<PopulationProfile> {
   const checked = checkPopulation(json);
   if (!checked.ok) {
     const shown = checked.issues.slice(0, 5).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
-    throw new UserError(`--simulate ${path}: ${shown}${checked.issues.length > 5 ? `; and ${checked.issues.length - 5} more` : ''} (the fields are described in src/marketplace/README.md)`);
+    throw new UserError(`--simulate ${path}: ${shown}${checked.issues.length > 5 ? `; and ${checked.issues.length - 5} more` : ''} (the fields are described in src/simulation/README.md)`);
   }
   return checked.profile;
 }
@@ -103,9 +102,9 @@ export function registerMarketplace(program: Command): void {
         const config = loadConfig();
         const logger = createLogger(config.logLevel);
         const database = await openDatabase(config);
-        let running: RunningMarketplace | undefined;
+        let running: SimulatedMarketplace | undefined;
         try {
-          running = await startMarketplace({
+          running = await startMarketplaceWithSimulation({
             config,
             logger,
             connection: database.connection,

@@ -10,13 +10,14 @@ import { collectBatch, RoundBusy, type CollectResult } from '../pipeline/collect
 import { createPipelineContext, parseTargetName, type PipelineContext } from '../pipeline/context.js';
 import { cleanupBatch, expireBatch } from '../pipeline/expire.js';
 import { importFile, ImportRejected } from '../pipeline/import.js';
-import { dryRunPublish, publishBatch, requireBatch } from '../pipeline/publish.js';
+import { dryRunPublish, publishBatch } from '../pipeline/publish.js';
 import { parseBudgetUsd, type PublishRequest } from '../pipeline/settings.js';
 import { batchStatus, renderStatus } from '../pipeline/status.js';
-import { formatUsd } from '../crowd/mturk/fees.js';
-import { migrateDatabase } from '../server.js';
+import { formatUsd } from '@qrelay/marketplace/fees';
+import { migrateDatabase } from '../db/migrate-database.js';
 import { parseChoice } from './options.js';
 import { action } from './run.js';
+import { requireBatch } from '../batches/index.js';
 
 /**
  * The pipeline's commands: `import`, `publish`, `status`, `review`, `expire`, `cleanup`.

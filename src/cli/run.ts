@@ -1,8 +1,10 @@
+import { MarketplaceUserError } from '@qrelay/marketplace';
 import { UserError, errorMessage } from '../errors.js';
 
 /** Exit codes: 1 for every failure a person can act on, 2 for usage errors (commander). */
 export function reportFailure(err: unknown): never {
-  if (err instanceof UserError) {
+  // the marketplace package has its own error for a person (it imports nothing of qrelay)
+  if (err instanceof UserError || err instanceof MarketplaceUserError) {
     process.stderr.write(`qrelay: ${err.message}\n`);
   } else {
     process.stderr.write(`qrelay: unexpected error: ${errorMessage(err)} (set QRELAY_DEBUG=1 to see the stack trace)\n`);

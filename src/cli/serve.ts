@@ -3,9 +3,11 @@ import { bundledMarketplace, type BundledMarketplace } from '../bundled-marketpl
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/connection.js';
 import { createLogger } from '../log.js';
-import { migrateDatabase, startServer } from '../server.js';
+import { migrateDatabase } from '../db/migrate-database.js';
+import { startServer } from '../server.js';
 import { parsePort } from './options.js';
-import { action, onShutdownSignal } from './run.js';
+import { ProcessLifecycle } from './lifecycle.js';
+import { action } from './run.js';
 
 export function registerServe(program: Command): void {
   program
@@ -18,17 +20,14 @@ export function registerServe(program: Command): void {
         const config = loadConfig();
         if (opts.port !== undefined) config.http.port = opts.port;
         const logger = createLogger(config.logLevel);
-        const server = await startServer(config, logger);
-        let market: BundledMarketplace | undefined;
-        onShutdownSignal(async () => {
-          await market?.close();
-          await server.close();
-        });
+        const life = new ProcessLifecycle();
+        const server = life.own(await startServer(config, logger));
         if (!opts.marketplace || config.env.MTURK_TARGET !== 'local') return;
+        let market: BundledMarketplace;
         try {
-          market = await bundledMarketplace(config, logger, server.database.connection);
+          market = life.own(await bundledMarketplace(config, logger, server.database.connection));
         } catch (err) {
-          await server.close().catch(() => undefined);
+          await life.closeAll();
           throw err;
         }
         logger.info({ url: market.url, inProcess: market.running !== null }, market.running ? 'bundled marketplace started in this process' : 'using the marketplace already answering at MARKETPLACE_URL');

@@ -13,9 +13,11 @@ import { SAMPLE_CASES } from '../demo/sample.js';
 import { chooseDemoRun, DEFAULT_DEMO_SETTINGS, runDemo } from '../demo/workflow.js';
 import { createLogger, type Logger } from '../log.js';
 import { createPipelineContext } from '../pipeline/context.js';
-import { migrateDatabase, startServer } from '../server.js';
+import { migrateDatabase } from '../db/migrate-database.js';
+import { startServer } from '../server.js';
 import { parsePositiveNumber } from './options.js';
-import { action, onShutdownSignal } from './run.js';
+import { ProcessLifecycle } from './lifecycle.js';
+import { action } from './run.js';
 
 /**
  * `qrelay start` (what `npm start` runs) and `qrelay demo`: the sample batch through the
@@ -43,14 +45,6 @@ function demoLogger(config: Config): Logger {
 
 function driverFor(market: BundledMarketplace, config: Config): SimulationDriver {
   return market.running ? inProcessDriver(market.running) : remoteDriver(market.url, config);
-}
-
-/** Ends a progress line cut short by Ctrl-C, before the shutdown message. */
-function endLineOnSignal(terminal: boolean): void {
-  if (!terminal) return;
-  const end = () => process.stdout.write('\n');
-  process.once('SIGINT', end);
-  process.once('SIGTERM', end);
 }
 
 interface DemoDeps {
@@ -129,33 +123,24 @@ defaults). Ctrl-C stops at the next step; the next run continues the same batch.
       const logger = demoLogger(config);
       const terminal = process.stdout.isTTY === true;
       const server = await startServer(config, logger);
-      const abort = new AbortController();
-      let market: BundledMarketplace | undefined;
-      let demo: Promise<boolean> | undefined;
-      endLineOnSignal(terminal);
-      onShutdownSignal(async () => {
-        abort.abort();
-        await demo?.catch(() => undefined);
-        await market?.close();
-        await server.close();
-      });
+      const life = new ProcessLifecycle({ endLine: terminal });
+      life.own(server);
       try {
-        market = await bundledMarketplace(config, logger, server.database.connection);
+        const market = life.own(await bundledMarketplace(config, logger, server.database.connection));
         const connection = server.database.connection;
         const batches = await connection.collection(collections.batches).countDocuments({});
         const unfinished = await unfinishedRun(connection);
         if (batches === 0 || unfinished) {
-          demo = demoOnce({ config, logger, connection, market, signal: abort.signal, progress: createProgress(process.stdout, { terminal }) }, opts);
-          if (!(await demo)) return;
+          const demo = demoOnce({ config, logger, connection, market, signal: life.signal, progress: createProgress(process.stdout, { terminal }) }, opts);
+          if (!(await life.track(demo))) return;
         } else {
           say(`qrelay start: the database already holds ${batches} batch${batches === 1 ? '' : 'es'}, so the demo does not run again; \`qrelay demo\` (or \`npx qrelay demo\`) runs it as a new batch`);
         }
         say('');
         for (const line of servingLines(config, server.url, market)) say(line);
       } catch (err) {
-        if (abort.signal.aborted) return;
-        await market?.close().catch(() => undefined);
-        await server.close().catch(() => undefined);
+        if (life.aborted) return;
+        await life.closeAll();
         throw err;
       }
     }),
@@ -171,29 +156,17 @@ defaults). Ctrl-C stops at the next step; the next run continues the same batch.
       const logger = demoLogger(config);
       const terminal = process.stdout.isTTY === true;
       const database = await openDatabase(config);
-      const abort = new AbortController();
-      let market: BundledMarketplace | undefined;
-      let demo: Promise<boolean> | undefined;
-      endLineOnSignal(terminal);
-      onShutdownSignal(async () => {
-        abort.abort();
-        await demo?.catch(() => undefined);
-        await market?.close();
-        await database.close();
-      });
+      const life = new ProcessLifecycle({ endLine: terminal });
+      life.own(database);
       try {
         await migrateDatabase(database, logger);
-        market = await bundledMarketplace(config, logger, database.connection);
-        demo = demoOnce({ config, logger, connection: database.connection, market, signal: abort.signal, progress: createProgress(process.stdout, { terminal }) }, opts);
-        if (!(await demo)) return;
+        const market = life.own(await bundledMarketplace(config, logger, database.connection));
+        await life.track(demoOnce({ config, logger, connection: database.connection, market, signal: life.signal, progress: createProgress(process.stdout, { terminal }) }, opts));
       } catch (err) {
-        if (abort.signal.aborted) return;
+        if (life.aborted) return;
         throw err;
       } finally {
-        if (!abort.signal.aborted) {
-          await market?.close().catch(() => undefined);
-          await database.close().catch(() => undefined);
-        }
+        if (!life.aborted) await life.closeAll();
       }
     }),
   );

@@ -6,7 +6,7 @@ import { batchReport } from '../export/batch-report.js';
 import { loadHumanLabels } from '../export/load-labels.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import { BatchStateError } from '../pipeline/errors.js';
-import { requireBatch } from '../pipeline/publish.js';
+import { requireBatch } from '../batches/index.js';
 import { crowdVsAdjudicator, type CrowdVsAdjudicator } from './agreement.js';
 import { parseAgentAnswer, reaskMessage } from './answer.js';
 import { Journal, type Usage } from './journal.js';

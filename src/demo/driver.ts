@@ -1,11 +1,12 @@
 import type { Config } from '../config.js';
 import { UserError, errorMessage } from '../errors.js';
-import { adminToken, type OracleEntry, type PopulationProfile, type RunningMarketplace, type SimulationProgress } from '../marketplace/index.js';
+import { adminToken } from '@qrelay/marketplace';
+import type { OracleEntry, PopulationProfile, SimulatedMarketplace, SimulationProgress } from '../simulation/index.js';
 
 /**
  * The simulated workers and the marketplace clock, driven the same way whether the
  * marketplace runs in this process (`running.simulation`, `running.marketplace.clock`) or
- * in another one (its /admin routes, src/marketplace/README.md).
+ * in another one (its /admin routes, packages/marketplace/README.md).
  *
  * `now()` is the marketplace's time: the demo's pipeline reads it, so that publishing,
  * votes and latencies are measured on the clock the simulated workers live by. For a
@@ -27,7 +28,7 @@ export interface SimulationDriver {
   progress(): Promise<SimulationProgress>;
 }
 
-export function inProcessDriver(running: RunningMarketplace): SimulationDriver {
+export function inProcessDriver(running: SimulatedMarketplace): SimulationDriver {
   const sim = running.simulation;
   const clock = running.marketplace.clock;
   return {

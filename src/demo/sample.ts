@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { finalLabels, type EscalatedCase, type GoldItem } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { simKey } from '../hits/index.js';
-import { checkPopulation, type OracleEntry, type PopulationProfile } from '../marketplace/index.js';
+import { checkPopulation, type OracleEntry, type PopulationProfile } from '../simulation/index.js';
 import { paths } from '../paths.js';
 
 /**

@@ -1,4 +1,4 @@
-import { formatUsd } from '../crowd/mturk/fees.js';
+import { formatUsd } from '@qrelay/marketplace/fees';
 import type { ExportQrelsResult } from '../export/index.js';
 import type { EvaluationReport } from '../qrels/index.js';
 import type { QuoteDifference, Report } from '../reports/index.js';

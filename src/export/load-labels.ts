@@ -1,10 +1,9 @@
 import { withAdjudicatorFills } from '../debate/fills.js';
-import { buildLabels, loadBatchData } from '../pipeline/aggregate.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import { BatchStateError } from '../pipeline/errors.js';
-import { requireBatch } from '../pipeline/publish.js';
 import { actionModels } from '../actions/models.js';
 import { applyManualLabels, datasetsOf, toHumanLabels, type BatchHumanLabels } from './human-labels.js';
+import { buildLabels, loadBatchData, requireBatch } from '../batches/index.js';
 
 /**
  * The batch's labels from its stored votes, as the pipeline's aggregation decides them

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { QualificationRequirement } from '@aws-sdk/client-mturk';
 import { z } from 'zod';
-import { parseUsd } from '../crowd/mturk/fees.js';
+import { parseUsd } from '@qrelay/marketplace/fees';
 import { UserError } from '../errors.js';
 import { paths } from '../paths.js';
 import type { PlanOptions } from './plan.js';

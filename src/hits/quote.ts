@@ -1,4 +1,4 @@
-import { assignmentFeeCents, feePercent, hitCost, parseUsd, type FeeTerms } from '../crowd/mturk/fees.js';
+import { assignmentFeeCents, feePercent, hitCost, parseUsd, type FeeTerms } from '@qrelay/marketplace/fees';
 
 /**
  * What a plan will cost if every assignment is approved, in whole cents, by MTurk's fee

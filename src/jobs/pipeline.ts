@@ -4,7 +4,8 @@ import { aggregateBatch } from '../pipeline/aggregate.js';
 import { collectBatch, RoundBusy } from '../pipeline/collect.js';
 import { BatchNotFound, BatchStateError } from '../pipeline/errors.js';
 import type { PipelineContext } from '../pipeline/context.js';
-import { publishBatch, requireBatch } from '../pipeline/publish.js';
+import { publishBatch } from '../pipeline/publish.js';
+import { requireBatch } from '../batches/index.js';
 
 /**
  * The pipeline's jobs in `qrelay serve`. Each wraps a stage; stages are idempotent, so a

@@ -1,5 +1,6 @@
-import { assignmentsCost, parseUsd, type Cost } from '../crowd/mturk/fees.js';
-import type { HitState } from '../db/models/index.js';
+import { assignmentsCost, parseUsd, type Cost } from '@qrelay/marketplace/fees';
+import type { BatchSettings, HitState } from '../db/models/index.js';
+import { requiresMasters } from '../hits/index.js';
 
 /**
  * Money the batch has committed: every HIT whose creation may have reached the platform,
@@ -17,6 +18,9 @@ export interface PriceTerms {
   readonly reward: string;
   readonly masters: boolean;
 }
+
+/** The batch's price terms: its preset's reward, and whether it asks for Masters. */
+export const priceTerms = (settings: BatchSettings): PriceTerms => ({ reward: settings.preset.reward, masters: requiresMasters(settings.preset) });
 
 export function hitCommitment(terms: PriceTerms, maxAssignments: number): Cost {
   return assignmentsCost(parseUsd(terms.reward), maxAssignments, { maxAssignments, masters: terms.masters });

@@ -3,18 +3,20 @@ import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc } from '../db/model
 import { loadDecoyPool, type HitPlan } from '../hits/index.js';
 import { caseKey } from '../ingest/index.js';
 import type { StuckItem } from '../quality/index.js';
-import { aggregateBatch, loadBatchData, type BatchAggregation, type BatchData } from './aggregate.js';
+import { aggregateBatch } from './aggregate.js';
 import { committedCents, extensionCents, withinBudget } from './budget.js';
 import type { PipelineContext } from './context.js';
 import { BatchStateError } from './errors.js';
 import { planFollowUp, type FollowUp, type HitProgress } from './follow-up.js';
 import { itemId } from './names.js';
 import { hitDocs, planWith, storeHits } from './plan.js';
-import { priceTerms, publishPending, requireBatch } from './publish.js';
+import { priceTerms } from './budget.js';
+import { publishPending } from './hit-service.js';
 import { reconcileBatch, type ReconcileResult } from './reconcile.js';
 import { goldItems, itemCases, visibleRecords } from './records.js';
 import { reviewBatch, type ReviewResult } from './review.js';
 import { aggregateStored } from './votes.js';
+import { loadBatchData, type BatchAggregation, type BatchData, requireBatch } from '../batches/index.js';
 
 /**
  * One collection round of a published batch: create HITs not created yet, reconcile,

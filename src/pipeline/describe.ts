@@ -1,4 +1,4 @@
-import { formatUsd } from '../crowd/mturk/fees.js';
+import { formatUsd } from '@qrelay/marketplace/fees';
 import type { BatchSettings } from '../db/models/index.js';
 import type { HitPlan } from '../hits/index.js';
 import { describeRequirements } from '../hits/requirements-text.js';

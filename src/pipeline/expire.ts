@@ -3,7 +3,7 @@ import type { BatchDoc, BatchSettings, HitDoc } from '../db/models/index.js';
 import { collectBatch, type CollectResult } from './collect.js';
 import type { PipelineContext } from './context.js';
 import { BatchStateError } from './errors.js';
-import { requireBatch } from './publish.js';
+import { requireBatch } from '../batches/index.js';
 import { touchBatch } from './revision.js';
 
 /**

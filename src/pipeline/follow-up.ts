@@ -1,4 +1,4 @@
-import { LARGE_HIT_MIN_ASSIGNMENTS } from '../crowd/mturk/fees.js';
+import { LARGE_HIT_MIN_ASSIGNMENTS } from '@qrelay/marketplace/fees';
 import type { HitDoc } from '../db/models/index.js';
 import { planExtraAssignments, type ExtraAssignmentsRequest, type StuckItem } from '../quality/index.js';
 import { hitRecord } from './votes.js';

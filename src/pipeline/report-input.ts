@@ -1,13 +1,13 @@
 import { actionModels } from '../actions/models.js';
-import { parseUsd } from '../crowd/mturk/fees.js';
+import { parseUsd } from '@qrelay/marketplace/fees';
 import type { BatchSettings, HitDoc } from '../db/models/index.js';
 import { reportItemFromCase, type ReportInput, type ReportOptions } from '../reports/index.js';
-import { loadBatchData, plannedItems } from './aggregate.js';
 import type { PipelineContext } from './context.js';
 import { BatchStateError } from './errors.js';
-import { priceTerms, requireBatch } from './publish.js';
+import { priceTerms } from './budget.js';
 import { itemCases } from './records.js';
 import { assignmentRecord, hitRecord, tiePolicyOf } from './votes.js';
+import { loadBatchData, plannedItems, requireBatch } from '../batches/index.js';
 
 /**
  * The report's input (src/reports/input.ts) from the database, with the options that make

@@ -1,14 +1,14 @@
-import { assignmentFeeCents, formatUsd, parseUsd } from '../crowd/mturk/fees.js';
+import { assignmentFeeCents, formatUsd, parseUsd } from '@qrelay/marketplace/fees';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitState } from '../db/models/index.js';
 import { HIT_STATES } from '../db/models/index.js';
 import type { Judgment } from '../domain/cases.js';
 import type { CostQuote } from '../hits/quote.js';
 import { labelAccuracy } from '../quality/index.js';
-import { buildLabels, loadBatchData, type BatchData } from './aggregate.js';
 import { committedCents } from './budget.js';
 import type { PipelineContext } from './context.js';
-import { priceTerms, requireBatch } from './publish.js';
+import { priceTerms } from './budget.js';
 import { visibleRecords } from './records.js';
+import { buildLabels, loadBatchData, type BatchData, requireBatch } from '../batches/index.js';
 
 /** `qrelay status` and `GET /api/v1/batches/{batch}`: progress, agreement and money, read-only. */
 export interface BatchStatus {

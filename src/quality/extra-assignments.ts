@@ -1,5 +1,5 @@
 import { byCodeUnits, quote } from '../aggregate/votes.js';
-import { LARGE_HIT_MIN_ASSIGNMENTS } from '../crowd/mturk/fees.js';
+import { LARGE_HIT_MIN_ASSIGNMENTS } from '@qrelay/marketplace/fees';
 import { UserError } from '../errors.js';
 
 /** Valid votes every real item should reach (the DREAM protocol: 3 workers, majority vote). */

@@ -2,31 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { simulatedBatch } from '../../test/reports/fixtures.js';
 import { buildReport } from './build.js';
+import { ReportContract as Contract } from './contract.js';
 import { renderReport } from './render/index.js';
-
-/**
- * The JSON contract of DESIGN.md ("Interfaces that stay stable"): `qrelay report --format
- * json` prints one object with at least these fields, of these types. Money is whole cents
- * (`cost.unit: "cents"`), durations are seconds in fields named `...Seconds`.
- */
-const cents = z.number().int().min(0);
-const Contract = z.looseObject({
-  batch: z.string(),
-  items: z.number().int().min(0),
-  hits: z.number().int().min(0),
-  assignments: z.number().int().min(0),
-  votes: z.number().int().min(0),
-  labels: z.number().int().min(0),
-  fleissKappa: z.number().nullable(),
-  krippendorffAlpha: z.number().nullable(),
-  cost: z.looseObject({ rewards: cents, fees: cents, bonuses: cents, total: cents, perLabel: cents.nullable(), currency: z.literal('USD'), unit: z.literal('cents') }),
-  latency: z.looseObject({
-    publishToFirstAcceptSeconds: z.number().min(0).nullable(),
-    timeToTarget: z.looseObject({ p50Seconds: z.number().nullable(), p90Seconds: z.number().nullable(), p99Seconds: z.number().nullable() }),
-    workerTimePerItem: z.looseObject({ p50Seconds: z.number().nullable(), p90Seconds: z.number().nullable() }),
-  }),
-  workers: z.array(z.looseObject({ worker: z.string() })),
-});
 
 /** Every `...Seconds` field under `value`, with its path. */
 function secondsFields(value: unknown, path = ''): [string, unknown][] {

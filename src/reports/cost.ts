@@ -1,5 +1,5 @@
 import { byCodeUnits } from '../aggregate/votes.js';
-import { assignmentFeeCents, bonusFeeCents, feePercent, type FeeTerms } from '../crowd/mturk/fees.js';
+import { assignmentFeeCents, bonusFeeCents, feePercent, type FeeTerms } from '@qrelay/marketplace/fees';
 import { divideRoundHalfUp } from './arithmetic.js';
 import type { BatchFacts } from './prepare.js';
 import type { CostReport, FeeTermsRow, QuoteComparison, QuoteDifference } from './types.js';

@@ -6,6 +6,7 @@
  *   process.stdout.write(renderReport(report, 'md'));
  */
 export { buildReport } from './build.js';
+export { checkReportContract, ReportContract } from './contract.js';
 export {
   parseReportInput,
   ReportAssignment,

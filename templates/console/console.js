@@ -1,3 +1,4 @@
+/* global window, document */
 // qrelay console: keeps a running batch's numbers current by polling its /live JSON.
 // The pages work without this script; it only updates elements marked data-live="field".
 (function () {

@@ -4,7 +4,7 @@ import { chooseDemoRun } from '../../src/demo/workflow.js';
 import { demoRunModel } from '../../src/demo/runs.js';
 import type { DemoSummary } from '../../src/demo/summary.js';
 import { readQrels } from '../../src/qrels/index.js';
-import { checkReportContract } from '../support/report-contract.js';
+import { checkReportContract } from '../../src/reports/index.js';
 import { spawnCli, summaryFiles, useDemoEnvironment } from './support.js';
 
 /**

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY } from '../../src/config.js';
 import { demoRunModel } from '../../src/demo/runs.js';
 import { pipelineModels } from '../../src/db/models/index.js';
-import { checkReportContract } from '../support/report-contract.js';
+import { checkReportContract } from '../../src/reports/index.js';
 import { spawnCli, useDemoEnvironment } from './support.js';
 
 /**

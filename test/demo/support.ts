@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { MARKETPLACE_DB_SUFFIX } from '../../src/marketplace/store/models.js';
+import { MARKETPLACE_DB_SUFFIX } from '@qrelay/marketplace';
 import { paths } from '../../src/paths.js';
 import { useTestDatabase, type TestDatabase } from '../support/db.js';
 

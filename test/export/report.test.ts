@@ -13,7 +13,7 @@ import { publishBatch } from '../../src/pipeline/publish.js';
 import { useMarketplace } from '../marketplace/support.js';
 import { importSampleBatch, sampleLines, tempDir, testContext, writeLines } from '../pipeline/support.js';
 import { runCli } from '../support/cli.js';
-import { checkReportContract, ReportContract } from '../support/report-contract.js';
+import { checkReportContract, ReportContract } from '../../src/reports/index.js';
 
 /**
  * The JSON report contract (DESIGN.md, "Interfaces that stay stable") checked on what

@@ -5,7 +5,7 @@ import { CreateQualificationTypeCommand, MTurkClient } from '@aws-sdk/client-mtu
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY } from '../../src/config.js';
 import { paths } from '../../src/paths.js';
-import { MARKETPLACE_DB_SUFFIX } from '../../src/marketplace/store/models.js';
+import { MARKETPLACE_DB_SUFFIX } from '@qrelay/marketplace';
 import { runCli } from '../support/cli.js';
 import { useTestDatabase } from '../support/db.js';
 

@@ -10,8 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
-import { startMarketplace } from '../../src/marketplace/index.js';
-import { marketplaceDb } from '../../src/marketplace/store/models.js';
+import { marketplaceDb, startMarketplace } from '@qrelay/marketplace';
 import { hitParams, newWorker, useMarketplace } from './support.js';
 
 const h = useMarketplace();

@@ -2,17 +2,17 @@ import { MTurkClient, type MTurkClientConfig } from '@aws-sdk/client-mturk';
 import { afterAll, beforeAll } from 'vitest';
 import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
-import { startMarketplace, type RunningMarketplace, type StartMarketplaceOptions } from '../../src/marketplace/index.js';
-import { MARKETPLACE_DB_SUFFIX } from '../../src/marketplace/store/models.js';
+import { MARKETPLACE_DB_SUFFIX, type StartMarketplaceOptions } from '@qrelay/marketplace';
+import { startMarketplaceWithSimulation, type SimulatedMarketplace } from '../../src/simulation/index.js';
 import { useTestDatabase, type TestDatabase } from '../support/db.js';
 
 /** A marketplace on this test file's own database, driven through the real AWS SDK over HTTP. */
 export interface MarketplaceHarness {
   db: TestDatabase;
-  running: RunningMarketplace;
+  running: SimulatedMarketplace;
   /** An SDK client for the marketplace (no retries unless asked). */
   client(config?: Partial<MTurkClientConfig>): MTurkClient;
-  start(opts?: Partial<StartMarketplaceOptions> & { env?: Record<string, string> }): Promise<RunningMarketplace>;
+  start(opts?: Partial<StartMarketplaceOptions> & { env?: Record<string, string> }): Promise<SimulatedMarketplace>;
   stop(): Promise<void>;
 }
 
@@ -23,7 +23,7 @@ export function useMarketplace(defaults: Partial<StartMarketplaceOptions> & { en
   const clients: MTurkClient[] = [];
   const harness: MarketplaceHarness = {
     db,
-    running: undefined as unknown as RunningMarketplace,
+    running: undefined as unknown as SimulatedMarketplace,
     client(config = {}) {
       const client = new MTurkClient({ endpoint: harness.running.url, region: 'us-east-1', credentials: CREDENTIALS, maxAttempts: 1, ...config });
       clients.push(client);
@@ -32,7 +32,7 @@ export function useMarketplace(defaults: Partial<StartMarketplaceOptions> & { en
     async start(opts = {}) {
       const { env: defaultEnv, ...startDefaults } = defaults;
       const { env, ...startOpts } = opts;
-      harness.running = await startMarketplace({
+      harness.running = await startMarketplaceWithSimulation({
         config: loadConfig({ ...process.env, MARKETPLACE_URL: 'http://127.0.0.1:8090', ...defaultEnv, ...env }),
         logger: createLogger('silent'),
         connection: db.connection,
@@ -78,7 +78,7 @@ export const hitParams = (overrides: Record<string, unknown> = {}) => ({
 
 let counter = 0;
 /** A worker account with a fresh name. */
-export async function newWorker(h: MarketplaceHarness, profile: Parameters<RunningMarketplace['workers']['createWorker']>[0]['profile'] = {}) {
+export async function newWorker(h: MarketplaceHarness, profile: Parameters<SimulatedMarketplace['workers']['createWorker']>[0]['profile'] = {}) {
   counter++;
   return h.running.workers.createWorker({ displayName: `worker-${process.pid}-${counter}`, profile });
 }

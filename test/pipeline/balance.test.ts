@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { publishBatch, requireBatch } from '../../src/pipeline/publish.js';
+import { publishBatch } from '../../src/pipeline/publish.js';
 import { useMarketplace } from '../marketplace/support.js';
 import { importSampleBatch, tempDir, testContext } from './support.js';
+import { requireBatch } from '../../src/batches/index.js';
 
 // a marketplace account holding $5.00
 const h = useMarketplace({ env: { MARKETPLACE_INITIAL_BALANCE: '5.00' } });

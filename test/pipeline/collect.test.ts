@@ -1,10 +1,11 @@
 import { GetAssignmentCommand } from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
 import { collectBatch } from '../../src/pipeline/collect.js';
-import { publishBatch, requireBatch } from '../../src/pipeline/publish.js';
+import { publishBatch } from '../../src/pipeline/publish.js';
 import { reviewBatch } from '../../src/pipeline/review.js';
 import { advance, newWorker, useMarketplace } from '../marketplace/support.js';
 import { honest, importSampleBatch, tempDir, testContext, work, type Answerer } from './support.js';
+import { requireBatch } from '../../src/batches/index.js';
 
 const h = useMarketplace();
 const dir = tempDir();

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { finalLabels, type EscalatedCase, type GoldItem } from '../../src/domain/cases.js';
 import { simKey } from '../../src/hits/index.js';
 import { collectBatch } from '../../src/pipeline/collect.js';
-import { publishBatch, requireBatch } from '../../src/pipeline/publish.js';
+import { publishBatch } from '../../src/pipeline/publish.js';
 import { batchStatus } from '../../src/pipeline/status.js';
-import { buildLabels, loadBatchData } from '../../src/pipeline/aggregate.js';
 import { useMarketplace } from '../marketplace/support.js';
 import { predict, sampledIntervals, type Kind, type ModelWorker } from './e2e-model.js';
 import { importSampleBatch, sampleLines, tempDir, testContext } from './support.js';
+import { requireBatch, buildLabels, loadBatchData } from '../../src/batches/index.js';
 
 /**
  * Issue 4's acceptance run: 200 escalated cases from import to labels on the bundled

@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { BatchStateError } from '../../src/pipeline/errors.js';
 import { collectBatch } from '../../src/pipeline/collect.js';
 import { cleanupBatch, expireBatch } from '../../src/pipeline/expire.js';
-import { publishBatch, requireBatch } from '../../src/pipeline/publish.js';
+import { publishBatch } from '../../src/pipeline/publish.js';
 import { advance, newWorker, useMarketplace } from '../marketplace/support.js';
 import { honest, importSampleBatch, tempDir, testContext, work, type Answerer } from './support.js';
+import { requireBatch } from '../../src/batches/index.js';
 
 const h = useMarketplace();
 const dir = tempDir();

@@ -3,9 +3,10 @@ import { listAllHits } from '../support/mturk.js';
 import { describe, expect, it } from 'vitest';
 import { hitRequestToken } from '../../src/crowd/mturk/request-tokens.js';
 import { hitAnnotation } from '../../src/pipeline/names.js';
-import { dryRunPublish, publishBatch, requireBatch } from '../../src/pipeline/publish.js';
+import { dryRunPublish, publishBatch } from '../../src/pipeline/publish.js';
 import { useMarketplace } from '../marketplace/support.js';
 import { importSampleBatch, tempDir, testContext } from './support.js';
+import { requireBatch } from '../../src/batches/index.js';
 
 const h = useMarketplace();
 const dir = tempDir();

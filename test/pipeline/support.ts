@@ -9,7 +9,7 @@ import { createPipelineContext, type PipelineContext } from '../../src/pipeline/
 import { paths } from '../../src/paths.js';
 import type { Judgment } from '../../src/domain/cases.js';
 import type { PlannedItem } from '../../src/hits/index.js';
-import type { RunningMarketplace } from '../../src/marketplace/index.js';
+import type { SimulatedMarketplace } from '../../src/simulation/index.js';
 import type { TestDatabase } from '../support/db.js';
 
 /** Fast retries for tests (the real policy waits up to 20 s between attempts). */
@@ -57,7 +57,7 @@ export const honest: Answerer = (item, truth) => (item.kind === 'check' ? item.e
 export const alwaysYes: Answerer = () => 'yes';
 
 /** Accepts and submits one assignment of our HIT `hitDoc` as `workerId`, through the marketplace's worker functions. */
-export async function work(running: RunningMarketplace, ctx: PipelineContext, hitDoc: string, workerId: string, answer: Answerer): Promise<string> {
+export async function work(running: SimulatedMarketplace, ctx: PipelineContext, hitDoc: string, workerId: string, answer: Answerer): Promise<string> {
   const hit = await ctx.models.hits.findById(hitDoc).lean();
   if (!hit?.hitId) throw new Error(`HIT ${hitDoc} is not published`);
   const truth = new Map((await ctx.models.items.find({ batch: hit.batch }).lean()).map((r) => [r.key, r.label ?? undefined]));

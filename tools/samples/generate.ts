@@ -14,7 +14,7 @@ import { runSystems, type System } from './retrieval.js';
 import { Rng } from './rng.js';
 import { select, type Selection } from './selection.js';
 import { topics } from './topics/index.js';
-import { readme } from './readme.js';
+import { readme, type Summary } from './readme.js';
 
 const DATASET = 'sample';
 const RUN_DEPTH = 100;
@@ -105,7 +105,7 @@ function runFile(system: System, queries: readonly Query[]): string {
   return lines.join('\n') + '\n';
 }
 
-function summary(selection: Selection, passages: readonly Passage[], queries: readonly Query[]) {
+function summary(selection: Selection, passages: readonly Passage[], queries: readonly Query[]): Summary {
   const yes = (pairs: readonly Pair[]) => pairs.filter((p) => p.truth === 'yes').length;
   const baseRelevant = new Set(selection.base.filter((p) => p.truth === 'yes').map((p) => `${p.query.id} ${p.passage.id}`));
   const holes = queries.flatMap((q) => passages.filter((p) => p.sentences.some((s) => q.spec.direct.includes(s) || q.spec.hard.some((h) => h.label === 'yes' && h.text === s))).map((p) => `${q.id} ${p.id}`)).filter((k) => !baseRelevant.has(k));
@@ -128,7 +128,6 @@ function summary(selection: Selection, passages: readonly Passage[], queries: re
     bridgeConsensus: selection.bridgeConsensus.length,
   };
 }
-export type Summary = ReturnType<typeof summary>;
 
 function main(): void {
   const rng = new Rng(seed);

@@ -1,6 +1,25 @@
 import type { Standing } from './evaluate.js';
-import type { Summary } from './generate.js';
 import type { System } from './retrieval.js';
+
+/** The sample set's counts (generate.ts computes them). */
+export interface Summary {
+  passages: number;
+  queries: number;
+  topics: number;
+  domains: number;
+  baseJudged: number;
+  baseRelevant: number;
+  holes: number;
+  escalated: number;
+  escalatedYes: number;
+  escalatedHard: number;
+  consensus: number;
+  consensusYes: number;
+  gold: number;
+  goldYes: number;
+  bridgeEscalated: number;
+  bridgeConsensus: number;
+}
 
 export interface ReadmeInput {
   seed: number;

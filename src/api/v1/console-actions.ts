@@ -10,7 +10,7 @@ import { AssignmentParam, BlockBody, BonusBody, ManualLabelBody, MessageBody, Ov
 import { blockWorker, messageWorkers, qualifyWorker, unblockWorker } from '../../actions/worker-actions.js';
 import { loadItems, loadWorkerAnswers, loadWorkerTable } from '../../actions/views.js';
 import { createPipelineContext } from '../../pipeline/context.js';
-import { requireBatch } from '../../pipeline/publish.js';
+import { requireBatch } from '../../batches/index.js';
 import type { AppContext } from '../context.js';
 import { bearerAuth, problemResponse, registry } from '../openapi.js';
 import { guarded, parseWith } from './batches.js';

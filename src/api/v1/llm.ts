@@ -6,7 +6,7 @@ import { HttpProblem } from '../../errors.js';
 import { AdjudicateRequest, DebateRequest, LLM_JOB_STATES, llmJobModel, queueAdjudication, queueDebate, type LlmJobDoc, type LlmJobsOptions } from '../../debate/jobs.js';
 import { OUTPUT_FILES } from '../../debate/outputs.js';
 import { createPipelineContext, type PipelineContext } from '../../pipeline/context.js';
-import { requireBatch } from '../../pipeline/publish.js';
+import { requireBatch } from '../../batches/index.js';
 import type { AppContext } from '../context.js';
 import { bearerAuth, problemResponse, registry } from '../openapi.js';
 import { guarded, jobsOf, parseWith } from './batches.js';

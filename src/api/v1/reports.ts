@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { HttpProblem, UserError } from '../../errors.js';
 import { BatchNotFound, BatchStateError } from '../../pipeline/errors.js';
-import { CsvTable, ReportFormat } from '../../reports/index.js';
+import { CsvTable, ReportContract, ReportFormat } from '../../reports/index.js';
 import type { AppContext } from '../context.js';
 import { problemResponse, registry } from '../openapi.js';
 import { answersOf } from '../answers.js';
@@ -15,42 +15,8 @@ const ReportQuery = z.object({
   table: CsvTable.optional().openapi({ description: 'csv only: the per-worker table (default) or the per-item table' }),
 });
 
-const cents = z.number().int().openapi({ description: 'whole US cents' });
-const seconds = z.number().nullable().openapi({ description: 'seconds; null when undefined for the data' });
-
-/** The stable fields of the JSON report (DESIGN.md, "Interfaces that stay stable"); src/reports/types.ts has them all. */
-const ReportSchema = registry.register(
-  'Report',
-  z
-    .looseObject({
-      reportVersion: z.literal(1),
-      batch: z.string(),
-      items: z.number().int(),
-      hits: z.number().int(),
-      assignments: z.number().int(),
-      votes: z.number().int(),
-      labels: z.number().int(),
-      fleissKappa: z.number().nullable(),
-      krippendorffAlpha: z.number().nullable(),
-      cost: z.looseObject({
-        currency: z.literal('USD'),
-        unit: z.literal('cents'),
-        rewards: cents,
-        fees: cents,
-        bonuses: cents,
-        total: cents,
-        perLabel: cents.nullable(),
-        holesFound: z.number().int().nullable(),
-        perHole: cents.nullable(),
-      }),
-      latency: z.looseObject({
-        publishToFirstAcceptSeconds: seconds,
-        timeToTarget: z.looseObject({ voteTarget: z.number().int(), p50Seconds: seconds, p90Seconds: seconds, p99Seconds: seconds }),
-      }),
-      workers: z.array(z.looseObject({ worker: z.string() })),
-    })
-    .openapi({ description: 'money in whole US cents, durations in seconds (fields named ...Seconds); see src/reports/types.ts for every field' }),
-);
+/** The stable fields of the JSON report: the one contract (src/reports/contract.ts). */
+const ReportSchema = registry.register('Report', ReportContract);
 
 registry.registerPath({
   method: 'get',

@@ -42,7 +42,7 @@ import type {
 } from '../backend.js';
 import type { ResolvedTarget } from '../targets.js';
 import { DUPLICATE_REQUEST, HIT_ALREADY_EXISTS, hitIdFromAlreadyExists } from './errors.js';
-import { parseUsd } from './fees.js';
+import { parseUsd } from '@qrelay/marketplace/fees';
 import { CrowdCallError, DEFAULT_RETRY_POLICY, withRetries, type RetryHooks, type RetryPolicy } from './retry.js';
 
 export interface MturkBackendOptions {

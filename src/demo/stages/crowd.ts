@@ -1,9 +1,9 @@
 import { UserError } from '../../errors.js';
 import { collectBatch, RoundBusy, type CollectResult } from '../../pipeline/collect.js';
-import { requireBatch } from '../../pipeline/publish.js';
 import { checkAborted, pause, type DemoEnv } from '../env.js';
 import { formatDuration, type StageProgress } from '../progress.js';
 import { sampleOracle, samplePopulation } from '../sample.js';
+import { requireBatch } from '../../batches/index.js';
 
 /**
  * Stages 3 and 4: the simulated population works the HITs, and collection rounds review

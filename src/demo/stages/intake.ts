@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IngestKind } from '../../ingest/index.js';
 import { importFile } from '../../pipeline/import.js';
-import { publishBatch, requireBatch } from '../../pipeline/publish.js';
+import { publishBatch } from '../../pipeline/publish.js';
 import { checkAborted, type DemoEnv } from '../env.js';
 import { escalationsFile, sampleFiles } from '../sample.js';
+import { requireBatch } from '../../batches/index.js';
 
 /** Stages 1 and 2: the sample into the batch (cases, gold pool, consensus labels), then its HITs on the marketplace. */
 

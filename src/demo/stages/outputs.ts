@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { batchReport, exportQrels, type ExportQrelsResult } from '../../export/index.js';
 import { aggregateBatch } from '../../pipeline/aggregate.js';
-import { requireBatch } from '../../pipeline/publish.js';
+import { requireBatch } from '../../batches/index.js';
 import { DEFAULT_MEASURES, DEFAULT_SIGNIFICANCE, evaluateFiles, evaluationDocument, parseMeasures, renderEvaluationTable, writeTextAtomically, type EvaluationReport, type QrelsOutputFormat } from '../../qrels/index.js';
 import { renderReport, type Report, type ReportFormat, type CsvTable } from '../../reports/index.js';
 import { checkAborted, type DemoEnv } from '../env.js';

@@ -1,4 +1,4 @@
-import { formatUsd } from '../../crowd/mturk/fees.js';
+import { formatUsd } from '@qrelay/marketplace/fees';
 import type { ItemRow, Report, WorkerRow } from '../types.js';
 import type { CsvTable } from './formats.js';
 

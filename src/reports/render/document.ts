@@ -2,38 +2,15 @@ import type { AgreementResult } from '../../aggregate/index.js';
 import type { QuoteDifferenceReason, Report } from '../types.js';
 import { count, DASH, decimal, duration, hourly, ordinal, passRate, percent, signedCount, signedUsd, usd } from './format.js';
 import { holesSection } from './holes-section.js';
+import type { Block, ChartName, Row, Section } from './blocks.js';
+
+export type { Block, ChartName, Row, Section, Table } from './blocks.js';
 
 /**
  * The human-readable report as plain text in sections and tables: the wording and number
  * formatting of md and html in one place. Every string here is plain text (outside ids
  * included); each renderer escapes it for its own syntax.
  */
-
-export interface Row {
-  readonly cells: readonly string[];
-  /** A total line, shown bold. */
-  readonly strong: boolean;
-}
-
-export interface Table {
-  readonly caption: string;
-  readonly head: readonly string[];
-  /** Right-aligned columns. */
-  readonly numeric: readonly boolean[];
-  readonly rows: readonly Row[];
-}
-
-export type ChartName = 'progress' | 'latency' | 'workers';
-
-export type Block = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'table'; readonly table: Table } | { readonly kind: 'chart'; readonly chart: ChartName };
-
-export interface Section {
-  /** For anchors (html ids). */
-  readonly id: string;
-  readonly title: string;
-  readonly blocks: readonly Block[];
-  readonly subsections: readonly Section[];
-}
 
 export interface ReportDocument {
   readonly title: string;

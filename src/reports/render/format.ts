@@ -1,4 +1,4 @@
-import { formatUsd } from '../../crowd/mturk/fees.js';
+import { formatUsd } from '@qrelay/marketplace/fees';
 
 /**
  * How the human-readable renderings (md, html) write numbers. Locale independent on

@@ -1,5 +1,5 @@
 import type { HolesMattered } from '../../qrels/index.js';
-import type { Block, Section } from './document.js';
+import type { Block, Section } from './blocks.js';
 import { DASH, decimal, percent } from './format.js';
 
 /**

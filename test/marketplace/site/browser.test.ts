@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { CreateHITCommand, ListAssignmentsForHITCommand } from '@aws-sdk/client-mturk';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAnswersXml } from '../../../src/marketplace/domain/answers-xml.js';
+import { parseAnswersXml } from '@qrelay/marketplace';
 import { relevanceQuestion } from '../hit-pages.js';
 import { hitParams, useMarketplace } from '../support.js';
 

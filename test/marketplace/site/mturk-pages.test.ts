@@ -1,6 +1,6 @@
 import { CreateHITCommand, ListAssignmentsForHITCommand } from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
-import { parseAnswersXml } from '../../../src/marketplace/domain/answers-xml.js';
+import { parseAnswersXml } from '@qrelay/marketplace';
 import { classicMturkPage, crowdFormPage, htmlQuestionOf } from '../mturk-page-fixtures.js';
 import { hitParams, useMarketplace } from '../support.js';
 import { SiteClient } from './client.js';

@@ -7,7 +7,7 @@ import {
   ListAssignmentsForHITCommand,
 } from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_QUALIFICATION_IDS } from '../../../src/marketplace/index.js';
+import { SYSTEM_QUALIFICATION_IDS } from '@qrelay/marketplace';
 import { relevanceQuestion } from '../hit-pages.js';
 import { hitParams, useMarketplace } from '../support.js';
 import { SiteClient } from './client.js';

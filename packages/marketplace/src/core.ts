@@ -1,0 +1,106 @@
+import type { Connection } from 'mongoose';
+import type { Logger } from './log.js';
+import type { Clock } from './clock.js';
+import { hashId } from './ids.js';
+import { TypeCaches } from './store/caches.js';
+import { loadClock, saveClock } from './store/clock-store.js';
+import { HitRepository } from './store/hits.js';
+import { Lease } from './store/lease.js';
+import { Ledger } from './store/ledger.js';
+import { marketplaceDb, marketplaceModels, type MarketplaceModels } from './store/models.js';
+import { KeyedMutex } from './store/mutex.js';
+import { Outbox } from './store/outbox.js';
+
+/** Everything the operations, the worker functions and the background loops share. */
+export interface MarketplaceSettings {
+  accessKeyId: string;
+  secretAccessKey: string;
+  initialBalanceCents: number;
+  /** Notification delivery: first retry after `retryBaseMs`, doubling up to `retryCapMs`, `maxAttempts` in all. */
+  delivery: { retryBaseMs: number; retryCapMs: number; maxAttempts: number; timeoutMs: number };
+  /** Allowed difference between a request's signing time and the real time. */
+  maxClockSkewMs: number;
+  /** The region requests must be signed for. */
+  region: string;
+}
+
+/** MTurk's only region: its clients sign for it whatever endpoint they call. */
+export const MARKETPLACE_REGION = 'us-east-1';
+
+export const DEFAULT_DELIVERY = { retryBaseMs: 1000, retryCapMs: 10 * 60_000, maxAttempts: 15, timeoutMs: 10_000 };
+
+export interface Marketplace {
+  settings: MarketplaceSettings;
+  logger: Logger;
+  clock: Clock;
+  models: MarketplaceModels;
+  hits: HitRepository;
+  ledger: Ledger;
+  outbox: Outbox;
+  types: TypeCaches;
+  /** One HIT changes at a time (its slot claims, reviews and events are one document). */
+  hitLocks: KeyedMutex;
+  /** One worker's qualification requests at a time. */
+  workerLocks: KeyedMutex;
+  /** The requester's customer id (notifications' CustomerId). */
+  customerId: string;
+  dbName: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  connection: Connection;
+  settings: MarketplaceSettings;
+  logger: Logger;
+  /** Simulated milliseconds per real millisecond; unset keeps the saved clock's speed. */
+  clockSpeed?: number;
+}
+
+/** Claims the marketplace database, loads its working state and makes the initial deposit once. */
+export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
+  const db = marketplaceDb(opts.connection);
+  const models = marketplaceModels(db);
+  const started = Date.now();
+  const lease = await Lease.acquire(models.settings, {
+    dbName: db.name,
+    onLost: () => opts.logger.error({ database: db.name }, 'the marketplace lost its database lease: another process took it over'),
+  });
+  try {
+    const clock = await loadClock(models, opts.clockSpeed);
+    const hits = new HitRepository(models);
+    const ledger = new Ledger(models);
+    const outbox = new Outbox(models);
+    const types = new TypeCaches(models);
+    const [hitCount, entryCount, pending] = await Promise.all([hits.load(), ledger.load(), outbox.load(), types.load()]);
+    const marketplace: Marketplace = {
+      settings: opts.settings,
+      logger: opts.logger,
+      clock,
+      models,
+      hits,
+      ledger,
+      outbox,
+      types,
+      hitLocks: new KeyedMutex(),
+      workerLocks: new KeyedMutex(),
+      customerId: `A${hashId(`requester:${opts.settings.accessKeyId}`, 13)}`,
+      dbName: db.name,
+      async close() {
+        await saveClock(models, clock).catch(() => undefined);
+        await lease.release();
+      },
+    };
+    await ledger.post(
+      { key: 'deposit:initial', kind: 'deposit', amountCents: opts.settings.initialBalanceCents, rewardCents: 0, feeCents: 0, at: clock.now(), reason: 'initial balance' },
+      { requireCover: false },
+    );
+    opts.logger.info(
+      { database: db.name, hits: hitCount, ledgerEntries: entryCount, pendingNotifications: pending, loadMs: Date.now() - started },
+      'marketplace state loaded',
+    );
+    return marketplace;
+  } catch (err) {
+    await lease.release().catch(() => undefined);
+    throw err;
+  }
+}

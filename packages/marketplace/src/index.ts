@@ -1,0 +1,29 @@
+/**
+ * The MTurk-compatible marketplace. It knows nothing of qrelay: it serves the MTurk
+ * Requester API (2017-01-17) to any client, and the worker-facing functions to its own
+ * worker website and to drivers such as qrelay's simulated crowd (src/simulation/).
+ * This module is the package's public entry; fee rules are at `@qrelay/marketplace/fees`
+ * and the environment schema at `@qrelay/marketplace/config`.
+ */
+export { startMarketplace, type RunningMarketplace, type StartMarketplaceOptions } from './server.js';
+export { WorkerApi } from './workers.js';
+export type * from './workers.js';
+export { DomainError, isDomainError } from './domain/errors.js';
+export { MarketplaceUserError } from './errors.js';
+export type { Logger } from './log.js';
+export { adminToken, sameToken } from './admin/token.js';
+export type { Marketplace } from './core.js';
+export type { ChaosSettings } from './protocol/chaos.js';
+export { SYSTEM_QUALIFICATION_IDS } from './domain/system-qualifications.js';
+export { marketplaceConfig, type MarketplaceConfig } from './settings.js';
+export { MARKETPLACE_DB_SUFFIX, marketplaceDb } from './store/models.js';
+
+// What a driver of the worker site needs (qrelay's simulated crowd, tests): the site's
+// links and keys, the answer formats, and the parsed qualification tests and answer keys.
+export { SiteKeys } from './site/keys.js';
+export { workFrameUrl } from './site/links.js';
+export { parseAnswersXml } from './domain/answers-xml.js';
+export { parseAnswerKey, type AnswerKey } from './domain/answer-key.js';
+export { parseTest } from './domain/question-xml.js';
+export { testOf } from './services/qualifications.js';
+export { attr, elements, hasAttr, isElement, textContent, type HtmlElement, type HtmlNode } from './html-tree.js';

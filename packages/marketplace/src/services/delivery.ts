@@ -1,0 +1,50 @@
+import type { Marketplace } from '../core.js';
+import { retryDelayMs } from '../domain/notifications.js';
+import { errorMessage } from '../errors.js';
+
+/**
+ * Delivers due notification messages by HTTP POST. A 2xx answer delivers the message; any
+ * other answer or a network error schedules a retry with exponential backoff (real time:
+ * a receiver recovers in real time, whatever the marketplace clock does), until
+ * `maxAttempts`, after which the message is kept as failed.
+ */
+export async function deliverDue(mp: Marketplace, limit = 20): Promise<number> {
+  const { retryBaseMs, retryCapMs, maxAttempts, timeoutMs } = mp.settings.delivery;
+  const ids = mp.outbox.dueIds(Date.now(), limit);
+  let delivered = 0;
+  await Promise.all(
+    ids.map(async (id) => {
+      const message = await mp.outbox.message(id);
+      if (!message || message.state !== 'pending') {
+        await mp.outbox.delivered(id);
+        return;
+      }
+      let failure: string | undefined;
+      try {
+        const res = await fetch(message.destination, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'user-agent': 'qrelay-marketplace-notifications' },
+          body: message.body,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        await res.body?.cancel().catch(() => undefined);
+        if (!res.ok) failure = `HTTP ${res.status}`;
+      } catch (err) {
+        failure = errorMessage(err);
+      }
+      if (failure === undefined) {
+        await mp.outbox.delivered(id);
+        delivered++;
+        return;
+      }
+      const attempts = message.attempts + 1;
+      const next = attempts >= maxAttempts ? undefined : Date.now() + retryDelayMs(attempts, retryBaseMs, retryCapMs);
+      await mp.outbox.failedAttempt(id, attempts, failure, next);
+      mp.logger[next === undefined ? 'error' : 'warn'](
+        { messageId: id, destination: message.destination, attempts, error: failure },
+        next === undefined ? 'notification not delivered; giving up' : 'notification not delivered; will retry',
+      );
+    }),
+  );
+  return delivered;
+}

@@ -1,0 +1,30 @@
+import type { AssignmentDoc, BatchDoc, HitDoc } from '../db/models/index.js';
+import type { PipelineContext } from '../pipeline/context.js';
+import { BatchNotFound } from '../pipeline/errors.js';
+import { checkBatchName } from '../pipeline/names.js';
+
+/**
+ * Reading a batch and its HITs and assignments: the one place stages, the CLI, the API,
+ * exports and the demo read them from (they used to import the publish or aggregate stage
+ * for it).
+ */
+
+export async function requireBatch(ctx: PipelineContext, batch: string): Promise<BatchDoc> {
+  checkBatchName(batch, 'batch');
+  const doc = await ctx.models.batches.findById(batch).lean<BatchDoc>();
+  if (!doc) throw new BatchNotFound(batch);
+  return { ...doc, settings: doc.settings ?? null, plan: doc.plan ?? null, hitTypeId: doc.hitTypeId ?? null };
+}
+
+export interface BatchData {
+  hits: HitDoc[];
+  assignments: AssignmentDoc[];
+}
+
+export async function loadBatchData(ctx: PipelineContext, batch: string): Promise<BatchData> {
+  const [hits, assignments] = await Promise.all([
+    ctx.models.hits.find({ batch }).lean<HitDoc[]>(),
+    ctx.models.assignments.find({ batch }).lean<AssignmentDoc[]>(),
+  ]);
+  return { hits: hits.sort((a, b) => a.index - b.index), assignments };
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+/**
+ * A simulated worker population, as a JSON profile (samples/population.json is the
+ * default one). Every field is documented here and in README.md beside it. Shares
+ * are fractions from 0 to 1; durations are marketplace (simulated) seconds.
+ */
+
+const share = z.number().min(0).max(1);
+
+/** Beta(alpha, beta): mean alpha / (alpha + beta); larger alpha + beta, less spread. */
+const betaDistribution = z.object({ alpha: z.number().positive(), beta: z.number().positive() }).strict();
+
+export const WORKER_KINDS = ['diligent', 'spammer', 'alwaysYes', 'alwaysNo', 'llm'] as const;
+export type WorkerKind = (typeof WORKER_KINDS)[number];
+
+export const populationSchema = z
+  .object({
+    /** Free text for people reading the file; ignored. */
+    notes: z.array(z.string()).optional(),
+    /** Makes a run repeatable: the same seed gives the same workers, answers and timings. */
+    seed: z.union([z.string().min(1).max(100), z.number().int()]).transform(String),
+    /** Number of workers (accounts `A<prefix>...` created or updated when the population is loaded). */
+    size: z.number().int().min(1).max(5000),
+    /** Worker ids are `A` + idPrefix + a tag of the seed + the worker's number. */
+    idPrefix: z.string().regex(/^[A-Z0-9]{1,12}$/, 'capital letters and digits, at most 12').default('SIM'),
+    /** Visits per simulated hour (a Poisson process); each visit brings one idle worker, drawn at random. */
+    arrivalsPerHour: z.number().positive().max(1_000_000),
+    /** Mean number of HITs a worker does in one visit (geometric, at least 1); a worker leaves early when no HIT is left. */
+    hitsPerVisit: z.number().min(1).max(100_000).default(10),
+    /** Shares of the worker kinds; the rest are diligent workers. */
+    shares: z
+      .object({
+        /** Answer at random (yes or no with even odds). */
+        spammer: share.default(0),
+        /** Always answer yes. */
+        alwaysYes: share.default(0),
+        /** Always answer no. */
+        alwaysNo: share.default(0),
+        /** "LLM-like": agree with the oracle's model label (llmAgreement of the time); diligent when an item has none. */
+        llm: share.default(0),
+      })
+      .strict()
+      .refine((s) => s.spammer + s.alwaysYes + s.alwaysNo + s.llm <= 1 + 1e-9, 'the shares add up to more than 1')
+      .prefault({}),
+    /**
+     * Diligent workers' accuracy, drawn per worker for each true class: `relevant` is the
+     * chance of answering yes when the truth is yes, `notRelevant` of answering no when it is no.
+     */
+    accuracy: z.object({ relevant: betaDistribution, notRelevant: betaDistribution }).strict(),
+    /** How often an LLM-like worker gives the model's label. */
+    llmAgreement: share.default(1),
+    workTime: z
+      .object({
+        /** Median time a diligent worker spends on one item of a HIT page. */
+        medianSeconds: z.number().positive().max(86_400),
+        /** Log-normal spread of one item's time around the worker's median. */
+        sigma: z.number().min(0).max(3).default(0.5),
+        /** Log-normal spread of workers' medians around medianSeconds. */
+        workerSigma: z.number().min(0).max(3).default(0.3),
+        /** Time factor of spammers and always-yes/no workers (they do not read). */
+        fastFactor: z.number().positive().max(1).default(0.3),
+      })
+      .strict(),
+    /** Share of accepted assignments a worker walks away from (the marketplace abandons them at their deadline). */
+    abandonRate: share.default(0),
+    /** Share of accepted assignments returned part-way through. */
+    returnRate: share.default(0),
+    /** Per worker: the chance of answering each qualification test question right. */
+    qualificationSkill: betaDistribution.default({ alpha: 19, beta: 1 }),
+    /** What the system qualifications see. */
+    profile: z
+      .object({
+        /** Share of a worker's earlier work (baseline) that was approved: PercentAssignmentsApproved. */
+        approvalRate: betaDistribution.default({ alpha: 98, beta: 2 }),
+        /** Earlier approved HITs (NumberHITsApproved): log-normal with this median and spread. */
+        approvedHits: z.object({ median: z.number().min(0), sigma: z.number().min(0).max(5).default(1) }).strict().prefault({ median: 2000 }),
+        /** Where workers are (Locale): countries (ISO 3166) and optional subdivisions, with shares. */
+        locales: z
+          .array(
+            z
+              .object({
+                country: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166 country code such as US'),
+                subdivision: z.string().regex(/^[A-Z0-9]{1,3}$/, 'an ISO 3166-2 subdivision such as WA').optional(),
+                share: z.number().positive(),
+              })
+              .strict(),
+          )
+          .min(1)
+          .default([{ country: 'US', share: 1 }]),
+        /** Share holding the Masters qualification. */
+        mastersShare: share.default(0),
+        /** Share confirmed 18 or older (Adult). */
+        adultShare: share.default(1),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict()
+  .refine((p) => p.abandonRate + p.returnRate <= 1 + 1e-9, { message: 'abandonRate + returnRate add up to more than 1', path: ['returnRate'] });
+
+export type PopulationProfile = z.output<typeof populationSchema>;
+export type PopulationInput = z.input<typeof populationSchema>;
+
+export interface ProfileIssue {
+  /** The field (`shares.spammer`, `profile.locales.0.country`); '' for the profile as a whole. */
+  path: string;
+  message: string;
+}
+
+/** Validates a profile; issues name the field (`shares.spammer`, `profile.locales.0.country`). */
+export function checkPopulation(value: unknown): { ok: true; profile: PopulationProfile } | { ok: false; issues: ProfileIssue[] } {
+  const r = populationSchema.safeParse(value);
+  if (r.success) return { ok: true, profile: r.data };
+  return { ok: false, issues: r.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })) };
+}

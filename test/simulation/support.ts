@@ -1,0 +1,79 @@
+import { CreateHITCommand, ListAssignmentsForHITCommand, type MTurkClient } from '@aws-sdk/client-mturk';
+import { parseAnswersXml } from '@qrelay/marketplace';
+import type { PopulationInput, SimulationProgress } from '../../src/simulation/index.js';
+import { relevanceQuestion } from '../marketplace/hit-pages.js';
+import type { MarketplaceHarness } from '../marketplace/support.js';
+
+/** Driving a simulation through the marketplace's admin routes, as the pipeline's tests do. */
+
+export async function admin<T = unknown>(h: MarketplaceHarness, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${h.running.url}/admin/simulation${path}`, {
+    method,
+    headers: { authorization: `Bearer ${h.running.adminToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const json = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${method} /admin/simulation${path} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** Polls progress until `done` holds (or the time is up). */
+export async function runUntil(h: MarketplaceHarness, done: (p: SimulationProgress) => boolean, timeoutMs = 60_000): Promise<SimulationProgress> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const p = await admin<SimulationProgress>(h, 'GET', '');
+    if (done(p)) return p;
+    if (Date.now() > end) throw new Error(`the simulation did not get there in ${timeoutMs} ms: ${JSON.stringify(p)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface PlannedHit {
+  hitId: string;
+  keys: string[];
+}
+
+/** HITs with qrelay's HIT page, `perHit` items each, keys taken in order from `keys`. */
+export async function createHits(client: MTurkClient, keys: readonly string[], perHit: number, params: Record<string, unknown>): Promise<PlannedHit[]> {
+  const hits: PlannedHit[] = [];
+  for (let i = 0; i < keys.length; i += perHit) {
+    const mine = keys.slice(i, i + perHit);
+    const { HIT } = await client.send(new CreateHITCommand({ ...params, Question: relevanceQuestion(mine.map((key) => ({ key }))) } as never));
+    hits.push({ hitId: HIT!.HITId!, keys: mine });
+  }
+  return hits;
+}
+
+export interface SubmittedAnswer {
+  hitId: string;
+  assignmentId: string;
+  workerId: string;
+  key: string;
+  answer: string;
+  ms: number;
+}
+
+/** Every submitted answer, read back through the Requester API (ListAssignmentsForHIT). */
+export async function submittedAnswers(client: MTurkClient, hits: readonly PlannedHit[]): Promise<SubmittedAnswer[]> {
+  const out: SubmittedAnswer[] = [];
+  for (const hit of hits) {
+    const { Assignments = [] } = await client.send(new ListAssignmentsForHITCommand({ HITId: hit.hitId, MaxResults: 100 }));
+    for (const a of Assignments) {
+      const fields = new Map(parseAnswersXml(a.Answer!).map((e) => [e.questionIdentifier, e.freeText ?? '']));
+      hit.keys.forEach((key, i) => {
+        out.push({ hitId: hit.hitId, assignmentId: a.AssignmentId!, workerId: a.WorkerId!, key, answer: fields.get(`item${i + 1}_answer`) ?? '', ms: Number(fields.get(`item${i + 1}_ms`)) });
+      });
+    }
+  }
+  return out;
+}
+
+export const basePopulation = (overrides: Partial<PopulationInput> = {}): PopulationInput => ({
+  seed: 'test',
+  size: 20,
+  arrivalsPerHour: 120,
+  hitsPerVisit: 10,
+  accuracy: { relevant: { alpha: 18, beta: 2 }, notRelevant: { alpha: 14, beta: 6 } },
+  workTime: { medianSeconds: 20 },
+  ...overrides,
+});
