@@ -79,7 +79,7 @@ export function spawnCli(args: string[], env: Record<string, string>): SpawnedCl
     stdout: () => out,
     stderr: () => err,
     exited,
-    waitFor(pattern, timeoutMs = 60_000) {
+    waitFor(pattern, timeoutMs = 240_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (pattern.test(out)) finish(() => resolve());

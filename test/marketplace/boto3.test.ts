@@ -22,7 +22,7 @@ describe('boto3 against the marketplace', () => {
     const run = await promisify(execFile)(PYTHON, ['-m', 'pytest', 'test/python', '-q', '-p', 'no:cacheprovider'], {
       cwd: paths.root,
       encoding: 'utf8',
-      timeout: 90_000,
+      timeout: 240_000, // a safety net against a hang
       env: {
         ...process.env,
         PYTHONDONTWRITEBYTECODE: '1', // no __pycache__ in the working tree

@@ -28,7 +28,8 @@ afterAll(async () => {
   await stopJobs(agenda, 5000);
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+/** Polls a condition; `timeoutMs` is a generous safety net against a hang, not a speed target. */
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 240_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
