@@ -1,8 +1,13 @@
+import { lostDatabaseError, lostDatabaseMessage } from '../db/lost.js';
 import { UserError, errorMessage } from '../errors.js';
 
 /** Exit codes: 1 for every failure a person can act on, 2 for usage errors (commander). */
 export function reportFailure(err: unknown): never {
-  if (err instanceof UserError) {
+  // a UserError already says what to do (e.g. "cannot reach the database" at start)
+  const lost = err instanceof UserError ? undefined : lostDatabaseError(err);
+  if (lost) {
+    process.stderr.write(`qrelay: ${lostDatabaseMessage(lost)}\n`);
+  } else if (err instanceof UserError) {
     process.stderr.write(`qrelay: ${err.message}\n`);
   } else {
     process.stderr.write(`qrelay: unexpected error: ${errorMessage(err)} (set QRELAY_DEBUG=1 to see the stack trace)\n`);

@@ -1,28 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDevdb, type DevdbHandle } from '../../src/db/devdb.js';
 import { findChromium } from './chromium.js';
+import { freePort } from './free-port.js';
 import { ensureVenv } from './python-venv.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     mongoBaseUri: string;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 let devdb: DevdbHandle | undefined;
