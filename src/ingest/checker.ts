@@ -3,6 +3,7 @@ import type { ConsensusLabel, EscalatedCase, GoldItem } from '../domain/cases.js
 import { aliasesOf, FIELD_ALIASES, resolveAliases, type AliasedField } from './aliases.js';
 import { bridgeConsensus, bridgeEscalation, hasBridgeRounds, type BridgeOutcome } from './bridge.js';
 import { FingerprintTable } from './fingerprints.js';
+import { ignoredFields, IgnoredFieldTally, type IgnoredField } from './ignored-fields.js';
 import { formatPath, quote, zodPathIssues, type IngestIssue, type PathIssue } from './issues.js';
 import { parseJsonObject } from './json-line.js';
 import { caseKey } from './keys.js';
@@ -65,11 +66,17 @@ function canonicalOutcome<R>(schema: z.ZodType<R>, value: Record<string, unknown
 export class RecordChecker<K extends IngestKind> {
   private detected: { format: InputFormat; line: number } | undefined;
   private readonly seen = new FingerprintTable();
+  private readonly ignored = new IgnoredFieldTally();
 
   constructor(readonly kind: K) {}
 
   get format(): InputFormat | undefined {
     return this.detected?.format;
+  }
+
+  /** Fields of the valid lines so far that qrelay does not read (for a warning). */
+  get ignoredFields(): IgnoredField[] {
+    return this.ignored.list;
   }
 
   check(line: number, text: string): LineOutcome<RecordOf<K>> {
@@ -95,6 +102,7 @@ export class RecordChecker<K extends IngestKind> {
       const hint = firstObject && format === 'canonical' ? this.kindHint(value) : [];
       return this.fail(line, [...hint, ...issues], renamed);
     }
+    this.ignored.add(line, ignoredFields(value, format, this.kind));
     if (outcome.type === 'skipped') return outcome;
     return this.deduplicate(line, outcome.record);
   }

@@ -8,13 +8,16 @@ import { simKey } from '../hits/index.js';
 import {
   caseKey,
   DEFAULT_MAX_ERRORS,
+  detectFileKind,
   detectKind,
   formatIssue,
   readRecords,
   validateFile,
+  type IgnoredField,
   type IngestIssue,
   type IngestKind,
   type RecordOf,
+  type ValidationReport,
 } from '../ingest/index.js';
 import { bulkWriteSliced } from './bulk.js';
 import type { PipelineContext } from './context.js';
@@ -149,6 +152,20 @@ async function ensureBatch(ctx: PipelineContext, batch: string, kind: IngestKind
   }
 }
 
+/** A file (or one kind of a BRIDGE file's rows) validated and checked against the batch: ready to commit. */
+interface Prepared {
+  kind: IngestKind;
+  report: ValidationReport;
+  stale: string[];
+}
+
+/** Checks one kind of the file against the batch (nothing written yet but the batch itself). */
+async function prepare(ctx: PipelineContext, file: string, shown: string, batch: string, kind: IngestKind, report: ValidationReport, opts: ImportOptions): Promise<Prepared> {
+  await ensureBatch(ctx, batch, kind);
+  const stale = await checkAgainstStored(ctx, file, shown, kind, batch, opts);
+  return { kind, report, stale };
+}
+
 export async function importFile(ctx: PipelineContext, file: string, opts: ImportOptions): Promise<ImportResult> {
   const batch = checkBatchName(opts.batch, 'batch');
   const shown = opts.displayName ?? file;
@@ -156,8 +173,74 @@ export async function importFile(ctx: PipelineContext, file: string, opts: Impor
 
   const report = await validateFile(file, kind, { maxErrors: opts.maxErrors, maxLineBytes: opts.maxLineBytes });
   if (!report.ok) throw new ImportRejected(shown, report.errors, report.moreErrors);
-  await ensureBatch(ctx, batch, kind);
-  const stale = await checkAgainstStored(ctx, file, shown, kind, batch, opts);
+  return commit(ctx, file, shown, batch, await prepare(ctx, file, shown, batch, kind, report, opts), opts);
+}
+
+/** What `importAny` did: one import per kind the file held (a BRIDGE file may hold two). */
+export interface ImportOutcome {
+  batch: string;
+  file: string;
+  format: string | null;
+  imports: ImportResult[];
+  /** Fields of the file that qrelay does not read (named in a warning, never dropped in silence). */
+  ignoredFields: IgnoredField[];
+}
+
+/**
+ * `qrelay import FILE --batch B` without `--kind`: a canonical file is of the kind its first
+ * record shows; a BRIDGE debate file is split per row, its `consensus: false` rows imported
+ * as escalated cases and its `consensus: true` rows as consensus labels. Every part is
+ * validated and checked against the batch before any is committed, so a refusal leaves
+ * nothing of the file written. With `kind`, only that kind is imported (`importFile`).
+ */
+export async function importAny(ctx: PipelineContext, file: string, opts: ImportOptions): Promise<ImportOutcome> {
+  const batch = checkBatchName(opts.batch, 'batch');
+  const shown = opts.displayName ?? file;
+  const read = { maxErrors: opts.maxErrors, maxLineBytes: opts.maxLineBytes };
+  const detected = opts.kind ?? (await detectFileKind(file, { maxLineBytes: opts.maxLineBytes }));
+  const kinds: IngestKind[] = detected === 'bridge' ? ['escalations', 'consensus'] : [detected];
+  const reports = await Promise.all(kinds.map((kind) => validateFile(file, kind, read)));
+  if (detected === 'bridge') {
+    const issues = bridgeIssues(reports, opts.maxErrors ?? DEFAULT_MAX_ERRORS);
+    if (issues) throw new ImportRejected(shown, issues.errors, issues.moreErrors);
+  } else if (!reports[0]!.ok) {
+    throw new ImportRejected(shown, reports[0]!.errors, reports[0]!.moreErrors);
+  }
+  const parts: Prepared[] = [];
+  for (const report of reports.filter((r) => r.records > 0)) parts.push(await prepare(ctx, file, shown, batch, report.kind, report, opts));
+  const imports: ImportResult[] = [];
+  for (const part of parts) imports.push(await commit(ctx, file, shown, batch, part, opts));
+  return { batch, file: shown, format: reports[0]!.format, imports, ignoredFields: reports[0]!.ignoredFields };
+}
+
+/**
+ * The errors of a BRIDGE file read both ways: each pass reports the rows of its kind (and
+ * the errors every row can have, once per pass), so the two are merged without repeats. A
+ * file with rows of only one kind is fine here; one with no valid row at all is not.
+ */
+function bridgeIssues(reports: ValidationReport[], maxErrors: number): { errors: IngestIssue[]; moreErrors: number } | undefined {
+  const noRecords = (i: IngestIssue) => i.line === 0 && /^holds no /.test(i.reason);
+  const seen = new Set<string>();
+  const all: IngestIssue[] = [];
+  for (const r of reports) {
+    for (const issue of r.errors) {
+      const key = `${issue.line}\u0000${issue.field}\u0000${issue.reason}`;
+      if (noRecords(issue) || seen.has(key)) continue;
+      seen.add(key);
+      all.push(issue);
+    }
+  }
+  const more = Math.max(...reports.map((r) => r.moreErrors));
+  if (all.length === 0 && more === 0) {
+    if (reports.some((r) => r.records > 0)) return undefined;
+    return { errors: [{ line: 0, field: '', reason: 'holds no records (it is empty or has only blank lines)' }], moreErrors: 0 };
+  }
+  all.sort((a, b) => a.line - b.line);
+  return { errors: all.slice(0, maxErrors), moreErrors: more + Math.max(0, all.length - maxErrors) };
+}
+
+async function commit(ctx: PipelineContext, file: string, shown: string, batch: string, prepared: Prepared, opts: ImportOptions): Promise<ImportResult> {
+  const { kind, report, stale } = prepared;
   if (stale.length > 0) await recordModel(ctx, kind).deleteMany({ _id: { $in: stale } });
 
   const started = ctx.now();

@@ -11,7 +11,7 @@
 export { createPipelineContext, parseTargetName, type PipelineContext, type PipelineContextOptions } from './context.js';
 export { BatchNotFound, BatchStateError } from './errors.js';
 export { BatchName, checkBatchName, itemId, hitDocId, hitAnnotation } from './names.js';
-export { importFile, ImportRejected, type ImportOptions, type ImportResult } from './import.js';
+export { importAny, importFile, ImportRejected, type ImportOptions, type ImportOutcome, type ImportResult } from './import.js';
 export { PublishRequest, parsePublishRequest, parseBudgetUsd, resolveSettings } from './settings.js';
 export { computePlan, planWith } from './plan.js';
 export { describePlan } from './describe.js';

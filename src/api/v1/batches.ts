@@ -12,7 +12,7 @@ import { PIPELINE_JOBS } from '../../jobs/pipeline.js';
 import { buildLabels, loadBatchData } from '../../pipeline/aggregate.js';
 import { createPipelineContext, type PipelineContext } from '../../pipeline/context.js';
 import { cleanupBatch, expireBatch } from '../../pipeline/expire.js';
-import { importFile, ImportRejected } from '../../pipeline/import.js';
+import { importAny, ImportRejected } from '../../pipeline/import.js';
 import { BatchNotFound, BatchStateError } from '../../pipeline/errors.js';
 import { dryRunPublish, preparePublish, requireBatch } from '../../pipeline/publish.js';
 import { batchStatus } from '../../pipeline/status.js';
@@ -199,10 +199,12 @@ export function batchesRouter(ctx: AppContext): Router {
     const dir = mkdtempSync(join(tmpdir(), 'qrelay-upload-'));
     try {
       const file = await saveUpload(req, dir, MAX_UPLOAD_BYTES);
-      const result = await guarded(() =>
-        importFile(pipelineOf(), file, { batch: query.batch, displayName: 'the uploaded file', ...(query.kind && { kind: query.kind }), ...(query.maxErrors && { maxErrors: query.maxErrors }) }),
+      const outcome = await guarded(() =>
+        importAny(pipelineOf(), file, { batch: query.batch, displayName: 'the uploaded file', ...(query.kind && { kind: query.kind }), ...(query.maxErrors && { maxErrors: query.maxErrors }) }),
       );
-      res.status(201).json({ ...result, file: 'upload' });
+      // the first (or only) import at the top, as before; a split BRIDGE file lists both in `imports`
+      const imports = outcome.imports.map((r) => ({ ...r, file: 'upload' }));
+      res.status(201).json({ ...imports[0]!, imports, ignoredFields: outcome.ignoredFields });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
