@@ -19,7 +19,7 @@ export interface RecordOfKind {
 }
 export type RecordOf<K extends IngestKind> = RecordOfKind[K];
 
-/** `canonical`: DESIGN.md's shapes; `bridge`: rows with `round_1`, `round_2`, ... */
+/** `canonical`: the shapes of docs/input-formats.md; `bridge`: rows with `round_1`, `round_2`, ... */
 export type InputFormat = 'canonical' | 'bridge';
 
 export type LineOutcome<R> =

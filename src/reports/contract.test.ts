@@ -5,7 +5,7 @@ import { buildReport } from './build.js';
 import { renderReport } from './render/index.js';
 
 /**
- * The JSON contract of DESIGN.md ("Interfaces that stay stable"): `qrelay report --format
+ * The JSON contract of docs/interfaces.md: `qrelay report --format
  * json` prints one object with at least these fields, of these types. Money is whole cents
  * (`cost.unit: "cents"`), durations are seconds in fields named `...Seconds`.
  */

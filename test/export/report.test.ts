@@ -17,7 +17,7 @@ import { workInSpells } from '../support/simulation.js';
 import { checkReportContract, ReportContract } from '../support/report-contract.js';
 
 /**
- * The JSON report contract (DESIGN.md, "Interfaces that stay stable") checked on what
+ * The JSON report contract (docs/interfaces.md) checked on what
  * `qrelay report <batch> --format json` prints, as a child process, after a real small
  * batch: the sample's first 18 cases under the `dream` preset, worked on the bundled
  * marketplace by the sample's simulated population. Then the same report over REST.

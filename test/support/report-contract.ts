@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The JSON report contract of DESIGN.md ("Interfaces that stay stable"): `qrelay report
+ * The JSON report contract of docs/interfaces.md: `qrelay report
  * --format json` prints one object with at least these fields, of these types. Money is
  * whole cents, durations are seconds in fields named `...Seconds`.
  */

@@ -18,7 +18,7 @@ const ReportQuery = z.object({
 const cents = z.number().int().openapi({ description: 'whole US cents' });
 const seconds = z.number().nullable().openapi({ description: 'seconds; null when undefined for the data' });
 
-/** The stable fields of the JSON report (DESIGN.md, "Interfaces that stay stable"); src/reports/types.ts has them all. */
+/** The stable fields of the JSON report (docs/interfaces.md); src/reports/types.ts has them all. */
 const ReportSchema = registry.register(
   'Report',
   z
