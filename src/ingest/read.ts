@@ -150,7 +150,7 @@ export function validationMessage(report: ValidationReport): string {
  * except that a BRIDGE debate row answers `bridge`: such a file holds escalated cases
  * (`consensus: false`) and consensus labels (`consensus: true`), split per row.
  */
-export async function detectFileKind(file: string, opts: ReadOptions = {}): Promise<IngestKind | 'bridge'> {
+export async function detectFileKind(file: string, opts: ReadOptions & { displayName?: string } = {}): Promise<IngestKind | 'bridge'> {
   return firstRecordKind(file, opts, () => 'bridge');
 }
 
@@ -167,20 +167,21 @@ export async function detectKind(file: string, opts: ReadOptions = {}): Promise<
   });
 }
 
-async function firstRecordKind<B>(file: string, opts: ReadOptions, onBridge: (line: number) => B): Promise<IngestKind | B> {
+async function firstRecordKind<B>(file: string, opts: ReadOptions & { displayName?: string }, onBridge: (line: number) => B): Promise<IngestKind | B> {
+  const shown = opts.displayName ?? file;
   for await (const batch of readLines(file, opts)) {
     for (const raw of batch) {
-      if ('problem' in raw) throw new IngestError(file, { line: raw.line, field: '', reason: raw.problem });
+      if ('problem' in raw) throw new IngestError(shown, { line: raw.line, field: '', reason: raw.problem });
       if (raw.text.trim() === '') continue;
       const json = parseJsonObject(raw.text);
-      if (!json.ok) throw new IngestError(file, { line: raw.line, field: '', reason: json.reason });
+      if (!json.ok) throw new IngestError(shown, { line: raw.line, field: '', reason: json.reason });
       if (hasBridgeRounds(json.value)) return onBridge(raw.line);
       const kind = lookalikeKind(json.value);
       if (kind) return kind;
       throw new UserError(
-        `cannot tell what ${file} holds from line ${raw.line}: expected an escalated case ({..., debate}), a gold item ({..., query, chunk, label}) or a consensus label ({query_id, chunk_id, label}); fix the line, or say which kind it is (escalations, gold or consensus: --kind on the command line, kind= in the API)`,
+        `cannot tell what ${shown} holds from line ${raw.line}: expected an escalated case ({..., debate}), a gold item ({..., query, chunk, label}) or a consensus label ({query_id, chunk_id, label}); fix the line, or say which kind it is (escalations, gold or consensus: --kind on the command line, kind= in the API)`,
       );
     }
   }
-  throw new IngestError(file, { line: 0, field: '', reason: 'holds no records (it is empty or has only blank lines)' });
+  throw new IngestError(shown, { line: 0, field: '', reason: 'holds no records (it is empty or has only blank lines)' });
 }

@@ -197,7 +197,7 @@ export async function importAny(ctx: PipelineContext, file: string, opts: Import
   const batch = checkBatchName(opts.batch, 'batch');
   const shown = opts.displayName ?? file;
   const read = { maxErrors: opts.maxErrors, maxLineBytes: opts.maxLineBytes };
-  const detected = opts.kind ?? (await detectFileKind(file, { maxLineBytes: opts.maxLineBytes }));
+  const detected = opts.kind ?? (await detectFileKind(file, { maxLineBytes: opts.maxLineBytes, displayName: shown }));
   const kinds: IngestKind[] = detected === 'bridge' ? ['escalations', 'consensus'] : [detected];
   const reports = await Promise.all(kinds.map((kind) => validateFile(file, kind, read)));
   if (detected === 'bridge') {

@@ -105,7 +105,7 @@ describe('GET /api/v1/batches/{batch}/report', () => {
     const app = createApp(appContext());
     const bad = await request(app).get(`/api/v1/batches/${BATCH}/report?format=pdf`);
     expect([bad.status, bad.headers['content-type']]).toEqual([400, 'application/problem+json; charset=utf-8']);
-    expect(bad.body.errors[0].path).toBe('query.format');
+    expect(bad.body.errors[0].field).toBe('query.format');
     expect((await request(app).get('/api/v1/batches/nothing-here/report')).status).toBe(404);
     const draft = await request(app).get('/api/v1/batches/draft/report');
     expect(draft.status).toBe(409);

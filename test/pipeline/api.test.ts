@@ -146,6 +146,8 @@ describe('REST /api/v1/batches', () => {
     expect(paths['/api/v1/batches']!.post!.security).toEqual([{ bearerAuth: [] }]);
     expect(paths['/api/v1/batches/{batch}/publish']!.post!.security).toEqual([{ bearerAuth: [] }]);
     expect(res.body.components.schemas.BatchStatus).toBeDefined();
-    expect(JSON.stringify(res.body.components.schemas.ImportProblem)).toContain('moreErrors');
+    // one error shape everywhere: a refused file's errors are in the Problem schema
+    expect(JSON.stringify(res.body.components.schemas.Problem)).toContain('moreErrors');
+    expect(res.body.components.schemas.ImportProblem).toBeUndefined();
   });
 });

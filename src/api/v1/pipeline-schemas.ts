@@ -19,15 +19,8 @@ export const ImportQuery = z.object({
   maxErrors: z.coerce.number().int().min(1).max(10_000).optional(),
 });
 
-export const ImportIssueSchema = registry.register('ImportIssue', z.object({ line: z.number().int(), field: z.string(), reason: z.string() }));
-
-export const ImportProblemSchema = registry.register(
-  'ImportProblem',
-  ProblemSchema.extend({
-    errors: z.array(ImportIssueSchema).openapi({ description: 'the first errors of the file, in line order' }),
-    moreErrors: z.number().int().openapi({ description: 'errors found beyond those listed' }),
-  }),
-);
+/** A refused file's answer: the one Problem shape, its `errors` the file's (line, field, reason). */
+export const ImportProblemSchema = ProblemSchema;
 
 const OneImport = z.object({
   importId: z.string(),
