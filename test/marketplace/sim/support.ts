@@ -22,9 +22,10 @@ export async function admin<T = unknown>(h: MarketplaceHarness, method: string, 
  * clock event by event, slower on a busy machine, never skipping work), not by a wall
  * clock: a busy machine makes the wait longer, never fails it; the test's timeout is the
  * safety net against a hang. Fails at once when the simulation stops running, or has run
- * `maxSimulatedSeconds` (default 30 days) without getting there.
+ * `maxSimulatedSeconds` (default 3 days: past the tests' HIT lifetimes of a day, no work is
+ * left to do) without getting there.
  */
-export async function runUntil(h: MarketplaceHarness, done: (p: SimulationProgress) => boolean, maxSimulatedSeconds = 30 * 86_400): Promise<SimulationProgress> {
+export async function runUntil(h: MarketplaceHarness, done: (p: SimulationProgress) => boolean, maxSimulatedSeconds = 3 * 86_400): Promise<SimulationProgress> {
   for (;;) {
     const p = await admin<SimulationProgress>(h, 'GET', '');
     if (done(p)) return p;
