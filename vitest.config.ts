@@ -17,8 +17,10 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/per-file-database.ts'],
     pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // safety nets against hangs only: tests wait on events and conditions, and the machine
+    // (2 cores, shared) may be busy, so these are far above what any test needs alone
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     // 2 cores in CI: a dev database plus two test workers is what the machine holds well
     maxWorkers: 2,
     // `npm test -- --coverage` prints it (text summary and per file); off unless asked

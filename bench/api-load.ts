@@ -20,7 +20,7 @@ import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
 import { createPipelineContext } from '../src/pipeline/context.js';
 import { migrateDatabase } from '../src/db/migrate-database.js';
-import { freePort } from '../test/support/global-setup.js';
+import { freePort } from '../test/support/free-port.js';
 import { buildSyntheticBatch } from './support/synthetic-batch.js';
 import { quantile, reportRows } from './support/table.js';
 

@@ -3,6 +3,7 @@ import { pinoHttp } from 'pino-http';
 import type { AppContext } from './api/context.js';
 import { createMetrics } from './api/metrics.js';
 import { buildOpenApiDocument, problemResponse, registry } from './api/openapi.js';
+import { methodNotAllowed } from './api/method-not-allowed.js';
 import { errorHandler, notFound, sendProblem } from './api/problem.js';
 import { apiV1Router } from './api/v1/index.js';
 import { consoleRouter } from './console/routes.js';
@@ -54,11 +55,13 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}): Express
   });
 
   let openapi: ReturnType<typeof buildOpenApiDocument> | undefined;
+  const openapiDocument = () => (openapi ??= buildOpenApiDocument(version));
   app.get('/openapi.json', (_req, res) => {
-    openapi ??= buildOpenApiDocument(version);
-    res.json(openapi);
+    res.json(openapiDocument());
   });
 
+  // before the routers: an unsupported method is 405 even where a token would be asked for
+  app.use(methodNotAllowed(() => openapiDocument().paths as Record<string, Record<string, unknown>>, { '/metrics': ['GET'], '/openapi.json': ['GET'] }));
   app.use('/api/v1', apiV1Router(ctx));
   // the requester's console: GET / and /console/... (src/console/)
   app.use(consoleRouter(ctx));

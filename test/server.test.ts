@@ -9,10 +9,17 @@ import { startServer } from '../src/server.js';
 describe('startServer', () => {
   it('serves, then shuts down gracefully: in-flight requests finish, new ones are refused', async () => {
     const config = loadConfig({ ...process.env, PORT: '0', QRELAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'qrelay-srv-')) });
+    // events, not sleeps: the request is known to be in flight before close() starts, and
+    // it answers only once close() has begun
+    let arrived!: () => void;
+    const inside = new Promise<void>((r) => (arrived = r));
+    let release!: () => void;
+    const closing = new Promise<void>((r) => (release = r));
     const server = await startServer(config, createLogger('silent'), {
       mount: (app) =>
         app.get('/slow', async (_req, res) => {
-          await new Promise((r) => setTimeout(r, 400));
+          arrived();
+          await closing;
           res.json({ done: true });
         }),
     });
@@ -20,8 +27,9 @@ describe('startServer', () => {
     expect(health.status).toBe(200);
 
     const inFlight = fetch(`${server.url}/slow`).then((r) => r.json() as Promise<{ done: boolean }>);
-    await new Promise((r) => setTimeout(r, 50));
+    await inside;
     const closed = server.close();
+    release();
     expect(await inFlight).toEqual({ done: true });
     await closed;
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();

@@ -24,9 +24,19 @@ export const ProblemSchema = registry.register(
       status: z.number().int(),
       detail: z.string().optional(),
       instance: z.string().optional(),
-      errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+      errors: z
+        .array(
+          z.object({
+            line: z.number().int().optional().openapi({ description: 'the line of an uploaded file (0: the file as a whole)' }),
+            field: z.string().openapi({ description: 'where: `query.format`, `body.budgetUsd`, or a field of a file line (empty: the whole line)' }),
+            reason: z.string(),
+          }),
+        )
+        .optional()
+        .openapi({ description: 'every error found (the first ones, for a file)' }),
+      moreErrors: z.number().int().optional().openapi({ description: 'errors found beyond those listed' }),
     })
-    .openapi({ description: 'RFC 9457 problem details' }),
+    .openapi({ description: 'RFC 9457 problem details: every error of the API has this one shape' }),
 );
 
 export const problemResponse = (description: string) => ({
@@ -35,7 +45,7 @@ export const problemResponse = (description: string) => ({
 });
 
 export function buildOpenApiDocument(version: string) {
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  return completeResponses(new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'qrelay',
@@ -44,5 +54,45 @@ export function buildOpenApiDocument(version: string) {
         'Escalates relevance cases on which LLM judges disagreed to crowd workers, aggregates their votes and merges the labels into qrels.',
     },
     servers: [{ url: '/' }],
-  });
+  }));
+}
+
+type Document = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+const PROBLEM_CONTENT = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
+
+/**
+ * What every route can answer besides what its registration lists, so that the document
+ * names every status code the server sends (test/api-contract.test.ts checks it):
+ * 400 where a request has parameters or a body to get wrong, 500 anywhere. And a fix of
+ * the generator: a nullable registered schema comes out as `allOf: [$ref, {type: [object,
+ * null]}]`, which no null satisfies; it is written `anyOf: [$ref, {type: null}]`.
+ */
+function completeResponses(doc: Document): Document {
+  for (const ops of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(ops as Record<string, { parameters?: unknown[]; requestBody?: unknown; responses?: Record<string, unknown> }>)) {
+      if (!op || typeof op !== 'object' || !op.responses) continue;
+      if (((op.parameters?.length ?? 0) > 0 || op.requestBody) && !op.responses['400']) {
+        op.responses['400'] = { description: 'the request does not match its schema (path, query or body)', content: PROBLEM_CONTENT };
+      }
+      op.responses['500'] ??= { description: 'an unexpected error (the server log has the details)', content: PROBLEM_CONTENT };
+    }
+  }
+  return fixNullableRefs(doc) as Document;
+}
+
+function fixNullableRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(fixNullableRefs);
+  if (!node || typeof node !== 'object') return node;
+  const o = node as Record<string, unknown>;
+  const all = o.allOf;
+  if (Array.isArray(all) && all.length === 2) {
+    const [ref, nul] = all as [Record<string, unknown>, Record<string, unknown>];
+    const types = nul?.type;
+    if (typeof ref?.$ref === 'string' && Array.isArray(types) && types.includes('null') && Object.keys(nul).length === 1) {
+      const { allOf: _drop, ...rest } = o;
+      void _drop;
+      return { ...rest, anyOf: [ref, { type: 'null' }] };
+    }
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, fixNullableRefs(v)]));
 }

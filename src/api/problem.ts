@@ -15,8 +15,9 @@ export const notFound: RequestHandler = (req, res) => {
   sendProblem(res, 404, 'Not Found', `no route for ${req.method} ${req.path}`);
 };
 
+/** A schema's complaints as the Problem's `errors` (the one error shape of the API). */
 export function zodProblemErrors(err: ZodError, where: string) {
-  return err.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message }));
+  return err.issues.map((i) => ({ field: [where, ...i.path.map(String)].join('.'), reason: i.message }));
 }
 
 export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, next) => {

@@ -4,12 +4,13 @@ import { resolveTarget } from '../crowd/targets.js';
 import { openDatabase } from '../db/connection.js';
 import { isListening } from '../db/devdb.js';
 import { UserError } from '../errors.js';
-import { formatIssue, INGEST_KINDS, type IngestKind } from '../ingest/index.js';
+import { formatIssue, ignoredFieldsWarning, INGEST_KINDS, type IngestKind } from '../ingest/index.js';
 import { createLogger } from '../log.js';
 import { collectBatch, RoundBusy, type CollectResult } from '../pipeline/collect.js';
 import { createPipelineContext, parseTargetName, type PipelineContext } from '../pipeline/context.js';
 import { cleanupBatch, expireBatch } from '../pipeline/expire.js';
-import { importFile, ImportRejected } from '../pipeline/import.js';
+import { importAny, ImportRejected } from '../pipeline/import.js';
+import { importLine } from './import-line.js';
 import { dryRunPublish, publishBatch } from '../pipeline/publish.js';
 import { parseBudgetUsd, type PublishRequest } from '../pipeline/settings.js';
 import { batchStatus, renderStatus } from '../pipeline/status.js';
@@ -123,18 +124,16 @@ export function registerPipeline(program: Command): void {
     .description('import escalated cases, a gold pool or consensus labels into a batch (nothing is written if any line is bad)')
     .argument('<file>', 'JSONL file (canonical or BRIDGE-style)')
     .requiredOption('--batch <name>', 'batch to import into (created if new)')
-    .option('--kind <kind>', `${INGEST_KINDS.join('|')} (default: from the first record; BRIDGE files need it)`, parseKind)
+    .option('--kind <kind>', `${INGEST_KINDS.join('|')} (default: from the first record; a BRIDGE debate file is split per row by its consensus field)`, parseKind)
     .option('--max-errors <n>', 'errors to list when the file is refused (default 50)', parseWhole(1, 10_000))
     .action(
       action(async (file: string, opts: { batch: string; kind?: IngestKind; maxErrors?: number }) => {
         await withPipeline(async (ctx) => {
           try {
-            const r = await importFile(ctx, file, { batch: opts.batch, ...(opts.kind && { kind: opts.kind }), ...(opts.maxErrors && { maxErrors: opts.maxErrors }) });
-            const c = r.counts;
-            say(
-              `imported ${file} into batch ${r.batch}: ${c.records} ${r.kind} records (${c.inserted} new, ${c.existing} already in the batch)` +
-                `${c.duplicates ? `, ${c.duplicates} repeated lines ignored` : ''}${c.skipped ? `, ${c.skipped} BRIDGE rows of the other kind skipped` : ''}`,
-            );
+            const outcome = await importAny(ctx, file, { batch: opts.batch, ...(opts.kind && { kind: opts.kind }), ...(opts.maxErrors && { maxErrors: opts.maxErrors }) });
+            const warning = ignoredFieldsWarning(file, outcome.ignoredFields);
+            if (warning) process.stderr.write(`qrelay: ${warning}\n`);
+            say(importLine(file, outcome));
           } catch (err) {
             if (err instanceof ImportRejected) {
               for (const issue of err.errors) say(formatIssue(err.file, issue));

@@ -1,10 +1,16 @@
 import { MarketplaceUserError } from '@qrelay/marketplace';
+import { lostDatabaseError, lostDatabaseMessage } from '../db/lost.js';
 import { UserError, errorMessage } from '../errors.js';
 
 /** Exit codes: 1 for every failure a person can act on, 2 for usage errors (commander). */
 export function reportFailure(err: unknown): never {
+  // a UserError already says what to do (e.g. "cannot reach the database" at start);
   // the marketplace package has its own error for a person (it imports nothing of qrelay)
-  if (err instanceof UserError || err instanceof MarketplaceUserError) {
+  const known = err instanceof UserError || err instanceof MarketplaceUserError;
+  const lost = known ? undefined : lostDatabaseError(err);
+  if (lost) {
+    process.stderr.write(`qrelay: ${lostDatabaseMessage(lost)}\n`);
+  } else if (known) {
     process.stderr.write(`qrelay: ${err.message}\n`);
   } else {
     process.stderr.write(`qrelay: unexpected error: ${errorMessage(err)} (set QRELAY_DEBUG=1 to see the stack trace)\n`);

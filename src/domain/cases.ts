@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The canonical shapes of what qrelay works on (DESIGN.md, "Canonical input"). Parsers
+ * The canonical shapes of what qrelay works on (docs/input-formats.md). Parsers
  * in ingest/ turn every accepted input format into these; everything downstream (HIT
  * planning, aggregation, qrels) reads only these.
  */

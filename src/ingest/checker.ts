@@ -3,13 +3,15 @@ import type { ConsensusLabel, EscalatedCase, GoldItem } from '../domain/cases.js
 import { aliasesOf, FIELD_ALIASES, resolveAliases, type AliasedField } from './aliases.js';
 import { bridgeConsensus, bridgeEscalation, hasBridgeRounds, type BridgeOutcome } from './bridge.js';
 import { FingerprintTable } from './fingerprints.js';
+import { ignoredFields, IgnoredFieldTally, type IgnoredField } from './ignored-fields.js';
 import { formatPath, quote, zodPathIssues, type IngestIssue, type PathIssue } from './issues.js';
 import { parseJsonObject } from './json-line.js';
 import { caseKey } from './keys.js';
 import { ConsensusLabelInput, EscalatedCaseInput, GoldItemInput } from './schemas.js';
 
-export const INGEST_KINDS = ['escalations', 'consensus', 'gold'] as const;
-export type IngestKind = (typeof INGEST_KINDS)[number];
+import type { IngestKind, InputFormat } from './kinds.js';
+
+export { INGEST_KINDS, type IngestKind, type InputFormat } from './kinds.js';
 
 export interface RecordOfKind {
   escalations: EscalatedCase;
@@ -18,8 +20,6 @@ export interface RecordOfKind {
 }
 export type RecordOf<K extends IngestKind> = RecordOfKind[K];
 
-/** `canonical`: DESIGN.md's shapes; `bridge`: rows with `round_1`, `round_2`, ... */
-export type InputFormat = 'canonical' | 'bridge';
 
 export type LineOutcome<R> =
   | { type: 'blank' }
@@ -65,11 +65,17 @@ function canonicalOutcome<R>(schema: z.ZodType<R>, value: Record<string, unknown
 export class RecordChecker<K extends IngestKind> {
   private detected: { format: InputFormat; line: number } | undefined;
   private readonly seen = new FingerprintTable();
+  private readonly ignored = new IgnoredFieldTally();
 
   constructor(readonly kind: K) {}
 
   get format(): InputFormat | undefined {
     return this.detected?.format;
+  }
+
+  /** Fields of the valid lines so far that qrelay does not read (for a warning). */
+  get ignoredFields(): IgnoredField[] {
+    return this.ignored.list;
   }
 
   check(line: number, text: string): LineOutcome<RecordOf<K>> {
@@ -95,6 +101,7 @@ export class RecordChecker<K extends IngestKind> {
       const hint = firstObject && format === 'canonical' ? this.kindHint(value) : [];
       return this.fail(line, [...hint, ...issues], renamed);
     }
+    this.ignored.add(line, ignoredFields(value, format, this.kind));
     if (outcome.type === 'skipped') return outcome;
     return this.deduplicate(line, outcome.record);
   }

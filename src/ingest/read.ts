@@ -2,6 +2,7 @@ import { UserError } from '../errors.js';
 import { RecordChecker, type IngestKind, type InputFormat, type RecordOf, lookalikeKind } from './checker.js';
 import { formatIssue, IngestError, type IngestIssue } from './issues.js';
 import { hasBridgeRounds } from './bridge.js';
+import type { IgnoredField } from './ignored-fields.js';
 import { parseJsonObject } from './json-line.js';
 import { readLines, type RawLine } from './lines.js';
 
@@ -36,6 +37,8 @@ export interface FileSummary {
   duplicates: number;
   /** BRIDGE rows of the other kind (consensus rows when reading escalations, and the reverse). */
   skipped: number;
+  /** Fields of valid lines that qrelay does not read: the importer names them in a warning. */
+  ignoredFields: IgnoredField[];
 }
 
 export interface ValidationReport extends FileSummary {
@@ -47,7 +50,7 @@ export interface ValidationReport extends FileSummary {
 }
 
 function emptySummary(file: string, kind: IngestKind): FileSummary {
-  return { file, kind, format: null, lines: 0, records: 0, duplicates: 0, skipped: 0 };
+  return { file, kind, format: null, lines: 0, records: 0, duplicates: 0, skipped: 0, ignoredFields: [] };
 }
 
 /** The whole-file error for a file that yields nothing. */
@@ -113,6 +116,7 @@ export async function* scanFile<K extends IngestKind>(file: string, kind: K, opt
     yield chunk;
   }
   summary.format = checker.format ?? null;
+  summary.ignoredFields = checker.ignoredFields;
   return { ...summary, fileIssue: issues === 0 && summary.records === 0 ? noRecordsIssue(summary) : null };
 }
 
@@ -161,6 +165,7 @@ export async function* readRecords<K extends IngestKind>(
     }
   }
   summary.format = checker.format ?? null;
+  summary.ignoredFields = checker.ignoredFields;
   if (summary.records === 0) throw new IngestError(file, noRecordsIssue(summary));
   return summary;
 }
@@ -174,28 +179,42 @@ export function validationMessage(report: ValidationReport): string {
 }
 
 /**
+ * What a file holds, judged from its first line with a JSON object, as `detectKind` does,
+ * except that a BRIDGE debate row answers `bridge`: such a file holds escalated cases
+ * (`consensus: false`) and consensus labels (`consensus: true`), split per row.
+ */
+export async function detectFileKind(file: string, opts: ReadOptions & { displayName?: string } = {}): Promise<IngestKind | 'bridge'> {
+  return firstRecordKind(file, opts, () => 'bridge');
+}
+
+/**
  * What a file holds, judged from its first line with a JSON object: `{debate, ...}` is
  * escalations, `{label, query|chunk, ...}` gold, `{label, ...}` consensus. BRIDGE rows can
  * be read either as escalations or as consensus labels, so they need an explicit kind.
  */
 export async function detectKind(file: string, opts: ReadOptions = {}): Promise<IngestKind> {
+  return firstRecordKind(file, opts, (line) => {
+    throw new UserError(
+      `${file} line ${line} is a BRIDGE debate row: such files hold both escalated cases (consensus: false) and consensus labels (consensus: true), so say which kind to import (escalations or consensus: --kind on the command line, kind= in the API)`,
+    );
+  });
+}
+
+async function firstRecordKind<B>(file: string, opts: ReadOptions & { displayName?: string }, onBridge: (line: number) => B): Promise<IngestKind | B> {
+  const shown = opts.displayName ?? file;
   for await (const batch of readLines(file, opts)) {
     for (const raw of batch) {
-      if ('problem' in raw) throw new IngestError(file, { line: raw.line, field: '', reason: raw.problem });
+      if ('problem' in raw) throw new IngestError(shown, { line: raw.line, field: '', reason: raw.problem });
       if (raw.text.trim() === '') continue;
       const json = parseJsonObject(raw.text);
-      if (!json.ok) throw new IngestError(file, { line: raw.line, field: '', reason: json.reason });
-      if (hasBridgeRounds(json.value)) {
-        throw new UserError(
-          `${file} line ${raw.line} is a BRIDGE debate row: such files hold both escalated cases (consensus: false) and consensus labels (consensus: true), so say which kind to import (escalations or consensus: --kind on the command line, kind= in the API)`,
-        );
-      }
+      if (!json.ok) throw new IngestError(shown, { line: raw.line, field: '', reason: json.reason });
+      if (hasBridgeRounds(json.value)) return onBridge(raw.line);
       const kind = lookalikeKind(json.value);
       if (kind) return kind;
       throw new UserError(
-        `cannot tell what ${file} holds from line ${raw.line}: expected an escalated case ({..., debate}), a gold item ({..., query, chunk, label}) or a consensus label ({query_id, chunk_id, label}); fix the line, or say which kind it is (escalations, gold or consensus: --kind on the command line, kind= in the API)`,
+        `cannot tell what ${shown} holds from line ${raw.line}: expected an escalated case ({..., debate}), a gold item ({..., query, chunk, label}) or a consensus label ({query_id, chunk_id, label}); fix the line, or say which kind it is (escalations, gold or consensus: --kind on the command line, kind= in the API)`,
       );
     }
   }
-  throw new IngestError(file, { line: 0, field: '', reason: 'holds no records (it is empty or has only blank lines)' });
+  throw new IngestError(shown, { line: 0, field: '', reason: 'holds no records (it is empty or has only blank lines)' });
 }

@@ -15,6 +15,7 @@ import { publishPending } from './hit-service.js';
 import { reconcileBatch, type ReconcileResult } from './reconcile.js';
 import { goldItems, itemCases, visibleRecords } from './records.js';
 import { reviewBatch, type ReviewResult } from './review.js';
+import { describeHolder, formatHolder, goneHolder, processAlive, thisHolder } from './round-holder.js';
 import { aggregateStored } from './votes.js';
 import { loadBatchData, type BatchAggregation, type BatchData, requireBatch } from '../batches/index.js';
 
@@ -160,25 +161,33 @@ export const ROUND_LEASE_MS = 10 * 60_000;
 
 /** Another round of the batch holds its lease (a job, or another terminal). */
 export class RoundBusy extends BatchStateError {
-  constructor(batch: string) {
-    super(`another collection round of batch ${batch} is running: try again when it is done`);
+  constructor(batch: string, holder = 'another process') {
+    super(`another collection round of batch ${batch} is running (${holder}): try again when it is done`);
     this.name = 'RoundBusy';
   }
 }
 
 /**
  * Runs `fn` holding the batch's round lease, so that two rounds (the repeated job, a
- * notification, a terminal) never follow up the same batch at once. A dead holder's lease
- * runs out after ROUND_LEASE_MS.
+ * notification, a terminal) never follow up the same batch at once. The lease names its
+ * holder (process id and host, round-holder.ts): a holder on this host whose process is
+ * gone (a killed `qrelay review`) is taken over at once, with a progress line saying so;
+ * any other dead holder's lease runs out after ROUND_LEASE_MS.
  */
 async function withRoundLease<T>(ctx: PipelineContext, batch: string, fn: () => Promise<T>): Promise<T> {
-  const owner = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const me = thisHolder();
+  const owner = formatHolder(me);
   const now = ctx.now();
-  const claimed = await ctx.models.batches.findOneAndUpdate(
-    { _id: batch, $or: [{ roundLeaseUntil: null }, { roundLeaseUntil: { $lt: now } }] },
-    { $set: { roundLeaseUntil: new Date(now.getTime() + ROUND_LEASE_MS), roundOwner: owner } },
-  );
-  if (!claimed) throw new RoundBusy(batch);
+  const lease = { $set: { roundLeaseUntil: new Date(now.getTime() + ROUND_LEASE_MS), roundOwner: owner } };
+  let claimed = await ctx.models.batches.findOneAndUpdate({ _id: batch, $or: [{ roundLeaseUntil: null }, { roundLeaseUntil: { $lt: now } }] }, lease);
+  if (!claimed) {
+    const held = await ctx.models.batches.findById(batch, { roundOwner: 1 }).lean();
+    const gone = goneHolder(held?.roundOwner, me.host, processAlive);
+    // conditional on the same owner: of two processes taking over, one wins
+    if (gone) claimed = await ctx.models.batches.findOneAndUpdate({ _id: batch, roundOwner: held!.roundOwner }, lease);
+    if (!claimed) throw new RoundBusy(batch, describeHolder(held?.roundOwner));
+    ctx.progress(`batch ${batch}: took over the collection round lock of process ${gone!.pid} on ${gone!.host}, which is no longer running`);
+  }
   try {
     return await fn();
   } finally {

@@ -4,7 +4,20 @@ import type { ImportCounts, ImportDoc, RecordDoc } from '../db/models/index.js';
 import type { EscalatedCase, GoldItem } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { simKey } from '../hits/index.js';
-import { caseKey, DEFAULT_MAX_ERRORS, detectKind, formatIssue, scanFile, type IngestIssue, type IngestKind, type RecordOf } from '../ingest/index.js';
+import {
+  caseKey,
+  DEFAULT_MAX_ERRORS,
+  detectFileKind,
+  detectKind,
+  formatIssue,
+  scanFile,
+  validateFile,
+  type IgnoredField,
+  type IngestIssue,
+  type IngestKind,
+  type RecordOf,
+  type ValidationReport,
+} from '../ingest/index.js';
 import { ImportWriter } from './import-writer.js';
 import type { PipelineContext } from './context.js';
 import { BatchStateError } from './errors.js';
@@ -40,6 +53,11 @@ export interface ImportOptions {
   displayName?: string;
   /** Records written per bulk request. */
   chunkSize?: number;
+  /**
+   * false: leave the import `committing` (its records invisible) for `finishImports` to flip;
+   * `importAny` does so to make a BRIDGE file's two kinds visible together or not at all.
+   */
+  commit?: boolean;
 }
 
 export interface ImportResult {
@@ -49,6 +67,8 @@ export interface ImportResult {
   file: string;
   format: string | null;
   counts: ImportCounts;
+  /** Fields of the file's valid lines that qrelay does not read. */
+  ignoredFields: IgnoredField[];
 }
 
 /** The file's errors (all of them up to the limit): the CLI lists them, the API returns them. */
@@ -143,6 +163,7 @@ export async function importFile(ctx: PipelineContext, file: string, opts: Impor
   const chunkSize = opts.chunkSize ?? 500;
   const scan = scanFile(file, kind, { maxLineBytes: opts.maxLineBytes });
   let format: string | null = null;
+  let ignoredFields: IgnoredField[] = [];
   let written: Promise<void> = Promise.resolve();
   for (;;) {
     const next = await scan.next();
@@ -151,6 +172,7 @@ export async function importFile(ctx: PipelineContext, file: string, opts: Impor
       if (fileIssue) addIssue(fileIssue);
       Object.assign(counts, { lines: summary.lines, records: summary.records, duplicates: summary.duplicates, skipped: summary.skipped });
       format = summary.format;
+      ignoredFields = summary.ignoredFields;
       break;
     }
     for (const issue of next.value.issues) addIssue(issue);
@@ -181,7 +203,77 @@ export async function importFile(ctx: PipelineContext, file: string, opts: Impor
     throw new ImportRejected(shown, errors, moreErrors);
   }
   await writer.flush(counts);
-  await ctx.models.imports.updateOne({ _id: importId }, { $set: { state: 'done', format, finishedAt: ctx.now(), counts } });
-  await ctx.models.batches.updateOne({ _id: batch }, { $set: { updatedAt: ctx.now() } });
-  return { importId, batch, kind, file: shown, format, counts };
+  const result = { importId, batch, kind, file: shown, format, counts, ignoredFields };
+  if (opts.commit !== false) await finishImports(ctx, [result]);
+  return result;
+}
+
+/** Makes imports visible: `done`, with their counts and format. */
+async function finishImports(ctx: PipelineContext, results: readonly ImportResult[]): Promise<void> {
+  for (const r of results) {
+    await ctx.models.imports.updateOne({ _id: r.importId }, { $set: { state: 'done', format: r.format, finishedAt: ctx.now(), counts: r.counts } });
+    await ctx.models.batches.updateOne({ _id: r.batch }, { $set: { updatedAt: ctx.now() } });
+  }
+}
+
+/** What `importAny` did: one import per kind the file held (a BRIDGE file may hold two). */
+export interface ImportOutcome {
+  batch: string;
+  file: string;
+  format: string | null;
+  imports: ImportResult[];
+  /** Fields of the file that qrelay does not read (named in a warning, never dropped in silence). */
+  ignoredFields: IgnoredField[];
+}
+
+/**
+ * `qrelay import FILE --batch B` without `--kind`: a canonical file is of the kind its first
+ * record shows; a BRIDGE debate file is split per row, its `consensus: false` rows imported
+ * as escalated cases and its `consensus: true` rows as consensus labels. A BRIDGE file is
+ * checked both ways before anything is written, and both kinds become visible together
+ * (each import stays `committing`, invisible, until both are written), so a refusal or a
+ * crash leaves nothing of the file visible. With `kind`, only that kind is imported.
+ */
+export async function importAny(ctx: PipelineContext, file: string, opts: ImportOptions): Promise<ImportOutcome> {
+  const batch = checkBatchName(opts.batch, 'batch');
+  const shown = opts.displayName ?? file;
+  const detected = opts.kind ?? (await detectFileKind(file, { maxLineBytes: opts.maxLineBytes, displayName: shown }));
+  if (detected !== 'bridge') {
+    const result = await importFile(ctx, file, { ...opts, kind: detected });
+    return { batch, file: shown, format: result.format, imports: [result], ignoredFields: result.ignoredFields };
+  }
+  const read = { maxErrors: opts.maxErrors, maxLineBytes: opts.maxLineBytes };
+  const reports = await Promise.all((['escalations', 'consensus'] as const).map((kind) => validateFile(file, kind, read)));
+  const issues = bridgeIssues(reports, opts.maxErrors ?? DEFAULT_MAX_ERRORS);
+  if (issues) throw new ImportRejected(shown, issues.errors, issues.moreErrors);
+  const imports: ImportResult[] = [];
+  for (const report of reports.filter((r) => r.records > 0)) imports.push(await importFile(ctx, file, { ...opts, kind: report.kind, commit: false }));
+  await finishImports(ctx, imports);
+  return { batch, file: shown, format: reports[0]!.format, imports, ignoredFields: reports[0]!.ignoredFields };
+}
+
+/**
+ * The errors of a BRIDGE file read both ways: each pass reports the rows of its kind (and
+ * the errors every row can have, once per pass), so the two are merged without repeats. A
+ * file with rows of only one kind is fine here; one with no valid row at all is not.
+ */
+function bridgeIssues(reports: ValidationReport[], maxErrors: number): { errors: IngestIssue[]; moreErrors: number } | undefined {
+  const noRecords = (i: IngestIssue) => i.line === 0 && /^holds no /.test(i.reason);
+  const seen = new Set<string>();
+  const all: IngestIssue[] = [];
+  for (const r of reports) {
+    for (const issue of r.errors) {
+      const key = `${issue.line}\u0000${issue.field}\u0000${issue.reason}`;
+      if (noRecords(issue) || seen.has(key)) continue;
+      seen.add(key);
+      all.push(issue);
+    }
+  }
+  const more = Math.max(...reports.map((r) => r.moreErrors));
+  if (all.length === 0 && more === 0) {
+    if (reports.some((r) => r.records > 0)) return undefined;
+    return { errors: [{ line: 0, field: '', reason: 'holds no records (it is empty or has only blank lines)' }], moreErrors: 0 };
+  }
+  all.sort((a, b) => a.line - b.line);
+  return { errors: all.slice(0, maxErrors), moreErrors: more + Math.max(0, all.length - maxErrors) };
 }

@@ -6,7 +6,7 @@ import type { QrelsEntry } from './merge.js';
 import type { QrelsOutputFormat } from './types.js';
 
 /**
- * Qrels output (DESIGN.md "Outputs"): TREC `qid 0 docid rel`, BEIR tsv with the header
+ * Qrels output (docs/interfaces.md, "Outputs"): TREC `qid 0 docid rel`, BEIR tsv with the header
  * `query-id corpus-id score`, or JSONL with provenance per line. Lines are always in
  * query id, then document id order (ids.ts), so equal inputs give identical files.
  */

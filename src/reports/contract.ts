@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The JSON report contract of DESIGN.md ("Interfaces that stay stable"): `qrelay report
+ * The JSON report contract (docs/interfaces.md): `qrelay report
  * --format json` and GET /api/v1/batches/{batch}/report print one object with at least
  * these fields, of these types (types.ts has every field). Money is whole cents
  * (`cost.unit: "cents"`), durations are seconds in fields named `...Seconds`. The one

@@ -16,7 +16,7 @@ import type { AccuracyResult, BalancedAccuracyResult, PassRate, WorkerFlag, Work
  * - instants as ISO 8601 strings.
  * A measure that is undefined for the data is `null`, never NaN; κ and α say why in `reason`.
  *
- * Stable (DESIGN.md, "Interfaces that stay stable"): `batch, items, hits, assignments, votes,
+ * Stable (docs/interfaces.md): `batch, items, hits, assignments, votes,
  * labels, fleissKappa, krippendorffAlpha, cost{rewards, fees, bonuses, total, perLabel,
  * currency}, latency{...Seconds}, workers[...]`. Add fields freely; never rename or
  * change the meaning of those.

@@ -18,7 +18,7 @@ const CASES = 18;
 const STAGES = ['import', 'publish', 'work', 'review', 'aggregate', 'export', 'evaluate', 'report'];
 
 describe('qrelay demo', () => {
-  it('runs the sample through every stage, prints the summary, and the files it names exist and parse', { timeout: 90_000 }, async () => {
+  it('runs the sample through every stage, prints the summary, and the files it names exist and parse', async () => {
     const demo = spawnCli(['demo', '--sample-size', String(CASES)], e.env);
     const { code } = await demo.exited;
     const stdout = demo.stdout();

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -8,17 +7,9 @@ import { MARKETPLACE_DB_SUFFIX } from '@qrelay/marketplace';
 import { paths } from '../../src/paths.js';
 import { useTestDatabase, type TestDatabase } from '../support/db.js';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../support/free-port.js';
+
+export { freePort };
 
 export interface DemoEnvironment {
   db: TestDatabase;
@@ -79,7 +70,7 @@ export function spawnCli(args: string[], env: Record<string, string>): SpawnedCl
     stdout: () => out,
     stderr: () => err,
     exited,
-    waitFor(pattern, timeoutMs = 60_000) {
+    waitFor(pattern, timeoutMs = 240_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (pattern.test(out)) finish(() => resolve());

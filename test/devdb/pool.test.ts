@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { MongoClient, type Db, type FindCursor } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevdb, type DevdbHandle } from '../../src/db/devdb.js';
-import { freePort } from '../support/global-setup.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * The dev database launcher's proxy under load (tools/devdb/cursors.go): FerretDB v1.24

@@ -72,7 +72,7 @@ async function setUp(): Promise<Scenario> {
 }
 
 describe('qrelay export-qrels', () => {
-  it('merges, keeps and lists a label that contradicts the base, lists the unresolved item without writing it', { timeout: 60_000 }, async () => {
+  it('merges, keeps and lists a label that contradicts the base, lists the unresolved item without writing it', async () => {
     scenario = await setUp();
     const out = join(dir, 'out', 'merged.trec');
     mkdirSync(join(dir, 'out'), { recursive: true });

@@ -1,19 +1,18 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { XMLParser } from 'fast-xml-parser';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planHits } from '../../src/hits/plan.js';
 import { debateFor, makeCases, makeGold, PRICING } from './fixtures.js';
+import { launchChromium } from '../support/chromium.js';
 
 /**
- * The HIT page in a real browser (Debian's Chromium through playwright-core), served from
+ * The HIT page in a real browser (Chromium through playwright-core, found by test/support/chromium.ts), served from
  * the HTMLQuestion XML exactly as planned: preview mode, submit gating, timers, the posted
  * fields, and a hostile chunk that must stay text.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 
 /** What the page-side callbacks use of the browser's globals (the project compiles without the DOM lib). */
 interface BrowserGlobals {
@@ -38,7 +37,6 @@ const submissions: URLSearchParams[] = [];
 const served: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium)`);
   server = createServer((req, res) => {
     served.push(`${req.method} ${req.url?.split('?')[0]}`);
     if (req.method === 'GET' && req.url?.startsWith('/hit')) {
@@ -54,10 +52,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

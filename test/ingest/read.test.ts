@@ -67,7 +67,7 @@ describe('streaming records', () => {
       next = await iterator.next();
     }
     expect(lines).toEqual([1, 2]);
-    expect(next.value).toEqual({ file: path, kind: 'consensus', format: 'canonical', lines: 3, records: 2, duplicates: 1, skipped: 0 });
+    expect(next.value).toEqual({ file: path, kind: 'consensus', format: 'canonical', lines: 3, records: 2, duplicates: 1, skipped: 0, ignoredFields: [] });
   });
 
   it('throws at the first bad line, naming file, line, field and reason', async () => {

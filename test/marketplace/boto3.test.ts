@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { paths } from '../../src/paths.js';
+import { VENV_PYTHON, venvComplete } from '../support/python-venv.js';
 import { CREDENTIALS, useMarketplace } from './support.js';
 
 /**
@@ -12,18 +11,18 @@ import { CREDENTIALS, useMarketplace } from './support.js';
  */
 
 const h = useMarketplace();
-const PYTHON = join(paths.root, '.venv', 'bin', 'python');
-const SETUP = 'python3 -m venv .venv && .venv/bin/pip install -r test/python/requirements.txt';
+const PYTHON = VENV_PYTHON;
 
 describe('boto3 against the marketplace', () => {
   it('passes the pytest interoperability suite', async () => {
-    if (!existsSync(PYTHON)) throw new Error(`the boto3 test needs a Python virtual environment at .venv: create it with \`${SETUP}\``);
+    // the vitest globalSetup (test/support/global-setup.ts) makes .venv before any test runs
+    if (!venvComplete()) throw new Error('the boto3 test needs .venv with test/python/requirements.txt, which the test setup creates: run the tests through vitest (npm test)');
     h.running.marketplace.clock.setSpeed(10_000);
     // asynchronously: the marketplace answering boto3 runs in this process
     const run = await promisify(execFile)(PYTHON, ['-m', 'pytest', 'test/python', '-q', '-p', 'no:cacheprovider'], {
       cwd: paths.root,
       encoding: 'utf8',
-      timeout: 90_000,
+      timeout: 240_000, // a safety net against a hang
       env: {
         ...process.env,
         PYTHONDONTWRITEBYTECODE: '1', // no __pycache__ in the working tree
@@ -34,7 +33,7 @@ describe('boto3 against the marketplace', () => {
       },
     }).catch((err: { stdout?: string; stderr?: string; message: string }) => {
       if (/No module named pytest|No module named 'boto3'/.test(err.stderr ?? '') || /ModuleNotFoundError/.test(err.stdout ?? '')) {
-        throw new Error(`.venv lacks boto3 or pytest: install them with \`.venv/bin/pip install -r test/python/requirements.txt\`\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+        throw new Error(`.venv lacks boto3 or pytest: delete .venv and run the tests again (the test setup recreates it)\n${err.stdout ?? ''}${err.stderr ?? ''}`);
       }
       throw new Error(`pytest failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
     });

@@ -47,7 +47,8 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
 
 async function until(predicate: () => boolean, what: string) {
-  for (let i = 0; i < 60 && !predicate(); i++) {
+  // bounded by ticks, not seconds; 1000 ticks (a minute at least) is only a safety net
+  for (let i = 0; i < 1000 && !predicate(); i++) {
     await h.running.loops.tick();
     await new Promise((r) => setTimeout(r, 60));
   }

@@ -6,6 +6,7 @@ import { collectBatch } from '../../src/pipeline/collect.js';
 import { publishBatch } from '../../src/pipeline/publish.js';
 import { batchStatus } from '../../src/pipeline/status.js';
 import { useMarketplace } from '../marketplace/support.js';
+import { workInSpells } from '../support/simulation.js';
 import { predict, sampledIntervals, type Kind, type ModelWorker } from './e2e-model.js';
 import { importSampleBatch, sampleLines, tempDir, testContext } from './support.js';
 import { requireBatch, buildLabels, loadBatchData } from '../../src/batches/index.js';
@@ -66,7 +67,8 @@ const population = {
 };
 
 describe('escalation pipeline, end to end', () => {
-  it('takes 200 cases from import to labels with a simulated population', { timeout: 90_000 }, async () => {
+  // the timeout is only a safety net against a hang: the run is bounded in simulated time
+  it('takes 200 cases from import to labels with a simulated population', { timeout: 900_000 }, async () => {
     const ctx = testContext(h.db);
     await importSampleBatch(ctx, dir, 'e2e', CASES);
     const published = await publishBatch(ctx, 'e2e', { preset: 'dream', target: h.running.url, concurrency: 8 }, 'local');
@@ -78,23 +80,8 @@ describe('escalation pipeline, end to end', () => {
     expect(workers.filter((w) => w.kind === 'spammer')).toHaveLength(4);
     expect(workers.filter((w) => w.kind === 'alwaysYes')).toHaveLength(4);
 
-    // The workers work in short spells; between spells the simulation is paused (its clock
-    // stands still) while a collection round reviews what came in and asks for more, so
-    // rounds neither compete with the workers for the CPU nor let simulated hours pass idle.
-    let rounds = 0;
-    let complete = false;
-    const deadline = Date.now() + 60_000;
-    try {
-      while (!complete && Date.now() < deadline) {
-        await admin('POST', '/admin/simulation/start');
-        await new Promise((r) => setTimeout(r, 150));
-        await admin('POST', '/admin/simulation/pause');
-        complete = (await collectBatch(ctx, 'e2e')).followUp.complete;
-        rounds++;
-      }
-    } finally {
-      await admin('POST', '/admin/simulation/stop');
-    }
+    // spells of simulated work, each followed by a collection round (test/support/simulation.ts)
+    const { complete, rounds } = await workInSpells(h.running, async () => (await collectBatch(ctx, 'e2e')).followUp.complete);
     const status = await batchStatus(ctx, 'e2e');
     expect(complete, JSON.stringify(status)).toBe(true);
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HitDoc } from '../../src/db/models/index.js';
 import { paths } from '../../src/paths.js';
 import { useMarketplace } from '../marketplace/support.js';
-import { freePort } from '../support/global-setup.js';
+import { freePort } from '../support/free-port.js';
 import { importSampleBatch, tempDir, testContext } from './support.js';
 
 /**

@@ -1,20 +1,20 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport, renderReport, type Report } from '../../src/reports/index.js';
 import { simulatedBatch } from './fixtures.js';
+import { launchChromium } from '../support/chromium.js';
 
 /**
- * The html report in a real browser (Debian's Chromium through playwright-core), opened
+ * The html report in a real browser (Chromium through playwright-core, found by test/support/chromium.ts), opened
  * from a file as a user would: the charts render with their data, the page fetches
  * nothing, logs no error (a Content-Security-Policy violation would be one), and hostile
  * ids stay text.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 const HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">';
 const WORKERS = [HOSTILE, 'w-bob', 'w-carol', 'w-dave', 'w-erin', 'w-yes', 'w-fast'];
 
@@ -36,16 +36,12 @@ const requests: string[] = [];
 const problems: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium)`);
   report = buildReport(simulatedBatch({ items: 90, batch: `sim <b>${HOSTILE}</b>`, workers: WORKERS }), { generatedAt: '2026-05-05T10:00:00.000Z' });
   dir = mkdtempSync(join(tmpdir(), 'qrelay-report-'));
   const file = join(dir, 'report.html');
   writeFileSync(file, renderReport(report, 'html'));
   url = pathToFileURL(file).href;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   page.on('request', (r) => requests.push(r.url()));
   page.on('console', (m) => {

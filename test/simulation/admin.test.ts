@@ -90,7 +90,7 @@ describe('simulated workers and qualifications', () => {
     await admin(h, 'PUT', '/oracle', Object.fromEntries(keys.map((k) => [k, { truth: 'yes' }])));
     h.running.marketplace.clock.setSpeed(100_000);
     await admin(h, 'POST', '/start');
-    const done = await runUntil(h, (p) => p.assignments.submitted >= 3, 20_000);
+    const done = await runUntil(h, (p) => p.assignments.submitted >= 3);
     const stopped = await admin<SimulationProgress>(h, 'POST', '/stop');
     expect(done.qualificationTests).toEqual({ taken: 3, granted: 3, pending: 0 });
     expect(stopped.workers.visitsWithoutWork).toBeGreaterThan(0);

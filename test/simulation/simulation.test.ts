@@ -40,7 +40,7 @@ describe('a simulation run', () => {
       const hits = await createHits(h.client(), KEYS, 3, params);
       h.running.marketplace.clock.setSpeed(100_000);
       const started = await admin<SimulationProgress>(h, 'POST', '/start');
-      const done = await runUntil(h, (p) => p.assignments.submitted >= 36, 20_000);
+      const done = await runUntil(h, (p) => p.assignments.submitted >= 36);
       await admin(h, 'POST', '/stop');
       records.push(await runRecord(hits, started.startedAt!));
       expect(done.errors.count).toBe(0);
@@ -56,7 +56,7 @@ describe('a simulation run', () => {
     const hits = await createHits(h.client(), itemKeys('pause', 2), 1, hitParams({ MaxAssignments: 3, AssignmentDurationInSeconds: 7200 }));
     h.running.marketplace.clock.setSpeed(100);
     await admin(h, 'POST', '/start');
-    const busy = await runUntil(h, (p) => p.assignments.accepted >= 1, 10_000);
+    const busy = await runUntil(h, (p) => p.assignments.accepted >= 1);
     expect(busy.assignments.submitted).toBe(0);
     const paused = await admin<SimulationProgress>(h, 'POST', '/pause');
     expect(paused.state).toBe('paused');

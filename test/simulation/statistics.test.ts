@@ -51,7 +51,7 @@ describe('the simulated population', () => {
     // from here on a simulated day passes in half a second (the simulation slows time down when it has to)
     h.running.marketplace.clock.setSpeed(200_000);
     await admin(h, 'POST', '/start');
-    const progress = await runUntil(h, (p) => p.assignments.submitted >= HITS * 3, 20_000);
+    const progress = await runUntil(h, (p) => p.assignments.submitted >= HITS * 3);
     const stopped = await admin<SimulationProgress>(h, 'POST', '/stop');
     expect(stopped.state).toBe('stopped');
     expect(stopped.clock.held).toBe(false);

@@ -9,7 +9,7 @@ export interface CliResult {
 }
 
 /** Runs the qrelay CLI from source (through tsx) with the given environment. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<CliResult> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), ...args], {
       cwd: paths.root,

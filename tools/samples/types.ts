@@ -4,7 +4,7 @@
  * the generator composes passages from these sentences and derives the truth from them.
  */
 
-/** The agents' guideline a hard case turns on (DESIGN.md, the 7 guidelines). */
+/** The agents' guideline a hard case turns on (the 7 relevance guidelines the DREAM agents argue by). */
 export type Rule = 'scope' | 'key' | 'direct' | 'intent' | 'complete' | 'surface' | 'correctness';
 
 /** A sentence on which a careful reader could go either way; `label` is the truth. */

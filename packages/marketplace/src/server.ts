@@ -29,6 +29,8 @@ export interface StartMarketplaceOptions {
   clockSpeed?: number;
   /** Throttling and fault injection at start; default MARKETPLACE_CHAOS (off). */
   chaos?: Partial<ChaosSettings>;
+  /** The draws deciding which requests chaos hits (default Math.random; tests pass a seeded one, so that a run is replayable). */
+  chaosRandom?: () => number;
   /** How often the background loops run (real ms, default 1000). */
   loopIntervalMs?: number;
   delivery?: Partial<MarketplaceSettings['delivery']>;
@@ -78,7 +80,7 @@ export async function startMarketplace(opts: StartMarketplaceOptions): Promise<R
   try {
     noteUnsettled(marketplace, findUnsettledApprovals(marketplace));
     await loops.tick();
-    const chaos = new ChaosControl({ ...base.chaos, ...opts.chaos });
+    const chaos = new ChaosControl({ ...base.chaos, ...opts.chaos }, opts.chaosRandom);
     const workers = new WorkerApi(marketplace);
     const token = adminToken(settings.accessKeyId, settings.secretAccessKey);
     const running = {} as RunningMarketplace;

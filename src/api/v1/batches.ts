@@ -11,7 +11,8 @@ import { HttpProblem, UserError } from '../../errors.js';
 import { PIPELINE_JOBS } from '../../jobs/pipeline.js';
 import { createPipelineContext, type PipelineContext } from '../../pipeline/context.js';
 import { cleanupBatch, expireBatch } from '../../pipeline/expire.js';
-import { importFile, ImportRejected } from '../../pipeline/import.js';
+import { IngestError } from '../../ingest/index.js';
+import { importAny, ImportRejected } from '../../pipeline/import.js';
 import { BatchNotFound, BatchStateError } from '../../pipeline/errors.js';
 import { dryRunPublish, preparePublish } from '../../pipeline/publish.js';
 import { buildLabels, loadBatchData, requireBatch } from '../../batches/index.js';
@@ -82,6 +83,8 @@ registry.registerPath({
     400: problemResponse('bad options, over budget, or production without yes and budgetUsd'),
     401: problemResponse('missing bearer token'),
     404: notFound,
+    409: problemResponse('already published, or the batch cannot be published in its state'),
+    502: problemResponse('the crowd platform failed'),
     503: problemResponse('this process runs no job scheduler'),
   },
 });
@@ -94,7 +97,7 @@ for (const [action, summary] of [
     summary,
     ...secured,
     request: { params: BatchParam },
-    responses: { 202: json(QueuedSchema, 'queued'), 401: problemResponse('missing bearer token'), 404: notFound, 503: problemResponse('this process runs no job scheduler') },
+    responses: { 202: json(QueuedSchema, 'queued'), 401: problemResponse('missing bearer token'), 404: notFound, 409: problemResponse('not published yet, or closed'), 503: problemResponse('this process runs no job scheduler') },
   });
 }
 registry.registerPath({
@@ -103,7 +106,7 @@ registry.registerPath({
   summary: "Stop the batch: expire its HITs on the platform, collect and review what was accepted already",
   ...secured,
   request: { params: BatchParam },
-  responses: { 200: json(ExpireResultSchema, 'expired'), 401: problemResponse('missing bearer token'), 404: notFound, 409: problemResponse('not published') },
+  responses: { 200: json(ExpireResultSchema, 'expired'), 401: problemResponse('missing bearer token'), 404: notFound, 409: problemResponse('not published'), 502: problemResponse('the crowd platform failed') },
 });
 registry.registerPath({
   method: 'post',
@@ -111,7 +114,7 @@ registry.registerPath({
   summary: "Delete a finished batch's HITs on the platform (votes and labels stay)",
   ...secured,
   request: { params: BatchParam },
-  responses: { 200: json(CleanupResultSchema, 'cleaned up (closed when no HIT remains)'), 401: problemResponse('missing bearer token'), 404: notFound, 409: problemResponse('still collecting') },
+  responses: { 200: json(CleanupResultSchema, 'cleaned up (closed when no HIT remains)'), 401: problemResponse('missing bearer token'), 404: notFound, 409: problemResponse('still collecting, or a collection round holds the batch'), 502: problemResponse('the crowd platform failed') },
 });
 registry.registerPath({ method: 'get', path: '/api/v1/batches/{batch}/hits', summary: "The batch's HITs with their planned items", request: { params: BatchParam }, responses: { 200: json(z.array(HitSchema), 'the HITs'), 404: notFound } });
 registry.registerPath({
@@ -141,6 +144,8 @@ export function problemOf(err: unknown): unknown {
   if (err instanceof ImportRejected) {
     return new HttpProblem(400, 'Bad Request', err.message, { errors: err.errors, moreErrors: err.moreErrors });
   }
+  // a file that cannot be read at all (empty, not JSON): the same shape as a refused one
+  if (err instanceof IngestError) return new HttpProblem(400, 'Bad Request', err.message, { errors: [err.issue], moreErrors: 0 });
   if (err instanceof BatchNotFound) return new HttpProblem(404, 'Not Found', err.message);
   if (err instanceof BatchStateError) return new HttpProblem(409, 'Conflict', err.message);
   if (err instanceof UserError) return new HttpProblem(400, 'Bad Request', err.message);
@@ -200,10 +205,12 @@ export function batchesRouter(ctx: AppContext): Router {
     const dir = mkdtempSync(join(tmpdir(), 'qrelay-upload-'));
     try {
       const file = await saveUpload(req, dir, MAX_UPLOAD_BYTES);
-      const result = await guarded(() =>
-        importFile(pipelineOf(), file, { batch: query.batch, displayName: 'the uploaded file', ...(query.kind && { kind: query.kind }), ...(query.maxErrors && { maxErrors: query.maxErrors }) }),
+      const outcome = await guarded(() =>
+        importAny(pipelineOf(), file, { batch: query.batch, displayName: 'the uploaded file', ...(query.kind && { kind: query.kind }), ...(query.maxErrors && { maxErrors: query.maxErrors }) }),
       );
-      res.status(201).json({ ...result, file: 'upload' });
+      // the first (or only) import at the top, as before; a split BRIDGE file lists both in `imports`
+      const imports = outcome.imports.map((r) => ({ ...r, file: 'upload' }));
+      res.status(201).json({ ...imports[0]!, imports, ignoredFields: outcome.ignoredFields });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

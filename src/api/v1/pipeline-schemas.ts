@@ -15,29 +15,29 @@ export const BatchParam = z.object({ batch: BatchName.openapi({ param: { name: '
 
 export const ImportQuery = z.object({
   batch: BatchName.openapi({ description: 'batch to import into (created if new)' }),
-  kind: z.enum(INGEST_KINDS).optional().openapi({ description: 'default: from the first record (BRIDGE files need it)' }),
+  kind: z.enum(INGEST_KINDS).optional().openapi({ description: 'default: from the first record; a BRIDGE debate file is split per row (consensus false: escalations, true: consensus)' }),
   maxErrors: z.coerce.number().int().min(1).max(10_000).optional(),
 });
 
-export const ImportIssueSchema = registry.register('ImportIssue', z.object({ line: z.number().int(), field: z.string(), reason: z.string() }));
+/** A refused file's answer: the one Problem shape, its `errors` the file's (line, field, reason). */
+export const ImportProblemSchema = ProblemSchema;
 
-export const ImportProblemSchema = registry.register(
-  'ImportProblem',
-  ProblemSchema.extend({
-    errors: z.array(ImportIssueSchema).openapi({ description: 'the first errors of the file, in line order' }),
-    moreErrors: z.number().int().openapi({ description: 'errors found beyond those listed' }),
-  }),
-);
+const OneImport = z.object({
+  importId: z.string(),
+  batch: z.string(),
+  kind: z.enum(INGEST_KINDS),
+  file: z.string(),
+  format: z.string().nullable(),
+  counts: z.object({ lines: z.number().int(), records: z.number().int(), inserted: z.number().int(), existing: z.number().int(), duplicates: z.number().int(), skipped: z.number().int() }),
+});
 
 export const ImportResultSchema = registry.register(
   'ImportResult',
-  z.object({
-    importId: z.string(),
-    batch: z.string(),
-    kind: z.enum(INGEST_KINDS),
-    file: z.string(),
-    format: z.string().nullable(),
-    counts: z.object({ lines: z.number().int(), records: z.number().int(), inserted: z.number().int(), existing: z.number().int(), duplicates: z.number().int(), skipped: z.number().int() }),
+  OneImport.extend({
+    imports: z.array(OneImport).openapi({ description: 'every import the file made: one, or two for a BRIDGE file split per row (escalations, then consensus); the first is also given at the top' }),
+    ignoredFields: z
+      .array(z.object({ field: z.string(), lines: z.number().int(), firstLine: z.number().int() }))
+      .openapi({ description: 'fields of the file that qrelay does not read, e.g. `debate[].confidence`: ignored, listed here' }),
   }),
 );
 

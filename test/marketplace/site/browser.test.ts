@@ -1,29 +1,24 @@
-import { existsSync } from 'node:fs';
 import { CreateHITCommand, ListAssignmentsForHITCommand } from '@aws-sdk/client-mturk';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAnswersXml } from '@qrelay/marketplace';
 import { relevanceQuestion } from '../hit-pages.js';
 import { hitParams, useMarketplace } from '../support.js';
+import { launchChromium } from '../../support/chromium.js';
 
 /**
- * The worker site in a real browser (Debian's Chromium through playwright-core), with
+ * The worker site in a real browser (Chromium through playwright-core, found by test/support/chromium.ts), with
  * qrelay's own HIT page in the sandboxed frame: log in, preview (inputs disabled), accept,
  * answer inside the frame, submit, and find the answers through ListAssignmentsForHIT
  * (the real AWS SDK). Another worker cannot open the first one's assignment.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 const PASSWORD = 'a long enough password';
 const h = useMarketplace();
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium)`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

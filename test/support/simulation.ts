@@ -1,0 +1,43 @@
+import type { SimulatedMarketplace } from '../../src/simulation/index.js';
+
+/**
+ * Lets a loaded simulated population work in spells until `round` (a collection round)
+ * says the work is done. Between spells the simulation is paused (the marketplace clock
+ * stands still) while the round reviews what came in and asks for more, so rounds neither
+ * compete with the workers for the CPU nor let simulated hours pass idle.
+ *
+ * Every bound is in simulated time, which the simulation moves event by event (slower
+ * when the machine is busy, never skipping work): a busy machine makes the run take
+ * longer, never end early. The wait for a spell's end polls the simulation's progress, a
+ * condition, not a wall-clock deadline; the test's own timeout is the only safety net.
+ */
+export async function workInSpells(
+  running: SimulatedMarketplace,
+  round: () => Promise<boolean>,
+  opts: { spellSeconds?: number; maxSimulatedSeconds?: number } = {},
+): Promise<{ complete: boolean; rounds: number; simulatedSeconds: number }> {
+  const spell = opts.spellSeconds ?? 20 * 60;
+  const max = opts.maxSimulatedSeconds ?? 7 * 86_400;
+  const sim = running.simulation;
+  let rounds = 0;
+  let complete = false;
+  let simulated = 0;
+  try {
+    while (!complete && simulated < max) {
+      sim.start();
+      const target = simulated + spell;
+      for (;;) {
+        const p = sim.progress();
+        simulated = p.simulatedSeconds;
+        if (simulated >= target || p.state !== 'running') break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await sim.pause();
+      complete = await round();
+      rounds++;
+    }
+  } finally {
+    await sim.stop();
+  }
+  return { complete, rounds, simulatedSeconds: simulated };
+}
