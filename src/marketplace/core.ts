@@ -20,6 +20,12 @@ export interface MarketplaceSettings {
   delivery: { retryBaseMs: number; retryCapMs: number; maxAttempts: number; timeoutMs: number };
   /** Allowed difference between a request's signing time and the real time. */
   maxClockSkewMs: number;
+  /**
+   * A private simulated marketplace (`qrelay simulate`): HIT ids derived from this seed,
+   * the marketplace clock and the request token instead of the real time and random bytes,
+   * so that the same simulation lists its HITs in the same order every time.
+   */
+  idSeed?: string;
 }
 
 export const DEFAULT_DELIVERY = { retryBaseMs: 1000, retryCapMs: 10 * 60_000, maxAttempts: 15, timeoutMs: 10_000 };

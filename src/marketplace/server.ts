@@ -32,6 +32,10 @@ export interface StartMarketplaceOptions {
   /** How often the background loops run (real ms, default 1000). */
   loopIntervalMs?: number;
   delivery?: Partial<MarketplaceSettings['delivery']>;
+  /** A private simulated marketplace: repeatable HIT ids (MarketplaceSettings.idSeed). */
+  idSeed?: string;
+  /** false: the background loops do not run on a timer; their driver calls `loops.tick()` (a discrete-event simulation). */
+  backgroundTimer?: boolean;
   /** Adds routes before the final 404 (after the worker website and the simulation's routes, which are always there). */
   mount?: (app: Express, marketplace: RunningMarketplace) => void;
 }
@@ -67,7 +71,7 @@ function listen(app: Express, host: string, port: number): Promise<Server> {
 /** The MTurk-compatible marketplace: state loaded, background loops running, HTTP listening. */
 export async function startMarketplace(opts: StartMarketplaceOptions): Promise<RunningMarketplace> {
   const base = marketplaceConfig(opts.config);
-  const settings: MarketplaceSettings = { ...base.settings, delivery: { ...DEFAULT_DELIVERY, ...opts.delivery } };
+  const settings: MarketplaceSettings = { ...base.settings, delivery: { ...DEFAULT_DELIVERY, ...opts.delivery }, ...(opts.idSeed !== undefined && { idSeed: opts.idSeed }) };
   const clockSpeed = opts.clockSpeed ?? base.clockSpeed;
   const marketplace = await openMarketplace({
     connection: opts.connection,
@@ -94,7 +98,7 @@ export async function startMarketplace(opts: StartMarketplaceOptions): Promise<R
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : opts.port ?? base.listen.port;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-    loops.start();
+    if (opts.backgroundTimer !== false) loops.start();
     const httpServer = server;
     let closing: Promise<void> | undefined;
     Object.assign(running, {

@@ -80,6 +80,8 @@ export interface BatchDoc {
   /** A collection round holds the batch until then (one round at a time). */
   roundLeaseUntil: Date | null;
   roundOwner: string | null;
+  /** A copy made by `qrelay simulate` and worked by a simulated crowd: never real labels. */
+  simulated?: boolean;
 }
 
 export const batchSchema = new Schema<BatchDoc>(
@@ -101,6 +103,7 @@ export const batchSchema = new Schema<BatchDoc>(
     summary: { type: Schema.Types.Mixed, default: null },
     roundLeaseUntil: { type: Date, default: null },
     roundOwner: { type: String, default: null },
+    simulated: { type: Boolean },
   },
   { collection: collections.batches, versionKey: false, minimize: false },
 );

@@ -58,6 +58,8 @@ interface Runtime {
   holding?: string;
   /** Qualification types asked for in this run (one attempt each). */
   asked: Set<string>;
+  /** Items done in the current visit (fatigue). */
+  itemsThisVisit: number;
 }
 
 export interface KindTally {
@@ -244,7 +246,7 @@ export class Simulation {
     const seed = this.profile!.seed;
     this.counters = Simulation.zero();
     for (const w of this.workers) this.counters.byKind[w.kind].workers++;
-    this.runtimes = this.workers.map((worker) => ({ worker, rng: seededRng(`${seed}:run:${worker.index}`), active: false, remaining: 0, asked: new Set() }));
+    this.runtimes = this.workers.map((worker) => ({ worker, rng: seededRng(`${seed}:run:${worker.index}`), active: false, remaining: 0, asked: new Set(), itemsThisVisit: 0 }));
     this.arrivals = seededRng(`${seed}:arrivals`);
     this.agenda.clear();
     this.agenda.push(nowMs, { type: 'arrival' });
@@ -272,17 +274,56 @@ export class Simulation {
         await sleep(Math.max(1, Math.min(50, (next.at - allowed) / this.pace.speed)));
         continue;
       }
-      clock.advanceTo(next.at);
-      this.agenda.pop();
-      try {
-        await this.handle(next.event, Math.max(next.at, clock.nowMs()));
-      } catch (err) {
-        this.counters.errors++;
-        this.counters.lastError = errorText(err);
-        this.mp.logger.warn({ err, event: next.event.type }, 'simulated worker step failed');
-        if ('w' in next.event) await this.giveUp(this.runtimes[next.event.w]!);
-      }
+      await this.step();
     }
+  }
+
+  /** Handles the next event of the agenda at its time. */
+  private async step(): Promise<void> {
+    const clock = this.mp.clock;
+    const next = this.agenda.pop()!;
+    clock.advanceTo(next.at);
+    try {
+      await this.handle(next.event, Math.max(next.at, clock.nowMs()));
+    } catch (err) {
+      this.counters.errors++;
+      this.counters.lastError = errorText(err);
+      this.mp.logger.warn({ err, event: next.event.type }, 'simulated worker step failed');
+      if ('w' in next.event) await this.giveUp(this.runtimes[next.event.w]!);
+    }
+  }
+
+  // ---- discrete-event mode (qrelay simulate)
+
+  /**
+   * Starts a run driven by its caller rather than by real time: the clock is held and
+   * moves only with `runUntil`, so the order of work is decided in simulated time alone
+   * and a seed replays the same run, whatever the machine's speed.
+   */
+  startStepped(): void {
+    if (this.state === 'empty' || !this.profile) throw new SimulationError(409, 'load a population first (PUT /admin/simulation/population)');
+    if (this.state === 'running' || this.state === 'paused') throw new SimulationError(409, 'a run is in progress: stop it first');
+    const clock = this.mp.clock;
+    if (!clock.held) {
+      clock.hold();
+      this.holdsClock = true;
+    }
+    this.newRun(clock.nowMs());
+    this.state = 'paused';
+  }
+
+  /** Handles every event up to `simMs` as fast as it can, then sets the clock to `simMs` (stepped runs only). */
+  async runUntil(simMs: number): Promise<void> {
+    if (this.state !== 'paused') throw new SimulationError(409, 'runUntil needs a stepped run (startStepped)');
+    const started = performance.now();
+    while (this.agenda.size > 0 && this.agenda.peek()!.at <= simMs) await this.step();
+    this.mp.clock.advanceTo(simMs);
+    this.realSpent += performance.now() - started;
+  }
+
+  /** The drawn workers of the loaded population, by worker id. */
+  workerById(workerId: string): SimWorker | undefined {
+    return this.workers.find((w) => w.workerId === workerId);
   }
 
   private handle(event: SimEvent, now: number): Promise<void> {
@@ -310,6 +351,7 @@ export class Simulation {
     }
     const r = idle[Math.floor(this.arrivals.next() * idle.length)]!;
     r.active = true;
+    r.itemsThisVisit = 0;
     r.remaining = geometric(r.rng, profile.hitsPerVisit);
     this.counters.visits++;
     this.agenda.push(now, { type: 'look', w: r.worker.index });
@@ -418,7 +460,8 @@ export class Simulation {
       timers.set(item.key, ms);
       seconds += ms / 1000;
       if (item.values.length === 0) continue;
-      const decided = decide(this.profile!.seed, w, item.key, this.oracle.get(item.key));
+      const view = { itemsDone: r.itemsThisVisit++, ...(item.arguments ? { arguments: item.arguments } : {}) };
+      const decided = decide(this.profile!.seed, w, item.key, this.oracle.get(item.key), view, this.profile!);
       const value = item.values.includes(decided) ? decided : item.values[0]!;
       answers.set(item.key, value);
       if (value === 'yes' || value === 'no') judged.push({ key: item.key, answer: value });
@@ -426,12 +469,13 @@ export class Simulation {
     if (form.items.length === 0) seconds = logNormal(r.rng, w.medianItemSeconds, w.itemSigma);
     const fate = r.rng.next();
     const profile = this.profile!;
-    if (fate < profile.abandonRate) {
+    const quits = w.kind === 'quitter' ? { abandonRate: profile.quitRate / 2, returnRate: profile.quitRate / 2 } : profile;
+    if (fate < quits.abandonRate) {
       // walks away: the marketplace abandons the assignment at its deadline
       this.counters.abandoned++;
       return this.leave(r);
     }
-    if (fate < profile.abandonRate + profile.returnRate) {
+    if (fate < quits.abandonRate + quits.returnRate) {
       this.agenda.push(now + Math.round(seconds * 1000 * r.rng.next()), { type: 'return', w: w.index, assignmentId });
       return;
     }
