@@ -8,6 +8,7 @@ import { registerPipeline } from './cli/pipeline.js';
 import { registerExportQrels } from './cli/export-qrels.js';
 import { registerReport } from './cli/report.js';
 import { registerStart } from './cli/start.js';
+import { registerSimulate } from './cli/simulate.js';
 import { version } from './version.js';
 
 // qrelay targets Node 20 (package-lock pins an SDK that supports it); the SDK's multi-line
@@ -28,5 +29,6 @@ registerMarketplace(program);
 registerPipeline(program);
 registerExportQrels(program);
 registerReport(program);
+registerSimulate(program);
 
 program.parseAsync(process.argv).catch(reportFailure);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { parseAnswerKey } from '../domain/answer-key.js';
 import type { FormFields } from '../domain/answers-xml.js';
 import { isDomainError } from '../domain/errors.js';
+import { settle, statusOf } from '../domain/hit.js';
 import type { RunningMarketplace } from '../server.js';
 import { testOf } from '../services/qualifications.js';
 import { SiteKeys } from '../site/keys.js';
@@ -312,13 +313,37 @@ export class Simulation {
     this.state = 'paused';
   }
 
-  /** Handles every event up to `simMs` as fast as it can, then sets the clock to `simMs` (stepped runs only). */
-  async runUntil(simMs: number): Promise<void> {
+  /**
+   * Handles every event up to `simMs` as fast as it can, then sets the clock to `simMs`
+   * (stepped runs only). With `untilQuiet`, stops early, at the time of the event after
+   * which no HIT has work left to take or in progress (the requester's turn); answers the
+   * simulated time it stopped at.
+   */
+  async runUntil(simMs: number, opts: { untilQuiet?: boolean } = {}): Promise<number> {
     if (this.state !== 'paused') throw new SimulationError(409, 'runUntil needs a stepped run (startStepped)');
     const started = performance.now();
-    while (this.agenda.size > 0 && this.agenda.peek()!.at <= simMs) await this.step();
-    this.mp.clock.advanceTo(simMs);
-    this.realSpent += performance.now() - started;
+    try {
+      while (this.agenda.size > 0 && this.agenda.peek()!.at <= simMs) {
+        const type = this.agenda.peek()!.event.type;
+        await this.step();
+        if (opts.untilQuiet && (type === 'submit' || type === 'return') && this.quiet()) return this.mp.clock.nowMs();
+      }
+      this.mp.clock.advanceTo(simMs);
+      return this.mp.clock.nowMs();
+    } finally {
+      this.realSpent += performance.now() - started;
+    }
+  }
+
+  /** No HIT of the marketplace has a slot open or an assignment in progress. */
+  quiet(): boolean {
+    const now = this.mp.clock.now();
+    for (const hit of this.mp.hits.all()) {
+      if (hit.disposed || hit.expiration.getTime() <= now.getTime()) continue;
+      if (hit.assignments.some((a) => a.status === 'Accepted')) return false;
+      if (statusOf(settle(hit, now), now) === 'Assignable') return false;
+    }
+    return true;
   }
 
   /** The drawn workers of the loaded population, by worker id. */
