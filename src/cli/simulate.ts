@@ -53,6 +53,7 @@ export async function runSimulation(ctx: PipelineContext, config: Config, req: S
     kinds: new Map(run.workers.map((w) => [w.workerId, w.kind])),
     blocked: run.blocked,
     wallSeconds: run.wallSeconds,
+    wall: { crowdSeconds: run.crowdWallSeconds, roundsSeconds: run.roundsWallSeconds, rounds: run.rounds },
   });
 }
 

@@ -10,7 +10,7 @@ import { DemoInterrupted } from '../demo/env.js';
 import { createProgress, type Progress } from '../demo/progress.js';
 import { unfinishedRun } from '../demo/runs.js';
 import { SAMPLE_CASES } from '../demo/sample.js';
-import { chooseDemoRun, DEFAULT_DEMO_SETTINGS, runDemo } from '../demo/workflow.js';
+import { chooseDemoRun, runDemo } from '../demo/workflow.js';
 import { createLogger, type Logger } from '../log.js';
 import { createPipelineContext } from '../pipeline/context.js';
 import { migrateDatabase, startServer } from '../server.js';
@@ -25,7 +25,6 @@ import { action, onShutdownSignal } from './run.js';
 
 interface DemoCliOptions {
   sampleSize?: number;
-  clockSpeed?: number;
 }
 
 function parseSampleSize(value: string): number {
@@ -75,12 +74,8 @@ async function demoOnce(deps: DemoDeps, opts: DemoCliOptions): Promise<boolean> 
   );
   say(`marketplace: ${market.running ? 'started in this process' : 'the one already answering'} at ${market.url}; simulated workers from samples/population.json`);
   const ctx = createPipelineContext({ connection, config, logger: deps.logger, now: () => driver.now(), progress: (line) => deps.logger.debug(line) });
-  const startSpeed = await driver.speed();
-  const clockSpeed = opts.clockSpeed ?? DEFAULT_DEMO_SETTINGS.clockSpeed;
-  // a run cut short leaves the demo's speed behind: go back to the configured one then
-  const restoreSpeed = startSpeed === clockSpeed ? (config.env.MARKETPLACE_CLOCK_SPEED ?? 1) : startSpeed;
   try {
-    const result = await runDemo({ ctx, driver, progress: deps.progress, signal: deps.signal }, run, { ...DEFAULT_DEMO_SETTINGS, clockSpeed, restoreSpeed }, { resumed });
+    const result = await runDemo({ ctx, driver, progress: deps.progress, signal: deps.signal }, run, { config }, { resumed });
     say('');
     process.stdout.write(result.text);
     return true;
@@ -88,8 +83,6 @@ async function demoOnce(deps: DemoDeps, opts: DemoCliOptions): Promise<boolean> 
     if (!(err instanceof DemoInterrupted)) throw err;
     say(`qrelay demo: stopped; batch ${run._id} keeps what was done: run the same command again to continue it`);
     return false;
-  } finally {
-    await driver.setSpeed(restoreSpeed).catch(() => undefined);
   }
 }
 
@@ -107,7 +100,6 @@ export function registerStart(program: Command): void {
   const demoOptions = (cmd: Command) =>
     cmd
       .option('--sample-size <n>', `escalated cases taken from the sample, the first n (default: all ${SAMPLE_CASES})`, parseSampleSize)
-      .option('--clock-speed <factor>', `marketplace time per real time while the simulated workers work (default ${DEFAULT_DEMO_SETTINGS.clockSpeed})`, parsePositiveNumber)
       .addHelpText(
         'after',
         `

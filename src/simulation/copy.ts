@@ -23,10 +23,11 @@ export interface CopyResult {
 
 const PREFIX_END = '|';
 
-/** Every document of batch `name` in the pipeline's collections. */
-export async function deleteBatchData(ctx: PipelineContext, name: string): Promise<void> {
+const idPrefix = (name: string) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\|`);
+
+/** What publishing and collecting wrote for batch `name`: HITs, assignments, labels (its imported records stay). */
+async function deletePublished(ctx: PipelineContext, name: string): Promise<void> {
   const m = ctx.models;
-  const ids = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\|`);
   const assignments = await m.assignments.find({ batch: name }, { _id: 1 }).lean();
   for (let i = 0; i < assignments.length; i += 200) await m.assignmentAnswers.deleteMany({ _id: { $in: assignments.slice(i, i + 200).map((a) => a._id) } });
   await Promise.all([
@@ -34,7 +35,16 @@ export async function deleteBatchData(ctx: PipelineContext, name: string): Promi
     m.labels.deleteMany({ batch: name }),
     m.hitIds.deleteMany({ batch: name }),
     m.hits.deleteMany({ batch: name }),
-    m.hitQuestions.deleteMany({ _id: ids }),
+    m.hitQuestions.deleteMany({ _id: idPrefix(name) }),
+  ]);
+}
+
+/** Every document of batch `name` in the pipeline's collections. */
+export async function deleteBatchData(ctx: PipelineContext, name: string): Promise<void> {
+  const m = ctx.models;
+  const ids = idPrefix(name);
+  await deletePublished(ctx, name);
+  await Promise.all([
     m.items.deleteMany({ batch: name }),
     m.itemTexts.deleteMany({ _id: ids }),
     m.gold.deleteMany({ batch: name }),
@@ -43,6 +53,26 @@ export async function deleteBatchData(ctx: PipelineContext, name: string): Promi
     m.imports.deleteMany({ batch: name }),
   ]);
   await m.batches.deleteOne({ _id: name });
+}
+
+/**
+ * The batch itself made ready for a simulation (the demo): marked simulated, and a
+ * publication left unfinished by an earlier run (its private marketplace is gone) undone,
+ * so the simulation starts over; the same seed gives the same result. Answers whether
+ * the batch still needs its simulation (false: it is complete).
+ */
+export async function prepareInPlace(ctx: PipelineContext, name: string): Promise<boolean> {
+  const doc = await requireBatch(ctx, name);
+  if (doc.state === 'complete' || doc.state === 'closed') return false;
+  if (doc.settings) {
+    await deletePublished(ctx, name);
+    await ctx.models.batches.updateOne(
+      { _id: name },
+      { $set: { state: 'draft', settings: null, plan: null, hitTypeId: null, qualificationIds: {}, publishStartedAt: null, publishedAt: null, completedAt: null, expiredAt: null, reposts: 0, summary: null, roundLeaseUntil: null, roundOwner: null } },
+    );
+  }
+  await ctx.models.batches.updateOne({ _id: name }, { $set: { simulated: true, updatedAt: ctx.now() } });
+  return true;
 }
 
 /** Refuses an existing `name` unless `replace` (and never replaces a batch that is not simulated). */

@@ -57,8 +57,9 @@ export interface Forecast {
   assignments: number;
   votes: ForecastVote[];
   workers: ForecastWorker[];
-  /** Real seconds the simulation took (the one field that differs between two runs). */
+  /** Real seconds the simulation took, and how they split (the only fields that differ between two runs). */
   wallSeconds: number;
+  wall: { crowdSeconds: number; roundsSeconds: number; rounds: number };
 }
 
 const Z95 = 1.959964;
@@ -99,6 +100,7 @@ export interface ForecastInput {
   kinds: ReadonlyMap<string, WorkerKind>;
   blocked: ReadonlySet<string>;
   wallSeconds: number;
+  wall: Forecast['wall'];
 }
 
 const byVote = (a: ForecastVote, b: ForecastVote) =>
@@ -158,6 +160,7 @@ export function buildForecast(f: ForecastInput): Forecast {
       flags: [...w.flags],
     })),
     wallSeconds: Math.round(f.wallSeconds * 10) / 10,
+    wall: { crowdSeconds: Math.round(f.wall.crowdSeconds * 10) / 10, roundsSeconds: Math.round(f.wall.roundsSeconds * 10) / 10, rounds: f.wall.rounds },
   };
 }
 

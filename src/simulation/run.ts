@@ -14,7 +14,7 @@ import { createPipelineContext, type PipelineContext } from '../pipeline/context
 import { publishBatch, requireBatch } from '../pipeline/publish.js';
 import { itemCases, visibleRecords } from '../pipeline/records.js';
 import type { PublishRequest } from '../pipeline/settings.js';
-import { claimCopyName, copyBatch, type CopyResult } from './copy.js';
+import { claimCopyName, copyBatch, prepareInPlace, type CopyResult } from './copy.js';
 import { simulationOracle } from './oracle.js';
 
 /**
@@ -37,6 +37,8 @@ export interface SimulateRequest {
   /** True labels by `truthKey(query_id, chunk_id)`; none: the population's per-item model. */
   truth?: ReadonlyMap<string, Judgment>;
   hideDebate?: boolean;
+  /** Simulate the batch itself rather than a copy (the demo; `name` is `source`, and must be a draft or a simulated batch). */
+  inPlace?: boolean;
   /** Longest simulated time between two collection rounds (default 7200); a round also runs as soon as all open work is done. */
   roundSeconds?: number;
   /** Simulated days after which a batch still missing votes is given up on (default 60). */
@@ -48,6 +50,10 @@ export interface SimulateEnv {
   config: Config;
   logger: Logger;
   progress?: (line: string) => void;
+  /** Told after every collection round (items with their votes, items, simulated seconds so far). */
+  onRound?: (complete: number, items: number, simulatedSeconds: number) => void;
+  /** Called between rounds; throws to stop the run (Ctrl-C). */
+  checkpoint?: () => void;
 }
 
 export interface SimulationRun {
@@ -60,6 +66,9 @@ export interface SimulationRun {
   rounds: number;
   simulatedSeconds: number;
   wallSeconds: number;
+  /** Real seconds spent by the simulated crowd, and by the collection rounds. */
+  crowdWallSeconds: number;
+  roundsWallSeconds: number;
 }
 
 /** The private marketplace's database: one per simulated batch name, emptied before and after a run. */
@@ -91,12 +100,20 @@ async function publishRequestFor(ctx: PipelineContext, source: string, target: s
   };
 }
 
+async function countRecords(ctx: PipelineContext, batch: string): Promise<CopyResult> {
+  const [items, gold, consensus] = await Promise.all([visibleRecords(ctx, 'escalations', batch), visibleRecords(ctx, 'gold', batch), visibleRecords(ctx, 'consensus', batch)]);
+  return { items: items.length, gold: gold.length, consensus: consensus.length, withTruth: items.filter((r) => r.label !== null).length };
+}
+
 export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Promise<SimulationRun> {
   const started = performance.now();
   const say = env.progress ?? (() => {});
   const realCtx = createPipelineContext({ connection: env.connection, config: env.config, logger: env.logger, progress: () => {} });
   await requireBatch(realCtx, req.source);
-  await claimCopyName(realCtx, req.source, req.name, req.replace);
+  if (req.inPlace) {
+    if (req.name !== req.source) throw new Error('an in-place simulation has no copy: name must be the source');
+    if (!(await prepareInPlace(realCtx, req.source))) throw new UserError(`batch ${req.source} is already complete`);
+  } else await claimCopyName(realCtx, req.source, req.name, req.replace);
 
   const priv = privateConnection(env.connection, req.name);
   await dropPrivate(priv);
@@ -122,8 +139,8 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     // a target's custom qualification types are remembered per target URL: this one is new
     await ctx.models.targetQualifications.deleteMany({ _id: { $regex: `^${target.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\|` } });
 
-    const copy = await copyBatch(realCtx, req.source, req.name, req.truth);
-    say(`copy       batch ${req.source} -> ${req.name} (simulated): ${copy.items} cases, ${copy.gold} gold items, ${copy.consensus} consensus labels${req.truth ? `, ${copy.withTruth} with a true label` : ''}`);
+    const copy = req.inPlace ? await countRecords(realCtx, req.name) : await copyBatch(realCtx, req.source, req.name, req.truth);
+    if (!req.inPlace) say(`copy       batch ${req.source} -> ${req.name} (simulated): ${copy.items} cases, ${copy.gold} gold items, ${copy.consensus} consensus labels${req.truth ? `, ${copy.withTruth} with a true label` : ''}`);
     const published = await publishBatch(ctx, req.name, await publishRequestFor(realCtx, req.source, target, req.hideDebate), target);
     say(`publish    ${published.hits} HITs on a private simulated marketplace (${target}: its own database and clock)`);
 
@@ -144,7 +161,10 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     const startMs = clock.nowMs();
     const limitMs = startMs + (req.maxDays ?? 60) * 86_400_000;
     let rounds = 0;
+    let crowdMs = 0;
+    let roundsMs = 0;
     for (;;) {
+      env.checkpoint?.();
       const t0 = performance.now();
       // the crowd works until every open slot is taken and submitted (or a round is due), then the requester's round
       const t = await sim.runUntil(clock.nowMs() + roundMs, { untilQuiet: true });
@@ -152,7 +172,9 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       const t1 = performance.now();
       const round = await collectBatch(ctx, req.name);
       rounds++;
-      if (process.env.QRELAY_SIM_PROFILE) say(`profile    sim ${(t1 - t0).toFixed(0)} ms, round ${(performance.now() - t1).toFixed(0)} ms`);
+      crowdMs += t1 - t0;
+      roundsMs += performance.now() - t1;
+      env.onRound?.(round.aggregation.summary.itemsComplete, round.aggregation.summary.items, (t - startMs) / 1000);
       say(`work       ${round.aggregation.summary.itemsComplete}/${round.aggregation.summary.items} items with their votes after ${(Math.round((t - startMs) / 360_000) / 10).toFixed(1)} simulated hours`);
       if (round.followUp.complete) break;
       if (t >= limitMs) {
@@ -162,12 +184,14 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
         );
       }
       // the round's requests happened at time t; the crowd resumes a minute later
+      const t2 = performance.now();
       await sim.runUntil(t + 60_000);
+      crowdMs += performance.now() - t2;
     }
     const simulatedSeconds = (clock.nowMs() - startMs) / 1000;
     await sim.stop();
     const blocks = await running.marketplace.models.blocks.find({}, { _id: 1 }).lean();
-    return { copy, ctx, workers, blocked: new Set(blocks.map((b) => String(b._id))), rounds, simulatedSeconds, wallSeconds: (performance.now() - started) / 1000 };
+    return { copy, ctx, workers, blocked: new Set(blocks.map((b) => String(b._id))), rounds, simulatedSeconds, wallSeconds: (performance.now() - started) / 1000, crowdWallSeconds: crowdMs / 1000, roundsWallSeconds: roundsMs / 1000 };
   } finally {
     await running?.close().catch((err: unknown) => env.logger.warn({ err }, 'closing the private simulated marketplace failed'));
     await dropPrivate(priv).catch(() => undefined);
