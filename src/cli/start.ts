@@ -14,7 +14,6 @@ import { chooseDemoRun, runDemo } from '../demo/workflow.js';
 import { createLogger, type Logger } from '../log.js';
 import { createPipelineContext } from '../pipeline/context.js';
 import { migrateDatabase, startServer } from '../server.js';
-import { parsePositiveNumber } from './options.js';
 import { action, onShutdownSignal } from './run.js';
 
 /**

@@ -35,5 +35,7 @@ export async function batchReport(ctx: PipelineContext, batch: string, opts: { b
     const [qrels, human] = await Promise.all([readQrels(base), loadHumanLabels(ctx, batch)]);
     holes = holesFound(qrels.qrels, human.labels);
   }
-  return { report: buildReport({ ...input, holesFound: holes }, options), holesBase: base };
+  const report = buildReport({ ...input, holesFound: holes }, options);
+  const simulated = (await ctx.models.batches.findById(batch, { simulated: 1 }).lean())?.simulated === true;
+  return { report: simulated ? { ...report, simulated: true } : report, holesBase: base };
 }

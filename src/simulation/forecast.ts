@@ -195,7 +195,7 @@ export function renderForecasts(forecasts: readonly { title: string; forecast: F
   const head = forecasts.map((f) => f.title);
   const first = forecasts[0]!.forecast;
   return [
-    `forecast for batch ${first.source} (simulated copy${forecasts.length > 1 ? 's' : ''} ${forecasts.map((f) => f.forecast.batch).join(', ')}, seed ${first.seed})`,
+    `forecast for batch ${first.source} (simulated cop${forecasts.length > 1 ? 'ies' : 'y'} ${forecasts.map((f) => f.forecast.batch).join(', ')}, seed ${first.seed})`,
     ...(forecasts.length > 1 ? [line('', head)] : []),
     ...rows.map(([l], r) => line(l, cells.map((c) => c[r]!))),
     '',

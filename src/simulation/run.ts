@@ -50,6 +50,8 @@ export interface SimulateEnv {
   config: Config;
   logger: Logger;
   progress?: (line: string) => void;
+  /** Told once the copy's HITs are on the private marketplace. */
+  onPublished?: (hits: number, quoteCents: number) => void;
   /** Told after every collection round (items with their votes, items, simulated seconds so far). */
   onRound?: (complete: number, items: number, simulatedSeconds: number) => void;
   /** Called between rounds; throws to stop the run (Ctrl-C). */
@@ -142,6 +144,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     const copy = req.inPlace ? await countRecords(realCtx, req.name) : await copyBatch(realCtx, req.source, req.name, req.truth);
     if (!req.inPlace) say(`copy       batch ${req.source} -> ${req.name} (simulated): ${copy.items} cases, ${copy.gold} gold items, ${copy.consensus} consensus labels${req.truth ? `, ${copy.withTruth} with a true label` : ''}`);
     const published = await publishBatch(ctx, req.name, await publishRequestFor(realCtx, req.source, target, req.hideDebate), target);
+    env.onPublished?.(published.hits, published.quoteCents);
     say(`publish    ${published.hits} HITs on a private simulated marketplace (${target}: its own database and clock)`);
 
     const records = await visibleRecords(ctx, 'escalations', req.name);

@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import { requireBatch } from '../../pipeline/publish.js';
 import { simulateBatch } from '../../simulation/run.js';
 import { checkAborted, type DemoEnv } from '../env.js';
-import { formatDuration } from '../progress.js';
+import { formatDuration, type StageProgress } from '../progress.js';
 import { samplePopulation } from '../sample.js';
 
 /**
@@ -23,20 +23,32 @@ export async function simulatedCrowdStage(env: DemoEnv, config: Config, batch: s
     return { wallSeconds: 0 };
   }
   const population = samplePopulation();
-  const work = env.progress.stage('work', { total: 0, unit: 'items with their votes' });
+  const publish = env.progress.stage('publish', { total: 0, unit: 'HITs created' });
+  let work: StageProgress | undefined;
+  let review: StageProgress | undefined;
   const run = await simulateBatch(
     {
       connection: env.ctx.models.batches.db,
       config,
       logger: env.ctx.logger,
-      onRound: (complete, items, seconds) => work.update(complete, items, `${formatDuration(seconds)} simulated`),
+      onPublished: (hits, quoteCents) => {
+        publish.update(hits, hits);
+        publish.finish(`preset dream, on a private simulated marketplace with its own clock; quote $${(quoteCents / 100).toFixed(2)}`);
+        work = env.progress.stage('work', { total: 0, unit: 'items with their votes' });
+      },
+      onRound: (complete, items, seconds) => {
+        if (!review) work?.update(complete, items, `${formatDuration(seconds)} simulated`);
+        if (!review && complete >= items) {
+          work?.finish(`${population.size} simulated workers (samples/population.json), ${formatDuration(seconds)} simulated`);
+          review = env.progress.stage('review', { total: 0, unit: 'collection rounds' });
+        }
+      },
       checkpoint: () => checkAborted(env.signal),
     },
     { source: batch, name: batch, inPlace: true, replace: false, population },
   );
   const state = (await requireBatch(env.ctx, batch)).state;
-  work.finish(
-    `${population.size} simulated workers (samples/population.json) on a private simulated marketplace with its own clock · batch ${state} after ${run.rounds} collection rounds, ${formatDuration(run.simulatedSeconds)} simulated`,
-  );
+  if (!review) work?.finish(`${population.size} simulated workers (samples/population.json)`);
+  (review ?? env.progress.stage('review', { total: 0, unit: 'collection rounds' })).finish(`batch ${state} after ${run.rounds} collection rounds, ${formatDuration(run.simulatedSeconds)} simulated`);
   return { wallSeconds: run.wallSeconds };
 }

@@ -63,8 +63,9 @@ export function llmVerdict(seed: string, key: string, entry: OracleEntry, model:
 /**
  * A careful person's answer (diligent, fatigue and quitter workers): their accuracy for
  * the item's true class, pulled to the population's hard-item accuracy on hard items and
- * towards chance by fatigue; then the page's debate, when shown: read carefully it removes
- * a share of the errors, read carelessly it may carry the worker to the more confident agent.
+ * towards chance by fatigue; then the page's debate, when shown: read carefully it leads to
+ * the verdict the quoted evidence supports (shared by careful readers, hence agreement),
+ * read carelessly it may carry the worker to the more confident-sounding agent.
  */
 function personJudgment(seed: string, worker: SimWorker, key: string, entry: OracleEntry, view: ItemView, model: AnswerModel): Judgment {
   let right = entry.truth === 'yes' ? worker.accuracy.relevant : worker.accuracy.notRelevant;
@@ -75,8 +76,10 @@ function personJudgment(seed: string, worker: SimWorker, key: string, entry: Ora
   }
   const shown = view.arguments !== undefined && view.arguments.length > 0;
   if (shown) {
-    if (hashUniform(seed, worker.workerId, key, 'read') < worker.careful) right += (1 - right) * model.debate.gain;
-    else {
+    if (hashUniform(seed, worker.workerId, key, 'read') < worker.careful) {
+      // led to the evidence: the verdict it supports, the same for every careful reader
+      if (hashUniform(seed, worker.workerId, key, 'gain') < model.debate.gain) return hashUniform(seed, 'misleading', key) < model.debate.misleading ? flip(entry.truth) : entry.truth;
+    } else {
       const swayedTo = confidentVerdict(view.arguments);
       if (swayedTo !== undefined && hashUniform(seed, worker.workerId, key, 'sway') < model.debate.sway) return swayedTo;
     }

@@ -99,7 +99,7 @@ describe('deciding answers', () => {
   const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}`);
   const model = (over: Partial<AnswerModel> = {}): AnswerModel => ({
     llm: { checkAccuracy: 0.97, agentAgreement: 0.9, timeFactor: 0.5 },
-    debate: { careful: { alpha: 1, beta: 1 }, gain: 0.6, sway: 0.6 },
+    debate: { careful: { alpha: 1, beta: 1 }, gain: 0.6, sway: 0.6, misleading: 0 },
     items: { hardShare: 0, hardAccuracy: 0.5, relevantShare: 0.4 },
     fatigue: { perItem: 0.03, floor: 0.2 },
     ...over,
@@ -143,6 +143,9 @@ describe('deciding answers', () => {
     // swayed to the confident "no" 60% of the time, else right 70% of the time
     expect(Math.abs(rate(careless, entry, 'yes', debate) - 0.4 * 0.7)).toBeLessThan(tol(0.28));
     expect(confidentVerdict([{ verdict: 'yes', confidence: 1 }, { verdict: 'no', confidence: 1 }])).toBeUndefined();
+    // on a misleading item the evidence leads every careful reader the same wrong way
+    const misled = model({ debate: { careful: { alpha: 1, beta: 1 }, gain: 1, sway: 0, misleading: 1 } });
+    expect(rate(careful, entry, 'no', debate, misled)).toBe(1);
   });
 
   it('makes hard items hard for everyone and tires fatigue workers', () => {

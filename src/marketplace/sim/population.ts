@@ -67,12 +67,14 @@ export const populationSchema = z
       .prefault({}),
     /**
      * Reading the debate shown on the page. Per worker, the chance of reading an item's
-     * debate carefully is drawn from `careful`; a careful reader's errors shrink by `gain`
-     * (the arguments point at the evidence); a careless reader goes with the agent whose
-     * text sounds more confident `sway` of the time (when one does), else judges alone.
+     * debate carefully is drawn from `careful`. A careful reader is led by the arguments to
+     * the quoted evidence and, `gain` of the time, to the verdict the evidence supports (the
+     * truth, except on the `misleading` share of items, where the evidence quoted points the
+     * wrong way for everyone); otherwise judges alone. A careless reader goes with the agent
+     * whose text sounds more confident `sway` of the time (when one does), else judges alone.
      */
     debate: z
-      .object({ careful: betaDistribution.default({ alpha: 8, beta: 2 }), gain: share.default(0.6), sway: share.default(0.6) })
+      .object({ careful: betaDistribution.default({ alpha: 8, beta: 2 }), gain: share.default(0.95), sway: share.default(0.6), misleading: share.default(0.04) })
       .strict()
       .prefault({}),
     /**
@@ -81,7 +83,7 @@ export const populationSchema = z
      * relevant with `relevantShare`.
      */
     items: z
-      .object({ hardShare: share.default(0.15), hardAccuracy: share.default(0.5), relevantShare: share.default(0.4) })
+      .object({ hardShare: share.default(0.12), hardAccuracy: share.default(0.55), relevantShare: share.default(0.4) })
       .strict()
       .prefault({}),
     /** Fatigue workers: accuracy (above chance) shrinks by `perItem` for every item done in a visit, down to `floor` of it. */
