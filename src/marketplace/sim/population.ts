@@ -83,7 +83,7 @@ export const populationSchema = z
      * relevant with `relevantShare`.
      */
     items: z
-      .object({ hardShare: share.default(0.12), hardAccuracy: share.default(0.55), relevantShare: share.default(0.4) })
+      .object({ hardShare: share.default(0.15), hardAccuracy: share.default(0.4), relevantShare: share.default(0.4) })
       .strict()
       .prefault({}),
     /** Fatigue workers: accuracy (above chance) shrinks by `perItem` for every item done in a visit, down to `floor` of it. */
