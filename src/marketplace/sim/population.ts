@@ -74,7 +74,7 @@ export const populationSchema = z
      * whose text sounds more confident `sway` of the time (when one does), else judges alone.
      */
     debate: z
-      .object({ careful: betaDistribution.default({ alpha: 8, beta: 2 }), gain: share.default(0.95), sway: share.default(0.6), misleading: share.default(0.04) })
+      .object({ careful: betaDistribution.default({ alpha: 17, beta: 3 }), gain: share.default(0.95), sway: share.default(0.6), misleading: share.default(0.05) })
       .strict()
       .prefault({}),
     /**
@@ -83,7 +83,7 @@ export const populationSchema = z
      * relevant with `relevantShare`.
      */
     items: z
-      .object({ hardShare: share.default(0.15), hardAccuracy: share.default(0.4), relevantShare: share.default(0.4) })
+      .object({ hardShare: share.default(0.15), hardAccuracy: share.default(0.43), relevantShare: share.default(0.4) })
       .strict()
       .prefault({}),
     /** Fatigue workers: accuracy (above chance) shrinks by `perItem` for every item done in a visit, down to `floor` of it. */
