@@ -50,7 +50,7 @@ export async function runSimulation(ctx: PipelineContext, config: Config, req: S
     withTruth: req.truth !== undefined,
     report,
     votes: await collectedVotes(run.ctx, req.name),
-    kinds: new Map(run.workers.map((w) => [w.workerId, w.kind])),
+    kinds: new Map(run.workers.map((w) => [w.workerId, w])),
     blocked: run.blocked,
     wallSeconds: run.wallSeconds,
     wall: { crowdSeconds: run.crowdWallSeconds, roundsSeconds: run.roundsWallSeconds, rounds: run.rounds },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { balancedAccuracyInterval, wilsonInterval } from './forecast.js';
+import { balancedAccuracyInterval, trueAccuracy, wilsonInterval } from './forecast.js';
 import { latentTruth, simulationOracle } from './oracle.js';
 
 describe('forecast intervals', () => {
@@ -20,6 +20,18 @@ describe('forecast intervals', () => {
     expect((lo + hi) / 2).toBeCloseTo(0.85, 6);
     expect(hi - lo).toBeCloseTo(2 * 1.959964 * 0.5 * Math.sqrt(0.09 / 100 + 0.16 / 200), 5);
     expect(balancedAccuracyInterval([{ support: 0, correct: 0 }])).toBeNull();
+  });
+});
+
+describe("a simulated worker's true accuracy", () => {
+  it('follows the kind', () => {
+    const accuracy = { relevant: 0.9, notRelevant: 0.8 };
+    expect(trueAccuracy({ kind: 'diligent', accuracy })).toEqual(accuracy);
+    expect(trueAccuracy({ kind: 'fatigue', accuracy })).toEqual(accuracy);
+    expect(trueAccuracy({ kind: 'spammer', accuracy })).toEqual({ relevant: 0.5, notRelevant: 0.5 });
+    expect(trueAccuracy({ kind: 'alwaysYes', accuracy })).toEqual({ relevant: 1, notRelevant: 0 });
+    expect(trueAccuracy({ kind: 'alwaysNo', accuracy })).toEqual({ relevant: 0, notRelevant: 1 });
+    expect(trueAccuracy({ kind: 'llm', accuracy })).toBeNull();
   });
 });
 

@@ -26,6 +26,33 @@ export interface ForecastWorker {
   rejectedAssignments: number;
   blocked: boolean;
   flags: string[];
+  /**
+   * The simulated worker's true per-class accuracy on an item answered alone (P(yes | relevant),
+   * P(no | not relevant)), before hard items, fatigue and the debate; null for LLM-assisted
+   * workers, whose answers follow the LLM's verdict per item.
+   */
+  trueAccuracy: { relevant: number; notRelevant: number } | null;
+}
+
+/** A simulated worker's hidden parameters, as the forecast reports them. */
+export interface HiddenWorker {
+  kind: WorkerKind;
+  accuracy: { relevant: number; notRelevant: number };
+}
+
+export function trueAccuracy(w: HiddenWorker): ForecastWorker['trueAccuracy'] {
+  switch (w.kind) {
+    case 'spammer':
+      return { relevant: 0.5, notRelevant: 0.5 };
+    case 'alwaysYes':
+      return { relevant: 1, notRelevant: 0 };
+    case 'alwaysNo':
+      return { relevant: 0, notRelevant: 1 };
+    case 'llm':
+      return null;
+    default:
+      return { relevant: round6(w.accuracy.relevant), notRelevant: round6(w.accuracy.notRelevant) };
+  }
 }
 
 export type Interval = [number, number];
@@ -97,7 +124,7 @@ export interface ForecastInput {
   withTruth: boolean;
   report: Report;
   votes: ForecastVote[];
-  kinds: ReadonlyMap<string, WorkerKind>;
+  kinds: ReadonlyMap<string, HiddenWorker>;
   blocked: ReadonlySet<string>;
   wallSeconds: number;
   wall: Forecast['wall'];
@@ -152,12 +179,16 @@ export function buildForecast(f: ForecastInput): Forecast {
     votes: [...f.votes].sort(byVote),
     workers: r.workers.map((w) => ({
       workerId: w.worker,
-      kind: f.kinds.get(w.worker) ?? 'unknown',
+      kind: f.kinds.get(w.worker)?.kind ?? 'unknown',
       assignments: w.assignments.submitted,
       discardedAssignments: w.assignments.discarded,
       rejectedAssignments: w.assignments.rejected,
       blocked: f.blocked.has(w.worker),
       flags: [...w.flags],
+      trueAccuracy: (() => {
+        const hidden = f.kinds.get(w.worker);
+        return hidden ? trueAccuracy(hidden) : null;
+      })(),
     })),
     wallSeconds: Math.round(f.wallSeconds * 10) / 10,
     wall: { crowdSeconds: Math.round(f.wall.crowdSeconds * 10) / 10, roundsSeconds: Math.round(f.wall.roundsSeconds * 10) / 10, rounds: f.wall.rounds },
