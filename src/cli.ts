@@ -10,6 +10,7 @@ import { registerReport } from './cli/report.js';
 import { registerStart } from './cli/start.js';
 import { registerDebate } from './cli/debate.js';
 import { registerConsoleActions } from './cli/console-actions.js';
+import { registerSimulate } from './cli/simulate.js';
 import { version } from './version.js';
 
 // qrelay targets Node 20 (package-lock pins an SDK that supports it); the SDK's multi-line
@@ -32,5 +33,6 @@ registerExportQrels(program);
 registerReport(program);
 registerDebate(program);
 registerConsoleActions(program);
+registerSimulate(program);
 
 program.parseAsync(process.argv).catch(reportFailure);

@@ -10,12 +10,11 @@ import { DemoInterrupted } from '../demo/env.js';
 import { createProgress, type Progress } from '../demo/progress.js';
 import { unfinishedRun } from '../demo/runs.js';
 import { SAMPLE_CASES } from '../demo/sample.js';
-import { chooseDemoRun, DEFAULT_DEMO_SETTINGS, runDemo } from '../demo/workflow.js';
+import { chooseDemoRun, runDemo } from '../demo/workflow.js';
 import { createLogger, type Logger } from '../log.js';
 import { createPipelineContext } from '../pipeline/context.js';
 import { migrateDatabase } from '../db/migrate-database.js';
 import { startServer } from '../server.js';
-import { parsePositiveNumber } from './options.js';
 import { ProcessLifecycle } from './lifecycle.js';
 import { action } from './run.js';
 
@@ -27,7 +26,6 @@ import { action } from './run.js';
 
 interface DemoCliOptions {
   sampleSize?: number;
-  clockSpeed?: number;
 }
 
 function parseSampleSize(value: string): number {
@@ -69,12 +67,8 @@ async function demoOnce(deps: DemoDeps, opts: DemoCliOptions): Promise<boolean> 
   );
   say(`marketplace: ${market.running ? 'started in this process' : 'the one already answering'} at ${market.url}; simulated workers from samples/population.json`);
   const ctx = createPipelineContext({ connection, config, logger: deps.logger, now: () => driver.now(), progress: (line) => deps.logger.debug(line) });
-  const startSpeed = await driver.speed();
-  const clockSpeed = opts.clockSpeed ?? DEFAULT_DEMO_SETTINGS.clockSpeed;
-  // a run cut short leaves the demo's speed behind: go back to the configured one then
-  const restoreSpeed = startSpeed === clockSpeed ? (config.env.MARKETPLACE_CLOCK_SPEED ?? 1) : startSpeed;
   try {
-    const result = await runDemo({ ctx, driver, progress: deps.progress, signal: deps.signal }, run, { ...DEFAULT_DEMO_SETTINGS, clockSpeed, restoreSpeed }, { resumed });
+    const result = await runDemo({ ctx, driver, progress: deps.progress, signal: deps.signal }, run, { config }, { resumed });
     say('');
     process.stdout.write(result.text);
     return true;
@@ -82,8 +76,6 @@ async function demoOnce(deps: DemoDeps, opts: DemoCliOptions): Promise<boolean> 
     if (!(err instanceof DemoInterrupted)) throw err;
     say(`qrelay demo: stopped; batch ${run._id} keeps what was done: run the same command again to continue it`);
     return false;
-  } finally {
-    await driver.setSpeed(restoreSpeed).catch(() => undefined);
   }
 }
 
@@ -102,12 +94,11 @@ export function registerStart(program: Command): void {
   const demoOptions = (cmd: Command) =>
     cmd
       .option('--sample-size <n>', `escalated cases taken from the sample, the first n (default: all ${SAMPLE_CASES})`, parseSampleSize)
-      .option('--clock-speed <factor>', `marketplace time per real time while the simulated workers work (default ${DEFAULT_DEMO_SETTINGS.clockSpeed})`, parsePositiveNumber)
       .addHelpText(
         'after',
         `
 Stages: import, publish (target local, preset dream), work (simulated workers from
-samples/population.json on a sped-up marketplace clock), review, aggregate, export qrels
+samples/population.json on a private simulated marketplace with its own clock), review, aggregate, export qrels
 (TREC, BEIR, JSONL), evaluate the sample runs (base vs adjudicated qrels), report (json,
 md, html, csv). Files go to <QRELAY_DATA_DIR>/out/<batch>/ (./data/out/sample/ on
 defaults). Ctrl-C stops at the next step; the next run continues the same batch.`,

@@ -57,7 +57,7 @@ export function oracleFor(cases: readonly EscalatedCase[], gold: readonly GoldIt
     const model = finalLabels(c.debate).get('A');
     entries[simKey(c.query_id, c.chunk_id)] = { truth: c.hidden_label, ...(model && { model }) };
   }
-  for (const g of gold) entries[simKey(g.query_id, g.chunk_id)] = { truth: g.label };
+  for (const g of gold) entries[simKey(g.query_id, g.chunk_id)] = { truth: g.label, check: true };
   return entries;
 }
 

@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Connection } from 'mongoose';
+import type { Config } from '../config.js';
 import { collections } from '../db/collections.js';
 import { writeTextAtomically } from '../qrels/index.js';
 import type { DemoEnv } from './env.js';
 import { demoRunModel, nextDemoBatch, unfinishedRun, type DemoRunDoc } from './runs.js';
 import { SAMPLE_CASES } from './sample.js';
-import { crowdStages } from './stages/crowd.js';
-import { importStage, publishStage } from './stages/intake.js';
+import { importStage } from './stages/intake.js';
+import { simulatedCrowdStage } from './stages/simulated-crowd.js';
 import { aggregateStage, evaluateStage, exportStage, reportStage, type WrittenFile } from './stages/outputs.js';
 import { demoSummary, renderDemoSummary, type DemoSummary } from './summary.js';
 
@@ -20,15 +21,9 @@ import { demoSummary, renderDemoSummary, type DemoSummary } from './summary.js';
  */
 
 export interface DemoSettings {
-  clockSpeed: number;
-  spellMs: number;
-  /** The marketplace clock speed to leave behind after the workers' spells. */
-  restoreSpeed: number;
-  stallSeconds: number;
+  /** The configuration the private simulated marketplace is started with. */
+  config: Config;
 }
-
-/** A fast simulated crowd: an hour of marketplace time in about half a second of real time. */
-export const DEFAULT_DEMO_SETTINGS: Omit<DemoSettings, 'restoreSpeed'> = { clockSpeed: 6000, spellMs: 400, stallSeconds: 2 * 86_400 };
 
 /** The unfinished run to continue, else a new one (`sample`, or `sample-2`, ... when that name is taken). */
 export async function chooseDemoRun(connection: Connection, opts: { dataDir: string; cases?: number; now?: Date }): Promise<{ run: DemoRunDoc; resumed: boolean }> {
@@ -61,11 +56,8 @@ export async function runDemo(env: DemoEnv, run: DemoRunDoc, settings: DemoSetti
   const started = performance.now();
   const batch = run._id;
   mkdirSync(run.outDir, { recursive: true });
-  // publishing on a running clock would count the time it takes, sped up, as the crowd's latency
-  await env.driver.setSpeed(1);
   await importStage(env, batch, run.cases);
-  await publishStage(env, batch);
-  const crowd = await crowdStages(env, batch, { ...settings, cases: run.cases });
+  const crowd = await simulatedCrowdStage(env, settings.config, batch);
   await aggregateStage(env, batch);
   const exported = await exportStage(env, batch, run.outDir);
   const evaluated = await evaluateStage(env, exported.files[0]!.path, run.outDir);

@@ -54,9 +54,11 @@ export async function batchReport(ctx: PipelineContext, batch: string, opts: Bat
     holes = holesFound(qrels.qrels, human.labels);
   }
   const report = buildReport({ ...input, holesFound: holes }, options);
-  if (!opts.runs || opts.runs.length === 0) return { report, holesBase: base };
+  const simulated = (await ctx.models.batches.findById(batch, { simulated: 1 }).lean())?.simulated === true;
+  const marked: Report = simulated ? { ...report, simulated: true as const } : report;
+  if (!opts.runs || opts.runs.length === 0) return { report: marked, holesBase: base };
   if (base === null) throw new UserError(`batch ${batch}: no base qrels to compare the runs under; give the base qrels file`);
   const next = await adjudicatedFor(ctx, batch, opts.adjudicated);
   const section = await holesMatteredFromFiles({ base, next, runs: opts.runs, ...(opts.measure !== undefined && { measure: opts.measure }) });
-  return { report: { ...report, holesMattered: section }, holesBase: base };
+  return { report: { ...marked, holesMattered: section }, holesBase: base };
 }

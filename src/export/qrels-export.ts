@@ -41,6 +41,8 @@ export interface ExportQrelsOptions {
 
 export interface ExportQrelsResult {
   batch: string;
+  /** Labels of a simulated crowd (`qrelay simulate`); absent for real batches. */
+  simulated?: true;
   base: { file: string; format: QrelsFormat; pairs: number };
   consensus: { fromBatch: number; fromFile: number | null; file: string | null };
   human: { labels: number; unresolved: UnresolvedItem[] };
@@ -79,8 +81,10 @@ export async function exportQrels(ctx: PipelineContext, opts: ExportQrelsOptions
   const merged = mergeQrels({ base: base.qrels, consensus: [...fromBatch, ...(fromFile ?? [])], human: human.labels });
   const written = await writeQrels(opts.out, merged.entries, format);
 
+  const simulated = (await ctx.models.batches.findById(opts.batch, { simulated: 1 }).lean())?.simulated === true;
   const result: ExportQrelsResult = {
     batch: opts.batch,
+    ...(simulated && { simulated: true as const }),
     base: { file: opts.base, format: base.format, pairs: base.pairs },
     consensus: { fromBatch: fromBatch.length, fromFile: fromFile?.length ?? null, file: opts.consensus ?? null },
     human: { labels: human.labels.length, unresolved: human.unresolved },

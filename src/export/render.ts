@@ -26,7 +26,7 @@ export function renderExportSummary(r: ExportQrelsResult): string {
   const s = r.summary;
   const consensus = `${r.consensus.fromBatch} from the batch${r.consensus.fromFile !== null ? ` + ${r.consensus.fromFile} from ${r.consensus.file}` : ''}`;
   const lines = [
-    `batch ${r.batch}: wrote ${r.out.file} (${r.out.format}, ${r.out.pairs} pairs)`,
+    `batch ${r.batch}${r.simulated ? ' (simulated: its human labels are a simulated crowd\'s)' : ''}: wrote ${r.out.file} (${r.out.format}, ${r.out.pairs} pairs)`,
     `inputs: base ${r.base.file} (${r.base.format}, ${r.base.pairs} pairs); consensus labels ${consensus}; human labels ${r.human.labels} (${r.human.unresolved.length} unresolved, not written)`,
     '',
     ...table([

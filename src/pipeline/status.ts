@@ -13,6 +13,8 @@ import { buildLabels, loadBatchData, type BatchData, requireBatch } from '../bat
 /** `qrelay status` and `GET /api/v1/batches/{batch}`: progress, agreement and money, read-only. */
 export interface BatchStatus {
   batch: string;
+  /** A copy worked by a simulated crowd (`qrelay simulate`), never real labels. */
+  simulated?: true;
   state: BatchDoc['state'];
   target: string | null;
   preset: string | null;
@@ -62,6 +64,7 @@ export function summarizeBatch(doc: BatchDoc, data: BatchData, truth: ReadonlyMa
   const accuracy = known.size > 0 ? labelAccuracy(predicted, known) : null;
   return {
     batch: doc._id,
+    ...(doc.simulated === true && { simulated: true as const }),
     state: doc.state,
     target: settings?.target ?? null,
     preset: settings?.presetName ?? null,
@@ -121,7 +124,7 @@ const num = (v: number | null, digits = 3) => (v === null ? 'undefined' : v.toFi
 export function renderStatus(s: BatchStatus): string {
   const states = HIT_STATES.filter((st) => s.hits.byState[st] > 0).map((st) => `${s.hits.byState[st]} ${st}`);
   const lines = [
-    `batch ${s.batch}: ${s.state}${s.target ? ` on ${s.target}` : ''}${s.preset ? `, preset ${s.preset}` : ''}`,
+    `batch ${s.batch}: ${s.state}${s.target ? ` on ${s.target}` : ''}${s.preset ? `, preset ${s.preset}` : ''}${s.simulated ? ' (simulated: qrelay simulate)' : ''}`,
     `items        ${s.items.complete} of ${s.items.total} with ${s.voteTarget ?? 3} valid votes; ${s.items.labelled} labelled, ${s.items.unresolved} unresolved, ${s.items.total - s.items.withVotes} without votes`,
     `HITs         ${s.hits.total}${states.length ? `: ${states.join(', ')}` : ''}; ${s.hits.extraAssignments} extra assignments, ${s.hits.reposts} rounds of new HITs`,
     `assignments  ${s.assignments.total}: ${s.assignments.approved} approved, ${s.assignments.discarded} approved and discarded, ${s.assignments.rejected} rejected, ${s.assignments.awaitingReview} awaiting review${s.assignments.autoApproved ? ` (${s.assignments.autoApproved} approved by the platform first)` : ''}`,

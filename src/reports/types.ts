@@ -26,6 +26,8 @@ export interface Report {
   readonly reportVersion: 1;
   /** The batch name. */
   readonly batch: string;
+  /** A copy worked by a simulated crowd (`qrelay simulate`); absent for real batches. */
+  readonly simulated?: true;
   /** From `ReportOptions.generatedAt` (the builder reads no clock); null when not given. */
   readonly generatedAt: string | null;
   readonly publishedAt: string | null;

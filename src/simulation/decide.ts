@@ -1,5 +1,6 @@
 import type { AnswerKey, FormFields, QuestionForm } from '@qrelay/marketplace';
 import type { SimWorker } from './draw.js';
+import type { PopulationProfile } from './population.js';
 import { hashUniform, type Rng } from './random.js';
 
 /**
@@ -10,11 +11,24 @@ import { hashUniform, type Rng } from './random.js';
 
 export type Judgment = 'yes' | 'no';
 
-/** The simulation oracle's entry for one `data-sim-key`: the truth, and the label a model gave. */
+/** The simulation oracle's entry for one `data-sim-key`: the truth, the label a model gave, and whether it is an attention check. */
 export interface OracleEntry {
   truth: Judgment;
   model?: Judgment;
+  /** An attention check (easy, objectively known): never hard, and an LLM gets it right. */
+  check?: boolean;
 }
+
+/** What the worker sees of the item on the page, and where they are in their session. */
+export interface ItemView {
+  /** The debate's verdicts and how confident each sounds (none when the page hides the debate). */
+  arguments?: readonly { verdict: string; confidence: number }[];
+  /** Items this worker has done in the current visit before this one. */
+  itemsDone: number;
+}
+
+/** The population's answer model (a slice of PopulationProfile). */
+export type AnswerModel = Pick<PopulationProfile, 'llm' | 'debate' | 'items' | 'fatigue'>;
 
 const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
 
@@ -23,8 +37,56 @@ export function ownJudgment(worker: SimWorker, truth: Judgment, u: number): Judg
   return u < right ? truth : flip(truth);
 }
 
+/** The verdict of the more confident-sounding argument, when one sounds more confident than every other. */
+export function confidentVerdict(args: ItemView['arguments']): Judgment | undefined {
+  if (!args || args.length < 2) return undefined;
+  const sorted = [...args].sort((a, b) => b.confidence - a.confidence);
+  if (sorted[0]!.confidence === sorted[1]!.confidence) return undefined;
+  const v = sorted[0]!.verdict;
+  return v === 'yes' || v === 'no' ? v : undefined;
+}
+
+/** Whether an escalated item is hard: a property of the item (the same for every worker). */
+export function isHard(seed: string, key: string, entry: OracleEntry, model: AnswerModel): boolean {
+  return entry.check !== true && hashUniform(seed, 'hard', key) < model.items.hardShare;
+}
+
+/** The one LLM's verdict on an item (every LLM-assisted worker gets the same one). */
+export function llmVerdict(seed: string, key: string, entry: OracleEntry, model: AnswerModel): Judgment {
+  const u = hashUniform(seed, 'llm', key);
+  if (entry.check === true || entry.model === undefined) return u < (entry.check === true ? model.llm.checkAccuracy : 0.5) ? entry.truth : flip(entry.truth);
+  return u < model.llm.agentAgreement ? entry.model : flip(entry.model);
+}
+
+/**
+ * A careful person's answer (diligent, fatigue and quitter workers): their accuracy for
+ * the item's true class, pulled to the population's hard-item accuracy on hard items and
+ * towards chance by fatigue; then the page's debate, when shown: read carefully it leads to
+ * the verdict the quoted evidence supports (shared by careful readers, hence agreement),
+ * read carelessly it may carry the worker to the more confident-sounding agent.
+ */
+function personJudgment(seed: string, worker: SimWorker, key: string, entry: OracleEntry, view: ItemView, model: AnswerModel): Judgment {
+  let right = entry.truth === 'yes' ? worker.accuracy.relevant : worker.accuracy.notRelevant;
+  if (isHard(seed, key, entry, model)) right = model.items.hardAccuracy;
+  if (worker.kind === 'fatigue') {
+    const keep = Math.max(model.fatigue.floor, 1 - model.fatigue.perItem * view.itemsDone);
+    right = 0.5 + (right - 0.5) * keep;
+  }
+  const shown = view.arguments !== undefined && view.arguments.length > 0;
+  if (shown) {
+    if (hashUniform(seed, worker.workerId, key, 'read') < worker.careful) {
+      // led to the evidence: the verdict it supports, the same for every careful reader
+      if (hashUniform(seed, worker.workerId, key, 'gain') < model.debate.gain) return hashUniform(seed, 'misleading', key) < model.debate.misleading ? flip(entry.truth) : entry.truth;
+    } else {
+      const swayedTo = confidentVerdict(view.arguments);
+      if (swayedTo !== undefined && hashUniform(seed, worker.workerId, key, 'sway') < model.debate.sway) return swayedTo;
+    }
+  }
+  return hashUniform(seed, worker.workerId, key) < right ? entry.truth : flip(entry.truth);
+}
+
 /** The answer of `worker` to the item `key`; keys the oracle does not know are answered at random. */
-export function decide(seed: string, worker: SimWorker, key: string, entry: OracleEntry | undefined): Judgment {
+export function decide(seed: string, worker: SimWorker, key: string, entry: OracleEntry | undefined, view: ItemView, model: AnswerModel): Judgment {
   const u = hashUniform(seed, worker.workerId, key);
   if (!entry) return u < 0.5 ? 'yes' : 'no';
   switch (worker.kind) {
@@ -35,9 +97,11 @@ export function decide(seed: string, worker: SimWorker, key: string, entry: Orac
     case 'alwaysNo':
       return 'no';
     case 'llm':
-      return entry.model !== undefined ? (u < worker.llmAgreement ? entry.model : flip(entry.model)) : ownJudgment(worker, entry.truth, u);
+      return hashUniform(seed, worker.workerId, key, 'paste') < worker.llmAgreement ? llmVerdict(seed, key, entry, model) : personJudgment(seed, worker, key, entry, view, model);
     case 'diligent':
-      return ownJudgment(worker, entry.truth, u);
+    case 'fatigue':
+    case 'quitter':
+      return personJudgment(seed, worker, key, entry, view, model);
   }
 }
 

@@ -12,8 +12,10 @@ export interface SimWorker {
   kind: WorkerKind;
   /** P(yes | truth yes) and P(no | truth no) when answering on their own (diligent; LLM-like without a model label). */
   accuracy: { relevant: number; notRelevant: number };
-  /** LLM-like workers: P(answer = the model's label). */
+  /** LLM-assisted workers: P(answer = the LLM's verdict). */
   llmAgreement: number;
+  /** P(reading an item's debate carefully). */
+  careful: number;
   /** The worker's median seconds per item, and the spread around it. */
   medianItemSeconds: number;
   itemSigma: number;
@@ -39,13 +41,15 @@ export function seedTag(seed: string): string {
  * then shuffled by the seed.
  */
 export function dealKinds(profile: PopulationProfile, rng: Rng): WorkerKind[] {
-  const { spammer, alwaysYes, alwaysNo, llm } = profile.shares;
+  const { spammer, alwaysYes, alwaysNo, llm, fatigue, quitter } = profile.shares;
   const shares: [WorkerKind, number][] = [
     ['spammer', spammer],
     ['alwaysYes', alwaysYes],
     ['alwaysNo', alwaysNo],
     ['llm', llm],
-    ['diligent', Math.max(0, 1 - spammer - alwaysYes - alwaysNo - llm)],
+    ['fatigue', fatigue],
+    ['quitter', quitter],
+    ['diligent', Math.max(0, 1 - spammer - alwaysYes - alwaysNo - llm - fatigue - quitter)],
   ];
   const exact = shares.map(([kind, s]) => ({ kind, n: s * profile.size }));
   const counts = exact.map((e) => Math.floor(e.n));
@@ -69,12 +73,13 @@ export function drawPopulation(profile: PopulationProfile): SimWorker[] {
   const kinds = dealKinds(profile, seededRng(`${profile.seed}:kinds`));
   const width = String(profile.size - 1).length;
   return kinds.map((kind, index) => {
+    const careRng = seededRng(`${profile.seed}:care:${index}`);
     const rng = seededRng(`${profile.seed}:worker:${index}`);
     const number = String(index).padStart(width, '0');
     const approvedBefore = Math.round(logNormal(rng, profile.profile.approvedHits.median, profile.profile.approvedHits.sigma));
     const approvalRate = beta(rng, profile.profile.approvalRate.alpha, profile.profile.approvalRate.beta);
     const locale = profile.profile.locales[categorical(rng, profile.profile.locales.map((l) => l.share))]!;
-    const fast = FAST_KINDS.includes(kind) ? profile.workTime.fastFactor : 1;
+    const fast = FAST_KINDS.includes(kind) ? profile.workTime.fastFactor : kind === 'llm' ? profile.llm.timeFactor : 1;
     return {
       index,
       workerId: `A${profile.idPrefix}${tag}${number}`,
@@ -85,6 +90,8 @@ export function drawPopulation(profile: PopulationProfile): SimWorker[] {
         notRelevant: beta(rng, profile.accuracy.notRelevant.alpha, profile.accuracy.notRelevant.beta),
       },
       llmAgreement: profile.llmAgreement,
+      // drawn last, so that adding it left every earlier draw of a worker as it was
+      careful: beta(careRng, profile.debate.careful.alpha, profile.debate.careful.beta),
       medianItemSeconds: logNormal(rng, profile.workTime.medianSeconds, profile.workTime.workerSigma) * fast,
       itemSigma: profile.workTime.sigma,
       qualificationSkill: beta(rng, profile.qualificationSkill.alpha, profile.qualificationSkill.beta),

@@ -14,6 +14,22 @@ export interface PageItem {
   /** The item's answer: its first radio group. */
   radioName?: string;
   values: string[];
+  /** What the page argues about the item (`data-sim-verdict` elements: a verdict and the text behind it); empty when no debate is shown. */
+  arguments?: PageArgument[];
+}
+
+export interface PageArgument {
+  verdict: string;
+  /** How sure the text sounds to a reader (pageArgumentConfidence). */
+  confidence: number;
+}
+
+const HEDGES = /\b(may|might|perhaps|possibly|unclear|seems?|could|arguably|likely|probably|uncertain|appears?)\b/gi;
+const ASSERTIONS = /\b(clearly|directly|explicitly|states?|names?|gives?|keep my label|certainly)\b/gi;
+
+/** How confident an argument sounds: assertions and quoted evidence up, hedges down (pure). */
+export function pageArgumentConfidence(text: string, quotes: number): number {
+  return quotes + 0.5 * (text.match(ASSERTIONS)?.length ?? 0) - (text.match(HEDGES)?.length ?? 0);
 }
 
 export interface PageControl {
@@ -89,6 +105,12 @@ export function readPageForm(html: string): PageForm {
     if (!isElement(node)) return;
     const key = attr(node, 'data-sim-key') ?? itemKey;
     if (key !== undefined && key !== itemKey && !items.has(key)) items.set(key, { key, values: [] });
+    const verdict = attr(node, 'data-sim-verdict');
+    const argued = key !== undefined ? items.get(key) : undefined;
+    if (verdict !== undefined && argued) {
+      const quotes = [...elements(node)].filter((e) => e.tagName === 'q' || e.tagName === 'blockquote').length;
+      (argued.arguments ??= []).push({ verdict, confidence: pageArgumentConfidence(textContent(node), quotes) });
+    }
     const name = attr(node, 'name');
     const tag = node.tagName;
     const group = tag === 'crowd-radio-group' ? node : radioGroup;

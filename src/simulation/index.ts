@@ -5,3 +5,6 @@ export { simulationRouter, oracleSchema, workerView } from './routes.js';
 export { startMarketplaceWithSimulation, type SimulatedMarketplace } from './marketplace.js';
 export type { OracleEntry, Judgment } from './decide.js';
 export type { SimWorker } from './draw.js';
+export { simulateBatch, type SimulateEnv, type SimulateRequest, type SimulationRun } from './run.js';
+export { buildForecast, renderForecasts, type Forecast, type ForecastVote } from './forecast.js';
+export { readTruth } from './truth.js';

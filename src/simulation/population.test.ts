@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { paths } from '../paths.js';
-import { decide, testAnswers, type OracleEntry } from './decide.js';
+import { confidentVerdict, decide, testAnswers, type AnswerModel, type ItemView, type OracleEntry } from './decide.js';
 import { dealKinds, drawPopulation, seedTag, type SimWorker } from './draw.js';
 import { checkPopulation, type PopulationInput, type PopulationProfile } from './population.js';
 import { seededRng } from './random.js';
@@ -86,6 +86,7 @@ const worker = (over: Partial<SimWorker>): SimWorker => ({
   kind: 'diligent',
   accuracy: { relevant: 0.9, notRelevant: 0.7 },
   llmAgreement: 1,
+  careful: 0,
   medianItemSeconds: 30,
   itemSigma: 0.5,
   qualificationSkill: 0.9,
@@ -95,7 +96,16 @@ const worker = (over: Partial<SimWorker>): SimWorker => ({
 
 describe('deciding answers', () => {
   const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}`);
-  const rate = (w: SimWorker, entry: OracleEntry | undefined, answer: string) => keys.filter((k) => decide('s', w, k, entry) === answer).length / keys.length;
+  const model = (over: Partial<AnswerModel> = {}): AnswerModel => ({
+    llm: { checkAccuracy: 0.97, agentAgreement: 0.9, timeFactor: 0.5 },
+    debate: { careful: { alpha: 1, beta: 1 }, gain: 0.6, sway: 0.6, misleading: 0 },
+    items: { hardShare: 0, hardAccuracy: 0.5, relevantShare: 0.4 },
+    fatigue: { perItem: 0.03, floor: 0.2 },
+    ...over,
+  });
+  const alone: ItemView = { itemsDone: 0 };
+  const rate = (w: SimWorker, entry: OracleEntry | undefined, answer: string, view: ItemView = alone, m: AnswerModel = model()) =>
+    keys.filter((k) => decide('s', w, k, entry, view, m) === answer).length / keys.length;
   const tol = (p: number) => 5 * Math.sqrt((p * (1 - p)) / keys.length);
 
   it('follows each kind', () => {
@@ -106,20 +116,52 @@ describe('deciding answers', () => {
     expect(Math.abs(rate(worker({ kind: 'spammer' }), yes, 'yes') - 0.5)).toBeLessThan(tol(0.5));
     expect(rate(worker({ kind: 'alwaysYes' }), no, 'yes')).toBe(1);
     expect(rate(worker({ kind: 'alwaysNo' }), yes, 'no')).toBe(1);
-    expect(rate(worker({ kind: 'llm' }), yes, 'no')).toBe(1);
-    expect(Math.abs(rate(worker({ kind: 'llm', llmAgreement: 0.8 }), yes, 'no') - 0.8)).toBeLessThan(tol(0.8));
-    // an LLM-like worker without a model label judges on its own
-    expect(Math.abs(rate(worker({ kind: 'llm' }), no, 'no') - 0.7)).toBeLessThan(tol(0.7));
     // keys the oracle does not know: a coin
     expect(Math.abs(rate(worker({ kind: 'alwaysYes' }), undefined, 'yes') - 0.5)).toBeLessThan(tol(0.5));
+  });
+
+  it('gives LLM-assisted workers one shared LLM verdict: right on checks, with one agent on escalated items', () => {
+    const escalated: OracleEntry = { truth: 'yes', model: 'no' };
+    expect(Math.abs(rate(worker({ kind: 'llm' }), escalated, 'no') - 0.9)).toBeLessThan(tol(0.9));
+    expect(Math.abs(rate(worker({ kind: 'llm' }), { truth: 'no', check: true }, 'no') - 0.97)).toBeLessThan(tol(0.97));
+    // two LLM-assisted workers give the same answer to every item: one LLM verdict per item
+    const a = keys.slice(0, 500).map((k) => decide('s', worker({ kind: 'llm' }), k, escalated, alone, model()));
+    const b = keys.slice(0, 500).map((k) => decide('s', worker({ kind: 'llm', workerId: 'AW2' }), k, escalated, alone, model()));
+    expect(b).toEqual(a);
+    // without a model label the LLM is at chance on escalated items
+    expect(Math.abs(rate(worker({ kind: 'llm' }), { truth: 'no' }, 'no') - 0.5)).toBeLessThan(tol(0.5));
+  });
+
+  it('reads the debate: careful readers are more accurate, careless ones follow the more confident agent', () => {
+    const entry: OracleEntry = { truth: 'yes' };
+    const debate: ItemView = { itemsDone: 0, arguments: [{ verdict: 'yes', confidence: 0 }, { verdict: 'no', confidence: 2 }] };
+    const careful = worker({ accuracy: { relevant: 0.7, notRelevant: 0.7 }, careful: 1 });
+    expect(Math.abs(rate(careful, entry, 'yes', debate) - (0.7 + 0.3 * 0.6))).toBeLessThan(tol(0.88));
+    expect(Math.abs(rate(careful, entry, 'yes') - 0.7)).toBeLessThan(tol(0.7));
+    const careless = worker({ accuracy: { relevant: 0.7, notRelevant: 0.7 }, careful: 0 });
+    // swayed to the confident "no" 60% of the time, else right 70% of the time
+    expect(Math.abs(rate(careless, entry, 'yes', debate) - 0.4 * 0.7)).toBeLessThan(tol(0.28));
+    expect(confidentVerdict([{ verdict: 'yes', confidence: 1 }, { verdict: 'no', confidence: 1 }])).toBeUndefined();
+    // on a misleading item the evidence leads every careful reader the same wrong way
+    const misled = model({ debate: { careful: { alpha: 1, beta: 1 }, gain: 1, sway: 0, misleading: 1 } });
+    expect(rate(careful, entry, 'no', debate, misled)).toBe(1);
+  });
+
+  it('makes hard items hard for everyone and tires fatigue workers', () => {
+    const entry: OracleEntry = { truth: 'yes' };
+    expect(Math.abs(rate(worker({}), entry, 'yes', alone, model({ items: { hardShare: 1, hardAccuracy: 0.55, relevantShare: 0.4 } })) - 0.55)).toBeLessThan(tol(0.55));
+    expect(rate(worker({}), { truth: 'yes', check: true }, 'yes', alone, model({ items: { hardShare: 1, hardAccuracy: 0.55, relevantShare: 0.4 } }))).toBeGreaterThan(0.85);
+    const tired = worker({ kind: 'fatigue' });
+    expect(Math.abs(rate(tired, entry, 'yes', { itemsDone: 0 }) - 0.9)).toBeLessThan(tol(0.9));
+    expect(Math.abs(rate(tired, entry, 'yes', { itemsDone: 100 }) - (0.5 + 0.4 * 0.2))).toBeLessThan(tol(0.58));
   });
 
   it('answers an item the same way whatever the order, and differently per worker', () => {
     const w = worker({});
     const entry: OracleEntry = { truth: 'yes' };
-    const first = keys.slice(0, 200).map((k) => decide('s', w, k, entry));
-    expect([...keys.slice(0, 200)].reverse().map((k) => decide('s', w, k, entry)).reverse()).toEqual(first);
-    expect(keys.slice(0, 200).map((k) => decide('s', worker({ workerId: 'AW2' }), k, entry))).not.toEqual(first);
+    const first = keys.slice(0, 200).map((k) => decide('s', w, k, entry, alone, model()));
+    expect([...keys.slice(0, 200)].reverse().map((k) => decide('s', w, k, entry, alone, model())).reverse()).toEqual(first);
+    expect(keys.slice(0, 200).map((k) => decide('s', worker({ workerId: 'AW2' }), k, entry, alone, model()))).not.toEqual(first);
   });
 
   it('takes qualification tests with the worker skill', () => {

@@ -11,7 +11,7 @@ const share = z.number().min(0).max(1);
 /** Beta(alpha, beta): mean alpha / (alpha + beta); larger alpha + beta, less spread. */
 const betaDistribution = z.object({ alpha: z.number().positive(), beta: z.number().positive() }).strict();
 
-export const WORKER_KINDS = ['diligent', 'spammer', 'alwaysYes', 'alwaysNo', 'llm'] as const;
+export const WORKER_KINDS = ['diligent', 'spammer', 'alwaysYes', 'alwaysNo', 'llm', 'fatigue', 'quitter'] as const;
 export type WorkerKind = (typeof WORKER_KINDS)[number];
 
 export const populationSchema = z
@@ -37,19 +37,59 @@ export const populationSchema = z
         alwaysYes: share.default(0),
         /** Always answer no. */
         alwaysNo: share.default(0),
-        /** "LLM-like": agree with the oracle's model label (llmAgreement of the time); diligent when an item has none. */
+        /** LLM-assisted: paste each item into an LLM and give its verdict (see `llm`). */
         llm: share.default(0),
+        /** Diligent at first, less accurate as a session goes on (see `fatigue`). */
+        fatigue: share.default(0),
+        /** Diligent answers, but return or abandon most of what they accept (`quitRate`). */
+        quitter: share.default(0),
       })
       .strict()
-      .refine((s) => s.spammer + s.alwaysYes + s.alwaysNo + s.llm <= 1 + 1e-9, 'the shares add up to more than 1')
+      .refine((s) => s.spammer + s.alwaysYes + s.alwaysNo + s.llm + s.fatigue + s.quitter <= 1 + 1e-9, 'the shares add up to more than 1')
       .prefault({}),
     /**
      * Diligent workers' accuracy, drawn per worker for each true class: `relevant` is the
      * chance of answering yes when the truth is yes, `notRelevant` of answering no when it is no.
      */
     accuracy: z.object({ relevant: betaDistribution, notRelevant: betaDistribution }).strict(),
-    /** How often an LLM-like worker gives the model's label. */
+    /** How often an LLM-assisted worker gives the LLM's verdict (else their own judgment). */
     llmAgreement: share.default(1),
+    /**
+     * The one LLM all LLM-assisted workers paste into: its verdict on an item is the same
+     * for all of them. On attention checks (easy, known answers) it is right `checkAccuracy`
+     * of the time; on escalated items (where LLMs disagreed) it sides with one of the
+     * debating agents (the oracle's `model`) `agentAgreement` of the time. LLM-assisted
+     * workers take `timeFactor` of a careful worker's time per item.
+     */
+    llm: z
+      .object({ checkAccuracy: share.default(0.97), agentAgreement: share.default(0.9), timeFactor: z.number().positive().max(1).default(0.45) })
+      .strict()
+      .prefault({}),
+    /**
+     * Reading the debate shown on the page. Per worker, the chance of reading an item's
+     * debate carefully is drawn from `careful`. A careful reader is led by the arguments to
+     * the quoted evidence and, `gain` of the time, to the verdict the evidence supports (the
+     * truth, except on the `misleading` share of items, where the evidence quoted points the
+     * wrong way for everyone); otherwise judges alone. A careless reader goes with the agent
+     * whose text sounds more confident `sway` of the time (when one does), else judges alone.
+     */
+    debate: z
+      .object({ careful: betaDistribution.default({ alpha: 17, beta: 3 }), gain: share.default(0.95), sway: share.default(0.6), misleading: share.default(0.05) })
+      .strict()
+      .prefault({}),
+    /**
+     * Items: a share of escalated items is hard (workers' accuracy on them is `hardAccuracy`,
+     * before any help from the debate). Without a truth file, an item's hidden truth is drawn:
+     * relevant with `relevantShare`.
+     */
+    items: z
+      .object({ hardShare: share.default(0.15), hardAccuracy: share.default(0.43), relevantShare: share.default(0.4) })
+      .strict()
+      .prefault({}),
+    /** Fatigue workers: accuracy (above chance) shrinks by `perItem` for every item done in a visit, down to `floor` of it. */
+    fatigue: z.object({ perItem: share.default(0.03), floor: share.default(0.2) }).strict().prefault({}),
+    /** Quitters: the share of their accepted assignments returned or abandoned (half each). */
+    quitRate: share.default(0.6),
     workTime: z
       .object({
         /** Median time a diligent worker spends on one item of a HIT page. */

@@ -28,7 +28,7 @@ export interface SimulationHost {
  */
 
 const judgment = z.enum(['yes', 'no']);
-export const oracleSchema = z.record(z.string().min(1).max(256), z.object({ truth: judgment, model: judgment.optional() }).strict());
+export const oracleSchema = z.record(z.string().min(1).max(256), z.object({ truth: judgment, model: judgment.optional(), check: z.boolean().optional() }).strict());
 
 function problem(res: Response, status: number, title: string, detail: string, extra: Record<string, unknown> = {}): void {
   res.status(status).type('application/problem+json').send(JSON.stringify({ type: 'about:blank', title, status, detail, ...extra }));
@@ -41,6 +41,7 @@ export function workerView(w: SimWorker) {
     kind: w.kind,
     accuracy: w.accuracy,
     ...(w.kind === 'llm' ? { llmAgreement: w.llmAgreement } : {}),
+    careful: w.careful,
     medianItemSeconds: Math.round(w.medianItemSeconds * 10) / 10,
     qualificationSkill: w.qualificationSkill,
     profile: w.profile,

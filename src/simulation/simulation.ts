@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isDomainError, parseAnswerKey, SiteKeys, testOf, workFrameUrl, type FormFields, type HitSummary, type RunningMarketplace } from '@qrelay/marketplace';
+import { isDomainError, parseAnswerKey, settle, SiteKeys, statusOf, testOf, workFrameUrl, type FormFields, type HitSummary, type RunningMarketplace } from '@qrelay/marketplace';
 import { decide, testAnswers, type Judgment, type OracleEntry } from './decide.js';
 import { drawPopulation, type SimWorker } from './draw.js';
 import { fillPageForm, readPageForm, type PageForm } from './form.js';
@@ -51,6 +51,8 @@ interface Runtime {
   holding?: string;
   /** Qualification types asked for in this run (one attempt each). */
   asked: Set<string>;
+  /** Items done in the current visit (fatigue). */
+  itemsThisVisit: number;
 }
 
 export interface KindTally {
@@ -237,7 +239,7 @@ export class Simulation {
     const seed = this.profile!.seed;
     this.counters = Simulation.zero();
     for (const w of this.workers) this.counters.byKind[w.kind].workers++;
-    this.runtimes = this.workers.map((worker) => ({ worker, rng: seededRng(`${seed}:run:${worker.index}`), active: false, remaining: 0, asked: new Set() }));
+    this.runtimes = this.workers.map((worker) => ({ worker, rng: seededRng(`${seed}:run:${worker.index}`), active: false, remaining: 0, asked: new Set(), itemsThisVisit: 0 }));
     this.arrivals = seededRng(`${seed}:arrivals`);
     this.agenda.clear();
     this.agenda.push(nowMs, { type: 'arrival' });
@@ -265,17 +267,80 @@ export class Simulation {
         await sleep(Math.max(1, Math.min(50, (next.at - allowed) / this.pace.speed)));
         continue;
       }
-      clock.advanceTo(next.at);
-      this.agenda.pop();
-      try {
-        await this.handle(next.event, Math.max(next.at, clock.nowMs()));
-      } catch (err) {
-        this.counters.errors++;
-        this.counters.lastError = errorText(err);
-        this.mp.logger.warn({ err, event: next.event.type }, 'simulated worker step failed');
-        if ('w' in next.event) await this.giveUp(this.runtimes[next.event.w]!);
-      }
+      await this.step();
     }
+  }
+
+  /** Handles the next event of the agenda at its time. */
+  private async step(): Promise<void> {
+    const clock = this.mp.clock;
+    const next = this.agenda.pop()!;
+    clock.advanceTo(next.at);
+    try {
+      await this.handle(next.event, Math.max(next.at, clock.nowMs()));
+    } catch (err) {
+      this.counters.errors++;
+      this.counters.lastError = errorText(err);
+      this.mp.logger.warn({ err, event: next.event.type }, 'simulated worker step failed');
+      if ('w' in next.event) await this.giveUp(this.runtimes[next.event.w]!);
+    }
+  }
+
+  // ---- discrete-event mode (qrelay simulate)
+
+  /**
+   * Starts a run driven by its caller rather than by real time: the clock is held and
+   * moves only with `runUntil`, so the order of work is decided in simulated time alone
+   * and a seed replays the same run, whatever the machine's speed.
+   */
+  startStepped(): void {
+    if (this.state === 'empty' || !this.profile) throw new SimulationError(409, 'load a population first (PUT /admin/simulation/population)');
+    if (this.state === 'running' || this.state === 'paused') throw new SimulationError(409, 'a run is in progress: stop it first');
+    const clock = this.mp.clock;
+    if (!clock.held) {
+      clock.hold();
+      this.holdsClock = true;
+    }
+    this.newRun(clock.nowMs());
+    this.state = 'paused';
+  }
+
+  /**
+   * Handles every event up to `simMs` as fast as it can, then sets the clock to `simMs`
+   * (stepped runs only). With `untilQuiet`, stops early, at the time of the event after
+   * which no HIT has work left to take or in progress (the requester's turn); answers the
+   * simulated time it stopped at.
+   */
+  async runUntil(simMs: number, opts: { untilQuiet?: boolean } = {}): Promise<number> {
+    if (this.state !== 'paused') throw new SimulationError(409, 'runUntil needs a stepped run (startStepped)');
+    const started = performance.now();
+    try {
+      while (this.agenda.size > 0 && this.agenda.peek()!.at <= simMs) {
+        const type = this.agenda.peek()!.event.type;
+        await this.step();
+        if (opts.untilQuiet && (type === 'submit' || type === 'return') && this.quiet()) return this.mp.clock.nowMs();
+      }
+      this.mp.clock.advanceTo(simMs);
+      return this.mp.clock.nowMs();
+    } finally {
+      this.realSpent += performance.now() - started;
+    }
+  }
+
+  /** No HIT of the marketplace has a slot open or an assignment in progress. */
+  quiet(): boolean {
+    const now = this.mp.clock.now();
+    for (const hit of this.mp.hits.all()) {
+      if (hit.disposed || hit.expiration.getTime() <= now.getTime()) continue;
+      if (hit.assignments.some((a) => a.status === 'Accepted')) return false;
+      if (statusOf(settle(hit, now), now) === 'Assignable') return false;
+    }
+    return true;
+  }
+
+  /** The drawn workers of the loaded population, by worker id. */
+  workerById(workerId: string): SimWorker | undefined {
+    return this.workers.find((w) => w.workerId === workerId);
   }
 
   private handle(event: SimEvent, now: number): Promise<void> {
@@ -303,6 +368,7 @@ export class Simulation {
     }
     const r = idle[Math.floor(this.arrivals.next() * idle.length)]!;
     r.active = true;
+    r.itemsThisVisit = 0;
     r.remaining = geometric(r.rng, profile.hitsPerVisit);
     this.counters.visits++;
     this.agenda.push(now, { type: 'look', w: r.worker.index });
@@ -411,7 +477,8 @@ export class Simulation {
       timers.set(item.key, ms);
       seconds += ms / 1000;
       if (item.values.length === 0) continue;
-      const decided = decide(this.profile!.seed, w, item.key, this.oracle.get(item.key));
+      const view = { itemsDone: r.itemsThisVisit++, ...(item.arguments ? { arguments: item.arguments } : {}) };
+      const decided = decide(this.profile!.seed, w, item.key, this.oracle.get(item.key), view, this.profile!);
       const value = item.values.includes(decided) ? decided : item.values[0]!;
       answers.set(item.key, value);
       if (value === 'yes' || value === 'no') judged.push({ key: item.key, answer: value });
@@ -419,12 +486,13 @@ export class Simulation {
     if (form.items.length === 0) seconds = logNormal(r.rng, w.medianItemSeconds, w.itemSigma);
     const fate = r.rng.next();
     const profile = this.profile!;
-    if (fate < profile.abandonRate) {
+    const quits = w.kind === 'quitter' ? { abandonRate: profile.quitRate / 2, returnRate: profile.quitRate / 2 } : profile;
+    if (fate < quits.abandonRate) {
       // walks away: the marketplace abandons the assignment at its deadline
       this.counters.abandoned++;
       return this.leave(r);
     }
-    if (fate < profile.abandonRate + profile.returnRate) {
+    if (fate < quits.abandonRate + quits.returnRate) {
       this.agenda.push(now + Math.round(seconds * 1000 * r.rng.next()), { type: 'return', w: w.index, assignmentId });
       return;
     }

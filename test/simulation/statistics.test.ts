@@ -37,7 +37,16 @@ describe('the simulated population', () => {
       h,
       'PUT',
       '/population',
-      basePopulation({ seed: 'statistics', size: 40, shares: { spammer: 0.2, alwaysYes: 0.1, alwaysNo: 0.1, llm: 0.1 }, abandonRate: 0.03, returnRate: 0.03 }),
+      basePopulation({
+        seed: 'statistics',
+        size: 40,
+        shares: { spammer: 0.2, alwaysYes: 0.1, alwaysNo: 0.1, llm: 0.1 },
+        abandonRate: 0.03,
+        returnRate: 0.03,
+        // no hard items, and an LLM that always sides with the model label: each kind's accuracy is then its parameters'
+        items: { hardShare: 0 },
+        llm: { agentAgreement: 1 },
+      }),
     );
     expect(population.workers.map((w) => w.kind).sort()).toEqual([
       ...Array(4).fill('alwaysNo'),

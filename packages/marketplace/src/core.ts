@@ -22,6 +22,12 @@ export interface MarketplaceSettings {
   maxClockSkewMs: number;
   /** The region requests must be signed for. */
   region: string;
+  /**
+   * A private simulated marketplace (`qrelay simulate`): HIT ids derived from this seed,
+   * the marketplace clock and the request token instead of the real time and random bytes,
+   * so that the same simulation lists its HITs in the same order every time.
+   */
+  idSeed?: string;
 }
 
 /** MTurk's only region: its clients sign for it whatever endpoint they call. */

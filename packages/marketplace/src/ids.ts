@@ -25,6 +25,11 @@ export function newEntityId(nowMs: number = Date.now(), bytes?: (n: number) => B
   return time + randomChars(ENTITY_ID_LENGTH - TIME_CHARS, bytes);
 }
 
+/** A 30-character id ordered by `nowMs` like `newEntityId`, the rest derived from `text` (repeatable). */
+export function seededEntityId(nowMs: number, text: string): string {
+  return newEntityId(nowMs, (n) => Buffer.from(hashId(text, n), 'latin1'));
+}
+
 /** Assignment ids are their HIT's id plus a sequence number, so a lookup finds the HIT. */
 export function assignmentIdFor(hitId: string, seq: number): string {
   return hitId + seq.toString(36).toUpperCase().padStart(SEQ_CHARS, '0');

@@ -9,11 +9,13 @@ export { startMarketplace, type RunningMarketplace, type StartMarketplaceOptions
 export { WorkerApi } from './workers.js';
 export type * from './workers.js';
 export { DomainError, isDomainError } from './domain/errors.js';
+/** A HIT's status at a time, after its overdue assignments are settled (for drivers that step the clock themselves). */
+export { settle, statusOf } from './domain/hit.js';
 export { MarketplaceUserError } from './errors.js';
 export type { Logger } from './log.js';
 export { adminToken, sameToken } from './admin/token.js';
 export type { Marketplace } from './core.js';
-export type { ChaosSettings } from './protocol/chaos.js';
+export { NO_CHAOS, type ChaosSettings } from './protocol/chaos.js';
 export { SYSTEM_QUALIFICATION_IDS } from './domain/system-qualifications.js';
 export { marketplaceConfig, type MarketplaceConfig } from './settings.js';
 export { MARKETPLACE_DB_SUFFIX, marketplaceDb } from './store/models.js';

@@ -34,6 +34,10 @@ export interface StartMarketplaceOptions {
   /** How often the background loops run (real ms, default 1000). */
   loopIntervalMs?: number;
   delivery?: Partial<MarketplaceSettings['delivery']>;
+  /** A private simulated marketplace: repeatable HIT ids (MarketplaceSettings.idSeed). */
+  idSeed?: string;
+  /** false: the background loops do not run on a timer; their driver calls `loops.tick()` (a discrete-event simulation). */
+  backgroundTimer?: boolean;
   /** Adds routes ahead of /admin and the Requester API (after the worker website), e.g. a driver's /admin/simulation routes. */
   mount?: (app: Express, marketplace: RunningMarketplace) => void;
 }
@@ -67,7 +71,7 @@ function listen(app: Express, host: string, port: number): Promise<Server> {
 /** The MTurk-compatible marketplace: state loaded, background loops running, HTTP listening. */
 export async function startMarketplace(opts: StartMarketplaceOptions): Promise<RunningMarketplace> {
   const base = marketplaceConfig(opts.config);
-  const settings: MarketplaceSettings = { ...base.settings, delivery: { ...DEFAULT_DELIVERY, ...opts.delivery } };
+  const settings: MarketplaceSettings = { ...base.settings, delivery: { ...DEFAULT_DELIVERY, ...opts.delivery }, ...(opts.idSeed !== undefined && { idSeed: opts.idSeed }) };
   const clockSpeed = opts.clockSpeed ?? base.clockSpeed;
   const marketplace = await openMarketplace({
     connection: opts.connection,
@@ -97,7 +101,7 @@ export async function startMarketplace(opts: StartMarketplaceOptions): Promise<R
     const configured = new URL(opts.config.env.MARKETPLACE_URL);
     const configuredHost = parseHost(configured.host, configured.protocol === 'https:' ? 443 : 80);
     ownHosts.set({ name: bracketed(host), port }, configuredHost);
-    loops.start();
+    if (opts.backgroundTimer !== false) loops.start();
     const httpServer = server;
     let closing: Promise<void> | undefined;
     Object.assign(running, {

@@ -5,7 +5,7 @@ import { assignmentsCharge, usd } from '../domain/money.js';
 import { parseQuestion, type Question } from '../domain/question-xml.js';
 import { checkRequirements, type QualificationKind } from '../domain/requirements.js';
 import { isSystemQualification, SYSTEM_QUALIFICATION_IDS } from '../domain/system-qualifications.js';
-import { hashId, newEntityId } from '../ids.js';
+import { hashId, newEntityId, seededEntityId } from '../ids.js';
 import type { HitTypeDoc, RequestTokenDoc, TextDoc } from '../store/models.js';
 import { flushEventsLocked, keepWantedEvents } from './events.js';
 import { claimToken, TOKEN_WINDOW_MS } from './payments.js';
@@ -144,7 +144,9 @@ async function createHitNow(mp: Marketplace, req: NewHitRequest): Promise<HitSta
     );
   }
   const now = mp.clock.now();
-  let id = newEntityId(Date.now());
+  const seed = mp.settings.idSeed;
+  // a simulation's HIT ids repeat from run to run (a retry without a token gets a fresh one)
+  let id = seed !== undefined && req.uniqueRequestToken !== undefined ? seededEntityId(now.getTime(), `${seed}:${req.uniqueRequestToken}`) : newEntityId(Date.now());
   if (req.uniqueRequestToken !== undefined) {
     const claim = await claimToken(mp, 'CreateHIT', req.uniqueRequestToken, id, now);
     if (!claim.claimed) {

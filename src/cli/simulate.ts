@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import type { Config } from '../config.js';
+import { samplePopulation, sampleFiles } from '../demo/sample.js';
+import { batchReport } from '../export/index.js';
+import type { PipelineContext } from '../pipeline/context.js';
+import { buildForecast, readTruth, renderForecasts, simulateBatch, type Forecast, type ForecastVote, type SimulateRequest } from '../simulation/index.js';
+import { withPipeline } from './pipeline.js';
+import { action } from './run.js';
+
+/**
+ * `qrelay simulate BATCH --population FILE [--truth FILE] [--seed S] [--as NAME] [--replace]
+ * [--hide-debate] [--compare-debate] [--json]`: a forecast of the batch's cost, latency and
+ * quality by a simulated crowd (src/simulation/, docs/population.md).
+ */
+
+interface SimulateCliOptions {
+  population: string;
+  truth?: string;
+  seed?: string;
+  as?: string;
+  replace?: boolean;
+  hideDebate?: boolean;
+  compareDebate?: boolean;
+  json?: boolean;
+}
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Every answer to a real item of the copy, counted or not. */
+async function collectedVotes(ctx: PipelineContext, batch: string): Promise<ForecastVote[]> {
+  const [items, assignments] = await Promise.all([ctx.models.items.find({ batch }, { queryId: 1, chunkId: 1 }).lean(), ctx.models.assignments.find({ batch }, { workerId: 1, answers: 1 }).lean()]);
+  const ids = new Map(items.map((i) => [i._id, i]));
+  return assignments.flatMap((a) =>
+    (a.answers ?? []).flatMap((x) => {
+      const item = x.kind === 'real' ? ids.get(x.item) : undefined;
+      return item && x.answer ? [{ query_id: item.queryId, chunk_id: item.chunkId, workerId: a.workerId, answer: x.answer }] : [];
+    }),
+  );
+}
+
+export async function runSimulation(ctx: PipelineContext, config: Config, req: SimulateRequest, progress: (line: string) => void): Promise<Forecast> {
+  const run = await simulateBatch({ connection: ctx.models.batches.db, config, logger: ctx.logger, progress }, req);
+  const { report } = await batchReport(run.ctx, req.name);
+  return buildForecast({
+    source: req.source,
+    seed: req.population.seed,
+    hideDebate: req.hideDebate === true,
+    withTruth: req.truth !== undefined,
+    report,
+    votes: await collectedVotes(run.ctx, req.name),
+    kinds: new Map(run.workers.map((w) => [w.workerId, w])),
+    blocked: run.blocked,
+    wallSeconds: run.wallSeconds,
+    wall: { crowdSeconds: run.crowdWallSeconds, roundsSeconds: run.roundsWallSeconds, rounds: run.rounds },
+  });
+}
+
+export function registerSimulate(program: Command): void {
+  program
+    .command('simulate')
+    .description("forecast a batch's cost, latency and label quality with a simulated crowd, on a private simulated marketplace (the batch is never changed)")
+    .argument('<batch>', 'the batch to simulate (a draft or a published batch)')
+    .option('--population <file>', 'the simulated population (docs/population.md)', sampleFiles.population)
+    .option('--truth <file>', 'true labels: TREC qrels or JSONL {query_id, chunk_id, label}; without it, no accuracy')
+    .option('--seed <seed>', "the simulation's seed (default: the population's)")
+    .option('--as <name>', 'the simulated copy (default <batch>-sim)')
+    .option('--replace', 'replace an earlier simulated copy of that name')
+    .option('--hide-debate', "the HIT pages without the agents' debate (the paper's no-history arm)")
+    .option('--compare-debate', 'simulate twice, with and without the debate on the page, and compare (<name> and <name>-no-debate)')
+    .option('--json', 'the forecast as one JSON object on stdout')
+    .action(
+      action(async (batch: string, opts: SimulateCliOptions) => {
+        const profile = samplePopulation(opts.population);
+        const population = opts.seed !== undefined ? { ...profile, seed: opts.seed } : profile;
+        const truth = opts.truth !== undefined ? readTruth(opts.truth) : undefined;
+        const name = opts.as ?? `${batch}-sim`;
+        const progress = opts.json ? () => {} : say;
+        await withPipeline(
+          async (ctx, config) => {
+            const base = { source: batch, replace: opts.replace === true, population, ...(truth && { truth }) };
+            if (opts.compareDebate) {
+              const shown = await runSimulation(ctx, config, { ...base, name, hideDebate: false }, progress);
+              const hidden = await runSimulation(ctx, config, { ...base, name: `${name}-no-debate`, hideDebate: true }, progress);
+              process.stdout.write(
+                opts.json
+                  ? `${JSON.stringify({ batch, simulated: true, seed: population.seed, withDebate: shown, withoutDebate: hidden })}\n`
+                  : renderForecasts([
+                      { title: 'with the debate', forecast: shown },
+                      { title: 'without the debate', forecast: hidden },
+                    ]),
+              );
+              return;
+            }
+            const forecast = await runSimulation(ctx, config, { ...base, name, hideDebate: opts.hideDebate === true }, progress);
+            process.stdout.write(opts.json ? `${JSON.stringify(forecast)}\n` : renderForecasts([{ title: name, forecast }]));
+          },
+          { quiet: true },
+        );
+      }),
+    );
+}

@@ -1,0 +1,151 @@
+import type { Judgment } from '../domain/cases.js';
+import type { ImportDoc, RecordDoc } from '../db/models/index.js';
+import { UserError } from '../errors.js';
+import { bulkWriteSliced } from '../pipeline/bulk.js';
+import type { PipelineContext } from '../pipeline/context.js';
+import { requireBatch } from '../batches/index.js';
+import { doneImports } from '../pipeline/records.js';
+
+/**
+ * The simulated copy of a batch (`qrelay simulate`): its finished imports, cases, gold pool
+ * and consensus labels under a new name, as a draft marked `simulated: true`. The source
+ * is only read. The copy's hidden labels are the truth file's (or none without one), so
+ * that its reports measure accuracy against what the user said is true.
+ */
+
+export interface CopyResult {
+  items: number;
+  gold: number;
+  consensus: number;
+  /** Items given a true label by the truth file. */
+  withTruth: number;
+}
+
+const PREFIX_END = '|';
+
+const idPrefix = (name: string) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\|`);
+
+/** What publishing and collecting wrote for batch `name`: HITs, assignments, labels (its imported records stay). */
+async function deletePublished(ctx: PipelineContext, name: string): Promise<void> {
+  const m = ctx.models;
+  const assignments = await m.assignments.find({ batch: name }, { _id: 1 }).lean();
+  for (let i = 0; i < assignments.length; i += 200) await m.assignmentAnswers.deleteMany({ _id: { $in: assignments.slice(i, i + 200).map((a) => a._id) } });
+  await Promise.all([
+    m.assignments.deleteMany({ batch: name }),
+    m.labels.deleteMany({ batch: name }),
+    m.hitIds.deleteMany({ batch: name }),
+    m.hits.deleteMany({ batch: name }),
+    m.hitQuestions.deleteMany({ _id: idPrefix(name) }),
+  ]);
+}
+
+/** Every document of batch `name` in the pipeline's collections. */
+export async function deleteBatchData(ctx: PipelineContext, name: string): Promise<void> {
+  const m = ctx.models;
+  const ids = idPrefix(name);
+  await deletePublished(ctx, name);
+  await Promise.all([
+    m.items.deleteMany({ batch: name }),
+    m.itemTexts.deleteMany({ _id: ids }),
+    m.gold.deleteMany({ batch: name }),
+    m.goldTexts.deleteMany({ _id: ids }),
+    m.consensus.deleteMany({ batch: name }),
+    m.imports.deleteMany({ batch: name }),
+  ]);
+  await m.batches.deleteOne({ _id: name });
+}
+
+/**
+ * The batch itself made ready for a simulation (the demo): marked simulated, and a
+ * publication left unfinished by an earlier run (its private marketplace is gone) undone,
+ * so the simulation starts over; the same seed gives the same result. Answers whether
+ * the batch still needs its simulation (false: it is complete).
+ */
+export async function prepareInPlace(ctx: PipelineContext, name: string): Promise<boolean> {
+  const doc = await requireBatch(ctx, name);
+  if (doc.state === 'complete' || doc.state === 'closed') return false;
+  if (doc.settings) {
+    await deletePublished(ctx, name);
+    await ctx.models.batches.updateOne(
+      { _id: name },
+      { $set: { state: 'draft', settings: null, plan: null, hitTypeId: null, qualificationIds: {}, publishStartedAt: null, publishedAt: null, completedAt: null, expiredAt: null, reposts: 0, summary: null, roundLeaseUntil: null, roundOwner: null } },
+    );
+  }
+  await ctx.models.batches.updateOne({ _id: name }, { $set: { simulated: true, updatedAt: ctx.now() } });
+  return true;
+}
+
+/** Refuses an existing `name` unless `replace` (and never replaces a batch that is not simulated). */
+export async function claimCopyName(ctx: PipelineContext, source: string, name: string, replace: boolean): Promise<void> {
+  if (name === source) throw new UserError(`--as ${name}: the simulated copy needs a name of its own (batch ${source} itself is never changed)`);
+  const existing = await ctx.models.batches.findById(name, { simulated: 1 }).lean();
+  if (!existing) return;
+  if (!replace) throw new UserError(`batch ${name} already exists: give --replace to simulate it again, or another name with --as`);
+  if (existing.simulated !== true) throw new UserError(`batch ${name} exists and is not a simulated copy: --replace only replaces simulated batches; choose another name with --as`);
+  await deleteBatchData(ctx, name);
+}
+
+function renamed(id: string, source: string, name: string): string {
+  return id.startsWith(source + PREFIX_END) ? name + id.slice(source.length) : `${name}${PREFIX_END}${id}`;
+}
+
+/** Copies `source` into the draft `name` (which must not exist). `truth`: true labels by `${query_id}\t${chunk_id}`. */
+export async function copyBatch(ctx: PipelineContext, source: string, name: string, truth: ReadonlyMap<string, Judgment> | undefined): Promise<CopyResult> {
+  await requireBatch(ctx, source);
+  const m = ctx.models;
+  const done = await doneImports(ctx, source);
+  const importIds = new Map([...done].map((id) => [id, `${id}@${name}`]));
+  const imports = await m.imports.find({ batch: source, state: 'done' }).lean<ImportDoc[]>();
+  const now = ctx.now();
+  const trueLabel = (r: RecordDoc): Judgment | null => (truth ? (truth.get(`${r.queryId}\t${r.chunkId}`) ?? null) : null);
+  const copyRecords = (rows: RecordDoc[], kind: 'items' | 'other') =>
+    rows
+      .filter((r) => r.imports.some((id) => importIds.has(id)))
+      .map((r) => ({
+        ...r,
+        _id: renamed(r._id, source, name),
+        batch: name,
+        imports: r.imports.flatMap((id) => (importIds.has(id) ? [importIds.get(id)!] : [])),
+        ...(kind === 'items' ? { label: trueLabel(r) } : {}),
+      }));
+  const [items, gold, consensus] = await Promise.all([
+    m.items.find({ batch: source }).lean<RecordDoc[]>().then((r) => copyRecords(r, 'items')),
+    m.gold.find({ batch: source }).lean<RecordDoc[]>().then((r) => copyRecords(r, 'other')),
+    m.consensus.find({ batch: source }).lean<RecordDoc[]>().then((r) => copyRecords(r, 'other')),
+  ]);
+  await m.batches.create({
+    _id: name,
+    state: 'draft',
+    createdAt: now,
+    updatedAt: now,
+    settings: null,
+    plan: null,
+    hitTypeId: null,
+    qualificationIds: {},
+    reposts: 0,
+    summary: null,
+    simulated: true,
+  });
+  const insert = <T>(rows: T[]) => rows.map((document) => ({ insertOne: { document } }));
+  // texts first, then records, then the imports that make the records visible (as an import commits)
+  const itemTexts = await m.itemTexts.find({ _id: { $in: items.map((r) => renamed(r._id, name, source)) } }).lean();
+  const textOf = new Map(itemTexts.map((t) => [t._id, t.record]));
+  await bulkWriteSliced(
+    m.itemTexts,
+    insert(
+      items.map((r) => {
+        const record = textOf.get(renamed(r._id, name, source));
+        if (!record) throw new UserError(`batch ${source}: case ${r.queryId}/${r.chunkId} has no stored text; import it again`);
+        const { hidden_label: _hidden, ...rest } = record;
+        return { _id: r._id, record: { ...rest, ...(r.label ? { hidden_label: r.label } : {}) } };
+      }),
+    ),
+  );
+  const goldTexts = await m.goldTexts.find({ _id: { $in: gold.map((r) => renamed(r._id, name, source)) } }).lean();
+  await bulkWriteSliced(m.goldTexts, insert(goldTexts.map((t) => ({ ...t, _id: renamed(t._id, source, name) }))));
+  await bulkWriteSliced(m.items, insert(items));
+  await bulkWriteSliced(m.gold, insert(gold));
+  await bulkWriteSliced(m.consensus, insert(consensus));
+  await bulkWriteSliced(m.imports, insert(imports.map((i) => ({ ...i, _id: importIds.get(i._id)!, batch: name }))));
+  return { items: items.length, gold: gold.length, consensus: consensus.length, withTruth: items.filter((r) => r.label !== null).length };
+}

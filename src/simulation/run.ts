@@ -1,0 +1,203 @@
+import { createHash } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import type { Config } from '../config.js';
+import type { Judgment } from '../domain/cases.js';
+import { UserError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { marketplaceDb, NO_CHAOS } from '@qrelay/marketplace';
+import { startMarketplaceWithSimulation, type SimulatedMarketplace } from './marketplace.js';
+import type { SimWorker } from './draw.js';
+import type { PopulationProfile } from './population.js';
+import { collectBatch } from '../pipeline/collect.js';
+import { createPipelineContext, type PipelineContext } from '../pipeline/context.js';
+import { publishBatch } from '../pipeline/publish.js';
+import { requireBatch } from '../batches/index.js';
+import { itemCases, visibleRecords } from '../pipeline/records.js';
+import type { PublishRequest } from '../pipeline/settings.js';
+import { claimCopyName, copyBatch, prepareInPlace, type CopyResult } from './copy.js';
+import { simulationOracle } from './oracle.js';
+
+/**
+ * `qrelay simulate`'s run (the imperative shell): a private marketplace (the real
+ * marketplace code on its own database, its own port and its own held clock), the
+ * simulated copy of the batch published there through the real MTurk client over HTTP,
+ * the population working through the worker site's pages and form posts, and collection
+ * rounds (reconcile, review, extra assignments, aggregation) exactly as `qrelay review`
+ * runs them. It is a discrete-event simulation: the population's events run up to the next
+ * round's simulated time, then the round runs while time stands still, so the order of
+ * everything is decided in simulated time alone and a seed replays the same run.
+ */
+
+export interface SimulateRequest {
+  source: string;
+  name: string;
+  replace: boolean;
+  /** The population, its seed already the simulation's. */
+  population: PopulationProfile;
+  /** True labels by `truthKey(query_id, chunk_id)`; none: the population's per-item model. */
+  truth?: ReadonlyMap<string, Judgment>;
+  hideDebate?: boolean;
+  /** Simulate the batch itself rather than a copy (the demo; `name` is `source`, and must be a draft or a simulated batch). */
+  inPlace?: boolean;
+  /** Longest simulated time between two collection rounds (default 7200); a round also runs as soon as all open work is done. */
+  roundSeconds?: number;
+  /** Simulated days after which a batch still missing votes is given up on (default 60). */
+  maxDays?: number;
+}
+
+export interface SimulateEnv {
+  connection: Connection;
+  config: Config;
+  logger: Logger;
+  progress?: (line: string) => void;
+  /** Told once the copy's HITs are on the private marketplace. */
+  onPublished?: (hits: number, quoteCents: number) => void;
+  /** Told after every collection round (items with their votes, items, simulated seconds so far). */
+  onRound?: (complete: number, items: number, simulatedSeconds: number) => void;
+  /** Called between rounds; throws to stop the run (Ctrl-C). */
+  checkpoint?: () => void;
+}
+
+export interface SimulationRun {
+  copy: CopyResult;
+  /** The copy's pipeline context (its clock stopped where the simulation ended). */
+  ctx: PipelineContext;
+  workers: SimWorker[];
+  /** Workers blocked on the private marketplace when the run ended. */
+  blocked: Set<string>;
+  rounds: number;
+  simulatedSeconds: number;
+  wallSeconds: number;
+  /** Real seconds spent by the simulated crowd, and by the collection rounds. */
+  crowdWallSeconds: number;
+  roundsWallSeconds: number;
+}
+
+/** The private marketplace's database: one per simulated batch name, emptied before and after a run. */
+function privateConnection(connection: Connection, name: string): Connection {
+  const tag = createHash('sha256').update(`simulate:${name}`).digest('hex').slice(0, 10);
+  return connection.useDb(`${connection.name}_sim_${tag}`, { useCache: true });
+}
+
+async function dropPrivate(connection: Connection): Promise<void> {
+  await marketplaceDb(connection).dropDatabase();
+}
+
+/** The source batch's publishing options, for the copy (a draft source: the `dream` preset). */
+async function publishRequestFor(ctx: PipelineContext, source: string, target: string, hideDebate: boolean | undefined): Promise<PublishRequest> {
+  const doc = await requireBatch(ctx, source);
+  const s = doc.settings;
+  if (!s) return { target, preset: 'dream', seed: source, ...(hideDebate !== undefined && { hideDebate }) };
+  return {
+    target,
+    preset: s.presetName,
+    seed: s.seed,
+    itemsPerHit: s.preset.itemsPerHit,
+    checksPerHit: s.preset.checksPerHit,
+    assignments: s.voteTarget,
+    hideDebate: hideDebate ?? s.preset.hideDebate,
+    onFailure: s.review.onFailure,
+    ...(s.review.rejectFromFailures !== undefined && { rejectFromFailures: s.review.rejectFromFailures }),
+    aggregator: s.aggregator,
+    tie: s.tie,
+  };
+}
+
+async function countRecords(ctx: PipelineContext, batch: string): Promise<CopyResult> {
+  const [items, gold, consensus] = await Promise.all([visibleRecords(ctx, 'escalations', batch), visibleRecords(ctx, 'gold', batch), visibleRecords(ctx, 'consensus', batch)]);
+  return { items: items.length, gold: gold.length, consensus: consensus.length, withTruth: items.filter((r) => r.label !== null).length };
+}
+
+export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Promise<SimulationRun> {
+  const started = performance.now();
+  const say = env.progress ?? (() => {});
+  const realCtx = createPipelineContext({ connection: env.connection, config: env.config, logger: env.logger, progress: () => {} });
+  await requireBatch(realCtx, req.source);
+  if (req.inPlace) {
+    if (req.name !== req.source) throw new Error('an in-place simulation has no copy: name must be the source');
+    if (!(await prepareInPlace(realCtx, req.source))) throw new UserError(`batch ${req.source} is already complete`);
+  } else await claimCopyName(realCtx, req.source, req.name, req.replace);
+
+  const priv = privateConnection(env.connection, req.name);
+  await dropPrivate(priv);
+  // the private marketplace has money enough for any batch: a forecast is not limited by the real account
+  const config: Config = { ...env.config, env: { ...env.config.env, MARKETPLACE_INITIAL_BALANCE: '100000000.00' } };
+  let running: SimulatedMarketplace | undefined;
+  try {
+    running = await startMarketplaceWithSimulation({
+      config,
+      logger: env.logger,
+      connection: priv,
+      host: '127.0.0.1',
+      port: 0,
+      clockSpeed: 1,
+      chaos: NO_CHAOS,
+      idSeed: `${req.population.seed}:${req.name}`,
+      backgroundTimer: false,
+    });
+    const clock = running.marketplace.clock;
+    clock.hold();
+    const target = running.url;
+    const ctx = createPipelineContext({ connection: env.connection, config, logger: env.logger, now: () => clock.now(), progress: () => {} });
+    // a target's custom qualification types are remembered per target URL: this one is new
+    await ctx.models.targetQualifications.deleteMany({ _id: { $regex: `^${target.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\|` } });
+
+    const copy = req.inPlace ? await countRecords(realCtx, req.name) : await copyBatch(realCtx, req.source, req.name, req.truth);
+    if (!req.inPlace) say(`copy       batch ${req.source} -> ${req.name} (simulated): ${copy.items} cases, ${copy.gold} gold items, ${copy.consensus} consensus labels${req.truth ? `, ${copy.withTruth} with a true label` : ''}`);
+    const published = await publishBatch(ctx, req.name, await publishRequestFor(realCtx, req.source, target, req.hideDebate), target);
+    env.onPublished?.(published.hits, published.quoteCents);
+    say(`publish    ${published.hits} HITs on a private simulated marketplace (${target}: its own database and clock)`);
+
+    const records = await visibleRecords(ctx, 'escalations', req.name);
+    const cases = await itemCases(ctx, records);
+    const gold = await visibleRecords(ctx, 'gold', req.name);
+    const oracle = simulationOracle(
+      records.map((r, i) => ({ key: r.key, truth: r.label, record: cases[i]! })),
+      gold.flatMap((g) => (g.label ? [{ key: g.key, label: g.label }] : [])),
+      req.population,
+    );
+    const sim = running.simulation;
+    const workers = await sim.loadPopulation(req.population);
+    sim.setOracle(oracle);
+    sim.startStepped();
+
+    const roundMs = (req.roundSeconds ?? 7200) * 1000;
+    const startMs = clock.nowMs();
+    const limitMs = startMs + (req.maxDays ?? 60) * 86_400_000;
+    let rounds = 0;
+    let crowdMs = 0;
+    let roundsMs = 0;
+    for (;;) {
+      env.checkpoint?.();
+      const t0 = performance.now();
+      // the crowd works until every open slot is taken and submitted (or a round is due), then the requester's round
+      const t = await sim.runUntil(clock.nowMs() + roundMs, { untilQuiet: true });
+      await running.loops.tick();
+      const t1 = performance.now();
+      const round = await collectBatch(ctx, req.name);
+      rounds++;
+      crowdMs += t1 - t0;
+      roundsMs += performance.now() - t1;
+      env.onRound?.(round.aggregation.summary.itemsComplete, round.aggregation.summary.items, (t - startMs) / 1000);
+      say(`work       ${round.aggregation.summary.itemsComplete}/${round.aggregation.summary.items} items with their votes after ${(Math.round((t - startMs) / 360_000) / 10).toFixed(1)} simulated hours`);
+      if (round.followUp.complete) break;
+      if (t >= limitMs) {
+        const p = sim.progress();
+        throw new UserError(
+          `the simulated crowd did not finish batch ${req.name} in ${req.maxDays ?? 60} simulated days (${round.aggregation.summary.itemsComplete}/${round.aggregation.summary.items} items with their votes, ${p.assignments.submitted} assignments submitted): the population may be too small or unqualified for the preset; see its size, arrivalsPerHour and profile`,
+        );
+      }
+      // the round's requests happened at time t; the crowd resumes a minute later
+      const t2 = performance.now();
+      await sim.runUntil(t + 60_000);
+      crowdMs += performance.now() - t2;
+    }
+    const simulatedSeconds = (clock.nowMs() - startMs) / 1000;
+    await sim.stop();
+    const blocks = await running.marketplace.models.blocks.find({}, { _id: 1 }).lean();
+    return { copy, ctx, workers, blocked: new Set(blocks.map((b) => String(b._id))), rounds, simulatedSeconds, wallSeconds: (performance.now() - started) / 1000, crowdWallSeconds: crowdMs / 1000, roundsWallSeconds: roundsMs / 1000 };
+  } finally {
+    await running?.close().catch((err: unknown) => env.logger.warn({ err }, 'closing the private simulated marketplace failed'));
+    await dropPrivate(priv).catch(() => undefined);
+  }
+}
