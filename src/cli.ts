@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// first: schemas made by any later import take .openapi()
+import './zod-openapi.js';
 import { Command } from 'commander';
 import { reportFailure } from './cli/run.js';
 import { registerServe } from './cli/serve.js';

@@ -1,3 +1,4 @@
+import '../../src/zod-openapi.js';
 import { createHash } from 'node:crypto';
 import { relative } from 'node:path';
 import { inject, expect } from 'vitest';
