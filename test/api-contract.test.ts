@@ -29,7 +29,7 @@ const dir = tempDir('qrelay-contract-');
 const doc = buildOpenApiDocument('test');
 let app: ReturnType<typeof createApp>;
 
-type Method = 'get' | 'post';
+type Method = 'get' | 'post' | 'delete';
 interface RouteDef {
   method: string;
   path: string;
@@ -128,6 +128,51 @@ describe('the REST API against /openapi.json', () => {
     expect(draft.body.cost.quote).toBeNull();
     const quote = (doc.components?.schemas?.BatchStatus as { properties: { cost: { properties: { quote: unknown } } } }).properties.cost.properties.quote;
     expect(quote).toEqual({ anyOf: [{ $ref: '#/components/schemas/CostQuote' }, { type: 'null' }] });
+
+    // the requester's actions and reads (src/api/v1/console-actions.ts): no token, missing
+    // batch or worker, bad bodies, and good calls on the collected batch
+    const assignment = (await testContext(h.db).models.assignments.findOne({ batch: 'ct-a' }).lean())!;
+    const worker = assignment.workerId;
+    const first = JSON.parse(sampleLines('escalations.jsonl')[0]!) as { query_id: string; chunk_id: string };
+    const mutations: [string, string, Record<string, unknown>][] = [
+      ['/api/v1/workers/{worker}/block', `/api/v1/workers/${worker}/block`, { batch: 'ct-a', reason: 'contract test' }],
+      ['/api/v1/workers/{worker}/unblock', `/api/v1/workers/${worker}/unblock`, { batch: 'ct-a', reason: 'contract test' }],
+      ['/api/v1/workers/{worker}/bonus', `/api/v1/workers/${worker}/bonus`, { batch: 'ct-a', assignment: assignment._id, amount: '0.05', reason: 'contract test' }],
+      ['/api/v1/workers/message', '/api/v1/workers/message', { batch: 'ct-a', workers: [worker], subject: 'Thanks', text: 'contract test' }],
+      ['/api/v1/workers/{worker}/qualification', `/api/v1/workers/${worker}/qualification`, { batch: 'ct-a', qualification: 'contract-test', value: 1 }],
+      ['/api/v1/assignments/{assignment}/override', `/api/v1/assignments/${assignment._id}/override`, { action: 'approve', reason: 'contract test' }],
+      ['/api/v1/batches/{batch}/manual-labels', '/api/v1/batches/ct-a/manual-labels', { query: first.query_id, chunk: first.chunk_id, label: 'yes', note: 'contract test' }],
+    ];
+    for (const [template, concrete, body] of mutations) {
+      conforms('post', template, await r().post(concrete).send(body));
+      conforms('post', template, await r().post(concrete).set(auth).send({}));
+      conforms('post', template, await r().post(concrete).set(auth).send(body));
+    }
+    conforms('post', '/api/v1/batches/{batch}/manual-labels', await r().post('/api/v1/batches/missing/manual-labels').set(auth).send({ query: 'q', chunk: 'c', label: 'yes', note: 'n' }));
+    conforms('delete', '/api/v1/batches/{batch}', await r().delete('/api/v1/batches/ct-a').set(auth));
+    conforms('delete', '/api/v1/batches/{batch}', await r().delete('/api/v1/batches/ct-d'));
+    conforms('delete', '/api/v1/batches/{batch}', await r().delete('/api/v1/batches/missing').set(auth));
+    conforms('delete', '/api/v1/batches/{batch}', await r().delete('/api/v1/batches/ct-d').set(auth));
+    for (const b of ['ct-a', 'missing']) {
+      for (const part of ['items', 'manual-labels', 'audit', 'overview']) conforms('get', `/api/v1/batches/{batch}/${part}`, await r().get(`/api/v1/batches/${b}/${part}`));
+      conforms('get', '/api/v1/batches/{batch}/workers/{worker}/answers', await r().get(`/api/v1/batches/${b}/workers/${worker}/answers`));
+      conforms('get', '/api/v1/workers', await r().get(`/api/v1/workers?batch=${b}`));
+    }
+    conforms('get', '/api/v1/workers', await r().get('/api/v1/workers'));
+    conforms('get', '/api/v1/overview', await r().get('/api/v1/overview'));
+
+    // the LLM steps as jobs (src/api/v1/llm.ts): no scheduler here, so a valid request is 503
+    conforms('post', '/api/v1/debates', await r().post('/api/v1/debates').send({ candidates: [], model: 'm' }));
+    conforms('post', '/api/v1/debates', await r().post('/api/v1/debates').set(auth).send({ candidates: [], model: 'm' }));
+    conforms('post', '/api/v1/debates', await r().post('/api/v1/debates').set(auth).send({ candidates: cases.map((c) => JSON.parse(c) as unknown), model: 'm' }));
+    conforms('get', '/api/v1/debates/{id}', await r().get('/api/v1/debates/no-such-job'));
+    conforms('get', '/api/v1/debates/{id}/{file}', await r().get('/api/v1/debates/no-such-job/escalations'));
+    conforms('get', '/api/v1/debates/{id}/{file}', await r().get('/api/v1/debates/no-such-job/not-a-file'));
+    conforms('post', '/api/v1/batches/{batch}/adjudicate', await r().post('/api/v1/batches/ct-a/adjudicate').send({ model: 'm' }));
+    conforms('post', '/api/v1/batches/{batch}/adjudicate', await r().post('/api/v1/batches/ct-a/adjudicate').set(auth).send({}));
+    conforms('post', '/api/v1/batches/{batch}/adjudicate', await r().post('/api/v1/batches/missing/adjudicate').set(auth).send({ model: 'm' }));
+    conforms('post', '/api/v1/batches/{batch}/adjudicate', await r().post('/api/v1/batches/ct-a/adjudicate').set(auth).send({ model: 'm' }));
+    conforms('get', '/api/v1/adjudications/{id}', await r().get('/api/v1/adjudications/no-such-job'));
 
     // every route of the document was called
     const documented = Object.entries(doc.paths ?? {}).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m} ${path}`));

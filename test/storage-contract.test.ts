@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadMigrations, runMigrations, type Migration } from '../src/db/migrate.js';
 import { createAgenda, startJobs, stopJobs } from '../src/jobs/agenda.js';
 import { HOUSEKEEPING_JOB } from '../src/jobs/housekeeping.js';
+import { declareRecurring } from '../src/jobs/recurring.js';
 import { collections } from '../src/db/collections.js';
 import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
@@ -213,8 +214,8 @@ describe('agenda jobs on the dev database', () => {
     };
     const instances = [make('one'), make('two')];
     await Promise.all(instances.map((a) => a.start()));
-    // both declare the same recurring job, as two `serve` processes would
-    await Promise.all(instances.map((a) => a.every('1 second', 'tick')));
+    // both declare the same recurring job, as two `serve` processes do (src/jobs/recurring.ts)
+    await Promise.all(instances.map((a) => declareRecurring(a, '1 second', 'tick')));
     // until three runs happened (a condition; the test's timeout is the safety net)
     while (runs.length < 3) await new Promise((r) => setTimeout(r, 100));
     await Promise.all(instances.map((a) => a.stop()));

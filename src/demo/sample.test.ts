@@ -23,7 +23,7 @@ describe('the sample as the demo uses it', () => {
     const gold: GoldItem = { query_id: 'g', query: 'q', answers: [], chunk_id: 'gd', chunk: 'c', label: 'yes', dataset: 'x' };
     expect(oracleFor([escalated, unknown], [gold])).toEqual({
       [simKey('q1', 'd1')]: { truth: 'no', model: 'no' },
-      [simKey('g', 'gd')]: { truth: 'yes' },
+      [simKey('g', 'gd')]: { truth: 'yes', check: true },
     });
   });
 

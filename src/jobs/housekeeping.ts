@@ -2,6 +2,7 @@ import type { Agenda, BackoffStrategy } from 'agenda';
 import type { Db } from 'mongodb';
 import type { Logger } from '../log.js';
 import { collections } from '../db/collections.js';
+import { declareRecurring } from './recurring.js';
 
 export const HOUSEKEEPING_JOB = 'housekeeping';
 
@@ -49,5 +50,5 @@ export function defineHousekeeping(agenda: Agenda, db: Db, logger: Logger, opts:
 }
 
 export async function scheduleHousekeeping(agenda: Agenda, every: string | number): Promise<void> {
-  await agenda.every(every, HOUSEKEEPING_JOB, undefined, { skipImmediate: false });
+  await declareRecurring(agenda, every, HOUSEKEEPING_JOB);
 }

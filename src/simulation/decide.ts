@@ -76,7 +76,8 @@ function personJudgment(seed: string, worker: SimWorker, key: string, entry: Ora
   if (shown) {
     if (hashUniform(seed, worker.workerId, key, 'read') < worker.careful) {
       // led to the evidence: the verdict it supports, the same for every careful reader
-      if (hashUniform(seed, worker.workerId, key, 'gain') < model.debate.gain) return hashUniform(seed, 'misleading', key) < model.debate.misleading ? flip(entry.truth) : entry.truth;
+      // an attention check's answer is objectively known: its evidence never misleads
+      if (hashUniform(seed, worker.workerId, key, 'gain') < model.debate.gain) return entry.check !== true && hashUniform(seed, 'misleading', key) < model.debate.misleading ? flip(entry.truth) : entry.truth;
     } else {
       const swayedTo = confidentVerdict(view.arguments);
       if (swayedTo !== undefined && hashUniform(seed, worker.workerId, key, 'sway') < model.debate.sway) return swayedTo;

@@ -88,7 +88,7 @@ describe('REST actions under /api/v1', () => {
     expect(await blocked()).not.toContain(workers.w3);
     const missing = await request(app).post(`/api/v1/workers/${workers.w3}/block`).set(auth).send({});
     expect(missing.status).toBe(400);
-    expect(missing.body.errors[0].path).toBe('body.reason');
+    expect(missing.body.errors[0].field).toBe('body.reason');
   });
 
   it('pays a bonus once however often asked, counts it in the spend and holds it to the budget', async () => {

@@ -38,7 +38,7 @@ describe('LLM jobs over REST', () => {
     expect((await post('/debates', body, null)).status).toBe(401);
     const errorsOf = async (r: Response) => {
       expect(r.status).toBe(400);
-      return ((await r.json()) as { errors: { path: string }[] }).errors.map((e) => e.path);
+      return ((await r.json()) as { errors: { field: string }[] }).errors.map((e) => e.field);
     };
     expect(await errorsOf(await post('/debates', { candidates: [], model: 'm' }))).toEqual(['body.candidates']);
     expect(await errorsOf(await post('/debates', { candidates: body.candidates }))).toEqual(['body.model']);

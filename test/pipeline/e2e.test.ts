@@ -39,15 +39,16 @@ async function admin(method: string, path: string, body?: unknown): Promise<unkn
 }
 
 /** The oracle: page key -> the hidden truth (and agent A's final label as the model's); gold labels for checks. */
-function oracle(): Record<string, { truth: 'yes' | 'no'; model?: 'yes' | 'no' }> {
-  const entries: Record<string, { truth: 'yes' | 'no'; model?: 'yes' | 'no' }> = {};
+function oracle(): Record<string, { truth: 'yes' | 'no'; model?: 'yes' | 'no'; check?: boolean }> {
+  const entries: Record<string, { truth: 'yes' | 'no'; model?: 'yes' | 'no'; check?: boolean }> = {};
   for (const line of sampleLines('escalations.jsonl').slice(0, CASES)) {
     const c = JSON.parse(line) as EscalatedCase;
     entries[simKey(c.query_id, c.chunk_id)] = { truth: c.hidden_label!, model: finalLabels(c.debate).get('A') ?? c.hidden_label! };
   }
   for (const line of sampleLines('gold.jsonl')) {
     const g = JSON.parse(line) as GoldItem;
-    entries[simKey(g.query_id, g.chunk_id)] = { truth: g.label };
+    // an attention check: an easy item, not one of the hard escalated ones
+    entries[simKey(g.query_id, g.chunk_id)] = { truth: g.label, check: true };
   }
   return entries;
 }

@@ -44,16 +44,16 @@ const actions: Array<{ method: 'post' | 'delete'; path: string; summary: string;
 ];
 for (const a of actions) registry.registerPath({ method: a.method, path: a.path, summary: a.summary, ...secured, request: a.request, responses: { 200: json('done (or already done: see the fields)'), ...errors, 409: problemResponse('not allowed in the batch\'s state') } });
 
-const reads: Array<{ path: string; summary: string; request: Record<string, unknown> }> = [
+const reads: Array<{ path: string; summary: string; request: Record<string, unknown>; list?: true }> = [
   { path: '/api/v1/workers', summary: "A batch's workers: assignments, check results, agreement, time per item, flags, blocked, qualification scores, bonuses paid (as qrelay workers --json)", request: { query: WorkersQuery } },
-  { path: '/api/v1/batches/{batch}/workers/{worker}/answers', summary: "One worker's answers next to the final labels (real items) and the known answers (checks)", request: { params: BatchParam.merge(WorkerParam) } },
-  { path: '/api/v1/batches/{batch}/items', summary: 'Every real item: votes with comments and "difficult" marks, the debate, the label and its source (manual, crowd, unresolved, pending)', request: { params: BatchParam } },
-  { path: '/api/v1/batches/{batch}/manual-labels', summary: "The batch's manual decisions (who, when, note)", request: { params: BatchParam } },
-  { path: '/api/v1/batches/{batch}/audit', summary: "The batch's audit log: every action, who, when, why, outcome", request: { params: BatchParam } },
+  { path: '/api/v1/batches/{batch}/workers/{worker}/answers', summary: "One worker's answers next to the final labels (real items) and the known answers (checks)", request: { params: BatchParam.merge(WorkerParam) }, list: true },
+  { path: '/api/v1/batches/{batch}/items', summary: 'Every real item: votes with comments and "difficult" marks, the debate, the label and its source (manual, crowd, unresolved, pending)', request: { params: BatchParam }, list: true },
+  { path: '/api/v1/batches/{batch}/manual-labels', summary: "The batch's manual decisions (who, when, note)", request: { params: BatchParam }, list: true },
+  { path: '/api/v1/batches/{batch}/audit', summary: "The batch's audit log: every action, who, when, why, outcome", request: { params: BatchParam }, list: true },
   { path: '/api/v1/batches/{batch}/overview', summary: 'State, items, progress, κ, spend (bonuses included) vs budget', request: { params: BatchParam } },
-  { path: '/api/v1/overview', summary: 'Every batch as in qrelay batches: state, items, progress, spend', request: {} },
+  { path: '/api/v1/overview', summary: 'Every batch as in qrelay batches: state, items, progress, spend', request: {}, list: true },
 ];
-for (const r of reads) registry.registerPath({ method: 'get', path: r.path, summary: r.summary, request: r.request, responses: { 200: json('the data'), 404: problemResponse('no such batch or worker') } });
+for (const r of reads) registry.registerPath({ method: 'get', path: r.path, summary: r.summary, request: r.request, responses: { 200: json(r.list ? 'the list' : 'the data', r.list ? z.array(z.looseObject({})) : undefined), 404: problemResponse('no such batch or worker') } });
 
 export function consoleActionsRouter(ctx: AppContext): Router {
   const router = Router();
