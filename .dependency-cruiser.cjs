@@ -34,7 +34,8 @@ module.exports = {
     },
     {
       name: 'pure-core-no-io',
-      comment: 'The pure core (aggregate, quality, hits, qrels, fees) imports no database, network, HTTP framework, SDK, logger or shell module.',
+      comment:
+        'The pure core (aggregate, quality, hits, qrels, fees) imports no database, network, HTTP framework, SDK, logger or shell module.',
       severity: 'error',
       from: { path: PURE_CORE, pathNot: '\\.test\\.ts$' },
       to: {

@@ -19,7 +19,7 @@ import {
 
 const [cases = 4056, workerCount = 200] = process.argv.slice(2).map(Number);
 let seed = 7;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
 
 const truth = new Map<string, Judgment>();
@@ -27,7 +27,14 @@ const hits: HitRecord[] = [];
 for (let start = 0, h = 0; start < cases; start += 9, h++) {
   const items = Array.from({ length: Math.min(9, cases - start) }, (_, n) => `q${start + n}:d${start + n}`);
   for (const item of items) truth.set(item, random() < 0.4 ? 'yes' : 'no');
-  hits.push({ hitId: `H${h}`, items, checks: [{ item: `gold-yes-${h}`, expected: 'yes' }, { item: `gold-no-${h}`, expected: 'no' }] });
+  hits.push({
+    hitId: `H${h}`,
+    items,
+    checks: [
+      { item: `gold-yes-${h}`, expected: 'yes' },
+      { item: `gold-no-${h}`, expected: 'no' },
+    ],
+  });
 }
 const workers = Array.from({ length: workerCount }, (_, w) => ({ id: `W${w}`, spam: w % 10 === 0, accuracy: 0.7 + 0.25 * random() }));
 const assignments: AssignmentRecord[] = [];
@@ -43,7 +50,10 @@ for (const hit of hits) {
       worker: worker.id,
       status: 'submitted',
       workTimeMs: 11 * (worker.spam ? 4_000 : 40_000),
-      answers: [...hit.items.map((item) => ({ item, label: answer(truth.get(item)!) })), ...hit.checks.map((c) => ({ item: c.item, label: answer(c.expected) }))],
+      answers: [
+        ...hit.items.map((item) => ({ item, label: answer(truth.get(item)!) })),
+        ...hit.checks.map((c) => ({ item: c.item, label: answer(c.expected) })),
+      ],
     });
   }
 }
@@ -66,10 +76,18 @@ const alpha = time("Krippendorff's α", () => krippendorffAlpha.compute(votes, y
 const stats = time('worker statistics', () => workerStatistics(scored));
 const counts = validVoteCounts(votes);
 const plan = time('extra-assignment plan', () =>
-  planExtraAssignments({ hits: hits.map((h) => ({ hitId: h.hitId, items: h.items, maxAssignments: 3, outstanding: 0 })), validVotes: counts }),
+  planExtraAssignments({
+    hits: hits.map((h) => ({ hitId: h.hitId, items: h.items, maxAssignments: 3, outstanding: 0 })),
+    validVotes: counts,
+  }),
 );
-const accuracy = (labels: ReadonlyMap<string, Judgment | null>) => [...truth].filter(([item, t]) => labels.get(item) === t).length / truth.size;
+const accuracy = (labels: ReadonlyMap<string, Judgment | null>) =>
+  [...truth].filter(([item, t]) => labels.get(item) === t).length / truth.size;
 console.log(`\nvotes ${votes.length}; unresolved MV ${mv.unresolved}; DS ${ds.iterations} iterations (converged ${ds.converged})`);
-console.log(`accuracy MV ${accuracy(new Map(mv.items.map((i) => [i.item, i.label]))).toFixed(3)}, DS ${accuracy(new Map(ds.items.map((i) => [i.item, i.label]))).toFixed(3)}`);
+console.log(
+  `accuracy MV ${accuracy(new Map(mv.items.map((i) => [i.item, i.label]))).toFixed(3)}, DS ${accuracy(new Map(ds.items.map((i) => [i.item, i.label]))).toFixed(3)}`,
+);
 console.log(`κ ${kappa.value?.toFixed(3)} over ${kappa.itemsUsed} items; α ${alpha.value?.toFixed(3)}`);
-console.log(`flagged workers ${stats.filter((s) => s.flags.length > 0).length}; extra requests ${plan.requests.length}, stuck ${plan.stuck.length}`);
+console.log(
+  `flagged workers ${stats.filter((s) => s.flags.length > 0).length}; extra requests ${plan.requests.length}, stuck ${plan.stuck.length}`,
+);

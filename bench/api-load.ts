@@ -37,7 +37,14 @@ const TARGET_P99_MS = 25;
 const dir = mkdtempSync(join(tmpdir(), 'qrelay-bench-api-'));
 const devdb = await startDevdb({ address: `127.0.0.1:${await freePort()}`, dataDir: join(dir, 'devdb') });
 const uri = `${devdb.uri}qrelay`;
-const env = { ...process.env, MONGODB_URI: uri, QRELAY_DATA_DIR: dir, LOG_LEVEL: 'warn', QRELAY_API_TOKEN: 'bench-token-0123456789abcdef', MTURK_TARGET: 'local' };
+const env = {
+  ...process.env,
+  MONGODB_URI: uri,
+  QRELAY_DATA_DIR: dir,
+  LOG_LEVEL: 'warn',
+  QRELAY_API_TOKEN: 'bench-token-0123456789abcdef',
+  MTURK_TARGET: 'local',
+};
 const config = loadConfig(env);
 const logger = createLogger('warn');
 const database = await openDatabase(config);
@@ -47,15 +54,26 @@ try {
   const ctx = createPipelineContext({ connection: database.connection, config, logger });
   let t0 = performance.now();
   const made = await buildSyntheticBatch(ctx, dir, 'bench', cases);
-  console.log(`batch: ${made.cases} cases, ${made.hits} HITs, ${made.assignments} assignments (built in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(
+    `batch: ${made.cases} cases, ${made.hits} HITs, ${made.assignments} assignments (built in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
   await database.close();
 
   const port = await freePort();
-  server = spawn(process.execPath, [join(paths.root, 'dist/src/cli.js'), 'serve', '--no-marketplace', '--port', String(port)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  server = spawn(process.execPath, [join(paths.root, 'dist/src/cli.js'), 'serve', '--no-marketplace', '--port', String(port)], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const base = `http://127.0.0.1:${port}`;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`qrelay serve exited (${server.exitCode})`);
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 100));
   }
   const routes = { status: `${base}/api/v1/batches/bench`, report: `${base}/api/v1/batches/bench/report` };
@@ -63,7 +81,9 @@ try {
     t0 = performance.now();
     const res = await fetch(url);
     const body = await res.arrayBuffer();
-    console.log(`first ${name}: HTTP ${res.status}, ${(body.byteLength / 1024).toFixed(0)} KiB in ${(performance.now() - t0).toFixed(0)} ms (computes the snapshot)`);
+    console.log(
+      `first ${name}: HTTP ${res.status}, ${(body.byteLength / 1024).toFixed(0)} KiB in ${(performance.now() - t0).toFixed(0)} ms (computes the snapshot)`,
+    );
   }
 
   // open loop: requests leave on schedule whatever the answers do; latency counts from the
@@ -102,14 +122,25 @@ try {
   agent.destroy();
   const achieved = total / ((performance.now() - started) / 1000);
 
-  const after = await Promise.all([fetch(`${base}/healthz`), fetch(routes.status), fetch(routes.report)].map((p) => p.then((r) => r.status, () => 0)));
+  const after = await Promise.all(
+    [fetch(`${base}/healthz`), fetch(routes.status), fetch(routes.report)].map((p) =>
+      p.then(
+        (r) => r.status,
+        () => 0,
+      ),
+    ),
+  );
   const probe = new MongoClient(devdb.uri, { maxPoolSize: 1 });
   const pool = (await probe.db('admin').command({ devdbStatus: 1 })) as { openCursors: number; writeLocked: boolean; connections: number };
   await probe.close();
-  console.log(`${total} requests in ${seconds} s (${achieved.toFixed(0)}/s achieved), ${errors} errors; afterwards healthz/status/report answer ${after.join('/')}; database: ${pool.connections} connections, ${pool.openCursors} open cursors, write lock ${pool.writeLocked ? 'held' : 'free'}`);
+  console.log(
+    `${total} requests in ${seconds} s (${achieved.toFixed(0)}/s achieved), ${errors} errors; afterwards healthz/status/report answer ${after.join('/')}; database: ${pool.connections} connections, ${pool.openCursors} open cursors, write lock ${pool.writeLocked ? 'held' : 'free'}`,
+  );
   for (const name of ['status', 'report']) {
     const l = latencies[name]!;
-    console.log(`${name}: p50 ${quantile(l, 0.5).toFixed(1)} ms, p99 ${quantile(l, 0.99).toFixed(1)} ms, max ${Math.max(...l).toFixed(1)} ms over ${l.length} answers`);
+    console.log(
+      `${name}: p50 ${quantile(l, 0.5).toFixed(1)} ms, p99 ${quantile(l, 0.99).toFixed(1)} ms, max ${Math.max(...l).toFixed(1)} ms over ${l.length} answers`,
+    );
   }
   reportRows(
     ['status', 'report'].map((name) => ({

@@ -29,7 +29,11 @@ const env: NodeJS.ProcessEnv = {
 };
 
 const started = performance.now();
-const child = spawn(process.execPath, ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), 'demo', '--sample-size', size, '--clock-speed', speed], { cwd: paths.root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), 'demo', '--sample-size', size, '--clock-speed', speed],
+  { cwd: paths.root, env, stdio: ['ignore', 'pipe', 'inherit'] },
+);
 let stdout = '';
 child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
 const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -41,14 +45,22 @@ try {
   }
   const summary = JSON.parse(readFileSync(join(dataDir, 'out', 'sample', 'summary.json'), 'utf8')) as DemoSummary;
   const l = summary.latency;
-  console.log(`qrelay demo, ${summary.cases} cases, clock speed ${speed}, on ${process.env.MONGODB_URI ? 'MONGODB_URI' : 'a fresh dev database'}`);
+  console.log(
+    `qrelay demo, ${summary.cases} cases, clock speed ${speed}, on ${process.env.MONGODB_URI ? 'MONGODB_URI' : 'a fresh dev database'}`,
+  );
   console.log(`  process wall time (start-up, database, workflow, exit)  ${wall.toFixed(1)} s`);
   console.log(`  workflow wall time                                      ${l.totalWallSeconds.toFixed(1)} s`);
   console.log(`  of which the crowd's work and review                    ${l.workWallSeconds.toFixed(1)} s`);
   console.log(`  simulated time to the last vote                         ${((l.simulatedSeconds ?? 0) / 3600).toFixed(2)} h`);
-  console.log(`  time to 3 votes p50 / p90 (simulated)                   ${((l.timeToTarget.p50Seconds ?? 0) / 60).toFixed(1)} / ${((l.timeToTarget.p90Seconds ?? 0) / 60).toFixed(1)} min`);
-  console.log(`  cost                                                    $${(summary.cost.total / 100).toFixed(2)} (quote $${((summary.cost.quoted ?? 0) / 100).toFixed(2)})`);
-  console.log(`  Fleiss κ / Krippendorff α                               ${summary.agreement.fleissKappa?.toFixed(3)} / ${summary.agreement.krippendorffAlpha?.toFixed(3)}`);
+  console.log(
+    `  time to 3 votes p50 / p90 (simulated)                   ${((l.timeToTarget.p50Seconds ?? 0) / 60).toFixed(1)} / ${((l.timeToTarget.p90Seconds ?? 0) / 60).toFixed(1)} min`,
+  );
+  console.log(
+    `  cost                                                    $${(summary.cost.total / 100).toFixed(2)} (quote $${((summary.cost.quoted ?? 0) / 100).toFixed(2)})`,
+  );
+  console.log(
+    `  Fleiss κ / Krippendorff α                               ${summary.agreement.fleissKappa?.toFixed(3)} / ${summary.agreement.krippendorffAlpha?.toFixed(3)}`,
+  );
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -14,7 +14,8 @@ import { readRecords, validateFile } from '../src/ingest/index.js';
 const MiB = 1024 * 1024;
 const targetBytes = Number(process.argv[2] ?? 400) * MiB;
 
-const words = 'the river flows through several countries before it reaches the sea and its basin drains a large part of central europe'.split(' ');
+const words =
+  'the river flows through several countries before it reaches the sea and its basin drains a large part of central europe'.split(' ');
 function prose(n: number, seed: number): string {
   const out: string[] = [];
   for (let i = 0; i < n; i++) out.push(words[(seed * 7 + i * 13) % words.length]!);

@@ -8,7 +8,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApproveAssignmentCommand, CreateHITCommand, ListAssignmentsForHITCommand, ListHITsCommand, ListReviewableHITsCommand, MTurkClient } from '@aws-sdk/client-mturk';
+import {
+  ApproveAssignmentCommand,
+  CreateHITCommand,
+  ListAssignmentsForHITCommand,
+  ListHITsCommand,
+  ListReviewableHITsCommand,
+  MTurkClient,
+} from '@aws-sdk/client-mturk';
 import mongoose from 'mongoose';
 import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY, loadConfig } from '../src/config.js';
 import { connectMongoose } from '../src/db/connection.js';
@@ -19,7 +26,8 @@ import { startMarketplace } from '@qrelay/marketplace';
 const [hitCount = 450, perHit = 3] = process.argv.slice(2).map(Number);
 
 async function freeAddress(): Promise<string> {
-  for (let port = 27_400 + Math.floor(Math.random() * 500); ; port++) if (!(await isListening('127.0.0.1', port))) return `127.0.0.1:${port}`;
+  for (let port = 27_400 + Math.floor(Math.random() * 500); ; port++)
+    if (!(await isListening('127.0.0.1', port))) return `127.0.0.1:${port}`;
 }
 
 async function time<T>(label: string, count: number, f: () => Promise<T>): Promise<T> {
@@ -34,7 +42,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'qrelay-bench-marketplace-'));
 const devdb = process.env.MONGODB_URI ? undefined : await startDevdb({ address: await freeAddress(), dataDir });
 const connection = await connectMongoose(`${process.env.MONGODB_URI ?? devdb!.uri}bench_marketplace_${Date.now()}`);
 const config = loadConfig({ ...process.env, MARKETPLACE_INITIAL_BALANCE: '100000.00' });
-const start = () => startMarketplace({ config, logger: createLogger('warn'), connection, port: 0, host: '127.0.0.1', loopIntervalMs: 60_000 });
+const start = () =>
+  startMarketplace({ config, logger: createLogger('warn'), connection, port: 0, host: '127.0.0.1', loopIntervalMs: 60_000 });
 let running = await start();
 const client = new MTurkClient({
   endpoint: running.url,
@@ -48,13 +57,23 @@ const hitIds = await time('CreateHIT (SDK, sequential)', hitCount, async () => {
   const ids: string[] = [];
   for (let i = 0; i < hitCount; i++) {
     const { HIT } = await client.send(
-      new CreateHITCommand({ Title: 'Judge relevance', Description: 'DREAM escalations', Reward: '0.90', MaxAssignments: perHit, LifetimeInSeconds: 86_400, AssignmentDurationInSeconds: 1800, Question: question }),
+      new CreateHITCommand({
+        Title: 'Judge relevance',
+        Description: 'DREAM escalations',
+        Reward: '0.90',
+        MaxAssignments: perHit,
+        LifetimeInSeconds: 86_400,
+        AssignmentDurationInSeconds: 1800,
+        Question: question,
+      }),
     );
     ids.push(HIT!.HITId!);
   }
   return ids;
 });
-const workers = await Promise.all(Array.from({ length: perHit * 4 }, (_, i) => running.workers.createWorker({ displayName: `bench-${i}` })));
+const workers = await Promise.all(
+  Array.from({ length: perHit * 4 }, (_, i) => running.workers.createWorker({ displayName: `bench-${i}` })),
+);
 await time('accept + submit (worker functions)', hitCount * perHit, async () => {
   await Promise.all(
     workers.map(async (w, i) => {
@@ -74,7 +93,8 @@ await time('ListHITs, every page of 100', Math.ceil(hitCount / 100), async () =>
 await time('ListReviewableHITs (100)', 1, () => client.send(new ListReviewableHITsCommand({ MaxResults: 100 })));
 const toApprove = await time('ListAssignmentsForHIT, every HIT', hitCount, async () => {
   const ids: string[] = [];
-  for (const hitId of hitIds) ids.push(...(await client.send(new ListAssignmentsForHITCommand({ HITId: hitId }))).Assignments!.map((a) => a.AssignmentId!));
+  for (const hitId of hitIds)
+    ids.push(...(await client.send(new ListAssignmentsForHITCommand({ HITId: hitId }))).Assignments!.map((a) => a.AssignmentId!));
   return ids;
 });
 await time('ApproveAssignment (SDK, sequential)', toApprove.length, async () => {

@@ -23,7 +23,8 @@ const [hitCount = 1000, perHit = 3, speed = 3600] = process.argv.slice(2).map(Nu
 const ITEMS = 5;
 
 async function freeAddress(): Promise<string> {
-  for (let port = 27_400 + Math.floor(Math.random() * 500); ; port++) if (!(await isListening('127.0.0.1', port))) return `127.0.0.1:${port}`;
+  for (let port = 27_400 + Math.floor(Math.random() * 500); ; port++)
+    if (!(await isListening('127.0.0.1', port))) return `127.0.0.1:${port}`;
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'qrelay-bench-marketplace-'));
@@ -41,13 +42,22 @@ const keys = Array.from({ length: hitCount * ITEMS }, (_, i) => i.toString(16).p
 const truth = (i: number) => (i % 5 < 2 ? 'yes' : 'no');
 const model = (i: number) => (i % 10 === 9 ? (truth(i) === 'yes' ? 'no' : 'yes') : truth(i));
 
-console.log(`${hitCount} HITs x ${perHit} assignments, ${ITEMS} items each, on ${process.env.MONGODB_URI ? 'MONGODB_URI' : 'the dev database'}; clock speed ${speed}`);
+console.log(
+  `${hitCount} HITs x ${perHit} assignments, ${ITEMS} items each, on ${process.env.MONGODB_URI ? 'MONGODB_URI' : 'the dev database'}; clock speed ${speed}`,
+);
 let t = performance.now();
 for (let next = 0, lane = 0; lane < 1; lane++) {
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       for (let h = next++; h < hitCount; h = next++) {
-        const items = keys.slice(h * ITEMS, (h + 1) * ITEMS).map((key, i) => ({ position: i + 1, key, query: `query ${h}.${i}`, answers: ['an answer'], chunk: `A passage about ${key}. `.repeat(20), debate: [] }));
+        const items = keys.slice(h * ITEMS, (h + 1) * ITEMS).map((key, i) => ({
+          position: i + 1,
+          key,
+          query: `query ${h}.${i}`,
+          answers: ['an answer'],
+          chunk: `A passage about ${key}. `.repeat(20),
+          debate: [],
+        }));
         await client.send(
           new CreateHITCommand({
             Title: 'Does a text passage support the answer to a search query? (5 short items)',
@@ -102,14 +112,18 @@ const wall = (performance.now() - t) / 1000;
 await running.simulation.stop();
 p = running.simulation.progress();
 
-console.log(`\nsimulated run: ${wall.toFixed(1)} s wall time for ${p.assignments.submitted} assignments = ${(p.assignments.submitted / wall).toFixed(1)} assignments/s`);
+console.log(
+  `\nsimulated run: ${wall.toFixed(1)} s wall time for ${p.assignments.submitted} assignments = ${(p.assignments.submitted / wall).toFixed(1)} assignments/s`,
+);
 console.log(`simulated time covered: ${(p.simulatedSeconds / 3600).toFixed(1)} h (${(p.simulatedSeconds / wall).toFixed(0)}x real time)`);
 console.log(
   `assignments: ${p.assignments.accepted} accepted, ${p.assignments.submitted} submitted, ${p.assignments.returned} returned, ${p.assignments.abandoned} abandoned, ${p.assignments.late} late; visits ${p.workers.visits}; errors ${p.errors.count}`,
 );
 console.log('accuracy by worker kind (answers to items with a known truth):');
 for (const [kind, k] of Object.entries(p.byKind)) {
-  console.log(`  ${kind.padEnd(10)} ${String(k.workers).padStart(4)} workers ${String(k.submitted).padStart(6)} assignments ${String(k.judged).padStart(7)} answers  accuracy ${k.accuracy === null ? '   -' : k.accuracy.toFixed(3)}  yes ${k.judged ? (k.yes / k.judged).toFixed(3) : '-'}`);
+  console.log(
+    `  ${kind.padEnd(10)} ${String(k.workers).padStart(4)} workers ${String(k.submitted).padStart(6)} assignments ${String(k.judged).padStart(7)} answers  accuracy ${k.accuracy === null ? '   -' : k.accuracy.toFixed(3)}  yes ${k.judged ? (k.yes / k.judged).toFixed(3) : '-'}`,
+  );
 }
 console.log(`(truth: 40% yes; LLM-like workers follow a model label that is wrong on 10% of items)`);
 

@@ -30,13 +30,30 @@ import { reportRows } from './support/table.js';
 const MiB = 1024 * 1024;
 const targetBytes = Number(process.argv[2] ?? (process.env.QRELAY_BENCH_SCALE === 'paper' ? 346 : 50)) * MiB;
 
-const words = 'the river flows through several countries before it reaches the sea and its basin drains a large part of central europe'.split(' ');
+const words =
+  'the river flows through several countries before it reaches the sea and its basin drains a large part of central europe'.split(' ');
 const prose = (n: number, seed: number) => `${Array.from({ length: n }, (_, i) => words[(seed * 7 + i * 13) % words.length]).join(' ')}.`;
 
 function record(i: number): string {
   const chunk = prose(260, i);
-  const turn = (round: number, agent: 'A' | 'B') => ({ round, agent, stance: agent === 'A' ? 'relevant' : 'irrelevant', label: agent === 'A' ? 'yes' : 'no', reasoning: prose(70, i + round), references: agent === 'A' ? [chunk.slice(0, 120)] : [] });
-  return JSON.stringify({ query_id: `q${i % 5000}`, query: `how long is river number ${i % 5000}`, answers: ['2,850 km'], chunk_id: `d${i}`, chunk, dataset: 'bench', debate: [turn(1, 'A'), turn(1, 'B'), turn(2, 'A'), turn(2, 'B')], hidden_label: i % 5 < 2 ? 'yes' : 'no' });
+  const turn = (round: number, agent: 'A' | 'B') => ({
+    round,
+    agent,
+    stance: agent === 'A' ? 'relevant' : 'irrelevant',
+    label: agent === 'A' ? 'yes' : 'no',
+    reasoning: prose(70, i + round),
+    references: agent === 'A' ? [chunk.slice(0, 120)] : [],
+  });
+  return JSON.stringify({
+    query_id: `q${i % 5000}`,
+    query: `how long is river number ${i % 5000}`,
+    answers: ['2,850 km'],
+    chunk_id: `d${i}`,
+    chunk,
+    dataset: 'bench',
+    debate: [turn(1, 'A'), turn(1, 'B'), turn(2, 'A'), turn(2, 'B')],
+    hidden_label: i % 5 < 2 ? 'yes' : 'no',
+  });
 }
 
 function freePort(): Promise<number> {
@@ -72,7 +89,12 @@ try {
   const connection = await connectMongoose(`${base}bench_import_${process.pid}`);
   await requireDb(connection).dropDatabase();
   const t0 = performance.now();
-  const ctx = createPipelineContext({ connection, config: loadConfig({}), logger: createLogger('silent'), progress: (l) => process.env.BENCH_VERBOSE && console.log(((performance.now() - t0) / 1000).toFixed(1), l) });
+  const ctx = createPipelineContext({
+    connection,
+    config: loadConfig({}),
+    logger: createLogger('silent'),
+    progress: (l) => process.env.BENCH_VERBOSE && console.log(((performance.now() - t0) / 1000).toFixed(1), l),
+  });
 
   let peakRss = 0;
   let peakHeap = 0;
@@ -88,7 +110,9 @@ try {
     const r = await importFile(ctx, file, { batch: 'bench' });
     const s = (performance.now() - t) / 1000;
     seconds.push(s);
-    console.log(`${pass}: ${r.counts.records} cases (${r.counts.inserted} new) from ${size.toFixed(1)} MiB in ${s.toFixed(1)} s: ${(size / s).toFixed(1)} MiB/s, ${Math.round(r.counts.records / s)} cases/s`);
+    console.log(
+      `${pass}: ${r.counts.records} cases (${r.counts.inserted} new) from ${size.toFixed(1)} MiB in ${s.toFixed(1)} s: ${(size / s).toFixed(1)} MiB/s, ${Math.round(r.counts.records / s)} cases/s`,
+    );
   }
   clearInterval(sampler);
   console.log(`peak heap ${(peakHeap / MiB).toFixed(0)} MiB, peak RSS ${(peakRss / MiB).toFixed(0)} MiB`);
@@ -110,7 +134,14 @@ try {
   const peerSeconds = (performance.now() - tPeer) / 1000;
   console.log(`peer (JSON.parse + insertMany): ${lines} records in ${peerSeconds.toFixed(1)} s: ${(size / peerSeconds).toFixed(1)} MiB/s`);
   reportRows([
-    { figure: `import ${size.toFixed(0)} MiB, ${lines} cases`, ours: size / seconds[0]!, peer: 'JSON.parse + insertMany', theirs: size / peerSeconds, unit: 'MiB/s', better: 'higher' },
+    {
+      figure: `import ${size.toFixed(0)} MiB, ${lines} cases`,
+      ours: size / seconds[0]!,
+      peer: 'JSON.parse + insertMany',
+      theirs: size / peerSeconds,
+      unit: 'MiB/s',
+      better: 'higher',
+    },
     { figure: 'import peak RSS', ours: peakRss / MiB, peer: 'target', theirs: 250, unit: 'MiB', better: 'lower' },
   ]);
   await requireDb(connection).dropDatabase();

@@ -21,7 +21,11 @@ import { paths } from '../src/paths.js';
 const args = process.argv.slice(2);
 const paper = args.includes('--scale') && args[args.indexOf('--scale') + 1] === 'paper';
 const numbers = args.filter((a) => /^\d+$/.test(a)).map(Number);
-const [queries, perQuery, systems] = (numbers.length === 3 ? numbers : paper ? [3657, 100, 25] : [1000, 100, 10]) as [number, number, number];
+const [queries, perQuery, systems] = (numbers.length === 3 ? numbers : paper ? [3657, 100, 25] : [1000, 100, 10]) as [
+  number,
+  number,
+  number,
+];
 const MEASURES = 'nDCG@10 R@100 Success@10 Judged@10 AP P@10 RR';
 const dir = mkdtempSync(join(tmpdir(), 'qrelay-bench-evaluate-'));
 
@@ -50,7 +54,8 @@ const base = await write('base.qrels', (emit) => {
   for (let q = 0; q < queries; q++) for (let j = 0; j < 30; j++) emit(`q${q} 0 doc${q * 50 + j} ${GRADES[pick(GRADES.length)]}`);
 });
 const next = await write('new.qrels', (emit) => {
-  for (let q = 0; q < queries; q++) for (let j = 0; j < 35; j++) emit(`q${q} 0 doc${q * 50 + j} ${j >= 30 ? 1 : GRADES[pick(GRADES.length)]}`);
+  for (let q = 0; q < queries; q++)
+    for (let j = 0; j < 35; j++) emit(`q${q} 0 doc${q * 50 + j} ${j >= 30 ? 1 : GRADES[pick(GRADES.length)]}`);
 });
 const runs: string[] = [];
 for (let s = 0; s < systems; s++) {
@@ -58,7 +63,10 @@ for (let s = 0; s < systems; s++) {
     await write(`sys${s}.run`, (emit) => {
       for (let q = 0; q < queries; q++) {
         // judged documents now and then, long document ids as real collections have, ties in the scores
-        for (let r = 0; r < perQuery; r++) emit(`q${q} Q0 ${r % 3 === 0 && r < 120 ? `doc${q * 50 + r / 3}` : `collection-doc-${q}-${r}-${pick(1000)}`} ${r + 1} ${(pick(1000) / 100).toFixed(2)} sys${s}`);
+        for (let r = 0; r < perQuery; r++)
+          emit(
+            `q${q} Q0 ${r % 3 === 0 && r < 120 ? `doc${q * 50 + r / 3}` : `collection-doc-${q}-${r}-${pick(1000)}`} ${r + 1} ${(pick(1000) / 100).toFixed(2)} sys${s}`,
+          );
       }
     }),
   );
@@ -71,7 +79,11 @@ interface Measured {
 
 /** Runs a command under /usr/bin/time; null (and why) when it cannot run or fails. */
 function measure(command: string, commandArgs: string[]): Measured | string {
-  const res = spawnSync('/usr/bin/time', ['-f', '%M %e', command, ...commandArgs], { cwd: paths.root, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const res = spawnSync('/usr/bin/time', ['-f', '%M %e', command, ...commandArgs], {
+    cwd: paths.root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
   if (res.error) return res.error.message;
   const last = res.stderr.trim().split('\n').at(-1) ?? '';
   const match = /^(\d+) ([\d.]+)$/.exec(last);
@@ -80,20 +92,28 @@ function measure(command: string, commandArgs: string[]): Measured | string {
 }
 
 function python(): string | undefined {
-  const candidates = [process.env.QRELAY_PYTHON, join(paths.root, '.venv', 'bin', 'python'), 'python3'].filter((p): p is string => !!p && (!p.includes('/') || existsSync(p)));
+  const candidates = [process.env.QRELAY_PYTHON, join(paths.root, '.venv', 'bin', 'python'), 'python3'].filter(
+    (p): p is string => !!p && (!p.includes('/') || existsSync(p)),
+  );
   return candidates.find((p) => spawnSync(p, ['-c', 'import ir_measures'], { stdio: 'ignore' }).status === 0);
 }
 
-const build = spawnSync(process.execPath, [join(paths.root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: paths.root, stdio: 'inherit' });
+const build = spawnSync(process.execPath, [join(paths.root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+  cwd: paths.root,
+  stdio: 'inherit',
+});
 if (build.status !== 0) throw new Error('tsc -p tsconfig.build.json failed');
 const cli = [join(paths.root, 'dist', 'src', 'cli.js'), 'evaluate', '--qrels', base, '--qrels', next, ...runs, '--measures', MEASURES];
 const py = python();
 const qrelay = measure(process.execPath, [...cli, '--no-significance']);
-const peer = py ? measure(py, [join(paths.root, 'bench', 'peers', 'ir_measures_evaluate.py'), MEASURES, base, next, ...runs]) : 'no Python with ir_measures (pip install -r bench/peers/requirements.txt)';
+const peer = py
+  ? measure(py, [join(paths.root, 'bench', 'peers', 'ir_measures_evaluate.py'), MEASURES, base, next, ...runs])
+  : 'no Python with ir_measures (pip install -r bench/peers/requirements.txt)';
 // few trials: the randomization test costs trials × queries per pair, and the paper scale has 300 pairs per measure
 const withSignificance = measure(process.execPath, [...cli, '--randomization-trials', '100', '--bootstrap-samples', '200']);
 
-const row = (label: string, figure: string, peerFigure: string, ratio: string) => console.log(`${label.padEnd(44)} ${figure.padStart(12)} ${peerFigure.padStart(14)} ${ratio.padStart(7)}`);
+const row = (label: string, figure: string, peerFigure: string, ratio: string) =>
+  console.log(`${label.padEnd(44)} ${figure.padStart(12)} ${peerFigure.padStart(14)} ${ratio.padStart(7)}`);
 console.log(`${systems} runs × ${queries} queries × ${perQuery} documents, measures ${MEASURES}, base and new qrels`);
 row('', 'qrelay', 'ir_measures', 'ratio');
 for (const [label, key, unit] of [
@@ -102,7 +122,12 @@ for (const [label, key, unit] of [
 ] as const) {
   const mine = typeof qrelay === 'string' ? null : qrelay[key];
   const theirs = typeof peer === 'string' ? null : peer[key];
-  row(label, mine === null ? 'failed' : `${mine.toFixed(key === 'seconds' ? 1 : 0)} ${unit}`, theirs === null ? 'n/a' : `${theirs.toFixed(key === 'seconds' ? 1 : 0)} ${unit}`, mine !== null && theirs !== null ? (mine / theirs).toFixed(2) : '–');
+  row(
+    label,
+    mine === null ? 'failed' : `${mine.toFixed(key === 'seconds' ? 1 : 0)} ${unit}`,
+    theirs === null ? 'n/a' : `${theirs.toFixed(key === 'seconds' ? 1 : 0)} ${unit}`,
+    mine !== null && theirs !== null ? (mine / theirs).toFixed(2) : '–',
+  );
 }
 if (typeof qrelay === 'string') console.log(`qrelay: ${qrelay}`);
 if (typeof peer === 'string') console.log(`peer: ${peer}`);

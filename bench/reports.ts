@@ -9,7 +9,9 @@ import { simulatedBatch } from '../test/reports/fixtures.js';
 
 const [items = 4056] = process.argv.slice(2).map(Number);
 const input = simulatedBatch({ items, workers: Array.from({ length: 60 }, (_, i) => `W${String(i).padStart(3, '0')}`) });
-console.log(`input: ${input.items.length} items, ${input.hits.length} HITs, ${input.assignments.length} assignments, ${input.assignments.reduce((n, a) => n + a.answers.length, 0)} answers`);
+console.log(
+  `input: ${input.items.length} items, ${input.hits.length} HITs, ${input.assignments.length} assignments, ${input.assignments.reduce((n, a) => n + a.answers.length, 0)} answers`,
+);
 
 const time = <T>(what: string, run: () => T): T => {
   run(); // warm-up
@@ -22,8 +24,13 @@ const time = <T>(what: string, run: () => T): T => {
 };
 
 const report = time('buildReport', () => buildReport(input));
-for (const [format, table] of [['json'], ['md'], ['html'], ['csv', 'workers'], ['csv', 'items']] as [ReportFormat, ('workers' | 'items')?][]) {
+for (const [format, table] of [['json'], ['md'], ['html'], ['csv', 'workers'], ['csv', 'items']] as [
+  ReportFormat,
+  ('workers' | 'items')?,
+][]) {
   const text = time(`render ${format}${table ? ` (${table})` : ''}`, () => renderReport(report, format, table ? { table } : {}));
   console.log(`  ${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB`);
 }
-console.log(`report: ${report.votes} valid votes, ${report.labels} labels, κ ${report.fleissKappa?.toFixed(3)}, total $${(report.cost.total / 100).toFixed(2)}, per label $${((report.cost.perLabel ?? 0) / 100).toFixed(2)}`);
+console.log(
+  `report: ${report.votes} valid votes, ${report.labels} labels, κ ${report.fleissKappa?.toFixed(3)}, total $${(report.cost.total / 100).toFixed(2)}, per label $${((report.cost.perLabel ?? 0) / 100).toFixed(2)}`,
+);

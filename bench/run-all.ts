@@ -36,11 +36,16 @@ for (const file of benches) {
   const started = Date.now();
   const env = { ...process.env, QRELAY_BENCH_ROWS: rowsFile, ...(scale && { QRELAY_BENCH_SCALE: scale }) };
   const res = spawnSync(process.execPath, ['--import', 'tsx', join(here, file)], { stdio: 'inherit', env });
-  process.stdout.write(`=== ${file}: ${res.status === 0 ? 'done' : `FAILED (exit ${res.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s ===\n`);
+  process.stdout.write(
+    `=== ${file}: ${res.status === 0 ? 'done' : `FAILED (exit ${res.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s ===\n`,
+  );
   if (res.status !== 0) failed++;
 }
 if (existsSync(rowsFile)) {
-  const rows = readFileSync(rowsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as BenchRow);
+  const rows = readFileSync(rowsFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as BenchRow);
   process.stdout.write(`\n=== figures against their peers (same run${scale ? `, scale ${scale}` : ''}) ===\n${formatRows(rows)}\n`);
 }
 rmSync(rowsDir, { recursive: true, force: true });

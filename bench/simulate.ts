@@ -28,11 +28,15 @@ const env: NodeJS.ProcessEnv = {
   QRELAY_DEVDB_ADDRESS: `127.0.0.1:${await freePort(27_900)}`,
   PORT: String(await freePort(18_100)),
   MARKETPLACE_URL: `http://127.0.0.1:${await freePort(18_700)}`,
-  ...(process.env.MONGODB_URI && { MONGODB_URI: `${process.env.MONGODB_URI.replace(/\/[^/?]*(\?.*)?$/, '/')}bench_simulate_${Date.now()}` }),
+  ...(process.env.MONGODB_URI && {
+    MONGODB_URI: `${process.env.MONGODB_URI.replace(/\/[^/?]*(\?.*)?$/, '/')}bench_simulate_${Date.now()}`,
+  }),
 };
 
 // the sample's cases, repeated under new query ids until there are `cases` of them
-const sample = readFileSync(join(paths.samples, 'escalations.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+const sample = readFileSync(join(paths.samples, 'escalations.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '');
 const lines: string[] = [];
 const truth: string[] = [];
 for (let i = 0; lines.length < cases; i++) {
@@ -46,7 +50,11 @@ writeFileSync(join(dir, 'truth.jsonl'), `${truth.join('\n')}\n`);
 
 function qrelay(args: string[]): Promise<{ code: number | null; stdout: string; seconds: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), ...args], { cwd: paths.root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), ...args], {
+    cwd: paths.root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, seconds: (performance.now() - started) / 1000 })));
@@ -63,12 +71,22 @@ try {
   const r = await qrelay(['simulate', 'scale', '--truth', join(dir, 'truth.jsonl'), '--json']);
   if (r.code !== 0) throw new Error(`qrelay simulate exited with ${r.code}: ${r.stdout}`);
   const f = JSON.parse(r.stdout) as Forecast;
-  console.log(`qrelay simulate, ${f.items} cases x 3 votes, default population, ${process.env.MONGODB_URI ? 'MONGODB_URI' : 'a fresh dev database'}`);
-  console.log(`  process wall time (start-up to forecast)     ${r.seconds.toFixed(1)} s   target ${TARGET_SECONDS} s   ratio ${(r.seconds / TARGET_SECONDS).toFixed(2)}`);
-  console.log(`  of which the simulated crowd                 ${f.wall.crowdSeconds.toFixed(1)} s (${f.assignments} assignments: ${((f.wall.crowdSeconds * 1000) / Math.max(1, f.assignments)).toFixed(1)} ms each)`);
+  console.log(
+    `qrelay simulate, ${f.items} cases x 3 votes, default population, ${process.env.MONGODB_URI ? 'MONGODB_URI' : 'a fresh dev database'}`,
+  );
+  console.log(
+    `  process wall time (start-up to forecast)     ${r.seconds.toFixed(1)} s   target ${TARGET_SECONDS} s   ratio ${(r.seconds / TARGET_SECONDS).toFixed(2)}`,
+  );
+  console.log(
+    `  of which the simulated crowd                 ${f.wall.crowdSeconds.toFixed(1)} s (${f.assignments} assignments: ${((f.wall.crowdSeconds * 1000) / Math.max(1, f.assignments)).toFixed(1)} ms each)`,
+  );
   console.log(`  of which the collection rounds (pipeline)    ${f.wall.roundsSeconds.toFixed(1)} s in ${f.wall.rounds} rounds`);
-  console.log(`  of which copy, publish, report               ${(f.wallSeconds - f.wall.crowdSeconds - f.wall.roundsSeconds).toFixed(1)} s`);
-  console.log(`  forecast: κ ${f.fleissKappa?.toFixed(3)}, α ${f.krippendorffAlpha?.toFixed(3)}, balanced accuracy ${((f.accuracy?.balancedAccuracy ?? 0) * 100).toFixed(1)}%, cost $${f.cost.total.toFixed(2)} (quote $${f.cost.quote.toFixed(2)}), p50/p90 ${((f.latency.p50Seconds ?? 0) / 3600).toFixed(2)}/${((f.latency.p90Seconds ?? 0) / 3600).toFixed(2)} h simulated`);
+  console.log(
+    `  of which copy, publish, report               ${(f.wallSeconds - f.wall.crowdSeconds - f.wall.roundsSeconds).toFixed(1)} s`,
+  );
+  console.log(
+    `  forecast: κ ${f.fleissKappa?.toFixed(3)}, α ${f.krippendorffAlpha?.toFixed(3)}, balanced accuracy ${((f.accuracy?.balancedAccuracy ?? 0) * 100).toFixed(1)}%, cost $${f.cost.total.toFixed(2)} (quote $${f.cost.quote.toFixed(2)}), p50/p90 ${((f.latency.p50Seconds ?? 0) / 3600).toFixed(2)}/${((f.latency.p90Seconds ?? 0) / 3600).toFixed(2)} h simulated`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

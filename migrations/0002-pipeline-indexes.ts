@@ -8,7 +8,15 @@ export const description = 'indexes for the escalation pipeline (batch lookups)'
  * re-run. MongoDB uses these; the dev database keeps them but scans non-_id filters.
  */
 export async function up(db: Db): Promise<void> {
-  for (const name of [collections.imports, collections.items, collections.gold, collections.consensus, collections.hits, collections.assignments, collections.labels]) {
+  for (const name of [
+    collections.imports,
+    collections.items,
+    collections.gold,
+    collections.consensus,
+    collections.hits,
+    collections.assignments,
+    collections.labels,
+  ]) {
     await db.collection(name).createIndex({ batch: 1 }, { name: 'batch' });
   }
   await db.collection(collections.assignments).createIndex({ batch: 1, reviewState: 1 }, { name: 'batch_reviewState' });

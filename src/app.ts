@@ -61,7 +61,12 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}): Express
   });
 
   // before the routers: an unsupported method is 405 even where a token would be asked for
-  app.use(methodNotAllowed(() => openapiDocument().paths as Record<string, Record<string, unknown>>, { '/metrics': ['GET'], '/openapi.json': ['GET'] }));
+  app.use(
+    methodNotAllowed(() => openapiDocument().paths as Record<string, Record<string, unknown>>, {
+      '/metrics': ['GET'],
+      '/openapi.json': ['GET'],
+    }),
+  );
   app.use('/api/v1', apiV1Router(ctx));
   // the requester's console: GET / and /console/... (src/console/)
   app.use(consoleRouter(ctx));

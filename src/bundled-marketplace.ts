@@ -37,7 +37,10 @@ export async function bundledMarketplace(config: Config, logger: Logger, connect
     if (await isListening(host, port)) return external(url);
     if (err instanceof UserError) throw err;
     if (err instanceof MarketplaceUserError) throw new UserError(err.message, { cause: err });
-    throw new UserError(`MARKETPLACE_URL ${url} does not answer and a marketplace cannot be started there (${errorMessage(err)}): point MARKETPLACE_URL at a local address, or start one with qrelay marketplace`, { cause: err });
+    throw new UserError(
+      `MARKETPLACE_URL ${url} does not answer and a marketplace cannot be started there (${errorMessage(err)}): point MARKETPLACE_URL at a local address, or start one with qrelay marketplace`,
+      { cause: err },
+    );
   }
   return { url: running.url, running, close: () => running.close() };
 }

@@ -27,7 +27,8 @@ export const paths = {
   devdbSource: join(packageRoot, 'tools', 'devdb'),
   devdbBinary: join(packageRoot, 'tools', 'devdb', 'bin', 'devdb'),
   /** Compiled migrations sit beside the compiled sources; in source form, at the root. */
-  migrations: existsSync(join(packageRoot, 'dist', 'migrations')) && import.meta.url.includes('/dist/')
-    ? join(packageRoot, 'dist', 'migrations')
-    : join(packageRoot, 'migrations'),
+  migrations:
+    existsSync(join(packageRoot, 'dist', 'migrations')) && import.meta.url.includes('/dist/')
+      ? join(packageRoot, 'dist', 'migrations')
+      : join(packageRoot, 'migrations'),
 };

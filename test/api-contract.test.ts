@@ -42,7 +42,9 @@ const exercised = new Set<string>();
 function conforms(method: Method, template: string, res: Response): void {
   const where = `${method.toUpperCase()} ${template} answered ${res.status} ${JSON.stringify(res.body ?? res.text).slice(0, 300)}`;
   exercised.add(`${method} ${template}`);
-  const op = (doc.paths?.[template] as Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }> | undefined)?.[method];
+  const op = (doc.paths?.[template] as Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }> | undefined)?.[
+    method
+  ];
   expect(op, `${method} ${template} is not in the document`).toBeDefined();
   const documented = op!.responses[String(res.status)];
   expect(documented, `${where}: status not in the document (it lists ${Object.keys(op!.responses).join(', ')})`).toBeDefined();
@@ -50,7 +52,8 @@ function conforms(method: Method, template: string, res: Response): void {
   if (documented!.content) expect(Object.keys(documented!.content), where).toContain(type);
   const route = routes.find((r) => r.method === method && r.path === template);
   // codes every route has (added by the document builder) answer with the Problem schema
-  const schema = (route?.responses[String(res.status)]?.content?.[type]?.schema ?? (type === 'application/problem+json' ? ProblemSchema : undefined)) as ZodType | undefined;
+  const schema = (route?.responses[String(res.status)]?.content?.[type]?.schema ??
+    (type === 'application/problem+json' ? ProblemSchema : undefined)) as ZodType | undefined;
   if (schema && typeof (schema as { safeParse?: unknown }).safeParse === 'function' && type.endsWith('json')) {
     const parsed = schema.safeParse(res.body);
     expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues.slice(0, 3))}`).toBe(true);
@@ -72,7 +75,8 @@ beforeAll(async () => {
   await importSampleBatch(ctx, dir, 'ct-a', 8);
   await publishBatch(ctx, 'ct-a', { preset: 'quick', target: h.running.url }, 'local');
   const workers = await Promise.all([1, 2, 3].map(() => newWorker(h)));
-  for (const w of workers) for (const hit of await ctx.models.hits.find({ batch: 'ct-a' }).lean()) await work(h.running, ctx, hit._id, w.workerId, honest);
+  for (const w of workers)
+    for (const hit of await ctx.models.hits.find({ batch: 'ct-a' }).lean()) await work(h.running, ctx, hit._id, w.workerId, honest);
   await collectBatch(ctx, 'ct-a');
   await importSampleBatch(ctx, dir, 'ct-d', 4, 20);
 });
@@ -87,12 +91,24 @@ describe('the REST API against /openapi.json', () => {
 
     const imp = '/api/v1/batches';
     conforms('post', imp, await r().post('/api/v1/batches?batch=ct-i').set(auth).type('application/x-ndjson').send(ndjson(cases)));
-    conforms('post', imp, await r().post('/api/v1/batches?batch=ct-b').set(auth).type('application/x-ndjson').send(ndjson(sampleLines('escalations.bridge.jsonl'))));
+    conforms(
+      'post',
+      imp,
+      await r()
+        .post('/api/v1/batches?batch=ct-b')
+        .set(auth)
+        .type('application/x-ndjson')
+        .send(ndjson(sampleLines('escalations.bridge.jsonl'))),
+    );
     const empty = await r().post('/api/v1/batches?batch=ct-e').set(auth).type('application/x-ndjson').send('');
     expect(empty.status).toBe(400);
     expect(empty.body.errors).toEqual([{ line: 0, field: '', reason: 'holds no records (it is empty or has only blank lines)' }]);
     conforms('post', imp, empty);
-    const bad = await r().post('/api/v1/batches?batch=ct-e').set(auth).type('application/x-ndjson').send(ndjson(['{"query_id": 1}', 'not json']));
+    const bad = await r()
+      .post('/api/v1/batches?batch=ct-e')
+      .set(auth)
+      .type('application/x-ndjson')
+      .send(ndjson(['{"query_id": 1}', 'not json']));
     expect(bad.status).toBe(400);
     conforms('post', imp, bad);
     conforms('post', imp, await r().post('/api/v1/batches?batch=a%7Cb').set(auth).type('application/x-ndjson').send(ndjson(cases)));
@@ -104,11 +120,25 @@ describe('the REST API against /openapi.json', () => {
     for (const batch of ['ct-a', 'ct-d', 'missing', 'a|b']) {
       const b = encodeURIComponent(batch);
       conforms('get', '/api/v1/batches/{batch}', await r().get(`/api/v1/batches/${b}`));
-      for (const part of ['hits', 'votes', 'labels', 'workers']) conforms('get', `/api/v1/batches/{batch}/${part}`, await r().get(`/api/v1/batches/${b}/${part}`));
-      for (const q of ['', '?format=md', '?format=csv&table=items', '?format=html', '?format=pdf']) conforms('get', '/api/v1/batches/{batch}/report', await r().get(`/api/v1/batches/${b}/report${q}`));
-      conforms('post', '/api/v1/batches/{batch}/publish', await r().post(`/api/v1/batches/${b}/publish`).set(auth).send({ dryRun: true, target: h.running.url, preset: 'quick' }));
-      conforms('post', '/api/v1/batches/{batch}/publish', await r().post(`/api/v1/batches/${b}/publish`).set(auth).send({ dryRun: true, preset: 'no-such-preset' }));
-      conforms('post', '/api/v1/batches/{batch}/publish', await r().post(`/api/v1/batches/${b}/publish`).set(auth).send({ target: h.running.url })); // no scheduler here: 503, or 4xx first
+      for (const part of ['hits', 'votes', 'labels', 'workers'])
+        conforms('get', `/api/v1/batches/{batch}/${part}`, await r().get(`/api/v1/batches/${b}/${part}`));
+      for (const q of ['', '?format=md', '?format=csv&table=items', '?format=html', '?format=pdf'])
+        conforms('get', '/api/v1/batches/{batch}/report', await r().get(`/api/v1/batches/${b}/report${q}`));
+      conforms(
+        'post',
+        '/api/v1/batches/{batch}/publish',
+        await r().post(`/api/v1/batches/${b}/publish`).set(auth).send({ dryRun: true, target: h.running.url, preset: 'quick' }),
+      );
+      conforms(
+        'post',
+        '/api/v1/batches/{batch}/publish',
+        await r().post(`/api/v1/batches/${b}/publish`).set(auth).send({ dryRun: true, preset: 'no-such-preset' }),
+      );
+      conforms(
+        'post',
+        '/api/v1/batches/{batch}/publish',
+        await r().post(`/api/v1/batches/${b}/publish`).set(auth).send({ target: h.running.url }),
+      ); // no scheduler here: 503, or 4xx first
       conforms('post', '/api/v1/batches/{batch}/publish', await r().post(`/api/v1/batches/${b}/publish`).send({ dryRun: true }));
       for (const action of ['review', 'expire', 'cleanup']) {
         conforms('post', `/api/v1/batches/{batch}/${action}`, await r().post(`/api/v1/batches/${b}/${action}`).set(auth));
@@ -121,12 +151,19 @@ describe('the REST API against /openapi.json', () => {
     const key = notificationKey(TOKEN);
     conforms('post', '/api/v1/notifications/{key}', await r().post('/api/v1/notifications/wrong-key').send({ Events: [] }));
     conforms('post', '/api/v1/notifications/{key}', await r().post(`/api/v1/notifications/${key}`).send({ Events: 'no' }));
-    conforms('post', '/api/v1/notifications/{key}', await r().post(`/api/v1/notifications/${key}`).send({ EventDocVersion: '2014-08-15', EventDocId: 'd', Events: [{ EventType: 'HITReviewable', HITId: 'UNKNOWN' }] }));
+    conforms(
+      'post',
+      '/api/v1/notifications/{key}',
+      await r()
+        .post(`/api/v1/notifications/${key}`)
+        .send({ EventDocVersion: '2014-08-15', EventDocId: 'd', Events: [{ EventType: 'HITReviewable', HITId: 'UNKNOWN' }] }),
+    );
 
     // the document's status report of a published batch says null where a quote may be null
     const draft = await r().get('/api/v1/batches/ct-d');
     expect(draft.body.cost.quote).toBeNull();
-    const quote = (doc.components?.schemas?.BatchStatus as { properties: { cost: { properties: { quote: unknown } } } }).properties.cost.properties.quote;
+    const quote = (doc.components?.schemas?.BatchStatus as { properties: { cost: { properties: { quote: unknown } } } }).properties.cost
+      .properties.quote;
     expect(quote).toEqual({ anyOf: [{ $ref: '#/components/schemas/CostQuote' }, { type: 'null' }] });
 
     // the requester's actions and reads (src/api/v1/console-actions.ts): no token, missing
@@ -137,24 +174,49 @@ describe('the REST API against /openapi.json', () => {
     const mutations: [string, string, Record<string, unknown>][] = [
       ['/api/v1/workers/{worker}/block', `/api/v1/workers/${worker}/block`, { batch: 'ct-a', reason: 'contract test' }],
       ['/api/v1/workers/{worker}/unblock', `/api/v1/workers/${worker}/unblock`, { batch: 'ct-a', reason: 'contract test' }],
-      ['/api/v1/workers/{worker}/bonus', `/api/v1/workers/${worker}/bonus`, { batch: 'ct-a', assignment: assignment._id, amount: '0.05', reason: 'contract test' }],
-      ['/api/v1/workers/message', '/api/v1/workers/message', { batch: 'ct-a', workers: [worker], subject: 'Thanks', text: 'contract test' }],
-      ['/api/v1/workers/{worker}/qualification', `/api/v1/workers/${worker}/qualification`, { batch: 'ct-a', qualification: 'contract-test', value: 1 }],
-      ['/api/v1/assignments/{assignment}/override', `/api/v1/assignments/${assignment._id}/override`, { action: 'approve', reason: 'contract test' }],
-      ['/api/v1/batches/{batch}/manual-labels', '/api/v1/batches/ct-a/manual-labels', { query: first.query_id, chunk: first.chunk_id, label: 'yes', note: 'contract test' }],
+      [
+        '/api/v1/workers/{worker}/bonus',
+        `/api/v1/workers/${worker}/bonus`,
+        { batch: 'ct-a', assignment: assignment._id, amount: '0.05', reason: 'contract test' },
+      ],
+      [
+        '/api/v1/workers/message',
+        '/api/v1/workers/message',
+        { batch: 'ct-a', workers: [worker], subject: 'Thanks', text: 'contract test' },
+      ],
+      [
+        '/api/v1/workers/{worker}/qualification',
+        `/api/v1/workers/${worker}/qualification`,
+        { batch: 'ct-a', qualification: 'contract-test', value: 1 },
+      ],
+      [
+        '/api/v1/assignments/{assignment}/override',
+        `/api/v1/assignments/${assignment._id}/override`,
+        { action: 'approve', reason: 'contract test' },
+      ],
+      [
+        '/api/v1/batches/{batch}/manual-labels',
+        '/api/v1/batches/ct-a/manual-labels',
+        { query: first.query_id, chunk: first.chunk_id, label: 'yes', note: 'contract test' },
+      ],
     ];
     for (const [template, concrete, body] of mutations) {
       conforms('post', template, await r().post(concrete).send(body));
       conforms('post', template, await r().post(concrete).set(auth).send({}));
       conforms('post', template, await r().post(concrete).set(auth).send(body));
     }
-    conforms('post', '/api/v1/batches/{batch}/manual-labels', await r().post('/api/v1/batches/missing/manual-labels').set(auth).send({ query: 'q', chunk: 'c', label: 'yes', note: 'n' }));
+    conforms(
+      'post',
+      '/api/v1/batches/{batch}/manual-labels',
+      await r().post('/api/v1/batches/missing/manual-labels').set(auth).send({ query: 'q', chunk: 'c', label: 'yes', note: 'n' }),
+    );
     conforms('delete', '/api/v1/batches/{batch}', await r().delete('/api/v1/batches/ct-a').set(auth));
     conforms('delete', '/api/v1/batches/{batch}', await r().delete('/api/v1/batches/ct-d'));
     conforms('delete', '/api/v1/batches/{batch}', await r().delete('/api/v1/batches/missing').set(auth));
     conforms('delete', '/api/v1/batches/{batch}', await r().delete('/api/v1/batches/ct-d').set(auth));
     for (const b of ['ct-a', 'missing']) {
-      for (const part of ['items', 'manual-labels', 'audit', 'overview']) conforms('get', `/api/v1/batches/{batch}/${part}`, await r().get(`/api/v1/batches/${b}/${part}`));
+      for (const part of ['items', 'manual-labels', 'audit', 'overview'])
+        conforms('get', `/api/v1/batches/{batch}/${part}`, await r().get(`/api/v1/batches/${b}/${part}`));
       conforms('get', '/api/v1/batches/{batch}/workers/{worker}/answers', await r().get(`/api/v1/batches/${b}/workers/${worker}/answers`));
       conforms('get', '/api/v1/workers', await r().get(`/api/v1/workers?batch=${b}`));
     }
@@ -164,14 +226,29 @@ describe('the REST API against /openapi.json', () => {
     // the LLM steps as jobs (src/api/v1/llm.ts): no scheduler here, so a valid request is 503
     conforms('post', '/api/v1/debates', await r().post('/api/v1/debates').send({ candidates: [], model: 'm' }));
     conforms('post', '/api/v1/debates', await r().post('/api/v1/debates').set(auth).send({ candidates: [], model: 'm' }));
-    conforms('post', '/api/v1/debates', await r().post('/api/v1/debates').set(auth).send({ candidates: cases.map((c) => JSON.parse(c) as unknown), model: 'm' }));
+    conforms(
+      'post',
+      '/api/v1/debates',
+      await r()
+        .post('/api/v1/debates')
+        .set(auth)
+        .send({ candidates: cases.map((c) => JSON.parse(c) as unknown), model: 'm' }),
+    );
     conforms('get', '/api/v1/debates/{id}', await r().get('/api/v1/debates/no-such-job'));
     conforms('get', '/api/v1/debates/{id}/{file}', await r().get('/api/v1/debates/no-such-job/escalations'));
     conforms('get', '/api/v1/debates/{id}/{file}', await r().get('/api/v1/debates/no-such-job/not-a-file'));
     conforms('post', '/api/v1/batches/{batch}/adjudicate', await r().post('/api/v1/batches/ct-a/adjudicate').send({ model: 'm' }));
     conforms('post', '/api/v1/batches/{batch}/adjudicate', await r().post('/api/v1/batches/ct-a/adjudicate').set(auth).send({}));
-    conforms('post', '/api/v1/batches/{batch}/adjudicate', await r().post('/api/v1/batches/missing/adjudicate').set(auth).send({ model: 'm' }));
-    conforms('post', '/api/v1/batches/{batch}/adjudicate', await r().post('/api/v1/batches/ct-a/adjudicate').set(auth).send({ model: 'm' }));
+    conforms(
+      'post',
+      '/api/v1/batches/{batch}/adjudicate',
+      await r().post('/api/v1/batches/missing/adjudicate').set(auth).send({ model: 'm' }),
+    );
+    conforms(
+      'post',
+      '/api/v1/batches/{batch}/adjudicate',
+      await r().post('/api/v1/batches/ct-a/adjudicate').set(auth).send({ model: 'm' }),
+    );
     conforms('get', '/api/v1/adjudications/{id}', await r().get('/api/v1/adjudications/no-such-job'));
 
     // every route of the document was called

@@ -44,9 +44,14 @@ describe('a database that dies under a command', () => {
     devdb.process.kill('SIGKILL');
     const exit = await cli.exited;
     expect(exit.code, cli.stdout()).toBe(1);
-    const lines = cli.stderr().split('\n').filter((l) => l.startsWith('qrelay: '));
+    const lines = cli
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('qrelay: '));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^qrelay: the database stopped answering in the middle of the command \(Mongo\w+Error: .+\)\. Nothing is left half-done: .* run the same command again: that is safe/);
+    expect(lines[0]).toMatch(
+      /^qrelay: the database stopped answering in the middle of the command \(Mongo\w+Error: .+\)\. Nothing is left half-done: .* run the same command again: that is safe/,
+    );
 
     devdb = await startDevdb({ address, dataDir });
     const again = await runCli(['import', file, '--batch', 'lost'], env);

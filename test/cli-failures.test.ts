@@ -8,7 +8,10 @@ import { runCli } from './support/cli.js';
 
 /** Each failure: non-zero exit, one line on stderr saying what is wrong and what to do. */
 function oneLine(stderr: string): string {
-  const lines = stderr.trim().split('\n').filter((l) => !l.startsWith('{')); // drop JSON log lines
+  const lines = stderr
+    .trim()
+    .split('\n')
+    .filter((l) => !l.startsWith('{')); // drop JSON log lines
   expect(lines).toHaveLength(1);
   expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
   return lines[0]!;
@@ -34,7 +37,9 @@ describe('qrelay exits with one clear line', () => {
     try {
       const res = await runCli(['serve', '--port', String(port)], { QRELAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'qrelay-cli-')) });
       expect(res.code).toBe(1);
-      expect(oneLine(res.stderr)).toBe(`qrelay: port ${port} on 127.0.0.1 is already in use: stop what runs there or set PORT to another port`);
+      expect(oneLine(res.stderr)).toBe(
+        `qrelay: port ${port} on 127.0.0.1 is already in use: stop what runs there or set PORT to another port`,
+      );
     } finally {
       blocker.close();
     }

@@ -23,7 +23,13 @@ describe('loadConfig', () => {
   it('names every bad variable in one message, and never echoes a secret', () => {
     let message = '';
     try {
-      loadConfig({ MONGODB_URI: 'postgres://x', PORT: 'eighty', MTURK_TARGET: 'moon', MARKETPLACE_SECRET_ACCESS_KEY: ' ' , LOG_LEVEL: 'loud' });
+      loadConfig({
+        MONGODB_URI: 'postgres://x',
+        PORT: 'eighty',
+        MTURK_TARGET: 'moon',
+        MARKETPLACE_SECRET_ACCESS_KEY: ' ',
+        LOG_LEVEL: 'loud',
+      });
     } catch (err) {
       message = (err as Error).message;
     }

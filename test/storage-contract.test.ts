@@ -95,7 +95,9 @@ describe('mongoose models on the dev database', () => {
   it('completes a bulk write of 250 updates (the dev database splits what would deadlock FerretDB)', async () => {
     const col = t.db.collection<{ _id: string; v: number }>('bulk');
     await col.insertMany(Array.from({ length: 250 }, (_, i) => ({ _id: `d${i}`, v: 0 })));
-    const res = await col.bulkWrite(Array.from({ length: 250 }, (_, i) => ({ updateOne: { filter: { _id: `d${i}` }, update: { $inc: { v: 1 } } } })));
+    const res = await col.bulkWrite(
+      Array.from({ length: 250 }, (_, i) => ({ updateOne: { filter: { _id: `d${i}` }, update: { $inc: { v: 1 } } } })),
+    );
     expect(res.modifiedCount).toBe(250);
     expect(await col.countDocuments({ v: 1 })).toBe(250);
   });
@@ -113,9 +115,7 @@ describe('mongoose models on the dev database', () => {
 
   it('creates one document when 20 upserts race for the same key', async () => {
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        ClaimableModel.updateOne({ key: 'upserted' }, { $setOnInsert: { value: i } }, { upsert: true }),
-      ),
+      Array.from({ length: 20 }, (_, i) => ClaimableModel.updateOne({ key: 'upserted' }, { $setOnInsert: { value: i } }, { upsert: true })),
     );
     expect(await ClaimableModel.countDocuments({ key: 'upserted' })).toBe(1);
   });
@@ -248,10 +248,7 @@ describe('agenda jobs on the dev database', () => {
     await agenda.now('flaky');
     // until both happened (the test's timeout is the safety net)
     for (;;) {
-      const [hk, flaky] = await Promise.all([
-        db.collection(collections.housekeepingRuns).countDocuments(),
-        Promise.resolve(attempts),
-      ]);
+      const [hk, flaky] = await Promise.all([db.collection(collections.housekeepingRuns).countDocuments(), Promise.resolve(attempts)]);
       if (hk >= 1 && flaky >= 3) break;
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -68,7 +68,12 @@ export async function buildSyntheticBatch(ctx: PipelineContext, dir: string, bat
   const publishedAt = new Date(Date.UTC(2026, 4, 4, 9));
   await bulkWriteSliced(
     ctx.models.hits,
-    hits.map((h) => ({ updateOne: { filter: { _id: h._id }, update: { $set: { state: 'done', hitId: `BENCHHIT${String(h.index).padStart(6, '0')}`, publishedAt } } } })) as AnyBulkWriteOperation<HitDoc>[],
+    hits.map((h) => ({
+      updateOne: {
+        filter: { _id: h._id },
+        update: { $set: { state: 'done', hitId: `BENCHHIT${String(h.index).padStart(6, '0')}`, publishedAt } },
+      },
+    })) as AnyBulkWriteOperation<HitDoc>[],
   );
 
   const rng = new Rng(2026);
@@ -88,8 +93,23 @@ export async function buildSyntheticBatch(ctx: PipelineContext, dir: string, bat
       const answers = h.items.map((item) => {
         const key = caseKey(item.queryId, item.chunkId);
         const right = item.kind === 'check' ? item.expected : (truth.get(itemId(batch, key)) ?? 'yes');
-        const answer: Judgment = worker.spammer ? (next() < 0.5 ? 'yes' : 'no') : next() < (item.kind === 'check' ? 1 : 0.85) ? right : flip(right);
-        return { position: item.position, key: item.key, kind: item.kind, item: item.kind === 'check' ? checkItemId(key) : itemId(batch, key), answer, difficult: false, comment: '', ms: 20_000 + Math.floor(next() * 40_000) };
+        const answer: Judgment = worker.spammer
+          ? next() < 0.5
+            ? 'yes'
+            : 'no'
+          : next() < (item.kind === 'check' ? 1 : 0.85)
+            ? right
+            : flip(right);
+        return {
+          position: item.position,
+          key: item.key,
+          kind: item.kind,
+          item: item.kind === 'check' ? checkItemId(key) : itemId(batch, key),
+          answer,
+          difficult: false,
+          comment: '',
+          ms: 20_000 + Math.floor(next() * 40_000),
+        };
       });
       const passed = h.items.every((item, i) => item.kind !== 'check' || answers[i]!.answer === item.expected);
       assignments.push({
@@ -104,15 +124,27 @@ export async function buildSyntheticBatch(ctx: PipelineContext, dir: string, bat
         storedAt: submitted,
         answers,
         parseError: null,
-        review: { action: passed ? 'approve' : 'approve-and-discard', countsVotes: passed, reason: passed ? 'passed every check' : 'failed a check', feedback: null, decidedAt: submitted },
+        review: {
+          action: passed ? 'approve' : 'approve-and-discard',
+          countsVotes: passed,
+          reason: passed ? 'passed every check' : 'failed a check',
+          feedback: null,
+          decidedAt: submitted,
+        },
         reviewState: 'done',
         outcome: 'approved',
         reviewedAt: submitted,
       });
     }
   }
-  await bulkWriteSliced(ctx.models.assignments, assignments.map((a) => ({ insertOne: { document: a } })) as AnyBulkWriteOperation<AssignmentDoc>[]);
+  await bulkWriteSliced(
+    ctx.models.assignments,
+    assignments.map((a) => ({ insertOne: { document: a } })) as AnyBulkWriteOperation<AssignmentDoc>[],
+  );
   await aggregateBatch(ctx, await requireBatch(ctx, batch), await loadBatchData(ctx, batch));
-  await ctx.models.batches.updateOne({ _id: batch }, { $set: { state: 'complete', publishedAt, completedAt: new Date(publishedAt.getTime() + 6 * 3600_000), updatedAt: ctx.now() } });
+  await ctx.models.batches.updateOne(
+    { _id: batch },
+    { $set: { state: 'complete', publishedAt, completedAt: new Date(publishedAt.getTime() + 6 * 3600_000), updatedAt: ctx.now() } },
+  );
   return { batch, cases, hits: hits.length, assignments: assignments.length };
 }

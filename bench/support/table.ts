@@ -19,7 +19,13 @@ export interface BenchRow {
 const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
 
 export function formatRows(rows: readonly BenchRow[]): string {
-  const cells = rows.map((r) => [r.figure, `${fmt(r.ours)} ${r.unit}`, r.peer, `${fmt(r.theirs)} ${r.unit}`, r.theirs === 0 ? 'n/a' : `${(r.ours / r.theirs).toFixed(2)}× (${r.better} is better)`]);
+  const cells = rows.map((r) => [
+    r.figure,
+    `${fmt(r.ours)} ${r.unit}`,
+    r.peer,
+    `${fmt(r.theirs)} ${r.unit}`,
+    r.theirs === 0 ? 'n/a' : `${(r.ours / r.theirs).toFixed(2)}× (${r.better} is better)`,
+  ]);
   const head = ['figure', 'qrelay', 'peer', 'peer figure', 'ratio qrelay/peer'];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: readonly string[]) => `| ${c.map((x, i) => x.padEnd(widths[i]!)).join(' | ')} |`;

@@ -78,7 +78,9 @@ export interface DeleteResult {
 export async function deleteDraftBatch(ctx: ActionContext, batch: string): Promise<DeleteResult> {
   const doc = await requireBatch(ctx.pipeline, batch);
   if (doc.state !== 'draft' || doc.settings) {
-    throw new BatchStateError(`batch ${batch} is ${doc.state}, not a draft: only a batch never published can be deleted (stop one with qrelay expire ${batch}, then qrelay cleanup ${batch})`);
+    throw new BatchStateError(
+      `batch ${batch} is ${doc.state}, not a draft: only a batch never published can be deleted (stop one with qrelay expire ${batch}, then qrelay cleanup ${batch})`,
+    );
   }
   const m = ctx.pipeline.models;
   const ids = async (model: typeof m.items) => (await model.find({ batch }, { _id: 1 }).lean()).map((r) => r._id);
@@ -93,6 +95,16 @@ export async function deleteDraftBatch(ctx: ActionContext, batch: string): Promi
   const imports = await m.imports.deleteMany({ batch });
   await ctx.models.manualLabels.deleteMany({ batch });
   await m.batches.deleteOne({ _id: batch, state: 'draft' });
-  await recordAudit(ctx, { batch, action: 'delete', subject: batch, reason: 'draft deleted', details: { items: itemIds.length, gold: goldIds.length, consensus: consensusIds.length }, outcome: 'done' });
-  return { batch, deleted: { items: itemIds.length, gold: goldIds.length, consensus: consensusIds.length, imports: imports.deletedCount ?? 0 } };
+  await recordAudit(ctx, {
+    batch,
+    action: 'delete',
+    subject: batch,
+    reason: 'draft deleted',
+    details: { items: itemIds.length, gold: goldIds.length, consensus: consensusIds.length },
+    outcome: 'done',
+  });
+  return {
+    batch,
+    deleted: { items: itemIds.length, gold: goldIds.length, consensus: consensusIds.length, imports: imports.deletedCount ?? 0 },
+  };
 }

@@ -27,7 +27,8 @@ describe('bonusRequestToken', () => {
   });
   it('differs when any part of the bonus differs', () => {
     const t = bonusRequestToken(bonus);
-    for (const other of [{ workerId: 'W2' }, { assignmentId: 'A2' }, { amountCents: 51 }, { reason: 'other' }]) expect(bonusRequestToken({ ...bonus, ...other })).not.toBe(t);
+    for (const other of [{ workerId: 'W2' }, { assignmentId: 'A2' }, { amountCents: 51 }, { reason: 'other' }])
+      expect(bonusRequestToken({ ...bonus, ...other })).not.toBe(t);
   });
   it('follows a given token alone', () => {
     expect(bonusRequestToken({ ...bonus, token: 'mine' })).toBe(bonusRequestToken({ ...bonus, amountCents: 99, token: 'mine' }));

@@ -14,7 +14,8 @@ const USD = /^(\d{1,6})(\.\d{1,2})?$/;
 /** "0.50" or "2" -> cents; one clear line naming `where` otherwise. */
 export function parseBonusAmount(value: string, where = '--amount'): number {
   const text = value.trim().replace(/^\$/, '');
-  if (!USD.test(text)) throw new UserError(`${where}: expected a USD amount such as 0.50 (at most 2 decimals), got ${JSON.stringify(value)}`);
+  if (!USD.test(text))
+    throw new UserError(`${where}: expected a USD amount such as 0.50 (at most 2 decimals), got ${JSON.stringify(value)}`);
   const cents = parseUsd(text);
   if (cents < 1) throw new UserError(`${where}: a bonus must be at least 0.01 USD`);
   return cents;
@@ -44,6 +45,11 @@ export function bonusTotalCents(amountCents: number): number {
  * Whether a new bonus keeps the batch within its budget: the HITs' committed spend plus
  * the bonuses already recorded plus this one (no budget: always).
  */
-export function bonusWithinBudget(budgetCents: number | null, committedCents: number, bonusesCents: number, newBonusCents: number): boolean {
+export function bonusWithinBudget(
+  budgetCents: number | null,
+  committedCents: number,
+  bonusesCents: number,
+  newBonusCents: number,
+): boolean {
   return budgetCents === null || committedCents + bonusesCents + bonusTotalCents(newBonusCents) <= budgetCents;
 }

@@ -55,18 +55,41 @@ export async function payBonus(ctx: ActionContext, input: BonusInput): Promise<B
   if (input.batch !== undefined && assignment.batch !== input.batch) {
     throw new UserError(`--assignment: ${assignment._id} belongs to batch ${assignment.batch}, not ${input.batch}`);
   }
-  if (assignment.workerId !== workerId) throw new UserError(`--assignment: ${assignment._id} was done by worker ${assignment.workerId}, not ${workerId}`);
+  if (assignment.workerId !== workerId)
+    throw new UserError(`--assignment: ${assignment._id} was done by worker ${assignment.workerId}, not ${workerId}`);
   const batch = await requireBatch(ctx.pipeline, assignment.batch);
   if (!batch.settings) throw new UserError(`batch ${batch._id} is not published`);
-  const token = bonusRequestToken({ ...(input.token !== undefined && { token: input.token }), workerId, assignmentId: assignment._id, amountCents, reason });
-  const base = { batch: batch._id, workerId, assignmentId: assignment._id, amountCents, feeCents: bonusFeeCents(amountCents), uniqueRequestToken: token };
+  const token = bonusRequestToken({
+    ...(input.token !== undefined && { token: input.token }),
+    workerId,
+    assignmentId: assignment._id,
+    amountCents,
+    reason,
+  });
+  const base = {
+    batch: batch._id,
+    workerId,
+    assignmentId: assignment._id,
+    amountCents,
+    feeCents: bonusFeeCents(amountCents),
+    uniqueRequestToken: token,
+  };
 
   let record = await ctx.models.bonuses.findById(token).lean<BonusDoc>();
   if (record && (record.workerId !== workerId || record.assignmentId !== assignment._id || record.amountCents !== amountCents)) {
-    throw new UserError(`--token: ${JSON.stringify(input.token)} was used for another bonus ($${formatUsd(record.amountCents)} to ${record.workerId} for ${record.assignmentId}): choose another token`);
+    throw new UserError(
+      `--token: ${JSON.stringify(input.token)} was used for another bonus ($${formatUsd(record.amountCents)} to ${record.workerId} for ${record.assignmentId}): choose another token`,
+    );
   }
   if (record?.state === 'paid') {
-    await recordAudit(ctx, { batch: batch._id, action: 'bonus', subject: workerId, reason, details: { assignmentId: assignment._id, amountCents, token }, outcome: 'already-done' });
+    await recordAudit(ctx, {
+      batch: batch._id,
+      action: 'bonus',
+      subject: workerId,
+      reason,
+      details: { assignmentId: assignment._id, amountCents, token },
+      outcome: 'already-done',
+    });
     return { ...base, paid: false, alreadyPaid: true };
   }
   if (!record) {
@@ -79,7 +102,19 @@ export async function payBonus(ctx: ActionContext, input: BonusInput): Promise<B
           `($${formatUsd(committed)} committed to HITs, $${formatUsd(bonuses)} in bonuses)`,
       );
     }
-    const doc: BonusDoc = { _id: token, batch: batch._id, workerId, assignmentId: assignment._id, amountCents, feeCents: base.feeCents, reason, state: 'sending', who: ctx.who, recordedAt: ctx.pipeline.now(), paidAt: null };
+    const doc: BonusDoc = {
+      _id: token,
+      batch: batch._id,
+      workerId,
+      assignmentId: assignment._id,
+      amountCents,
+      feeCents: base.feeCents,
+      reason,
+      state: 'sending',
+      who: ctx.who,
+      recordedAt: ctx.pipeline.now(),
+      paidAt: null,
+    };
     try {
       await ctx.models.bonuses.create(doc);
     } catch (err) {
@@ -88,8 +123,21 @@ export async function payBonus(ctx: ActionContext, input: BonusInput): Promise<B
     }
     record = doc;
   }
-  await ctx.pipeline.backend(batch.settings.target).sendBonus({ workerId, assignmentId: assignment._id, amount: formatUsd(amountCents), reason: record.reason, uniqueRequestToken: token });
+  await ctx.pipeline.backend(batch.settings.target).sendBonus({
+    workerId,
+    assignmentId: assignment._id,
+    amount: formatUsd(amountCents),
+    reason: record.reason,
+    uniqueRequestToken: token,
+  });
   await ctx.models.bonuses.updateOne({ _id: token }, { $set: { state: 'paid', paidAt: ctx.pipeline.now() } });
-  await recordAudit(ctx, { batch: batch._id, action: 'bonus', subject: workerId, reason, details: { assignmentId: assignment._id, amountCents, feeCents: base.feeCents, token }, outcome: 'done' });
+  await recordAudit(ctx, {
+    batch: batch._id,
+    action: 'bonus',
+    subject: workerId,
+    reason,
+    details: { assignmentId: assignment._id, amountCents, feeCents: base.feeCents, token },
+    outcome: 'done',
+  });
   return { ...base, paid: true, alreadyPaid: false };
 }

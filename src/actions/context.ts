@@ -16,7 +16,12 @@ export interface ActionContext {
   defaultTarget: string;
 }
 
-export function createActionContext(opts: { pipeline: PipelineContext; connection: Connection; who: string; defaultTarget: string }): ActionContext {
+export function createActionContext(opts: {
+  pipeline: PipelineContext;
+  connection: Connection;
+  who: string;
+  defaultTarget: string;
+}): ActionContext {
   return { pipeline: opts.pipeline, models: actionModels(opts.connection), who: opts.who, defaultTarget: opts.defaultTarget };
 }
 

@@ -20,12 +20,20 @@ const label = (id: string, over: Partial<LabelDoc>): LabelDoc => ({
   ...over,
 });
 
-const vote = (id: string, worker: string, item: string, answer: 'yes' | 'no', extra: { difficult?: boolean; comment?: string; counts?: boolean } = {}) =>
+const vote = (
+  id: string,
+  worker: string,
+  item: string,
+  answer: 'yes' | 'no',
+  extra: { difficult?: boolean; comment?: string; counts?: boolean } = {},
+) =>
   ({
     _id: id,
     workerId: worker,
     review: { countsVotes: extra.counts ?? true },
-    answers: [{ position: 0, key: 'k', kind: 'real', item, answer, difficult: extra.difficult ?? false, comment: extra.comment ?? '', ms: null }],
+    answers: [
+      { position: 0, key: 'k', kind: 'real', item, answer, difficult: extra.difficult ?? false, comment: extra.comment ?? '', ms: null },
+    ],
   }) as unknown as AssignmentDoc;
 
 const kase = (q: string, c: string): EscalatedCase => ({
@@ -60,7 +68,19 @@ describe('itemsTable', () => {
     const rows = itemsTable({ hits: [] as HitDoc[], assignments, labels, valid, cases, manual: new Map() });
     const byId = new Map(rows.map((r) => [r.item, r]));
     expect(byId.get('b|q1:c1')).toMatchObject({ label: 'yes', source: 'crowd', unresolved: false, contested: false });
-    expect(byId.get('b|q2:c2')).toMatchObject({ source: 'crowd', contested: true, difficult: 1, comments: 1, yes: 2, no: 1, query: 'query q2', agents: [{ agent: 'pro', label: 'yes' }, { agent: 'con', label: 'no' }] });
+    expect(byId.get('b|q2:c2')).toMatchObject({
+      source: 'crowd',
+      contested: true,
+      difficult: 1,
+      comments: 1,
+      yes: 2,
+      no: 1,
+      query: 'query q2',
+      agents: [
+        { agent: 'pro', label: 'yes' },
+        { agent: 'con', label: 'no' },
+      ],
+    });
     expect(byId.get('b|q2:c2')!.votes).toEqual([
       { workerId: 'A', assignmentId: 'A1', answer: 'yes', counts: true, difficult: true, comment: 'borderline <b>' },
       { workerId: 'B', assignmentId: 'A2', answer: 'no', counts: true, difficult: false, comment: '' },
@@ -71,7 +91,20 @@ describe('itemsTable', () => {
   });
 
   it('a manual decision wins and takes the item off the list to decide', () => {
-    const rows = itemsTable({ hits: [], assignments, labels, valid, cases, manual: new Map([['b|q3:c3', { label: 'no' as const, note: 'read it', who: 'console', at: new Date(0) }]]) });
-    expect(rows.find((r) => r.item === 'b|q3:c3')).toMatchObject({ label: 'no', source: 'manual', crowdLabel: null, unresolved: false, manual: { label: 'no', note: 'read it', who: 'console', at: '1970-01-01T00:00:00.000Z' } });
+    const rows = itemsTable({
+      hits: [],
+      assignments,
+      labels,
+      valid,
+      cases,
+      manual: new Map([['b|q3:c3', { label: 'no' as const, note: 'read it', who: 'console', at: new Date(0) }]]),
+    });
+    expect(rows.find((r) => r.item === 'b|q3:c3')).toMatchObject({
+      label: 'no',
+      source: 'manual',
+      crowdLabel: null,
+      unresolved: false,
+      manual: { label: 'no', note: 'read it', who: 'console', at: '1970-01-01T00:00:00.000Z' },
+    });
   });
 });

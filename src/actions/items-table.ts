@@ -59,7 +59,14 @@ export function itemsTable(input: ItemsInput): ItemRow[] {
     for (const x of a.answers) {
       if (x.kind !== 'real' || !x.answer) continue;
       const list = votes.get(x.item) ?? [];
-      list.push({ workerId: a.workerId, assignmentId: a._id, answer: x.answer, counts: input.valid.has(`${x.item}\u0000${a.workerId}`) && a.review?.countsVotes !== false, difficult: x.difficult, comment: x.comment });
+      list.push({
+        workerId: a.workerId,
+        assignmentId: a._id,
+        answer: x.answer,
+        counts: input.valid.has(`${x.item}\u0000${a.workerId}`) && a.review?.countsVotes !== false,
+        difficult: x.difficult,
+        comment: x.comment,
+      });
       votes.set(x.item, list);
     }
   }

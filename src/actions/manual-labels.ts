@@ -45,21 +45,48 @@ export async function setManualLabel(ctx: ActionContext, input: ManualLabelInput
   const chunkId = input.chunkId.trim();
   const id = itemId(doc._id, caseKey(queryId, chunkId));
   if (!(await ctx.pipeline.models.items.exists({ _id: id }))) {
-    throw new UserError(`--query ${JSON.stringify(queryId)} --chunk ${JSON.stringify(chunkId)}: batch ${doc._id} has no such escalated item (see qrelay status ${doc._id}, or the items on its console page)`);
+    throw new UserError(
+      `--query ${JSON.stringify(queryId)} --chunk ${JSON.stringify(chunkId)}: batch ${doc._id} has no such escalated item (see qrelay status ${doc._id}, or the items on its console page)`,
+    );
   }
   const previous = await ctx.models.manualLabels.findById(id).lean<ManualLabelDoc>();
   const at = ctx.pipeline.now();
   const changed = previous?.label !== input.label || previous.note !== note;
   if (changed) {
-    await ctx.models.manualLabels.updateOne({ _id: id }, { $set: { batch: doc._id, queryId, chunkId, label: input.label, note, who: ctx.who, at } }, { upsert: true });
+    await ctx.models.manualLabels.updateOne(
+      { _id: id },
+      { $set: { batch: doc._id, queryId, chunkId, label: input.label, note, who: ctx.who, at } },
+      { upsert: true },
+    );
   }
-  await recordAudit(ctx, { batch: doc._id, action: 'label', subject: id, reason: note, details: { queryId, chunkId, label: input.label, previous: previous?.label ?? null }, outcome: changed ? 'done' : 'already-done' });
+  await recordAudit(ctx, {
+    batch: doc._id,
+    action: 'label',
+    subject: id,
+    reason: note,
+    details: { queryId, chunkId, label: input.label, previous: previous?.label ?? null },
+    outcome: changed ? 'done' : 'already-done',
+  });
   const stored = changed ? { who: ctx.who, at } : { who: previous!.who, at: new Date(previous!.at) };
-  return { batch: doc._id, item: id, queryId, chunkId, label: input.label, note, who: stored.who, at: stored.at.toISOString(), previous: previous?.label ?? null, changed };
+  return {
+    batch: doc._id,
+    item: id,
+    queryId,
+    chunkId,
+    label: input.label,
+    note,
+    who: stored.who,
+    at: stored.at.toISOString(),
+    previous: previous?.label ?? null,
+    changed,
+  };
 }
 
 /** The batch's manual decisions, by item id. */
-export async function manualLabelsOf(connectionModels: { manualLabels: ActionContext['models']['manualLabels'] }, batch: string): Promise<ManualLabelDoc[]> {
+export async function manualLabelsOf(
+  connectionModels: { manualLabels: ActionContext['models']['manualLabels'] },
+  batch: string,
+): Promise<ManualLabelDoc[]> {
   const rows = await connectionModels.manualLabels.find({ batch }).lean<ManualLabelDoc[]>();
   return rows.sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
 }

@@ -4,7 +4,9 @@ import { overrideCall } from './override.js';
 describe('overrideCall', () => {
   it('approves what is submitted, approves over a rejection, leaves an approval alone', () => {
     expect(overrideCall('approve', { platformStatus: 'Submitted', outcome: null, reviewState: 'pending' })).toBe('approve');
-    expect(overrideCall('approve', { platformStatus: 'Submitted', outcome: 'rejected', reviewState: 'done' })).toBe('approve-over-rejection');
+    expect(overrideCall('approve', { platformStatus: 'Submitted', outcome: 'rejected', reviewState: 'done' })).toBe(
+      'approve-over-rejection',
+    );
     expect(overrideCall('approve', { platformStatus: 'Approved', outcome: 'approved', reviewState: 'done' })).toBe('none');
     expect(overrideCall('approve', { platformStatus: 'Approved', outcome: 'auto-approved', reviewState: 'done' })).toBe('none');
   });

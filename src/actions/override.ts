@@ -32,13 +32,22 @@ export interface OverrideResult {
 }
 
 /** Which platform call the decision needs, from what the platform last held (pure). */
-export function overrideCall(decision: OverrideDecision, a: Pick<AssignmentDoc, 'platformStatus' | 'outcome' | 'reviewState'>): 'approve' | 'approve-over-rejection' | 'reject' | 'none' {
+export function overrideCall(
+  decision: OverrideDecision,
+  a: Pick<AssignmentDoc, 'platformStatus' | 'outcome' | 'reviewState'>,
+): 'approve' | 'approve-over-rejection' | 'reject' | 'none' {
   const status = a.reviewState === 'done' ? (a.outcome === 'rejected' ? 'Rejected' : 'Approved') : a.platformStatus;
   if (decision === 'approve') return status === 'Approved' ? 'none' : status === 'Rejected' ? 'approve-over-rejection' : 'approve';
   return status === 'Submitted' ? 'reject' : 'none';
 }
 
-async function sendDecision(ctx: ActionContext, settings: BatchSettings, a: AssignmentDoc, decision: OverrideDecision, reason: string): Promise<OverrideResult['platform']> {
+async function sendDecision(
+  ctx: ActionContext,
+  settings: BatchSettings,
+  a: AssignmentDoc,
+  decision: OverrideDecision,
+  reason: string,
+): Promise<OverrideResult['platform']> {
   const backend = ctx.pipeline.backend(settings.target);
   const call = overrideCall(decision, a);
   if (call === 'none') return decision === 'approve' ? 'already-approved' : a.outcome === 'rejected' ? 'already-rejected' : 'kept-paid';
@@ -47,29 +56,59 @@ async function sendDecision(ctx: ActionContext, settings: BatchSettings, a: Assi
   return r === 'already-approved' ? 'already-approved' : call === 'approve-over-rejection' ? 'approved-over-rejection' : 'approved';
 }
 
-export async function overrideReview(ctx: ActionContext, input: { assignmentId: string; decision: OverrideDecision; reason: string }): Promise<OverrideResult> {
+export async function overrideReview(
+  ctx: ActionContext,
+  input: { assignmentId: string; decision: OverrideDecision; reason: string },
+): Promise<OverrideResult> {
   const reason = checkText(input.reason, '--reason');
   const a = await requireAssignment(ctx, input.assignmentId);
   const batch = await requireBatch(ctx.pipeline, a.batch);
   if (!batch.settings) throw new UserError(`batch ${batch._id} is not published`);
   const override: ReviewOverride = { decision: input.decision, reason, who: ctx.who, at: ctx.pipeline.now() };
   // recorded first: a crash before the call leaves the decision for a repeat to send
-  const review: ReviewRecord = a.reviewState === 'done' && a.review ? a.review : { action: input.decision === 'approve' ? 'approve' : 'reject', countsVotes: input.decision === 'approve', reason: `overridden by hand: ${reason}`, feedback: reason, decidedAt: override.at };
-  await ctx.pipeline.models.assignments.updateOne({ _id: a._id }, { $set: { override, review, reviewState: a.reviewState === 'done' ? 'done' : 'decided' } });
+  const review: ReviewRecord =
+    a.reviewState === 'done' && a.review
+      ? a.review
+      : {
+          action: input.decision === 'approve' ? 'approve' : 'reject',
+          countsVotes: input.decision === 'approve',
+          reason: `overridden by hand: ${reason}`,
+          feedback: reason,
+          decidedAt: override.at,
+        };
+  await ctx.pipeline.models.assignments.updateOne(
+    { _id: a._id },
+    { $set: { override, review, reviewState: a.reviewState === 'done' ? 'done' : 'decided' } },
+  );
   let platform: OverrideResult['platform'];
   try {
     platform = await sendDecision(ctx, batch.settings, a, input.decision, reason);
   } catch (err) {
-    if (err instanceof CrowdCallError) throw new UserError(`overriding assignment ${a._id}: ${err.message}; run the command again to continue`, { cause: err });
+    if (err instanceof CrowdCallError)
+      throw new UserError(`overriding assignment ${a._id}: ${err.message}; run the command again to continue`, { cause: err });
     throw err;
   }
   const outcome: ReviewOutcome = platform === 'rejected' || platform === 'already-rejected' ? 'rejected' : 'approved';
   await ctx.pipeline.models.assignments.updateOne(
     { _id: a._id },
-    { $set: { reviewState: 'done', outcome, platformStatus: outcome === 'rejected' ? 'Rejected' : 'Approved', reviewedAt: a.reviewedAt ?? ctx.pipeline.now() } },
+    {
+      $set: {
+        reviewState: 'done',
+        outcome,
+        platformStatus: outcome === 'rejected' ? 'Rejected' : 'Approved',
+        reviewedAt: a.reviewedAt ?? ctx.pipeline.now(),
+      },
+    },
   );
   const aggregation = await aggregateBatch(ctx.pipeline, batch);
-  await recordAudit(ctx, { batch: batch._id, action: 'override', subject: a._id, reason, details: { decision: input.decision, workerId: a.workerId, platform }, outcome: 'done' });
+  await recordAudit(ctx, {
+    batch: batch._id,
+    action: 'override',
+    subject: a._id,
+    reason,
+    details: { decision: input.decision, workerId: a.workerId, platform },
+    outcome: 'done',
+  });
   const s = aggregation.summary;
   return {
     assignmentId: a._id,
@@ -78,6 +117,12 @@ export async function overrideReview(ctx: ActionContext, input: { assignmentId: 
     decision: input.decision,
     platform,
     countsVotes: input.decision === 'approve',
-    summary: { items: s.items, labels: s.labels, unresolved: s.unresolved, fleissKappa: s.fleissKappa, krippendorffAlpha: s.krippendorffAlpha },
+    summary: {
+      items: s.items,
+      labels: s.labels,
+      unresolved: s.unresolved,
+      fleissKappa: s.fleissKappa,
+      krippendorffAlpha: s.krippendorffAlpha,
+    },
   };
 }

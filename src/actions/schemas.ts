@@ -8,26 +8,65 @@ import { BatchName } from '../pipeline/names.js';
  */
 
 const text = (max: number) => z.string().trim().min(1).max(max);
-const optionalBatch = BatchName.optional().openapi({ description: "the batch whose audit log and target apply (default: every batch the worker worked in)" });
+const optionalBatch = BatchName.optional().openapi({
+  description: 'the batch whose audit log and target apply (default: every batch the worker worked in)',
+});
 
-export const WorkerParam = z.object({ worker: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).openapi({ param: { name: 'worker', in: 'path' }, example: 'A1EXAMPLEWORKER' }) });
-export const AssignmentParam = z.object({ assignment: z.string().min(1).max(128).openapi({ param: { name: 'assignment', in: 'path' } }) });
+export const WorkerParam = z.object({
+  worker: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .openapi({ param: { name: 'worker', in: 'path' }, example: 'A1EXAMPLEWORKER' }),
+});
+export const AssignmentParam = z.object({
+  assignment: z
+    .string()
+    .min(1)
+    .max(128)
+    .openapi({ param: { name: 'assignment', in: 'path' } }),
+});
 export const WorkersQuery = z.object({ batch: BatchName });
 
-export const BlockBody = z.object({ reason: text(1024).openapi({ description: 'recorded; MTurk shows it to the worker' }), batch: optionalBatch });
+export const BlockBody = z.object({
+  reason: text(1024).openapi({ description: 'recorded; MTurk shows it to the worker' }),
+  batch: optionalBatch,
+});
 export const UnblockBody = z.object({ reason: z.string().trim().max(1024).optional(), batch: optionalBatch });
 export const BonusBody = z.object({
   assignmentId: z.string().min(1).max(128),
-  amount: z.string().regex(/^\$?\d{1,6}(\.\d{1,2})?$/).openapi({ description: 'USD, e.g. "0.50"', example: '0.50' }),
+  amount: z
+    .string()
+    .regex(/^\$?\d{1,6}(\.\d{1,2})?$/)
+    .openapi({ description: 'USD, e.g. "0.50"', example: '0.50' }),
   reason: text(1024),
-  token: z.string().min(1).max(256).optional().openapi({ description: 'idempotency token; default: derived from worker, assignment, amount and reason' }),
+  token: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .openapi({ description: 'idempotency token; default: derived from worker, assignment, amount and reason' }),
   batch: optionalBatch,
 });
-export const MessageBody = z.object({ workerIds: z.array(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)).min(1).max(1000), subject: text(200), text: text(4096), batch: optionalBatch });
+export const MessageBody = z.object({
+  workerIds: z
+    .array(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/))
+    .min(1)
+    .max(1000),
+  subject: text(200),
+  text: text(4096),
+  batch: optionalBatch,
+});
 export const QualifyBody = z
   .object({
-    qualification: text(256).openapi({ description: "the preset's test name (dream-exam), the type's exact name, or its QualificationTypeId" }),
-    value: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+    qualification: text(256).openapi({
+      description: "the preset's test name (dream-exam), the type's exact name, or its QualificationTypeId",
+    }),
+    value: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
     revoke: z.boolean().default(false),
     reason: z.string().trim().max(1024).optional(),
     batch: optionalBatch,

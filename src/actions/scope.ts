@@ -22,7 +22,9 @@ export async function workerScope(ctx: ActionContext, workerIds: readonly string
     const doc = await requireBatch(ctx.pipeline, batch);
     return { batches: [batch], targets: [targetOf(doc, ctx.defaultTarget)] };
   }
-  const rows = await ctx.pipeline.models.assignments.find({ workerId: { $in: [...workerIds] } }, { batch: 1 }).lean<Pick<AssignmentDoc, 'batch'>[]>();
+  const rows = await ctx.pipeline.models.assignments
+    .find({ workerId: { $in: [...workerIds] } }, { batch: 1 })
+    .lean<Pick<AssignmentDoc, 'batch'>[]>();
   const batches = [...new Set(rows.map((r) => r.batch))].sort();
   if (batches.length === 0) return { batches: [NO_BATCH], targets: [ctx.defaultTarget] };
   const targets = new Set<string>();
@@ -35,14 +37,18 @@ const WORKER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** A worker id as MTurk writes them; one line naming `where` otherwise. */
 export function checkWorkerId(value: string, where = 'WORKER'): string {
   const id = value.trim();
-  if (!WORKER_ID.test(id)) throw new UserError(`${where}: ${JSON.stringify(value)} is not a worker id (letters, digits, "_" or "-", at most 64)`);
+  if (!WORKER_ID.test(id))
+    throw new UserError(`${where}: ${JSON.stringify(value)} is not a worker id (letters, digits, "_" or "-", at most 64)`);
   return id;
 }
 
 /** A reason or note: trimmed, not empty, at most `max` characters. */
 export function checkText(value: string | undefined, where: string, max = 1024): string {
   const text = (value ?? '').trim();
-  if (text.length === 0) throw new UserError(`${where}: give a reason (it is recorded in the audit log${where === '--reason' ? ' and MTurk shows it to the worker' : ''})`);
+  if (text.length === 0)
+    throw new UserError(
+      `${where}: give a reason (it is recorded in the audit log${where === '--reason' ? ' and MTurk shows it to the worker' : ''})`,
+    );
   if (text.length > max) throw new UserError(`${where}: at most ${max} characters (got ${text.length})`);
   return text;
 }

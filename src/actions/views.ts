@@ -40,7 +40,8 @@ export async function loadWorkerTable(ctx: ActionContext, batch: string, view?: 
 
 export async function loadWorkerAnswers(ctx: ActionContext, batch: string, workerId: string, view?: BatchView): Promise<WorkerAnswer[]> {
   const v = view ?? (await loadBatchView(ctx, batch));
-  if (!v.data.assignments.some((a) => a.workerId === workerId)) throw new UserError(`worker ${workerId} has no assignment in batch ${batch}`);
+  if (!v.data.assignments.some((a) => a.workerId === workerId))
+    throw new UserError(`worker ${workerId} has no assignment in batch ${batch}`);
   const manual = await ctx.models.manualLabels.find({ batch }).lean<ManualLabelDoc[]>();
   const labels = labelMap(v.aggregation?.labels ?? []);
   for (const m of manual) labels.set(m._id, m.label);

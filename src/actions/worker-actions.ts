@@ -36,12 +36,22 @@ export async function blockWorker(ctx: ActionContext, input: { workerId: string;
     await ctx.pipeline.backend(target).blockWorker(workerId, reason);
   }
   for (const batch of scope.batches) {
-    await recordAudit(ctx, { batch, action: 'block', subject: workerId, reason, details: { targets: scope.targets }, outcome: wasBlocked ? 'already-done' : 'done' });
+    await recordAudit(ctx, {
+      batch,
+      action: 'block',
+      subject: workerId,
+      reason,
+      details: { targets: scope.targets },
+      outcome: wasBlocked ? 'already-done' : 'done',
+    });
   }
   return { workerId, blocked: true, wasBlocked, ...scope };
 }
 
-export async function unblockWorker(ctx: ActionContext, input: { workerId: string; reason?: string; batch?: string }): Promise<BlockResult> {
+export async function unblockWorker(
+  ctx: ActionContext,
+  input: { workerId: string; reason?: string; batch?: string },
+): Promise<BlockResult> {
   const workerId = checkWorkerId(input.workerId);
   const reason = input.reason?.trim() || undefined;
   const scope = await workerScope(ctx, [workerId], input.batch);
@@ -51,7 +61,14 @@ export async function unblockWorker(ctx: ActionContext, input: { workerId: strin
     await ctx.pipeline.backend(target).unblockWorker(workerId, reason);
   }
   for (const batch of scope.batches) {
-    await recordAudit(ctx, { batch, action: 'unblock', subject: workerId, reason: reason ?? '', details: { targets: scope.targets }, outcome: wasBlocked ? 'done' : 'already-done' });
+    await recordAudit(ctx, {
+      batch,
+      action: 'unblock',
+      subject: workerId,
+      reason: reason ?? '',
+      details: { targets: scope.targets },
+      outcome: wasBlocked ? 'done' : 'already-done',
+    });
   }
   return { workerId, blocked: false, wasBlocked, ...scope };
 }
@@ -62,7 +79,10 @@ export interface MessageResult {
   batches: string[];
 }
 
-export async function messageWorkers(ctx: ActionContext, input: { workerIds: string[]; subject: string; text: string; batch?: string }): Promise<MessageResult> {
+export async function messageWorkers(
+  ctx: ActionContext,
+  input: { workerIds: string[]; subject: string; text: string; batch?: string },
+): Promise<MessageResult> {
   if (input.workerIds.length === 0) throw new UserError('WORKER: name at least one worker');
   const workerIds = [...new Set(input.workerIds.map((w) => checkWorkerId(w)))];
   const subject = checkText(input.subject, '--subject', 200);
@@ -70,12 +90,20 @@ export async function messageWorkers(ctx: ActionContext, input: { workerIds: str
   const scope = await workerScope(ctx, workerIds, input.batch);
   const failures = new Map<string, string>();
   for (const target of scope.targets) {
-    for (const f of await ctx.pipeline.backend(target).notifyWorkers(workerIds, subject, text)) failures.set(f.workerId, f.message || f.code);
+    for (const f of await ctx.pipeline.backend(target).notifyWorkers(workerIds, subject, text))
+      failures.set(f.workerId, f.message || f.code);
   }
   const failed = [...failures].map(([workerId, message]) => ({ workerId, message }));
   const sent = workerIds.filter((w) => !failures.has(w));
   for (const batch of scope.batches) {
-    await recordAudit(ctx, { batch, action: 'message', subject: workerIds.join(','), reason: subject, details: { text, sent, failed }, outcome: failed.length === 0 ? 'done' : `${failed.length} not reached` });
+    await recordAudit(ctx, {
+      batch,
+      action: 'message',
+      subject: workerIds.join(','),
+      reason: subject,
+      details: { text, sent, failed },
+      outcome: failed.length === 0 ? 'done' : `${failed.length} not reached`,
+    });
   }
   return { sent, failed, batches: scope.batches };
 }
@@ -104,7 +132,9 @@ async function resolveQualification(ctx: ActionContext, target: string, name: st
   const byName = await ctx.pipeline.backend(target).findQualificationTypeId(name);
   if (byName) return byName;
   if (/^[A-Z0-9]{20,40}$/.test(name)) return name;
-  throw new UserError(`--qualification: no qualification type ${JSON.stringify(name)} on target ${target} (give a test name from the batch's preset, the type's exact name, or its QualificationTypeId)`);
+  throw new UserError(
+    `--qualification: no qualification type ${JSON.stringify(name)} on target ${target} (give a test name from the batch's preset, the type's exact name, or its QualificationTypeId)`,
+  );
 }
 
 export async function qualifyWorker(
@@ -138,13 +168,23 @@ export async function qualifyWorker(
       outcome: 'done',
     });
   }
-  return { workerId, qualification, qualificationTypeId: typeId, value: input.revoke ? null : (input.value as number), revoked: input.revoke === true, targets: scope.targets };
+  return {
+    workerId,
+    qualification,
+    qualificationTypeId: typeId,
+    value: input.revoke ? null : (input.value as number),
+    revoked: input.revoke === true,
+    targets: scope.targets,
+  };
 }
 
 /** The stored assignment, or one line saying where it was looked for. */
 export async function requireAssignment(ctx: ActionContext, assignmentId: string, where = 'ASSIGNMENT'): Promise<AssignmentDoc> {
   const id = assignmentId.trim();
   const doc = id ? await ctx.pipeline.models.assignments.findById(id).lean<AssignmentDoc>() : null;
-  if (!doc) throw new UserError(`${where}: no assignment ${JSON.stringify(assignmentId)} in any batch (collected assignments only: run qrelay review <batch> first)`);
+  if (!doc)
+    throw new UserError(
+      `${where}: no assignment ${JSON.stringify(assignmentId)} in any batch (collected assignments only: run qrelay review <batch> first)`,
+    );
   return doc;
 }

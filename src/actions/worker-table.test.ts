@@ -8,7 +8,12 @@ function stats(worker: string, over: Partial<WorkerStats> = {}): WorkerStats {
     worker,
     assignments: { submitted: 2, pendingReview: 0, approved: 2, discarded: 0, rejected: 0, counted: 2 },
     answers: { total: 10, yes: 5, no: 5 },
-    checks: { total: 2, passed: 2, passRate: 1, byPolarity: { yes: { total: 1, passed: 1, passRate: 1 }, no: { total: 1, passed: 1, passRate: 1 } } },
+    checks: {
+      total: 2,
+      passed: 2,
+      passRate: 1,
+      byPolarity: { yes: { total: 1, passed: 1, passRate: 1 }, no: { total: 1, passed: 1, passRate: 1 } },
+    },
     agreement: { compared: 8, agreed: 6, rate: 0.75, skippedTies: 0, skippedNoOthers: 0 },
     medianMsPerItem: 24_840,
     flags: [],
@@ -29,8 +34,25 @@ describe('workerTable', () => {
         { workerId: 'A', amountCents: 99, state: 'sending' },
       ],
     });
-    expect(rows[0]).toMatchObject({ workerId: 'A', worker: 'A', assignmentIds: ['A-1', 'A-2'], blocked: false, blockReason: null, qualifications: { 'dream-exam': 95 }, bonuses: { count: 2, cents: 75 }, medianSecondsPerItem: 24.8 });
-    expect(rows[1]).toMatchObject({ workerId: 'B', assignmentIds: [], blocked: true, blockReason: 'spam', qualifications: {}, bonuses: { count: 0, cents: 0 }, flags: ['fast'] });
+    expect(rows[0]).toMatchObject({
+      workerId: 'A',
+      worker: 'A',
+      assignmentIds: ['A-1', 'A-2'],
+      blocked: false,
+      blockReason: null,
+      qualifications: { 'dream-exam': 95 },
+      bonuses: { count: 2, cents: 75 },
+      medianSecondsPerItem: 24.8,
+    });
+    expect(rows[1]).toMatchObject({
+      workerId: 'B',
+      assignmentIds: [],
+      blocked: true,
+      blockReason: 'spam',
+      qualifications: {},
+      bonuses: { count: 0, cents: 0 },
+      flags: ['fast'],
+    });
   });
 });
 
@@ -86,17 +108,57 @@ describe('workerAnswers', () => {
     }) as unknown as AssignmentDoc;
 
   it("puts each answer next to the item's final label or the check's known answer", () => {
-    const rows = workerAnswers('W', [hit], [assignment('A1', 'W', 'yes', 'yes'), assignment('A2', 'X', 'no', 'no')], new Map([['b|q1:d1', 'no' as const]]));
+    const rows = workerAnswers(
+      'W',
+      [hit],
+      [assignment('A1', 'W', 'yes', 'yes'), assignment('A2', 'X', 'no', 'no')],
+      new Map([['b|q1:d1', 'no' as const]]),
+    );
     expect(rows).toEqual([
-      expect.objectContaining({ assignmentId: 'A1', kind: 'real', queryId: 'q1', chunkId: 'd1', answer: 'yes', expected: 'no', agrees: false, difficult: true, comment: 'hard one', seconds: 12.3, review: 'approved' }),
-      expect.objectContaining({ assignmentId: 'A1', kind: 'check', queryId: 'g1', answer: 'yes', expected: 'no', agrees: false, seconds: null }),
+      expect.objectContaining({
+        assignmentId: 'A1',
+        kind: 'real',
+        queryId: 'q1',
+        chunkId: 'd1',
+        answer: 'yes',
+        expected: 'no',
+        agrees: false,
+        difficult: true,
+        comment: 'hard one',
+        seconds: 12.3,
+        review: 'approved',
+      }),
+      expect.objectContaining({
+        assignmentId: 'A1',
+        kind: 'check',
+        queryId: 'g1',
+        answer: 'yes',
+        expected: 'no',
+        agrees: false,
+        seconds: null,
+      }),
     ]);
   });
 
   it('shows the review as decided, discarded, pending or overridden', () => {
-    const discarded = assignment('A1', 'W', 'no', 'no', { review: { action: 'approve-and-discard', countsVotes: false, reason: '', feedback: null, decidedAt: new Date(0) } });
-    expect(workerAnswers('W', [hit], [discarded], new Map())[0]).toMatchObject({ review: 'approved, discarded', expected: null, agrees: null });
-    expect(workerAnswers('W', [hit], [assignment('A1', 'W', 'no', 'no', { reviewState: 'pending' })], new Map())[0]!.review).toBe('pending');
-    expect(workerAnswers('W', [hit], [assignment('A1', 'W', 'no', 'no', { override: { decision: 'approve', reason: 'r', who: 'me', at: new Date(0) } })], new Map())[0]!.review).toBe('override: approve');
+    const discarded = assignment('A1', 'W', 'no', 'no', {
+      review: { action: 'approve-and-discard', countsVotes: false, reason: '', feedback: null, decidedAt: new Date(0) },
+    });
+    expect(workerAnswers('W', [hit], [discarded], new Map())[0]).toMatchObject({
+      review: 'approved, discarded',
+      expected: null,
+      agrees: null,
+    });
+    expect(workerAnswers('W', [hit], [assignment('A1', 'W', 'no', 'no', { reviewState: 'pending' })], new Map())[0]!.review).toBe(
+      'pending',
+    );
+    expect(
+      workerAnswers(
+        'W',
+        [hit],
+        [assignment('A1', 'W', 'no', 'no', { override: { decision: 'approve', reason: 'r', who: 'me', at: new Date(0) } })],
+        new Map(),
+      )[0]!.review,
+    ).toBe('override: approve');
   });
 });

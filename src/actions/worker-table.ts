@@ -79,7 +79,15 @@ const sortValue: Record<SortKey, (r: WorkerRow) => number | string> = {
 export function sortAndFilter(rows: readonly WorkerRow[], opts: { sort?: SortKey; descending?: boolean; flag?: string }): WorkerRow[] {
   const key = opts.sort ?? 'worker';
   const sign = opts.descending ? -1 : 1;
-  const kept = opts.flag ? rows.filter((r) => (opts.flag === 'blocked' ? r.blocked : opts.flag === 'flagged' ? r.flags.length > 0 : (r.flags as readonly string[]).includes(opts.flag as string))) : [...rows];
+  const kept = opts.flag
+    ? rows.filter((r) =>
+        opts.flag === 'blocked'
+          ? r.blocked
+          : opts.flag === 'flagged'
+            ? r.flags.length > 0
+            : (r.flags as readonly string[]).includes(opts.flag as string),
+      )
+    : [...rows];
   return kept.sort((a, b) => {
     const x = sortValue[key](a);
     const y = sortValue[key](b);
@@ -107,12 +115,27 @@ export interface WorkerAnswer {
 }
 
 /** One worker's answers next to the final labels (real items) or the known answers (checks). */
-export function workerAnswers(workerId: string, hits: readonly HitDoc[], assignments: readonly AssignmentDoc[], labels: ReadonlyMap<string, Judgment | null>): WorkerAnswer[] {
+export function workerAnswers(
+  workerId: string,
+  hits: readonly HitDoc[],
+  assignments: readonly AssignmentDoc[],
+  labels: ReadonlyMap<string, Judgment | null>,
+): WorkerAnswer[] {
   const byHit = new Map(hits.map((h) => [h._id, h]));
-  const mine = assignments.filter((a) => a.workerId === workerId).sort((a, b) => new Date(a.submittedAt ?? 0).getTime() - new Date(b.submittedAt ?? 0).getTime());
+  const mine = assignments
+    .filter((a) => a.workerId === workerId)
+    .sort((a, b) => new Date(a.submittedAt ?? 0).getTime() - new Date(b.submittedAt ?? 0).getTime());
   return mine.flatMap((a) => {
     const hit = byHit.get(a.hit);
-    const review = a.override ? `override: ${a.override.decision}` : a.reviewState !== 'done' ? 'pending' : a.outcome === 'rejected' ? 'rejected' : a.review?.countsVotes === false ? 'approved, discarded' : 'approved';
+    const review = a.override
+      ? `override: ${a.override.decision}`
+      : a.reviewState !== 'done'
+        ? 'pending'
+        : a.outcome === 'rejected'
+          ? 'rejected'
+          : a.review?.countsVotes === false
+            ? 'approved, discarded'
+            : 'approved';
     return a.answers.map((x) => {
       const planned = hit?.items.find((i) => i.position === x.position);
       const expected = x.kind === 'check' ? (planned?.kind === 'check' ? planned.expected : null) : (labels.get(x.item) ?? null);

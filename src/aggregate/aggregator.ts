@@ -5,9 +5,7 @@ import { quote, type IndexedVotes, type Vote } from './votes.js';
 export type AggregatorName = 'MajorityVote' | 'DawidSkene';
 
 /** What a tie ends in when nothing else decides it. */
-export type FinalTiePolicy<L extends string = string> =
-  | { readonly kind: 'unresolved' }
-  | { readonly kind: 'fallback'; readonly label: L };
+export type FinalTiePolicy<L extends string = string> = { readonly kind: 'unresolved' } | { readonly kind: 'fallback'; readonly label: L };
 
 /**
  * What to do when the top categories of an item are tied: equal vote counts for majority
@@ -85,7 +83,9 @@ export function checkTiePolicy<L extends string>(policy: TiePolicy<L>, categorie
       return;
     default: {
       const unknown: never = policy;
-      throw new UserError(`${where}.kind: ${quote((unknown as { kind: unknown }).kind)} is not one of "unresolved", "fallback", "worker-weighted"`);
+      throw new UserError(
+        `${where}.kind: ${quote((unknown as { kind: unknown }).kind)} is not one of "unresolved", "fallback", "worker-weighted"`,
+      );
     }
   }
 }

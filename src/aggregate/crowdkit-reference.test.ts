@@ -40,7 +40,11 @@ interface Fixture {
     priors: Record<string, number>;
     errors: Record<string, Record<string, Record<string, number>>>;
   }[];
-  dawidSkeneWithGold: null | { gold: Record<string, string>; labels: Record<string, string>; probas: Record<string, Record<string, number>> };
+  dawidSkeneWithGold: null | {
+    gold: Record<string, string>;
+    labels: Record<string, string>;
+    probas: Record<string, Record<string, number>>;
+  };
   fleissKappa: { value: number | null; ratersPerItem?: number; itemsUsed?: number };
   krippendorffAlpha: { krippendorff: number; crowdkit: number };
 }
@@ -111,7 +115,10 @@ describe.each(fixtures)('crowd-kit reference: $name', (fx) => {
     const early = run(fx, 100);
     const fixed = run(fx, 500);
     const ours = labelsByItem(dawidSkene().fit(fx.votes, fx.categories));
-    const differ = (a: Record<string, string>, b: (item: string) => string | null | undefined) => Object.keys(a).filter((item) => a[item] !== b(item)).sort();
+    const differ = (a: Record<string, string>, b: (item: string) => string | null | undefined) =>
+      Object.keys(a)
+        .filter((item) => a[item] !== b(item))
+        .sort();
     expect(differ(early.labels, (item) => ours.get(item))).toEqual(differ(early.labels, (item) => fixed.labels[item]));
     if (early.iterations < 100 && differ(early.labels, (item) => fixed.labels[item]).length > 0) {
       const [before, last] = early.lossHistory.slice(-2);

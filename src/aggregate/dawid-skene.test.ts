@@ -81,7 +81,10 @@ describe('Dawid–Skene', () => {
 
   it('is deterministic and independent of the vote order', () => {
     const { votes } = crowd();
-    const shuffled = votes.map((v, n) => ({ v, key: (n * 7919) % votes.length })).sort((a, b) => a.key - b.key).map((x) => x.v);
+    const shuffled = votes
+      .map((v, n) => ({ v, key: (n * 7919) % votes.length }))
+      .sort((a, b) => a.key - b.key)
+      .map((x) => x.v);
     const a = dawidSkene<YN>().fit(votes, yn);
     expect(dawidSkene<YN>().fit(shuffled, yn)).toEqual(a);
     expect(dawidSkene<YN>().fit(votes, yn)).toEqual(a);
@@ -118,7 +121,12 @@ describe('Dawid–Skene', () => {
       { item: 'y', worker, label: 'no' as const },
     ]);
     const result = dawidSkene<YN>().fit(votes, yn);
-    expect(labelsByItem(result)).toEqual(new Map([['x', 'yes'], ['y', 'no']]));
+    expect(labelsByItem(result)).toEqual(
+      new Map([
+        ['x', 'yes'],
+        ['y', 'no'],
+      ]),
+    );
     expect(result.items[0]!.probabilities.yes).toBeCloseTo(1, 9);
     for (const w of result.workers) expect(w.accuracy).toBeCloseTo(1, 9);
   });

@@ -123,7 +123,8 @@ function goldIndex<L extends string>(data: IndexedVotes<L>, gold: Readonly<Recor
   const itemIndex = new Map(data.items.map((id, i) => [id, i]));
   for (const [item, label] of Object.entries(gold)) {
     const k = data.categories.indexOf(label);
-    if (k < 0) throw new UserError(`DawidSkene gold[${quote(item)}]: ${quote(label)} is not one of the categories ${quote(data.categories)}`);
+    if (k < 0)
+      throw new UserError(`DawidSkene gold[${quote(item)}]: ${quote(label)} is not one of the categories ${quote(data.categories)}`);
     const i = itemIndex.get(item);
     if (i !== undefined) index[i] = k;
   }
@@ -248,7 +249,10 @@ class Model<L extends string> {
       const p = (c: number, k: number) => errors[(w * K + c) * K + k]!;
       let accuracy = 0;
       for (let c = 0; c < K; c++) accuracy += priors[c]! * p(c, c);
-      const confusion = Object.fromEntries(categories.map((truth, c) => [truth, perCategory(categories, (k) => p(c, k))])) as Record<L, Record<L, number>>;
+      const confusion = Object.fromEntries(categories.map((truth, c) => [truth, perCategory(categories, (k) => p(c, k))])) as Record<
+        L,
+        Record<L, number>
+      >;
       return { worker, votes: votesBy[w]!, accuracy, confusion };
     });
     return {

@@ -6,7 +6,9 @@ import type { Vote } from './votes.js';
 function fromCounts<L extends string>(categories: readonly L[], table: readonly (readonly number[])[]): Vote<L>[] {
   return table.flatMap((row, i) => {
     let rater = 0;
-    return row.flatMap((count, k) => Array.from({ length: count }, () => ({ item: `s${i + 1}`, worker: `r${++rater}`, label: categories[k]! })));
+    return row.flatMap((count, k) =>
+      Array.from({ length: count }, () => ({ item: `s${i + 1}`, worker: `r${++rater}`, label: categories[k]! })),
+    );
   });
 }
 
@@ -38,19 +40,47 @@ describe("Fleiss' κ", () => {
   });
 
   it('is 1 when every item is unanimous and both categories occur', () => {
-    const result = fleissKappa.compute(fromCounts(yn, [[3, 0], [0, 3], [3, 0]]), yn);
+    const result = fleissKappa.compute(
+      fromCounts(yn, [
+        [3, 0],
+        [0, 3],
+        [3, 0],
+      ]),
+      yn,
+    );
     expect(result.value).toBe(1);
   });
 
   it('is -1 when every pair of raters disagrees on balanced data', () => {
-    expect(fleissKappa.compute(fromCounts(yn, [[1, 1], [1, 1]]), yn).value).toBeCloseTo(-1, 12);
+    expect(
+      fleissKappa.compute(
+        fromCounts(yn, [
+          [1, 1],
+          [1, 1],
+        ]),
+        yn,
+      ).value,
+    ).toBeCloseTo(-1, 12);
   });
 
-  it('keeps items with unequal rater counts (Gwet\'s generalization), single ratings only in the shares', () => {
+  it("keeps items with unequal rater counts (Gwet's generalization), single ratings only in the shares", () => {
     // three items with 3 raters, one with 2, one with 4, one with 1
-    const table = [[2, 1], [3, 0], [0, 3], [1, 1], [2, 2], [1, 0]];
+    const table = [
+      [2, 1],
+      [3, 0],
+      [0, 3],
+      [1, 1],
+      [2, 2],
+      [1, 0],
+    ];
     const result = fleissKappa.compute(fromCounts(yn, table), yn);
-    expect(result).toMatchObject({ itemsUsed: 5, itemsExcluded: 1, ratingsUsed: 15, ratersPerItem: null, raters: { min: 2, max: 4, mean: 3 } });
+    expect(result).toMatchObject({
+      itemsUsed: 5,
+      itemsExcluded: 1,
+      ratingsUsed: 15,
+      ratersPerItem: null,
+      raters: { min: 2, max: 4, mean: 3 },
+    });
     // by hand: P_i = 1/3, 1, 1, 0, 1/3 -> P-bar = 8/15;
     // pi_yes = (2/3 + 1 + 0 + 1/2 + 1/2 + 1) / 6 = 11/18, pi_no = 7/18 -> P-e = (121 + 49) / 324
     const pe = 170 / 324;
@@ -60,7 +90,11 @@ describe("Fleiss' κ", () => {
   });
 
   it('is the classic κ when every item has the same count', () => {
-    const table = [[2, 1], [3, 0], [0, 3]];
+    const table = [
+      [2, 1],
+      [3, 0],
+      [0, 3],
+    ];
     const result = fleissKappa.compute(fromCounts(yn, table), yn);
     expect(result).toMatchObject({ itemsUsed: 3, itemsExcluded: 0, ratingsUsed: 9, ratersPerItem: 3, raters: { min: 3, max: 3, mean: 3 } });
     // P_i = 1/3, 1, 1 -> P-bar = 7/9; p = (5/9, 4/9) -> P-e = 41/81
@@ -68,7 +102,12 @@ describe("Fleiss' κ", () => {
   });
 
   it('does not depend on the vote order', () => {
-    const votes = fromCounts(yn, [[2, 1], [3, 0], [0, 3], [1, 2]]);
+    const votes = fromCounts(yn, [
+      [2, 1],
+      [3, 0],
+      [0, 3],
+      [1, 2],
+    ]);
     expect(fleissKappa.compute([...votes].reverse(), yn)).toEqual(fleissKappa.compute(votes, yn));
   });
 
@@ -95,13 +134,25 @@ describe("Fleiss' κ", () => {
     });
 
     it('one rater per item', () => {
-      const result = fleissKappa.compute(fromCounts(yn, [[1, 0], [0, 1]]), yn);
+      const result = fleissKappa.compute(
+        fromCounts(yn, [
+          [1, 0],
+          [0, 1],
+        ]),
+        yn,
+      );
       expect(result).toMatchObject({ value: null, itemsUsed: 0, itemsExcluded: 2 });
       expect(result.reason).toBe('no item has 2 or more ratings: κ needs at least 2 raters per item');
     });
 
     it('a single category overall', () => {
-      const result = fleissKappa.compute(fromCounts(yn, [[3, 0], [3, 0]]), yn);
+      const result = fleissKappa.compute(
+        fromCounts(yn, [
+          [3, 0],
+          [3, 0],
+        ]),
+        yn,
+      );
       expect(result).toMatchObject({ value: null, itemsUsed: 2, ratersPerItem: 3, observedAgreement: 1, chanceAgreement: 1 });
       expect(result.reason).toBe('every rating used is "yes": chance agreement is 1, so κ is undefined');
       const single = fleissKappa.compute(fromCounts(['yes'] as const, [[3], [2]]), ['yes']);

@@ -48,11 +48,14 @@ describe.each(fixture.sets)("Fleiss' κ against irrCAC: $name", (ref) => {
   });
 });
 
-describe.each(fixture.sets.filter((s) => s.statsmodels !== undefined))("Fleiss' κ against statsmodels where every item has the same count: $name", (ref) => {
-  it('is the classic κ', () => {
-    expect(Math.abs(fleissKappa.compute(ref.votes, ref.categories).value! - ref.statsmodels!)).toBeLessThan(1e-12);
-  });
-});
+describe.each(fixture.sets.filter((s) => s.statsmodels !== undefined))(
+  "Fleiss' κ against statsmodels where every item has the same count: $name",
+  (ref) => {
+    it('is the classic κ', () => {
+      expect(Math.abs(fleissKappa.compute(ref.votes, ref.categories).value! - ref.statsmodels!)).toBeLessThan(1e-12);
+    });
+  },
+);
 
 describe('the fixture', () => {
   it('covers unequal counts, single ratings and an equal-count control', () => {

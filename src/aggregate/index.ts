@@ -17,13 +17,7 @@ export {
   type TiePolicy,
 } from './aggregator.js';
 export { majorityVote, type MajorityVoteOptions } from './majority-vote.js';
-export {
-  DAWID_SKENE_DEFAULTS,
-  dawidSkene,
-  type DawidSkeneOptions,
-  type DawidSkeneResult,
-  type WorkerConfusion,
-} from './dawid-skene.js';
+export { DAWID_SKENE_DEFAULTS, dawidSkene, type DawidSkeneOptions, type DawidSkeneResult, type WorkerConfusion } from './dawid-skene.js';
 export type { AgreementMeasure, AgreementMeasureName, AgreementResult } from './agreement.js';
 export { fleissKappa, type FleissKappaResult } from './fleiss-kappa.js';
 export { krippendorffAlpha, type KrippendorffAlphaResult } from './krippendorff-alpha.js';

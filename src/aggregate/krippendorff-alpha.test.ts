@@ -4,7 +4,9 @@ import type { Vote } from './votes.js';
 
 /** Votes from reliability data: one row per observer, one column per unit, null = missing. */
 function fromReliabilityData(rows: readonly (readonly (number | string | null)[])[]): Vote[] {
-  return rows.flatMap((row, o) => row.flatMap((value, u) => (value === null ? [] : [{ item: `u${u + 1}`, worker: `o${o + 1}`, label: String(value) }])));
+  return rows.flatMap((row, o) =>
+    row.flatMap((value, u) => (value === null ? [] : [{ item: `u${u + 1}`, worker: `o${o + 1}`, label: String(value) }])),
+  );
 }
 
 const _ = null;
@@ -22,7 +24,14 @@ describe("Krippendorff's α (nominal)", () => {
     expect(result.value!).toBeCloseTo(0.691, 3);
     expect(result.value!).toBeCloseTo(0.691358, 6);
     // units 2 and 14 have no value and are not items at all; unit 1 has one value and cannot be paired
-    expect(result).toMatchObject({ measure: 'krippendorffAlpha', level: 'nominal', itemsUsed: 12, itemsExcluded: 1, pairableValues: 26, ratingsUsed: 26 });
+    expect(result).toMatchObject({
+      measure: 'krippendorffAlpha',
+      level: 'nominal',
+      itemsUsed: 12,
+      itemsExcluded: 1,
+      pairableValues: 26,
+      ratingsUsed: 26,
+    });
   });
 
   it('gives 0.743 on the 4 observers x 12 units example', () => {
@@ -62,7 +71,13 @@ describe("Krippendorff's α (nominal)", () => {
   });
 
   it('is 1 for perfect agreement and computes disagreements', () => {
-    const result = krippendorffAlpha.compute(fromReliabilityData([[1, 2, 1], [1, 2, 1]]), ['1', '2']);
+    const result = krippendorffAlpha.compute(
+      fromReliabilityData([
+        [1, 2, 1],
+        [1, 2, 1],
+      ]),
+      ['1', '2'],
+    );
     expect(result).toMatchObject({ value: 1, observedDisagreement: 0 });
     expect(result.expectedDisagreement!).toBeCloseTo(8 / 15, 12); // n = 6, n_1 = 4, n_2 = 2: (36 - 20) / 30
   });
@@ -83,16 +98,33 @@ describe("Krippendorff's α (nominal)", () => {
   describe('undefined cases give null with a reason, never NaN', () => {
     it('no votes', () => {
       const result = krippendorffAlpha.compute([], ['yes', 'no']);
-      expect(result).toMatchObject({ value: null, reason: 'no votes: α needs items rated by at least 2 workers', itemsUsed: 0, itemsExcluded: 0 });
+      expect(result).toMatchObject({
+        value: null,
+        reason: 'no votes: α needs items rated by at least 2 workers',
+        itemsUsed: 0,
+        itemsExcluded: 0,
+      });
     });
 
     it('only single ratings', () => {
-      const result = krippendorffAlpha.compute(fromReliabilityData([['yes', _], [_, 'no']]), ['yes', 'no']);
+      const result = krippendorffAlpha.compute(
+        fromReliabilityData([
+          ['yes', _],
+          [_, 'no'],
+        ]),
+        ['yes', 'no'],
+      );
       expect(result).toMatchObject({ value: null, reason: 'no item has 2 or more ratings: α has no pairable values', itemsExcluded: 2 });
     });
 
     it('a single category overall', () => {
-      const result = krippendorffAlpha.compute(fromReliabilityData([['yes', 'yes'], ['yes', 'yes']]), ['yes', 'no']);
+      const result = krippendorffAlpha.compute(
+        fromReliabilityData([
+          ['yes', 'yes'],
+          ['yes', 'yes'],
+        ]),
+        ['yes', 'no'],
+      );
       expect(result).toMatchObject({ value: null, observedDisagreement: 0, expectedDisagreement: 0 });
       expect(result.reason).toBe('every pairable rating is "yes": expected disagreement is 0, so α is undefined');
       expect(JSON.stringify(result)).not.toMatch(/NaN|Infinity/);

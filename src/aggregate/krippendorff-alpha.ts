@@ -27,22 +27,42 @@ export const krippendorffAlpha: AgreementMeasure<KrippendorffAlphaResult> = {
     const K = categories.length;
     const { matching, marginal, itemsUsed } = coincidences(data.counts, data.items.length, K);
     const n = marginal.reduce((a, b) => a + b, 0);
-    const base = { measure: 'krippendorffAlpha', level: 'nominal', itemsUsed, itemsExcluded: data.items.length - itemsUsed, ratingsUsed: n, pairableValues: n } as const;
+    const base = {
+      measure: 'krippendorffAlpha',
+      level: 'nominal',
+      itemsUsed,
+      itemsExcluded: data.items.length - itemsUsed,
+      ratingsUsed: n,
+      pairableValues: n,
+    } as const;
     if (itemsUsed === 0) {
-      const reason = data.items.length === 0 ? 'no votes: α needs items rated by at least 2 workers' : 'no item has 2 or more ratings: α has no pairable values';
+      const reason =
+        data.items.length === 0
+          ? 'no votes: α needs items rated by at least 2 workers'
+          : 'no item has 2 or more ratings: α has no pairable values';
       return { ...base, value: null, reason, observedDisagreement: null, expectedDisagreement: null };
     }
     const { observedDisagreement, expectedDisagreement } = disagreements(matching, marginal, n);
     if (expectedDisagreement === 0) {
       const only = categories.find((_, k) => marginal[k]! > 0);
-      return { ...base, value: null, reason: `every pairable rating is ${quote(only)}: expected disagreement is 0, so α is undefined`, observedDisagreement, expectedDisagreement };
+      return {
+        ...base,
+        value: null,
+        reason: `every pairable rating is ${quote(only)}: expected disagreement is 0, so α is undefined`,
+        observedDisagreement,
+        expectedDisagreement,
+      };
     }
     return { ...base, value: 1 - observedDisagreement / expectedDisagreement, observedDisagreement, expectedDisagreement };
   },
 };
 
 /** For nominal data only the diagonal of the coincidence matrix (o_cc) and its marginals (n_c) matter. */
-function coincidences(counts: Float64Array, items: number, K: number): { matching: Float64Array; marginal: Float64Array; itemsUsed: number } {
+function coincidences(
+  counts: Float64Array,
+  items: number,
+  K: number,
+): { matching: Float64Array; marginal: Float64Array; itemsUsed: number } {
   const matching = new Float64Array(K);
   const marginal = new Float64Array(K);
   let itemsUsed = 0;
@@ -60,7 +80,11 @@ function coincidences(counts: Float64Array, items: number, K: number): { matchin
   return { matching, marginal, itemsUsed };
 }
 
-function disagreements(matching: Float64Array, marginal: Float64Array, n: number): { observedDisagreement: number; expectedDisagreement: number } {
+function disagreements(
+  matching: Float64Array,
+  marginal: Float64Array,
+  n: number,
+): { observedDisagreement: number; expectedDisagreement: number } {
   const observedDisagreement = (n - matching.reduce((a, b) => a + b, 0)) / n;
   const sameExpected = marginal.reduce((sum, c) => sum + c * (c - 1), 0);
   return { observedDisagreement, expectedDisagreement: (n * (n - 1) - sameExpected) / (n * (n - 1)) };

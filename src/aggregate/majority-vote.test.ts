@@ -55,7 +55,13 @@ describe('majority vote', () => {
       const result = majorityVote<YN>().fit(votes, yn);
       expect(result.unresolved).toBe(2);
       const four = result.items.find((it) => it.item === 'four');
-      expect(four).toMatchObject({ label: null, decidedBy: 'unresolved', tie: ['yes', 'no'], counts: { yes: 2, no: 2 }, probabilities: { yes: 0.5, no: 0.5 } });
+      expect(four).toMatchObject({
+        label: null,
+        decidedBy: 'unresolved',
+        tie: ['yes', 'no'],
+        counts: { yes: 2, no: 2 },
+        probabilities: { yes: 0.5, no: 0.5 },
+      });
       expect(result.items.find((it) => it.item === 'clear')).toMatchObject({ label: 'no', decidedBy: 'clear', tie: [] });
     });
 
@@ -74,11 +80,19 @@ describe('majority vote', () => {
       const result = majorityVote<YN>({ tiePolicy: { kind: 'worker-weighted', weights, then: { kind: 'unresolved' } } }).fit(votes, yn);
       // two: yes by good (0.9) vs no by poor (0.4) -> yes
       // four: no by good+unknown (0.9 + 0) vs yes by poor+other (0.8) -> no
-      expect(labelsByItem(result)).toEqual(new Map([['clear', 'no'], ['four', 'no'], ['two', 'yes']]));
+      expect(labelsByItem(result)).toEqual(
+        new Map([
+          ['clear', 'no'],
+          ['four', 'no'],
+          ['two', 'yes'],
+        ]),
+      );
       expect(result.items.find((it) => it.item === 'two')?.decidedBy).toBe('tie-weighted');
 
       const even = { good: 0.5, poor: 0.5 };
-      const fallback = majorityVote<YN>({ tiePolicy: { kind: 'worker-weighted', weights: even, then: { kind: 'fallback', label: 'yes' } } }).fit(votes, yn);
+      const fallback = majorityVote<YN>({
+        tiePolicy: { kind: 'worker-weighted', weights: even, then: { kind: 'fallback', label: 'yes' } },
+      }).fit(votes, yn);
       expect(fallback.items.find((it) => it.item === 'two')).toMatchObject({ label: 'yes', decidedBy: 'tie-fallback' });
       const open = majorityVote<YN>({ tiePolicy: { kind: 'worker-weighted', weights: {}, then: { kind: 'unresolved' } } }).fit(votes, yn);
       expect(open.unresolved).toBe(2);
@@ -157,9 +171,9 @@ describe('majority vote', () => {
     expect(() =>
       majorityVote<YN>({ tiePolicy: { kind: 'worker-weighted', weights: { w1: -1 }, then: { kind: 'unresolved' } } }).fit([], yn),
     ).toThrow('tiePolicy.weights["w1"]: -1 is not a finite number >= 0');
-    expect(() =>
-      majorityVote<YN>({ tiePolicy: { kind: 'worker-weighted', weights: {}, then: fallback } }).fit([], yn),
-    ).toThrow('tiePolicy.then.label');
+    expect(() => majorityVote<YN>({ tiePolicy: { kind: 'worker-weighted', weights: {}, then: fallback } }).fit([], yn)).toThrow(
+      'tiePolicy.then.label',
+    );
     expect(() => majorityVote<YN>({ tiePolicy: { kind: 'coin' } as unknown as { kind: 'unresolved' } }).fit([], yn)).toThrow(
       'tiePolicy.kind: "coin" is not one of',
     );

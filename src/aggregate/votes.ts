@@ -64,12 +64,16 @@ export function indexVotes<L extends string>(votes: readonly Vote<L>[], categori
       }
     }
     if (!categoryIndex.has(v.label)) {
-      throw new UserError(`votes[${n}].label: ${quote(v.label)} is not one of the categories ${quote(categories)}; map it to one of them or add it to the list`);
+      throw new UserError(
+        `votes[${n}].label: ${quote(v.label)} is not one of the categories ${quote(categories)}; map it to one of them or add it to the list`,
+      );
     }
     const key = JSON.stringify([v.item, v.worker]);
     const earlier = firstVote.get(key);
     if (earlier !== undefined) {
-      throw new UserError(`votes[${n}]: worker ${quote(v.worker)} already voted on item ${quote(v.item)} in votes[${earlier}]; keep one vote per worker and item`);
+      throw new UserError(
+        `votes[${n}]: worker ${quote(v.worker)} already voted on item ${quote(v.item)} in votes[${earlier}]; keep one vote per worker and item`,
+      );
     }
     firstVote.set(key, n);
   });

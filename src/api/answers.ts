@@ -74,7 +74,10 @@ export function batchAnswers(ctx: PipelineContext): BatchAnswers {
   const batchFingerprint = (batch: string) => fresh.read(`batch|${batch}`, () => readBatchFingerprint(ctx, batch));
   const reportFingerprint = async (batch: string) => {
     // the report reads the batch and its last export (the base its holes are counted against)
-    const [own, exported] = await Promise.all([batchFingerprint(batch), fresh.read(`export|${batch}`, () => exportFingerprint(ctx, batch))]);
+    const [own, exported] = await Promise.all([
+      batchFingerprint(batch),
+      fresh.read(`export|${batch}`, () => exportFingerprint(ctx, batch)),
+    ]);
     return `${own}|${exported}`;
   };
   return {
@@ -88,7 +91,8 @@ export function batchAnswers(ctx: PipelineContext): BatchAnswers {
       reports.get(
         `report|${batch}|${format}|${table ?? ''}`,
         () => reportFingerprint(batch),
-        async () => renderedAnswer(renderReport((await batchReport(ctx, batch)).report, format, table ? { table } : {}), REPORT_MEDIA_TYPES[format]),
+        async () =>
+          renderedAnswer(renderReport((await batchReport(ctx, batch)).report, format, table ? { table } : {}), REPORT_MEDIA_TYPES[format]),
       ),
   };
 }

@@ -7,7 +7,10 @@ import { sendProblem } from './problem.js';
  * a path that is no route stays 404. The routes come from the OpenAPI document, the
  * one list of what the API answers, plus the few routes it does not describe.
  */
-export function methodNotAllowed(paths: () => Record<string, Record<string, unknown>>, extra: Record<string, string[]> = {}): RequestHandler {
+export function methodNotAllowed(
+  paths: () => Record<string, Record<string, unknown>>,
+  extra: Record<string, string[]> = {},
+): RequestHandler {
   let routes: { pattern: RegExp; methods: string[] }[] | undefined;
   const build = () => {
     const all: Record<string, Set<string>> = {};

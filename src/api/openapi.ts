@@ -27,7 +27,9 @@ export const ProblemSchema = registry.register(
         .array(
           z.object({
             line: z.number().int().optional().openapi({ description: 'the line of an uploaded file (0: the file as a whole)' }),
-            field: z.string().openapi({ description: 'where: `query.format`, `body.budgetUsd`, or a field of a file line (empty: the whole line)' }),
+            field: z
+              .string()
+              .openapi({ description: 'where: `query.format`, `body.budgetUsd`, or a field of a file line (empty: the whole line)' }),
             reason: z.string(),
           }),
         )
@@ -44,16 +46,18 @@ export const problemResponse = (description: string) => ({
 });
 
 export function buildOpenApiDocument(version: string) {
-  return completeResponses(new OpenApiGeneratorV31(registry.definitions).generateDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'qrelay',
-      version,
-      description:
-        'Escalates relevance cases on which LLM judges disagreed to crowd workers, aggregates their votes and merges the labels into qrels.',
-    },
-    servers: [{ url: '/' }],
-  }));
+  return completeResponses(
+    new OpenApiGeneratorV31(registry.definitions).generateDocument({
+      openapi: '3.1.0',
+      info: {
+        title: 'qrelay',
+        version,
+        description:
+          'Escalates relevance cases on which LLM judges disagreed to crowd workers, aggregates their votes and merges the labels into qrels.',
+      },
+      servers: [{ url: '/' }],
+    }),
+  );
 }
 
 type Document = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -68,7 +72,9 @@ const PROBLEM_CONTENT = { 'application/problem+json': { schema: { $ref: '#/compo
  */
 function completeResponses(doc: Document): Document {
   for (const ops of Object.values(doc.paths ?? {})) {
-    for (const op of Object.values(ops as Record<string, { parameters?: unknown[]; requestBody?: unknown; responses?: Record<string, unknown> }>)) {
+    for (const op of Object.values(
+      ops as Record<string, { parameters?: unknown[]; requestBody?: unknown; responses?: Record<string, unknown> }>,
+    )) {
       if (!op || typeof op !== 'object' || !op.responses) continue;
       if (((op.parameters?.length ?? 0) > 0 || op.requestBody) && !op.responses['400']) {
         op.responses['400'] = { description: 'the request does not match its schema (path, query or body)', content: PROBLEM_CONTENT };

@@ -17,7 +17,12 @@ describe('SnapshotCache', () => {
     const cache = new SnapshotCache<string>();
     let fp = 'a';
     let computed = 0;
-    const get = () => cache.get('k', async () => fp, async () => `value ${++computed} of ${fp}`);
+    const get = () =>
+      cache.get(
+        'k',
+        async () => fp,
+        async () => `value ${++computed} of ${fp}`,
+      );
     const first = await Promise.all(Array.from({ length: 50 }, get));
     expect(new Set(first)).toEqual(new Set(['value 1 of a']));
     expect(await get()).toBe('value 1 of a');
@@ -40,15 +45,38 @@ describe('SnapshotCache', () => {
   });
   it('keeps no failure: a failed read or computation is tried again by the next request', async () => {
     const cache = new SnapshotCache<number>();
-    await expect(cache.get('k', () => Promise.reject(new Error('no such batch')), async () => 1)).rejects.toThrow('no such batch');
-    await expect(cache.get('k', async () => 'a', () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
-    expect(await cache.get('k', async () => 'a', async () => 7)).toBe(7);
+    await expect(
+      cache.get(
+        'k',
+        () => Promise.reject(new Error('no such batch')),
+        async () => 1,
+      ),
+    ).rejects.toThrow('no such batch');
+    await expect(
+      cache.get(
+        'k',
+        async () => 'a',
+        () => Promise.reject(new Error('db down')),
+      ),
+    ).rejects.toThrow('db down');
+    expect(
+      await cache.get(
+        'k',
+        async () => 'a',
+        async () => 7,
+      ),
+    ).toBe(7);
   });
 
   it('holds at most maxEntries keys, dropping the least recently used', async () => {
     const cache = new SnapshotCache<string>(2);
     let computed = 0;
-    const get = (k: string) => cache.get(k, async () => 'same', async () => `${k}${++computed}`);
+    const get = (k: string) =>
+      cache.get(
+        k,
+        async () => 'same',
+        async () => `${k}${++computed}`,
+      );
     await get('a');
     await get('b');
     await get('a'); // a used last: b goes

@@ -108,7 +108,12 @@ const GZIP_FROM_BYTES = 1400;
 
 export function renderedAnswer(text: string, type: string): RenderedAnswer {
   const body = Buffer.from(text, 'utf8');
-  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, type, gzip: body.length >= GZIP_FROM_BYTES ? gzipSync(body) : null };
+  return {
+    body,
+    etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+    type,
+    gzip: body.length >= GZIP_FROM_BYTES ? gzipSync(body) : null,
+  };
 }
 
 /**

@@ -14,7 +14,8 @@ import type { BatchData } from './repository.js';
 export function plannedItems(hits: readonly HitDoc[]): Map<string, { queryId: string; chunkId: string }> {
   const items = new Map<string, { queryId: string; chunkId: string }>();
   for (const hit of hits) {
-    for (const i of hit.items) if (i.kind === 'real') items.set(itemId(hit.batch, caseKey(i.queryId, i.chunkId)), { queryId: i.queryId, chunkId: i.chunkId });
+    for (const i of hit.items)
+      if (i.kind === 'real') items.set(itemId(hit.batch, caseKey(i.queryId, i.chunkId)), { queryId: i.queryId, chunkId: i.chunkId });
   }
   return items;
 }

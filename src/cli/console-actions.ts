@@ -31,7 +31,10 @@ const pct = (v: number | null) => (v === null ? '-' : `${Math.round(v * 100)}%`)
 async function withActions(fn: (ctx: ActionContext, config: Config) => Promise<void>): Promise<void> {
   await withPipeline(
     async (pipeline, config) => {
-      await fn(createActionContext({ pipeline, connection: pipeline.models.batches.db, who: cliActor(), defaultTarget: config.env.MTURK_TARGET }), config);
+      await fn(
+        createActionContext({ pipeline, connection: pipeline.models.batches.db, who: cliActor(), defaultTarget: config.env.MTURK_TARGET }),
+        config,
+      );
     },
     { quiet: true },
   );
@@ -73,7 +76,9 @@ const out = (json: boolean | undefined, value: unknown, text: string) => say(jso
 export function registerConsoleActions(program: Command): void {
   program
     .command('workers')
-    .description("a batch's workers: assignments, check results, agreement, time per item, flags, blocked or not, qualification scores, bonuses paid")
+    .description(
+      "a batch's workers: assignments, check results, agreement, time per item, flags, blocked or not, qualification scores, bonuses paid",
+    )
     .argument('<batch>', 'batch name')
     .option('--json', 'print one JSON object: {batch, workers: [...]}')
     .action(
@@ -89,8 +94,13 @@ export function registerConsoleActions(program: Command): void {
       }),
     );
 
-  const worker = program.command('worker').description('act on a worker through the crowd platform: block, unblock, bonus, message, qualify (each in the audit log)');
-  const batchOption = ['--batch <name>', "the batch whose audit log and target apply (default: every batch the worker worked in; none: MTURK_TARGET)"] as const;
+  const worker = program
+    .command('worker')
+    .description('act on a worker through the crowd platform: block, unblock, bonus, message, qualify (each in the audit log)');
+  const batchOption = [
+    '--batch <name>',
+    'the batch whose audit log and target apply (default: every batch the worker worked in; none: MTURK_TARGET)',
+  ] as const;
 
   worker
     .command('block')
@@ -104,7 +114,11 @@ export function registerConsoleActions(program: Command): void {
         await withActions(async (ctx, config) => {
           await reachable(ctx, config, (await workerScope(ctx, [workerId], opts.batch)).targets);
           const r = await blockWorker(ctx, { workerId, reason: opts.reason, ...(opts.batch && { batch: opts.batch }) });
-          out(opts.json, r, `worker ${r.workerId}: blocked on ${r.targets.join(', ')}${r.wasBlocked ? ' (was blocked already; reason updated)' : ''}`);
+          out(
+            opts.json,
+            r,
+            `worker ${r.workerId}: blocked on ${r.targets.join(', ')}${r.wasBlocked ? ' (was blocked already; reason updated)' : ''}`,
+          );
         });
       }),
     );
@@ -120,7 +134,11 @@ export function registerConsoleActions(program: Command): void {
       action(async (workerId: string, opts: { reason?: string; batch?: string; json?: boolean }) => {
         await withActions(async (ctx, config) => {
           await reachable(ctx, config, (await workerScope(ctx, [workerId], opts.batch)).targets);
-          const r = await unblockWorker(ctx, { workerId, ...(opts.reason && { reason: opts.reason }), ...(opts.batch && { batch: opts.batch }) });
+          const r = await unblockWorker(ctx, {
+            workerId,
+            ...(opts.reason && { reason: opts.reason }),
+            ...(opts.batch && { batch: opts.batch }),
+          });
           out(opts.json, r, `worker ${r.workerId}: not blocked on ${r.targets.join(', ')}${r.wasBlocked ? '' : ' (was not blocked)'}`);
         });
       }),
@@ -137,21 +155,33 @@ export function registerConsoleActions(program: Command): void {
     .option(...batchOption)
     .option('--json', 'print one JSON object')
     .action(
-      action(async (workerId: string, opts: { assignment: string; amount: string; reason: string; token?: string; batch?: string; json?: boolean }) => {
-        await withActions(async (ctx, config) => {
-          const a = await requireAssignment(ctx, opts.assignment, '--assignment');
-          const target = (await requireBatch(ctx.pipeline, a.batch)).settings?.target;
-          if (target) await checkReachable(config, target);
-          const r = await payBonus(ctx, { workerId, assignmentId: opts.assignment, amount: opts.amount, reason: opts.reason, ...(opts.token !== undefined && { token: opts.token }), ...(opts.batch && { batch: opts.batch }) });
-          out(
-            opts.json,
-            r,
-            r.alreadyPaid
-              ? `worker ${r.workerId}: this bonus of ${usd(r.amountCents)} for ${r.assignmentId} was paid already; nothing sent`
-              : `worker ${r.workerId}: paid a bonus of ${usd(r.amountCents)} (+${usd(r.feeCents)} fee) for ${r.assignmentId} in batch ${r.batch}`,
-          );
-        });
-      }),
+      action(
+        async (
+          workerId: string,
+          opts: { assignment: string; amount: string; reason: string; token?: string; batch?: string; json?: boolean },
+        ) => {
+          await withActions(async (ctx, config) => {
+            const a = await requireAssignment(ctx, opts.assignment, '--assignment');
+            const target = (await requireBatch(ctx.pipeline, a.batch)).settings?.target;
+            if (target) await checkReachable(config, target);
+            const r = await payBonus(ctx, {
+              workerId,
+              assignmentId: opts.assignment,
+              amount: opts.amount,
+              reason: opts.reason,
+              ...(opts.token !== undefined && { token: opts.token }),
+              ...(opts.batch && { batch: opts.batch }),
+            });
+            out(
+              opts.json,
+              r,
+              r.alreadyPaid
+                ? `worker ${r.workerId}: this bonus of ${usd(r.amountCents)} for ${r.assignmentId} was paid already; nothing sent`
+                : `worker ${r.workerId}: paid a bonus of ${usd(r.amountCents)} (+${usd(r.feeCents)} fee) for ${r.assignmentId} in batch ${r.batch}`,
+            );
+          });
+        },
+      ),
     );
 
   worker
@@ -166,7 +196,12 @@ export function registerConsoleActions(program: Command): void {
       action(async (workerIds: string[], opts: { subject: string; text: string; batch?: string; json?: boolean }) => {
         await withActions(async (ctx, config) => {
           await reachable(ctx, config, (await workerScope(ctx, workerIds, opts.batch)).targets);
-          const r = await messageWorkers(ctx, { workerIds, subject: opts.subject, text: opts.text, ...(opts.batch && { batch: opts.batch }) });
+          const r = await messageWorkers(ctx, {
+            workerIds,
+            subject: opts.subject,
+            text: opts.text,
+            ...(opts.batch && { batch: opts.batch }),
+          });
           if (opts.json) return say(JSON.stringify(r));
           say(`message sent to ${r.sent.length} worker${r.sent.length === 1 ? '' : 's'}${r.sent.length ? `: ${r.sent.join(', ')}` : ''}`);
           for (const f of r.failed) say(`not sent to ${f.workerId}: ${f.message}`);
@@ -189,27 +224,38 @@ export function registerConsoleActions(program: Command): void {
     .option(...batchOption)
     .option('--json', 'print one JSON object')
     .action(
-      action(async (workerId: string, opts: { qualification: string; value?: number; revoke?: boolean; reason?: string; batch?: string; json?: boolean }) => {
-        await withActions(async (ctx, config) => {
-          await reachable(ctx, config, (await workerScope(ctx, [workerId], opts.batch)).targets);
-          const r = await qualifyWorker(ctx, {
-            workerId,
-            qualification: opts.qualification,
-            ...(opts.value !== undefined && { value: opts.value }),
-            ...(opts.revoke && { revoke: true }),
-            ...(opts.reason && { reason: opts.reason }),
-            ...(opts.batch && { batch: opts.batch }),
+      action(
+        async (
+          workerId: string,
+          opts: { qualification: string; value?: number; revoke?: boolean; reason?: string; batch?: string; json?: boolean },
+        ) => {
+          await withActions(async (ctx, config) => {
+            await reachable(ctx, config, (await workerScope(ctx, [workerId], opts.batch)).targets);
+            const r = await qualifyWorker(ctx, {
+              workerId,
+              qualification: opts.qualification,
+              ...(opts.value !== undefined && { value: opts.value }),
+              ...(opts.revoke && { revoke: true }),
+              ...(opts.reason && { reason: opts.reason }),
+              ...(opts.batch && { batch: opts.batch }),
+            });
+            out(
+              opts.json,
+              r,
+              r.revoked ? `worker ${r.workerId}: ${r.qualification} revoked` : `worker ${r.workerId}: ${r.qualification} = ${r.value}`,
+            );
           });
-          out(opts.json, r, r.revoked ? `worker ${r.workerId}: ${r.qualification} revoked` : `worker ${r.workerId}: ${r.qualification} = ${r.value}`);
-        });
-      }),
+        },
+      ),
     );
 
   const review = program.commands.find((c) => c.name() === 'review');
   if (!review) throw new Error('registerConsoleActions must come after registerPipeline (it adds review override)');
   review
     .command('override')
-    .description('overturn the review of one assignment: --approve (paid, its votes count) or --reject (its votes never count); labels and κ are recomputed')
+    .description(
+      'overturn the review of one assignment: --approve (paid, its votes count) or --reject (its votes never count); labels and κ are recomputed',
+    )
     .argument('<assignment>', 'AssignmentId')
     .option('--approve', 'approve it (over a rejection too); its votes count whatever the checks said')
     .option('--reject', 'its votes stop counting; rejected on the platform if not yet approved')
@@ -224,14 +270,18 @@ export function registerConsoleActions(program: Command): void {
           if (target) await checkReachable(config, target);
           const r = await overrideReview(ctx, { assignmentId, decision: opts.approve ? 'approve' : 'reject', reason: opts.reason });
           const k = r.summary.fleissKappa;
-          out(opts.json, r, `assignment ${r.assignmentId} (${r.workerId}, batch ${r.batch}): ${r.decision === 'approve' ? 'votes count' : 'votes excluded'}; platform: ${r.platform}; ${r.summary.labels}/${r.summary.items} labelled, Fleiss κ ${k === null ? 'undefined' : k.toFixed(3)}`);
+          out(
+            opts.json,
+            r,
+            `assignment ${r.assignmentId} (${r.workerId}, batch ${r.batch}): ${r.decision === 'approve' ? 'votes count' : 'votes excluded'}; platform: ${r.platform}; ${r.summary.labels}/${r.summary.items} labelled, Fleiss κ ${k === null ? 'undefined' : k.toFixed(3)}`,
+          );
         });
       }),
     );
 
   program
     .command('label')
-    .description('decide an item by hand (provenance manual): export-qrels uses it over the crowd\'s label; the report lists it')
+    .description("decide an item by hand (provenance manual): export-qrels uses it over the crowd's label; the report lists it")
     .argument('<batch>', 'batch name')
     .requiredOption('--query <qid>', 'query id')
     .requiredOption('--chunk <cid>', 'chunk (document) id')
@@ -242,7 +292,11 @@ export function registerConsoleActions(program: Command): void {
       action(async (batch: string, opts: { query: string; chunk: string; label: 'yes' | 'no'; note: string; json?: boolean }) => {
         await withActions(async (ctx) => {
           const r = await setManualLabel(ctx, { batch, queryId: opts.query, chunkId: opts.chunk, label: opts.label, note: opts.note });
-          out(opts.json, r, `batch ${r.batch}: query ${r.queryId} chunk ${r.chunkId} labelled ${r.label} by hand${r.previous && r.previous !== r.label ? ` (was ${r.previous})` : r.changed ? '' : ' (unchanged)'}`);
+          out(
+            opts.json,
+            r,
+            `batch ${r.batch}: query ${r.queryId} chunk ${r.chunkId} labelled ${r.label} by hand${r.previous && r.previous !== r.label ? ` (was ${r.previous})` : r.changed ? '' : ' (unchanged)'}`,
+          );
         });
       }),
     );
@@ -271,7 +325,11 @@ export function registerConsoleActions(program: Command): void {
       action(async (batch: string, opts: { json?: boolean }) => {
         await withActions(async (ctx) => {
           const r = await deleteDraftBatch(ctx, batch);
-          out(opts.json, r, `batch ${batch} deleted (${r.deleted.items} items, ${r.deleted.gold} gold, ${r.deleted.consensus} consensus records)`);
+          out(
+            opts.json,
+            r,
+            `batch ${batch} deleted (${r.deleted.items} items, ${r.deleted.gold} gold, ${r.deleted.consensus} consensus records)`,
+          );
         });
       }),
     );
@@ -287,7 +345,8 @@ export function registerConsoleActions(program: Command): void {
           await requireBatch(ctx.pipeline, batch);
           const rows = await auditLog(ctx, batch);
           if (opts.json) return say(JSON.stringify(rows.map(({ _id: _unused, ...r }) => r)));
-          for (const r of rows) say(`${new Date(r.at).toISOString()}  ${r.who}  ${r.action} ${r.subject}  ${r.outcome}${r.reason ? `  (${r.reason})` : ''}`);
+          for (const r of rows)
+            say(`${new Date(r.at).toISOString()}  ${r.who}  ${r.action} ${r.subject}  ${r.outcome}${r.reason ? `  (${r.reason})` : ''}`);
         });
       }),
     );

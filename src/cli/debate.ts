@@ -48,7 +48,9 @@ export function modelOptionNamer(o: Pick<DebateCliOptions, 'model' | 'modelA' | 
 }
 
 function summaryText(s: DebateSummary): string {
-  const rounds = Object.entries(s.consensusByRound).map(([r, n]) => `${n} in round ${r}`).join(', ');
+  const rounds = Object.entries(s.consensusByRound)
+    .map(([r, n]) => `${n} in round ${r}`)
+    .join(', ');
   return [
     `debate: ${s.candidates} candidates: ${s.consensus} consensus${rounds ? ` (${rounds})` : ''}, ${s.escalated} escalated, ${s.failed} failed${s.filtered ? `, ${s.filtered} filtered out` : ''}`,
     `requests ${s.requests} (${s.requestsSent} sent, ${s.requestsReplayed} from the journal), re-asks ${s.retries}, transport retries ${s.httpRetries}; tokens ${s.promptTokens} prompt + ${s.completionTokens} completion; cost ${formatCost(s.cost)}; ${s.wallSeconds}s`,
@@ -59,9 +61,14 @@ function summaryText(s: DebateSummary): string {
 export function registerDebate(program: Command): void {
   program
     .command('debate')
-    .description('the DREAM debate (two LLM agents, Tables 27/28) over candidates: consensus labels, and escalations for the crowd (resumable)')
+    .description(
+      'the DREAM debate (two LLM agents, Tables 27/28) over candidates: consensus labels, and escalations for the crowd (resumable)',
+    )
     .argument('<candidates>', 'JSONL file: {query_id, query, answers, chunk_id, chunk, dataset?} per line')
-    .requiredOption('--out <dir>', 'output directory (escalations.jsonl, consensus.jsonl, filtered.jsonl, failed.jsonl, summary.json, journal.jsonl)')
+    .requiredOption(
+      '--out <dir>',
+      'output directory (escalations.jsonl, consensus.jsonl, filtered.jsonl, failed.jsonl, summary.json, journal.jsonl)',
+    )
     .option('--model <name>', 'model of both agents (required unless --model-a and --model-b are given)')
     .option('--model-a <name>', 'model of Agent A (stance yes)')
     .option('--model-b <name>', 'model of Agent B (stance no)')
@@ -71,14 +78,23 @@ export function registerDebate(program: Command): void {
     .option('--prompts <dir>', 'directory with the prompt templates (default: the bundled prompts/)')
     .option('--budget <tokens>', 'stop before spending more tokens than this', parseWhole(1, Number.MAX_SAFE_INTEGER))
     .option('--json', 'print the summary as one JSON object')
-    .option('--prefilter', "drop clearly irrelevant candidates first (the paper's Table 17 filter): dropped only when every --prefilter-model says false")
-    .option('--prefilter-model <name>', 'a model of the prefilter (repeatable; default: the agents\' models); implies --prefilter', collect, [])
+    .option(
+      '--prefilter',
+      "drop clearly irrelevant candidates first (the paper's Table 17 filter): dropped only when every --prefilter-model says false",
+    )
+    .option(
+      '--prefilter-model <name>',
+      "a model of the prefilter (repeatable; default: the agents' models); implies --prefilter",
+      collect,
+      [],
+    )
     .option('--batch <name>', 'import the escalations and the consensus labels into this batch afterwards')
     .action(
       action(async (candidates: string, opts: DebateCliOptions) => {
         const modelA = opts.modelA ?? opts.model;
         const modelB = opts.modelB ?? opts.model;
-        if (modelA === undefined || modelB === undefined) throw new UserError('--model is required (or both --model-a and --model-b): the model name the endpoint serves');
+        if (modelA === undefined || modelB === undefined)
+          throw new UserError('--model is required (or both --model-a and --model-b): the model name the endpoint serves');
         const prefilterModels = opts.prefilterModel.length > 0 ? opts.prefilterModel : opts.prefilter ? [...new Set([modelA, modelB])] : [];
         const config = loadConfig();
         const terminal = process.stderr.isTTY === true && !opts.json;
@@ -106,54 +122,80 @@ export function registerDebate(program: Command): void {
         if (opts.batch !== undefined) {
           const batch = opts.batch;
           const { importDebateOutputs: importOutputs } = await import('../debate/import-outputs.js');
-          await withPipeline(async (ctx) => {
-            imported = await importOutputs(ctx, batch, summary);
-          }, { quiet: true });
+          await withPipeline(
+            async (ctx) => {
+              imported = await importOutputs(ctx, batch, summary);
+            },
+            { quiet: true },
+          );
         }
         if (opts.json) process.stdout.write(`${JSON.stringify({ ...summary, ...(imported && { imported }) })}\n`);
         else {
           process.stdout.write(`${summaryText(summary)}\n`);
-          if (imported) process.stdout.write(`batch ${imported.batch}: ${imported.escalations} escalated cases and ${imported.consensus} consensus labels imported\n`);
+          if (imported)
+            process.stdout.write(
+              `batch ${imported.batch}: ${imported.escalations} escalated cases and ${imported.consensus} consensus labels imported\n`,
+            );
         }
       }),
     );
 
   program
     .command('adjudicate')
-    .description("the LLM adjudicator (Table 29) on a batch's escalated cases: labels stored with provenance llm-adjudicator beside the crowd's; crowd vs adjudicator κ, confusion table, accuracies")
+    .description(
+      "the LLM adjudicator (Table 29) on a batch's escalated cases: labels stored with provenance llm-adjudicator beside the crowd's; crowd vs adjudicator κ, confusion table, accuracies",
+    )
     .argument('<batch>', 'batch name')
     .requiredOption('--model <name>', 'the adjudicator model')
     .option('--out <file>', 'also write the labels as JSONL (query_id, chunk_id, label, reasoning, references, crowd_label, provenance)')
-    .option('--fill-unresolved', "give the items the crowd left unresolved the adjudicator's label (provenance llm-adjudicator); the crowd's labels are never replaced")
+    .option(
+      '--fill-unresolved',
+      "give the items the crowd left unresolved the adjudicator's label (provenance llm-adjudicator); the crowd's labels are never replaced",
+    )
     .option('--concurrency <n>', 'requests in flight', parseWhole(1, 1000), 8)
     .option('--temperature <t>', 'sampling temperature', parseTemperature, 0)
     .option('--prompts <dir>', 'directory with the prompt templates (default: the bundled prompts/)')
     .option('--json', 'print the result as one JSON object')
     .action(
-      action(async (batch: string, opts: { model: string; out?: string; fillUnresolved?: boolean; concurrency: number; temperature: number; prompts?: string; json?: boolean }) => {
-        await withPipeline(
-          async (ctx, config) => {
-            const terminal = process.stderr.isTTY === true && !opts.json;
-            const stage = terminal ? createProgress(process.stderr, { terminal: true }).stage('adjudicate', { total: 0, unit: 'cases' }) : undefined;
-            const { adjudicateBatch, renderAdjudication } = await import('../debate/adjudicate.js');
-            const result = await adjudicateBatch(ctx, {
-              batch,
-              model: opts.model,
-              ...(opts.out !== undefined && { out: opts.out }),
-              fillUnresolved: opts.fillUnresolved === true,
-              concurrency: opts.concurrency,
-              temperature: opts.temperature,
-              ...(opts.prompts !== undefined && { promptsDir: opts.prompts }),
-              journalDir: join(config.dataDir, 'llm'),
-              llm: { apiKey: config.env.OPENAI_API_KEY, baseURL: config.env.OPENAI_BASE_URL },
-              prices: loadPriceTable(config.env.QRELAY_LLM_PRICES),
-              onProgress: (done, total) => stage?.update(done, total),
-            });
-            stage?.finish();
-            process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${renderAdjudication(result)}\n`);
+      action(
+        async (
+          batch: string,
+          opts: {
+            model: string;
+            out?: string;
+            fillUnresolved?: boolean;
+            concurrency: number;
+            temperature: number;
+            prompts?: string;
+            json?: boolean;
           },
-          { quiet: true },
-        );
-      }),
+        ) => {
+          await withPipeline(
+            async (ctx, config) => {
+              const terminal = process.stderr.isTTY === true && !opts.json;
+              const stage = terminal
+                ? createProgress(process.stderr, { terminal: true }).stage('adjudicate', { total: 0, unit: 'cases' })
+                : undefined;
+              const { adjudicateBatch, renderAdjudication } = await import('../debate/adjudicate.js');
+              const result = await adjudicateBatch(ctx, {
+                batch,
+                model: opts.model,
+                ...(opts.out !== undefined && { out: opts.out }),
+                fillUnresolved: opts.fillUnresolved === true,
+                concurrency: opts.concurrency,
+                temperature: opts.temperature,
+                ...(opts.prompts !== undefined && { promptsDir: opts.prompts }),
+                journalDir: join(config.dataDir, 'llm'),
+                llm: { apiKey: config.env.OPENAI_API_KEY, baseURL: config.env.OPENAI_BASE_URL },
+                prices: loadPriceTable(config.env.QRELAY_LLM_PRICES),
+                onProgress: (done, total) => stage?.update(done, total),
+              });
+              stage?.finish();
+              process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${renderAdjudication(result)}\n`);
+            },
+            { quiet: true },
+          );
+        },
+      ),
     );
 }

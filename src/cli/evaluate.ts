@@ -60,14 +60,36 @@ export function registerEvaluate(program: Command): void {
     .argument('<runs...>', 'TREC run files (qid Q0 docid rank score tag; tabs or spaces)')
     .option('--qrels <file>', 'qrels file (TREC, BEIR tsv or BRIDGE jsonl); give it twice: the base, then the new', collect)
     .option('--measures <list>', `measures, comma or space separated (default: "${DEFAULT_MEASURES.join(' ')}")`, collect)
-    .option('--rel-level <N>', 'binary measures count grade >= N as relevant (trec_eval -l; default 1); a measure\'s own rel=N wins', integer(1, 'a positive integer'))
+    .option(
+      '--rel-level <N>',
+      "binary measures count grade >= N as relevant (trec_eval -l; default 1); a measure's own rel=N wins",
+      integer(1, 'a positive integer'),
+    )
     .option('--qrels-format <format>', `read both qrels as ${QRELS_FORMATS.join('|')} instead of detecting it`, parseQrelsFormat)
     .option('--json', 'print one JSON object (per-query values, significance, intervals) instead of the table; with --per-query: JSONL')
-    .option('--per-query', 'print every per-query value instead of the table: trec_eval -q\'s three columns "measure qid value" (JSONL with --json)')
+    .option(
+      '--per-query',
+      'print every per-query value instead of the table: trec_eval -q\'s three columns "measure qid value" (JSONL with --json)',
+    )
     .option('--no-significance', 'skip the significance tests and bootstrap intervals')
-    .option('--randomization-trials <N>', 'trials of the paired randomization test (0: skip it)', integer(0, 'a non-negative integer'), DEFAULT_SIGNIFICANCE.trials)
-    .option('--bootstrap-samples <N>', 'bootstrap samples for the 95% intervals (0: none)', integer(0, 'a non-negative integer'), DEFAULT_SIGNIFICANCE.samples)
-    .option('--seed <N>', 'seed of the randomization test and the bootstrap (same seed, same output)', integer(0, 'a non-negative integer'), DEFAULT_SIGNIFICANCE.seed)
+    .option(
+      '--randomization-trials <N>',
+      'trials of the paired randomization test (0: skip it)',
+      integer(0, 'a non-negative integer'),
+      DEFAULT_SIGNIFICANCE.trials,
+    )
+    .option(
+      '--bootstrap-samples <N>',
+      'bootstrap samples for the 95% intervals (0: none)',
+      integer(0, 'a non-negative integer'),
+      DEFAULT_SIGNIFICANCE.samples,
+    )
+    .option(
+      '--seed <N>',
+      'seed of the randomization test and the bootstrap (same seed, same output)',
+      integer(0, 'a non-negative integer'),
+      DEFAULT_SIGNIFICANCE.seed,
+    )
     .addHelpText(
       'after',
       `
@@ -101,7 +123,11 @@ docs/evaluation.md.`,
           ...(withSignificance && { significance: { trials: opts.randomizationTrials, samples: opts.bootstrapSamples, seed: opts.seed } }),
         });
         if (opts.perQuery) return writeLines(perQueryLines(report, opts.json ? 'jsonl' : 'trec'));
-        process.stdout.write(opts.json ? `${JSON.stringify(evaluationDocument(inputs, report, significance))}\n` : renderEvaluationTable(inputs, report, significance));
+        process.stdout.write(
+          opts.json
+            ? `${JSON.stringify(evaluationDocument(inputs, report, significance))}\n`
+            : renderEvaluationTable(inputs, report, significance),
+        );
       }),
     );
 }

@@ -23,7 +23,11 @@ export function registerExportQrels(program: Command): void {
     .option('--base-format <format>', `read the base as ${QRELS_FORMATS.join('|')} instead of detecting it`, parseChoice(QRELS_FORMATS))
     .option('--consensus <file>', "debate-consensus labels (JSONL, as qrelay import reads them), used with the batch's imported ones")
     .requiredOption('--out <file>', 'the merged qrels to write')
-    .option('--format <format>', `${QRELS_OUTPUT_FORMATS.join('|')} (default: from --out: .tsv beir, .jsonl jsonl, else trec)`, parseChoice(QRELS_OUTPUT_FORMATS))
+    .option(
+      '--format <format>',
+      `${QRELS_OUTPUT_FORMATS.join('|')} (default: from --out: .tsv beir, .jsonl jsonl, else trec)`,
+      parseChoice(QRELS_OUTPUT_FORMATS),
+    )
     .option('--json', 'print one JSON object (every conflict and unresolved item) instead of the summary')
     .addHelpText(
       'after',

@@ -6,7 +6,15 @@ import { createLogger } from '../log.js';
 import { readFile } from 'node:fs/promises';
 import { adminToken } from '@qrelay/marketplace';
 import { checkPopulation, startMarketplaceWithSimulation, type PopulationProfile, type SimulatedMarketplace } from '../simulation/index.js';
-import { parseCount, passwordOf, profileOf, registerRetakePolicy, registerUpdateWorker, withProfileOptions, type ProfileOptions } from './marketplace-workers.js';
+import {
+  parseCount,
+  passwordOf,
+  profileOf,
+  registerRetakePolicy,
+  registerUpdateWorker,
+  withProfileOptions,
+  type ProfileOptions,
+} from './marketplace-workers.js';
 import { action, onShutdownSignal } from './run.js';
 import { parsePort, parsePositiveNumber } from './options.js';
 
@@ -44,7 +52,9 @@ async function callAdmin(config: Config, opts: AdminOptions, method: string, pat
       signal: AbortSignal.timeout(30_000),
     });
   } catch (err) {
-    throw new UserError(`no marketplace answers at ${base} (${errorMessage(err)}): start one with \`qrelay marketplace\`, or point MARKETPLACE_URL / --url at it`);
+    throw new UserError(
+      `no marketplace answers at ${base} (${errorMessage(err)}): start one with \`qrelay marketplace\`, or point MARKETPLACE_URL / --url at it`,
+    );
   }
   const text = await res.text();
   let json: unknown;
@@ -56,7 +66,10 @@ async function callAdmin(config: Config, opts: AdminOptions, method: string, pat
   if (!res.ok) {
     const p = (json ?? {}) as { detail?: string; errors?: { path: string; message: string }[] };
     const details = p.errors?.map((e) => `${e.path}: ${e.message}`).join('; ');
-    if (res.status === 403) throw new UserError(`the marketplace at ${base} refused the admin token: MARKETPLACE_ACCESS_KEY_ID / MARKETPLACE_SECRET_ACCESS_KEY must be the key pair it runs with`);
+    if (res.status === 403)
+      throw new UserError(
+        `the marketplace at ${base} refused the admin token: MARKETPLACE_ACCESS_KEY_ID / MARKETPLACE_SECRET_ACCESS_KEY must be the key pair it runs with`,
+      );
     throw new UserError(`the marketplace at ${base} answered ${res.status}: ${details ?? p.detail ?? text.slice(0, 200)}`);
   }
   return json;
@@ -78,8 +91,13 @@ async function readPopulation(path: string): Promise<PopulationProfile> {
   }
   const checked = checkPopulation(json);
   if (!checked.ok) {
-    const shown = checked.issues.slice(0, 5).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
-    throw new UserError(`--simulate ${path}: ${shown}${checked.issues.length > 5 ? `; and ${checked.issues.length - 5} more` : ''} (the fields are described in src/simulation/README.md)`);
+    const shown = checked.issues
+      .slice(0, 5)
+      .map((i) => (i.path ? `${i.path}: ${i.message}` : i.message))
+      .join('; ');
+    throw new UserError(
+      `--simulate ${path}: ${shown}${checked.issues.length > 5 ? `; and ${checked.issues.length - 5} more` : ''} (the fields are described in src/simulation/README.md)`,
+    );
   }
   return checked.profile;
 }
@@ -94,7 +112,11 @@ export function registerMarketplace(program: Command): void {
     .description('run the MTurk-compatible marketplace (Requester API on POST /, operator interface on /admin), or operate a running one')
     .option('--port <port>', 'HTTP port (default: the port of MARKETPLACE_URL, 8090)', parsePort)
     .option('--host <host>', 'address to listen on (default: the host of MARKETPLACE_URL)')
-    .option('--clock-speed <factor>', 'marketplace time per real time, e.g. 3600 for an hour per second (default: MARKETPLACE_CLOCK_SPEED, else as saved)', parsePositiveNumber)
+    .option(
+      '--clock-speed <factor>',
+      'marketplace time per real time, e.g. 3600 for an hour per second (default: MARKETPLACE_CLOCK_SPEED, else as saved)',
+      parsePositiveNumber,
+    )
     .option('--simulate <population.json>', 'also run a simulated worker population described in this file')
     .action(
       action(async (opts: { port?: number; host?: string; clockSpeed?: number; simulate?: string }) => {
@@ -188,11 +210,25 @@ export function registerMarketplace(program: Command): void {
       .option('--slow-share <x>', 'share of requests delayed', parseShare)
       .option('--slow-ms <ms>', 'delay of the slow requests', parseCount),
   ).action(
-    action(async (opts: { throttleRate?: number; throttleBurst?: number; throttleShare?: number; faultShare?: number; slowShare?: number; slowMs?: number; url?: string }) => {
-      const { url, ...settings } = opts;
-      const config = loadConfig();
-      print(Object.keys(settings).length === 0 ? await callAdmin(config, { url }, 'GET', '/chaos') : await callAdmin(config, { url }, 'PUT', '/chaos', settings));
-    }),
+    action(
+      async (opts: {
+        throttleRate?: number;
+        throttleBurst?: number;
+        throttleShare?: number;
+        faultShare?: number;
+        slowShare?: number;
+        slowMs?: number;
+        url?: string;
+      }) => {
+        const { url, ...settings } = opts;
+        const config = loadConfig();
+        print(
+          Object.keys(settings).length === 0
+            ? await callAdmin(config, { url }, 'GET', '/chaos')
+            : await callAdmin(config, { url }, 'PUT', '/chaos', settings),
+        );
+      },
+    ),
   );
 
   withUrl(
@@ -204,8 +240,15 @@ export function registerMarketplace(program: Command): void {
   ).action(
     action(async (opts: { speed?: number; advance?: number; url?: string }) => {
       const config = loadConfig();
-      const body = { ...(opts.speed !== undefined ? { speed: opts.speed } : {}), ...(opts.advance !== undefined ? { advanceSeconds: opts.advance } : {}) };
-      print(Object.keys(body).length === 0 ? await callAdmin(config, opts, 'GET', '/clock') : await callAdmin(config, opts, 'PUT', '/clock', body));
+      const body = {
+        ...(opts.speed !== undefined ? { speed: opts.speed } : {}),
+        ...(opts.advance !== undefined ? { advanceSeconds: opts.advance } : {}),
+      };
+      print(
+        Object.keys(body).length === 0
+          ? await callAdmin(config, opts, 'GET', '/clock')
+          : await callAdmin(config, opts, 'PUT', '/clock', body),
+      );
     }),
   );
 

@@ -59,7 +59,8 @@ function readHidden(prompt: string): Promise<string> {
 }
 
 export async function askNewPassword(): Promise<string> {
-  if (!process.stdin.isTTY) throw new UserError('--ask-password needs a terminal: use --password-file <file> (or - to read standard input) instead');
+  if (!process.stdin.isTTY)
+    throw new UserError('--ask-password needs a terminal: use --password-file <file> (or - to read standard input) instead');
   const first = await readHidden('Password for the worker (not shown): ');
   if (first === '') throw new UserError('the password is empty');
   const again = await readHidden('The same password again: ');

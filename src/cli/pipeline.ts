@@ -51,7 +51,10 @@ function parseBudget(value: string): number {
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Opens the database (migrated), runs `fn` with a pipeline context, closes the database. */
-export async function withPipeline(fn: (ctx: PipelineContext, config: Config) => Promise<void>, opts: { quiet?: boolean } = {}): Promise<void> {
+export async function withPipeline(
+  fn: (ctx: PipelineContext, config: Config) => Promise<void>,
+  opts: { quiet?: boolean } = {},
+): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const database = await openDatabase(config);
@@ -71,7 +74,9 @@ export async function checkReachable(config: Config, target: string): Promise<vo
   const url = new URL(resolved.endpoint);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   if (!(await isListening(url.hostname, port))) {
-    throw new UserError(`the local marketplace at ${resolved.endpoint} does not answer: start it (qrelay marketplace, or qrelay serve), or set MARKETPLACE_URL`);
+    throw new UserError(
+      `the local marketplace at ${resolved.endpoint} does not answer: start it (qrelay marketplace, or qrelay serve), or set MARKETPLACE_URL`,
+    );
   }
 }
 
@@ -124,13 +129,21 @@ export function registerPipeline(program: Command): void {
     .description('import escalated cases, a gold pool or consensus labels into a batch (nothing is written if any line is bad)')
     .argument('<file>', 'JSONL file (canonical or BRIDGE-style)')
     .requiredOption('--batch <name>', 'batch to import into (created if new)')
-    .option('--kind <kind>', `${INGEST_KINDS.join('|')} (default: from the first record; a BRIDGE debate file is split per row by its consensus field)`, parseKind)
+    .option(
+      '--kind <kind>',
+      `${INGEST_KINDS.join('|')} (default: from the first record; a BRIDGE debate file is split per row by its consensus field)`,
+      parseKind,
+    )
     .option('--max-errors <n>', 'errors to list when the file is refused (default 50)', parseWhole(1, 10_000))
     .action(
       action(async (file: string, opts: { batch: string; kind?: IngestKind; maxErrors?: number }) => {
         await withPipeline(async (ctx) => {
           try {
-            const outcome = await importAny(ctx, file, { batch: opts.batch, ...(opts.kind && { kind: opts.kind }), ...(opts.maxErrors && { maxErrors: opts.maxErrors }) });
+            const outcome = await importAny(ctx, file, {
+              batch: opts.batch,
+              ...(opts.kind && { kind: opts.kind }),
+              ...(opts.maxErrors && { maxErrors: opts.maxErrors }),
+            });
             const warning = ignoredFieldsWarning(file, outcome.ignoredFields);
             if (warning) process.stderr.write(`qrelay: ${warning}\n`);
             say(importLine(file, outcome));
@@ -160,7 +173,11 @@ export function registerPipeline(program: Command): void {
     .option('--checks-per-hit <n>', 'attention checks per full HIT (default: the preset)', parseWhole(0, 50))
     .option('--assignments <n>', 'workers per HIT and valid votes per item (default: the preset, 3)', parseWhole(1, 9))
     .option('--hide-debate', "hide the agents' debate (the paper's without-history arm)")
-    .option('--on-failure <policy>', 'an assignment that fails a check: approve-and-discard (default) or reject', parseChoice(['approve-and-discard', 'reject'] as const))
+    .option(
+      '--on-failure <policy>',
+      'an assignment that fails a check: approve-and-discard (default) or reject',
+      parseChoice(['approve-and-discard', 'reject'] as const),
+    )
     .option('--aggregator <name>', 'majority (default) or dawid-skene', parseChoice(['majority', 'dawid-skene'] as const))
     .option('--tie <policy>', 'a tied item: unresolved (default), yes or no', parseChoice(['unresolved', 'yes', 'no'] as const))
     .option('--concurrency <n>', 'HITs created at once (default 4)', parseWhole(1, 32))
@@ -173,16 +190,26 @@ export function registerPipeline(program: Command): void {
             if (opts.dryRun) {
               const dry = await dryRunPublish(ctx, batch, request, config.env.MTURK_TARGET);
               process.stdout.write(
-                opts.json ? `${JSON.stringify({ batch, dryRun: true, settings: dry.settings, plan: { hits: dry.plan.hits.length, checks: dry.plan.checks, splits: dry.plan.splits }, quote: dry.plan.quote })}\n` : dry.text,
+                opts.json
+                  ? `${JSON.stringify({ batch, dryRun: true, settings: dry.settings, plan: { hits: dry.plan.hits.length, checks: dry.plan.checks, splits: dry.plan.splits }, quote: dry.plan.quote })}\n`
+                  : dry.text,
               );
               return;
             }
             const stored = await requireBatch(ctx, batch);
             await checkReachable(config, stored.settings?.target ?? opts.target ?? config.env.MTURK_TARGET);
-            const result = await publishBatch(ctx, batch, stored.settings ? (opts.target ? { ...request } : undefined) : request, config.env.MTURK_TARGET);
+            const result = await publishBatch(
+              ctx,
+              batch,
+              stored.settings ? (opts.target ? { ...request } : undefined) : request,
+              config.env.MTURK_TARGET,
+            );
             const target = (await requireBatch(ctx, batch)).settings?.target;
             if (opts.json) say(JSON.stringify({ ...result, target }));
-            else say(`batch ${batch}: ${result.hits} HITs on ${target} (${result.created} created now, ${result.reused + result.alreadyPublished} already there); quote $${formatUsd(result.quoteCents)}`);
+            else
+              say(
+                `batch ${batch}: ${result.hits} HITs on ${target} (${result.created} created now, ${result.reused + result.alreadyPublished} already there); quote $${formatUsd(result.quoteCents)}`,
+              );
           },
           { quiet: opts.json === true },
         );
@@ -232,7 +259,17 @@ export function registerPipeline(program: Command): void {
               const done = round.followUp.complete || round.state !== 'collecting';
               if (!opts.json) say(roundLine(round));
               if (!opts.untilComplete || done) {
-                if (opts.json) say(JSON.stringify({ batch, state: round.state, reconcile: round.reconcile, review: round.review, followUp: round.followUp, summary: round.aggregation.summary }));
+                if (opts.json)
+                  say(
+                    JSON.stringify({
+                      batch,
+                      state: round.state,
+                      reconcile: round.reconcile,
+                      review: round.review,
+                      followUp: round.followUp,
+                      summary: round.aggregation.summary,
+                    }),
+                  );
                 return;
               }
               await sleep((opts.interval ?? 30) * 1000);
@@ -251,20 +288,24 @@ export function registerPipeline(program: Command): void {
       action(async (batch: string) => {
         await withPipeline(async (ctx) => {
           const r = await expireBatch(ctx, batch);
-          say(`batch ${batch}: expired ${r.expired} HITs; ${r.collect.aggregation.summary.itemsComplete}/${r.collect.aggregation.summary.items} items have their votes`);
+          say(
+            `batch ${batch}: expired ${r.expired} HITs; ${r.collect.aggregation.summary.itemsComplete}/${r.collect.aggregation.summary.items} items have their votes`,
+          );
         });
       }),
     );
 
   program
     .command('cleanup')
-    .description('delete a finished batch\'s HITs on the platform (votes and labels stay)')
+    .description("delete a finished batch's HITs on the platform (votes and labels stay)")
     .argument('<batch>', 'batch name')
     .action(
       action(async (batch: string) => {
         await withPipeline(async (ctx) => {
           const r = await cleanupBatch(ctx, batch);
-          say(`batch ${batch}: ${r.deleted} HITs deleted${r.closed ? ', batch closed' : `; ${r.remaining.length} still have work outstanding: run cleanup again later`}`);
+          say(
+            `batch ${batch}: ${r.deleted} HITs deleted${r.closed ? ', batch closed' : `; ${r.remaining.length} still have work outstanding: run cleanup again later`}`,
+          );
         });
       }),
     );

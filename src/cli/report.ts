@@ -23,13 +23,19 @@ const collect = (value: string, previous: string[] | undefined) => [...(previous
 export function registerReport(program: Command): void {
   program
     .command('report')
-    .description("a batch's cost, latency and quality report: agreement (κ, α), cost per label and per hole, quote vs actual, time to 3 votes, workers")
+    .description(
+      "a batch's cost, latency and quality report: agreement (κ, α), cost per label and per hole, quote vs actual, time to 3 votes, workers",
+    )
     .argument('<batch>', 'batch name')
     .option('--format <format>', ReportFormat.options.join('|'), parseChoice(ReportFormat.options), 'json')
     .option('--table <table>', `csv only: ${CsvTable.options.join('|')} (default workers)`, parseChoice(CsvTable.options))
     .option('--out <file>', 'write the report to this file (atomically) instead of standard output')
     .option('--base <file>', "base qrels to count the holes found against (default: the base of the batch's last export-qrels)")
-    .option('--runs <file>', 'a TREC run for the "did the holes matter" section (repeat for each run): scored under the base and the adjudicated qrels', collect)
+    .option(
+      '--runs <file>',
+      'a TREC run for the "did the holes matter" section (repeat for each run): scored under the base and the adjudicated qrels',
+      collect,
+    )
     .option('--adjudicated <file>', "with --runs: the adjudicated qrels (default: the output of the batch's last export-qrels)")
     .option('--measure <measure>', 'with --runs: the measure compared, as qrelay evaluate names it (default nDCG@10)')
     .addHelpText(
@@ -55,12 +61,15 @@ total, perLabel, currency}, latency{...Seconds}, workers[...].`,
             const llm = await llmCostsOf(ctx.models.batches.db, batch);
             if (llm.debate || llm.adjudicator) {
               const line = costLine({ ...llm, crowdCents: report.cost.total });
-              if (opts.format === 'json') text = `${JSON.stringify({ ...(JSON.parse(text) as object), llmCost: { ...llm, line } }, null, 2)}\n`;
+              if (opts.format === 'json')
+                text = `${JSON.stringify({ ...(JSON.parse(text) as object), llmCost: { ...llm, line } }, null, 2)}\n`;
               else if (opts.format === 'md') text = `${text.trimEnd()}\n\n## LLM steps\n\n${line}\n`;
             }
             if (opts.out === undefined) return void process.stdout.write(text);
             await writeTextAtomically(opts.out, text);
-            process.stdout.write(`wrote ${opts.out} (${opts.format}${opts.format === 'csv' ? `, ${opts.table ?? 'workers'} table` : ''})\n`);
+            process.stdout.write(
+              `wrote ${opts.out} (${opts.format}${opts.format === 'csv' ? `, ${opts.table ?? 'workers'} table` : ''})\n`,
+            );
           },
           { quiet: true },
         );

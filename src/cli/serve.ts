@@ -14,7 +14,10 @@ export function registerServe(program: Command): void {
     .command('serve')
     .description('run the qrelay API, job scheduler and, on embedded defaults, the dev database and the bundled marketplace')
     .option('--port <port>', 'HTTP port (default: PORT or 8080)', parsePort)
-    .option('--no-marketplace', 'do not run the bundled marketplace (by default it runs here when MTURK_TARGET is local and nothing answers at MARKETPLACE_URL)')
+    .option(
+      '--no-marketplace',
+      'do not run the bundled marketplace (by default it runs here when MTURK_TARGET is local and nothing answers at MARKETPLACE_URL)',
+    )
     .action(
       action(async (opts: { port?: number; marketplace: boolean }) => {
         const config = loadConfig();
@@ -30,7 +33,10 @@ export function registerServe(program: Command): void {
           await life.closeAll();
           throw err;
         }
-        logger.info({ url: market.url, inProcess: market.running !== null }, market.running ? 'bundled marketplace started in this process' : 'using the marketplace already answering at MARKETPLACE_URL');
+        logger.info(
+          { url: market.url, inProcess: market.running !== null },
+          market.running ? 'bundled marketplace started in this process' : 'using the marketplace already answering at MARKETPLACE_URL',
+        );
       }),
     );
 

@@ -3,7 +3,15 @@ import type { Config } from '../config.js';
 import { samplePopulation, sampleFiles } from '../demo/sample.js';
 import { batchReport } from '../export/index.js';
 import type { PipelineContext } from '../pipeline/context.js';
-import { buildForecast, readTruth, renderForecasts, simulateBatch, type Forecast, type ForecastVote, type SimulateRequest } from '../simulation/index.js';
+import {
+  buildForecast,
+  readTruth,
+  renderForecasts,
+  simulateBatch,
+  type Forecast,
+  type ForecastVote,
+  type SimulateRequest,
+} from '../simulation/index.js';
 import { withPipeline } from './pipeline.js';
 import { action } from './run.js';
 
@@ -28,7 +36,10 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Every answer to a real item of the copy, counted or not. */
 async function collectedVotes(ctx: PipelineContext, batch: string): Promise<ForecastVote[]> {
-  const [items, assignments] = await Promise.all([ctx.models.items.find({ batch }, { queryId: 1, chunkId: 1 }).lean(), ctx.models.assignments.find({ batch }, { workerId: 1, answers: 1 }).lean()]);
+  const [items, assignments] = await Promise.all([
+    ctx.models.items.find({ batch }, { queryId: 1, chunkId: 1 }).lean(),
+    ctx.models.assignments.find({ batch }, { workerId: 1, answers: 1 }).lean(),
+  ]);
   const ids = new Map(items.map((i) => [i._id, i]));
   return assignments.flatMap((a) =>
     (a.answers ?? []).flatMap((x) => {
@@ -38,7 +49,12 @@ async function collectedVotes(ctx: PipelineContext, batch: string): Promise<Fore
   );
 }
 
-export async function runSimulation(ctx: PipelineContext, config: Config, req: SimulateRequest, progress: (line: string) => void): Promise<Forecast> {
+export async function runSimulation(
+  ctx: PipelineContext,
+  config: Config,
+  req: SimulateRequest,
+  progress: (line: string) => void,
+): Promise<Forecast> {
   const run = await simulateBatch({ connection: ctx.models.batches.db, config, logger: ctx.logger, progress }, req);
   const { report } = await batchReport(run.ctx, req.name);
   return buildForecast({
@@ -58,7 +74,9 @@ export async function runSimulation(ctx: PipelineContext, config: Config, req: S
 export function registerSimulate(program: Command): void {
   program
     .command('simulate')
-    .description("forecast a batch's cost, latency and label quality with a simulated crowd, on a private simulated marketplace (the batch is never changed)")
+    .description(
+      "forecast a batch's cost, latency and label quality with a simulated crowd, on a private simulated marketplace (the batch is never changed)",
+    )
     .argument('<batch>', 'the batch to simulate (a draft or a published batch)')
     .option('--population <file>', 'the simulated population (docs/population.md)', sampleFiles.population)
     .option('--truth <file>', 'true labels: TREC qrels or JSONL {query_id, chunk_id, label}; without it, no accuracy')

@@ -30,7 +30,8 @@ interface DemoCliOptions {
 
 function parseSampleSize(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > SAMPLE_CASES) throw new InvalidArgumentError(`expected a whole number from 1 to ${SAMPLE_CASES}`);
+  if (!/^\d+$/.test(value) || n < 1 || n > SAMPLE_CASES)
+    throw new InvalidArgumentError(`expected a whole number from 1 to ${SAMPLE_CASES}`);
   return n;
 }
 
@@ -59,14 +60,25 @@ async function demoOnce(deps: DemoDeps, opts: DemoCliOptions): Promise<boolean> 
   const { config, connection, market } = deps;
   const driver = driverFor(market, config);
   await driver.sync();
-  const { run, resumed } = await chooseDemoRun(connection, { dataDir: config.dataDir, ...(opts.sampleSize !== undefined && { cases: opts.sampleSize }) });
+  const { run, resumed } = await chooseDemoRun(connection, {
+    dataDir: config.dataDir,
+    ...(opts.sampleSize !== undefined && { cases: opts.sampleSize }),
+  });
   say(
     resumed
       ? `qrelay demo: continuing batch ${run._id} (${run.cases} escalated cases), which did not finish last time`
       : `qrelay demo: batch ${run._id}, ${run.cases} escalated cases of the bundled sample (samples/), files in ${run.outDir}`,
   );
-  say(`marketplace: ${market.running ? 'started in this process' : 'the one already answering'} at ${market.url}; simulated workers from samples/population.json`);
-  const ctx = createPipelineContext({ connection, config, logger: deps.logger, now: () => driver.now(), progress: (line) => deps.logger.debug(line) });
+  say(
+    `marketplace: ${market.running ? 'started in this process' : 'the one already answering'} at ${market.url}; simulated workers from samples/population.json`,
+  );
+  const ctx = createPipelineContext({
+    connection,
+    config,
+    logger: deps.logger,
+    now: () => driver.now(),
+    progress: (line) => deps.logger.debug(line),
+  });
   try {
     const result = await runDemo({ ctx, driver, progress: deps.progress, signal: deps.signal }, run, { config }, { resumed });
     say('');
@@ -107,7 +119,9 @@ defaults). Ctrl-C stops at the next step; the next run continues the same batch.
   demoOptions(
     program
       .command('start')
-      .description('the main job on embedded defaults (what `npm start` runs): serve the API and the marketplace, and run the sample batch through the whole workflow when the database holds no batch yet'),
+      .description(
+        'the main job on embedded defaults (what `npm start` runs): serve the API and the marketplace, and run the sample batch through the whole workflow when the database holds no batch yet',
+      ),
   ).action(
     action(async (opts: DemoCliOptions) => {
       const config = loadConfig();
@@ -122,10 +136,15 @@ defaults). Ctrl-C stops at the next step; the next run continues the same batch.
         const batches = await connection.collection(collections.batches).countDocuments({});
         const unfinished = await unfinishedRun(connection);
         if (batches === 0 || unfinished) {
-          const demo = demoOnce({ config, logger, connection, market, signal: life.signal, progress: createProgress(process.stdout, { terminal }) }, opts);
+          const demo = demoOnce(
+            { config, logger, connection, market, signal: life.signal, progress: createProgress(process.stdout, { terminal }) },
+            opts,
+          );
           if (!(await life.track(demo))) return;
         } else {
-          say(`qrelay start: the database already holds ${batches} batch${batches === 1 ? '' : 'es'}, so the demo does not run again; \`qrelay demo\` (or \`npx qrelay demo\`) runs it as a new batch`);
+          say(
+            `qrelay start: the database already holds ${batches} batch${batches === 1 ? '' : 'es'}, so the demo does not run again; \`qrelay demo\` (or \`npx qrelay demo\`) runs it as a new batch`,
+          );
         }
         say('');
         for (const line of servingLines(config, server.url, market)) say(line);
@@ -140,7 +159,9 @@ defaults). Ctrl-C stops at the next step; the next run continues the same batch.
   demoOptions(
     program
       .command('demo')
-      .description('run the sample batch through the whole workflow once (a new batch, or the one a stopped run left), print the summary, exit'),
+      .description(
+        'run the sample batch through the whole workflow once (a new batch, or the one a stopped run left), print the summary, exit',
+      ),
   ).action(
     action(async (opts: DemoCliOptions) => {
       const config = loadConfig();
@@ -152,7 +173,19 @@ defaults). Ctrl-C stops at the next step; the next run continues the same batch.
       try {
         await migrateDatabase(database, logger);
         const market = life.own(await bundledMarketplace(config, logger, database.connection));
-        await life.track(demoOnce({ config, logger, connection: database.connection, market, signal: life.signal, progress: createProgress(process.stdout, { terminal }) }, opts));
+        await life.track(
+          demoOnce(
+            {
+              config,
+              logger,
+              connection: database.connection,
+              market,
+              signal: life.signal,
+              progress: createProgress(process.stdout, { terminal }),
+            },
+            opts,
+          ),
+        );
       } catch (err) {
         if (life.aborted) return;
         throw err;

@@ -7,7 +7,9 @@ const CATS = ['yes', 'no'] as const;
 
 function votes(pattern: string[]): Vote<'yes' | 'no'>[] {
   // one string per item: "yyn" = two yes and one no
-  return pattern.flatMap((p, i) => [...p].map((c, w) => ({ item: `i${i}`, worker: `w${w}`, label: c === 'y' ? ('yes' as const) : ('no' as const) })));
+  return pattern.flatMap((p, i) =>
+    [...p].map((c, w) => ({ item: `i${i}`, worker: `w${w}`, label: c === 'y' ? ('yes' as const) : ('no' as const) })),
+  );
 }
 
 const mixed = votes(['yyy', 'nnn', 'yyn', 'nny', 'yyy', 'nnn', 'yny', 'nnn', 'yyy', 'ynn', 'yyy', 'nnn']);
@@ -23,13 +25,19 @@ describe('bootstrapAgreement', () => {
       expect(bootstrapAgreement(measure, mixed, CATS, { seed: 's', resamples: 300 })).toEqual(a);
       expect(a).toMatchObject({ measure, level: 0.95, resamples: 300, items: 12 });
     }
-    expect(bootstrapAgreement('fleissKappa', mixed, CATS, { seed: 's' }).value).toBeCloseTo(fleissKappa.compute(mixed, [...CATS]).value!, 12);
+    expect(bootstrapAgreement('fleissKappa', mixed, CATS, { seed: 's' }).value).toBeCloseTo(
+      fleissKappa.compute(mixed, [...CATS]).value!,
+      12,
+    );
   });
 
   it('narrows as the same pattern repeats over more items', () => {
     const pattern = ['yyy', 'nnn', 'yyn', 'nny', 'yyy', 'nnn', 'yny', 'nnn', 'yyy', 'ynn', 'yyy', 'nnn'];
     const small = bootstrapAgreement('fleissKappa', mixed, CATS, { seed: 's', resamples: 300 });
-    const big = bootstrapAgreement('fleissKappa', votes(Array.from({ length: 10 }, () => pattern).flat()), CATS, { seed: 's', resamples: 300 });
+    const big = bootstrapAgreement('fleissKappa', votes(Array.from({ length: 10 }, () => pattern).flat()), CATS, {
+      seed: 's',
+      resamples: 300,
+    });
     expect(big.high! - big.low!).toBeLessThan(small.high! - small.low!);
   });
 

@@ -30,7 +30,10 @@ const DECIDE_SHOWN = 10;
 const reports = new Map<string, { key: string; report: Report }>();
 async function reportOf(ctx: ActionContext, batch: string): Promise<Report> {
   const doc = await ctx.pipeline.models.batches.findById(batch, { updatedAt: 1 }).lean();
-  const [assignments, bonuses] = await Promise.all([ctx.pipeline.models.assignments.countDocuments({ batch }), ctx.models.bonuses.countDocuments({ batch })]);
+  const [assignments, bonuses] = await Promise.all([
+    ctx.pipeline.models.assignments.countDocuments({ batch }),
+    ctx.models.bonuses.countDocuments({ batch }),
+  ]);
   const key = `${doc ? new Date(doc.updatedAt).getTime() : 0}|${assignments}|${bonuses}`;
   const hit = reports.get(batch);
   if (hit?.key === key) return hit.report;
@@ -51,7 +54,6 @@ export async function loadBatchesPage(ctx: ActionContext) {
   return { batches: out, any: out.length > 0, live: out.some((b) => b.live) };
 }
 
-
 export interface BatchPageQuery {
   sort?: string;
   desc?: string;
@@ -62,13 +64,20 @@ export interface BatchPageQuery {
 }
 
 /** Workers with what the platform knows (blocks, scores); when it does not answer, the statistics alone and a warning. */
-async function workersWithPlatform(ctx: ActionContext, batch: string, view: Awaited<ReturnType<typeof loadBatchView>>): Promise<{ rows: WorkerRow[]; warning: string | null }> {
+async function workersWithPlatform(
+  ctx: ActionContext,
+  batch: string,
+  view: Awaited<ReturnType<typeof loadBatchView>>,
+): Promise<{ rows: WorkerRow[]; warning: string | null }> {
   try {
     return { rows: await loadWorkerTable(ctx, batch, view), warning: null };
   } catch (err) {
     if (!(err instanceof CrowdCallError)) throw err;
     const stats = view.aggregation?.aggregate.workers ?? [];
-    return { rows: workerTable({ stats, blocks: new Map(), scores: new Map(), bonuses: [] }), warning: `the crowd platform did not answer (${errorMessage(err)}): blocks and qualification scores are not shown` };
+    return {
+      rows: workerTable({ stats, blocks: new Map(), scores: new Map(), bonuses: [] }),
+      warning: `the crowd platform did not answer (${errorMessage(err)}): blocks and qualification scores are not shown`,
+    };
   }
 }
 
@@ -78,10 +87,13 @@ export async function loadBatchPage(ctx: ActionContext, batch: string, q: BatchP
   const { rows: workerRows, warning } = await workersWithPlatform(ctx, batch, view);
   const sort = (SORT_KEYS as readonly string[]).includes(q.sort ?? '') ? (q.sort as SortKey) : 'worker';
   const flag = (FLAG_FILTERS as readonly string[]).includes(q.flag ?? '') ? q.flag : undefined;
-  const workers = sortAndFilter(workerRows, { sort, descending: q.desc === '1', ...(flag && { flag }) }).map((w) => workerRowView(batch, w));
+  const workers = sortAndFilter(workerRows, { sort, descending: q.desc === '1', ...(flag && { flag }) }).map((w) =>
+    workerRowView(batch, w),
+  );
   const items = (await loadItems(ctx, batch, view)).map((i) => itemView(batch, i));
   const decide = items.filter((i) => i.needsDecision).sort((a, b) => Number(b.unresolved) - Number(a.unresolved));
-  const shown = q.items === 'attention' ? items.filter((i) => i.needsDecision || i.difficult > 0 || i.comments > 0 || i.source === 'manual') : items;
+  const shown =
+    q.items === 'attention' ? items.filter((i) => i.needsDecision || i.difficult > 0 || i.comments > 0 || i.source === 'manual') : items;
   const pages = Math.max(1, Math.ceil(shown.length / ITEMS_PER_PAGE));
   const page = Math.min(pages, Math.max(1, Number.parseInt(q.page ?? '1', 10) || 1));
   let charts: { progress: string; spend: string } | null = null;
@@ -96,10 +108,18 @@ export async function loadBatchPage(ctx: ActionContext, batch: string, q: BatchP
     const maxOf = new Map(view.data.hits.map((h) => [h._id, h.maxAssignments]));
     const events: SpendEvent[] = view.data.assignments
       .filter((a) => a.reviewState === 'done' && a.outcome !== 'rejected')
-      .map((a) => ({ atMs: new Date(a.reviewedAt ?? a.submittedAt ?? published).getTime() - published, cents: reward + assignmentFeeCents(reward, { maxAssignments: maxOf.get(a.hit) ?? settings.voteTarget, masters: terms.masters }), kind: 'work' as const }));
+      .map((a) => ({
+        atMs: new Date(a.reviewedAt ?? a.submittedAt ?? published).getTime() - published,
+        cents: reward + assignmentFeeCents(reward, { maxAssignments: maxOf.get(a.hit) ?? settings.voteTarget, masters: terms.masters }),
+        kind: 'work' as const,
+      }));
     const bonuses = await ctx.models.bonuses.find({ batch, state: 'paid' }).lean<BonusDoc[]>();
-    for (const b of bonuses) events.push({ atMs: new Date(b.paidAt ?? b.recordedAt).getTime() - published, cents: b.amountCents + b.feeCents, kind: 'bonus' });
-    charts = { progress: progressChart(report).svg, spend: spendChart(events, { budgetCents: settings.budgetCents, quoteCents: view.doc.plan?.quote.total ?? null }) };
+    for (const b of bonuses)
+      events.push({ atMs: new Date(b.paidAt ?? b.recordedAt).getTime() - published, cents: b.amountCents + b.feeCents, kind: 'bonus' });
+    charts = {
+      progress: progressChart(report).svg,
+      spend: spendChart(events, { budgetCents: settings.budgetCents, quoteCents: view.doc.plan?.quote.total ?? null }),
+    };
     latency = { p50: fmtSeconds(report.latency.timeToTarget.p50Seconds), p90: fmtSeconds(report.latency.timeToTarget.p90Seconds) };
     const used = view.aggregation.aggregate.used;
     agreement = [
@@ -127,7 +147,11 @@ export async function loadBatchPage(ctx: ActionContext, batch: string, q: BatchP
     desc: q.desc === '1',
     flag: flag ?? '',
     flags: FLAG_FILTERS.map((f) => ({ value: f, selected: f === flag })),
-    sortLinks: SORT_KEYS.map((k) => ({ key: k, href: `${batchPath}?sort=${k}${k === sort && q.desc !== '1' ? '&desc=1' : ''}${flag ? `&flag=${flag}` : ''}#workers`, current: k === sort })),
+    sortLinks: SORT_KEYS.map((k) => ({
+      key: k,
+      href: `${batchPath}?sort=${k}${k === sort && q.desc !== '1' ? '&desc=1' : ''}${flag ? `&flag=${flag}` : ''}#workers`,
+      current: k === sort,
+    })),
     decide: q.decide === 'all' ? decide : decide.slice(0, DECIDE_SHOWN),
     decideTotal: decide.length,
     decideUnresolved: decide.filter((i) => i.unresolved).length,
@@ -135,7 +159,11 @@ export async function loadBatchPage(ctx: ActionContext, batch: string, q: BatchP
     items: shown.slice((page - 1) * ITEMS_PER_PAGE, page * ITEMS_PER_PAGE),
     itemsFilter: q.items === 'attention' ? 'attention' : 'all',
     itemsTotal: shown.length,
-    pageLinks: Array.from({ length: pages }, (_, i) => ({ n: i + 1, href: `${batchPath}?page=${i + 1}${q.items === 'attention' ? '&items=attention' : ''}#items`, current: i + 1 === page })),
+    pageLinks: Array.from({ length: pages }, (_, i) => ({
+      n: i + 1,
+      href: `${batchPath}?page=${i + 1}${q.items === 'attention' ? '&items=attention' : ''}#items`,
+      current: i + 1 === page,
+    })),
     audit,
   };
 }
@@ -166,5 +194,15 @@ export async function loadWorkerPage(ctx: ActionContext, batch: string, workerId
 export async function loadLive(ctx: ActionContext, batch: string) {
   const o = await batchOverview(ctx, batch);
   const row = batchRowView(o, null);
-  return { batch, state: o.state, live: row.live, progress: row.progress, progressPercent: row.progressPercent, spend: row.spend, kappa: row.kappa, labelled: o.labelled, unresolved: o.unresolved };
+  return {
+    batch,
+    state: o.state,
+    live: row.live,
+    progress: row.progress,
+    progressPercent: row.progressPercent,
+    spend: row.spend,
+    kappa: row.kappa,
+    labelled: o.labelled,
+    unresolved: o.unresolved,
+  };
 }

@@ -14,7 +14,19 @@ import { UserError } from '../errors.js';
 import { paths } from '../paths.js';
 import { createPipelineContext } from '../pipeline/context.js';
 import { loadBatchesPage, loadBatchPage, loadLive, loadWorkerPage, type BatchPageQuery } from './load.js';
-import { checkCsrf, csrfToken, newSession, readCookie, SESSION_COOKIE, SESSION_TTL_MS, sessionCookieValue, setCookieHeader, tokenMatches, verifySessionCookie, type Session } from './session.js';
+import {
+  checkCsrf,
+  csrfToken,
+  newSession,
+  readCookie,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  sessionCookieValue,
+  setCookieHeader,
+  tokenMatches,
+  verifySessionCookie,
+  type Session,
+} from './session.js';
 import { safeReturnPath, withMessage } from './view-model.js';
 
 /**
@@ -28,7 +40,8 @@ import { safeReturnPath, withMessage } from './view-model.js';
  */
 
 const TEMPLATE_DIR = join(paths.templates, 'console');
-const CSP = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; connect-src 'self'";
+const CSP =
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; connect-src 'self'";
 
 interface Templates {
   layout: Handlebars.TemplateDelegate;
@@ -88,15 +101,26 @@ export function consoleRouter(ctx: AppContext): Router {
   let context: ActionContext | undefined;
   const actions = () =>
     (context ??= createActionContext({
-      pipeline: createPipelineContext({ connection: ctx.connection, config: ctx.config, logger: ctx.logger, progress: (line) => ctx.logger.info(line) }),
+      pipeline: createPipelineContext({
+        connection: ctx.connection,
+        config: ctx.config,
+        logger: ctx.logger,
+        progress: (line) => ctx.logger.info(line),
+      }),
       connection: ctx.connection,
       who: 'console',
       defaultTarget: ctx.config.env.MTURK_TARGET,
     }));
   const form = express.urlencoded({ extended: false, limit: '64kb' });
 
-  router.get('/console/assets/console.css', (_req, res) => void res.type('text/css').set('Cache-Control', 'no-cache').send(templates().css));
-  router.get('/console/assets/console.js', (_req, res) => void res.type('text/javascript').set('Cache-Control', 'no-cache').send(templates().js));
+  router.get(
+    '/console/assets/console.css',
+    (_req, res) => void res.type('text/css').set('Cache-Control', 'no-cache').send(templates().css),
+  );
+  router.get(
+    '/console/assets/console.js',
+    (_req, res) => void res.type('text/javascript').set('Cache-Control', 'no-cache').send(templates().js),
+  );
 
   // who is logged in (a signed cookie), and the CSRF token of their forms
   router.use((req, res, next) => {
@@ -123,7 +147,8 @@ export function consoleRouter(ctx: AppContext): Router {
     const next = safeReturnPath(req.body?.next);
     // a login form posted from another site is refused (its Origin is not ours)
     const origin = req.get('origin');
-    if (origin && origin !== `${req.protocol}://${req.get('host')}`) return render(res, 403, 'error', 'Refused', { message: 'log in from the console page itself' });
+    if (origin && origin !== `${req.protocol}://${req.get('host')}`)
+      return render(res, 403, 'error', 'Refused', { message: 'log in from the console page itself' });
     if (!tokenMatches(ctx.apiToken, req.body?.token)) {
       return render(res, 401, 'login', 'Log in', { next, failed: true });
     }
@@ -134,7 +159,8 @@ export function consoleRouter(ctx: AppContext): Router {
 
   router.post('/console/logout', form, (req, res) => {
     const s = (res.locals as Locals).session;
-    if (s && checkCsrf(ctx.apiToken, s, req.body?._csrf)) res.set('Set-Cookie', setCookieHeader('', { secure: req.secure, maxAgeSeconds: 0 }));
+    if (s && checkCsrf(ctx.apiToken, s, req.body?._csrf))
+      res.set('Set-Cookie', setCookieHeader('', { secure: req.secure, maxAgeSeconds: 0 }));
     res.redirect(303, '/');
   });
 
@@ -172,7 +198,10 @@ export function consoleRouter(ctx: AppContext): Router {
     router.post(path, form, async (req, res) => {
       const s = (res.locals as Locals).session;
       if (!s) return render(res, 401, 'login', 'Log in', { next: '/' });
-      if (!checkCsrf(ctx.apiToken, s, req.body?._csrf)) return render(res, 403, 'error', 'Refused', { message: 'the form is stale or was not sent from the console (CSRF token missing or wrong): reload the page and try again' });
+      if (!checkCsrf(ctx.apiToken, s, req.body?._csrf))
+        return render(res, 403, 'error', 'Refused', {
+          message: 'the form is stale or was not sent from the console (CSRF token missing or wrong): reload the page and try again',
+        });
       const back = safeReturnPath(req.body?.return, '/');
       try {
         res.redirect(303, withMessage(back, 'notice', await run(req)));
@@ -187,19 +216,40 @@ export function consoleRouter(ctx: AppContext): Router {
   const worker = (req: Request) => req.params.worker as string;
 
   post('/console/workers/:worker/block', async (req) => {
-    const r = await blockWorker(actions(), { workerId: worker(req), reason: field(req, 'reason'), ...(batchField(req) && { batch: batchField(req) }) });
+    const r = await blockWorker(actions(), {
+      workerId: worker(req),
+      reason: field(req, 'reason'),
+      ...(batchField(req) && { batch: batchField(req) }),
+    });
     return `worker ${r.workerId} blocked${r.wasBlocked ? ' (was blocked already)' : ''}`;
   });
   post('/console/workers/:worker/unblock', async (req) => {
-    const r = await unblockWorker(actions(), { workerId: worker(req), ...(field(req, 'reason') && { reason: field(req, 'reason') }), ...(batchField(req) && { batch: batchField(req) }) });
+    const r = await unblockWorker(actions(), {
+      workerId: worker(req),
+      ...(field(req, 'reason') && { reason: field(req, 'reason') }),
+      ...(batchField(req) && { batch: batchField(req) }),
+    });
     return `worker ${r.workerId} unblocked${r.wasBlocked ? '' : ' (was not blocked)'}`;
   });
   post('/console/workers/:worker/bonus', async (req) => {
-    const r = await payBonus(actions(), { workerId: worker(req), assignmentId: field(req, 'assignmentId'), amount: field(req, 'amount'), reason: field(req, 'reason'), ...(batchField(req) && { batch: batchField(req) }) });
-    return r.alreadyPaid ? `this bonus was paid already: nothing sent` : `bonus of $${(r.amountCents / 100).toFixed(2)} paid to ${r.workerId}`;
+    const r = await payBonus(actions(), {
+      workerId: worker(req),
+      assignmentId: field(req, 'assignmentId'),
+      amount: field(req, 'amount'),
+      reason: field(req, 'reason'),
+      ...(batchField(req) && { batch: batchField(req) }),
+    });
+    return r.alreadyPaid
+      ? `this bonus was paid already: nothing sent`
+      : `bonus of $${(r.amountCents / 100).toFixed(2)} paid to ${r.workerId}`;
   });
   post('/console/workers/:worker/message', async (req) => {
-    const r = await messageWorkers(actions(), { workerIds: [worker(req)], subject: field(req, 'subject'), text: field(req, 'text'), ...(batchField(req) && { batch: batchField(req) }) });
+    const r = await messageWorkers(actions(), {
+      workerIds: [worker(req)],
+      subject: field(req, 'subject'),
+      text: field(req, 'text'),
+      ...(batchField(req) && { batch: batchField(req) }),
+    });
     if (r.sent.length === 0) throw new UserError(`the message was not delivered: ${r.failed.map((f) => f.message).join('; ')}`);
     return `message sent to ${r.sent.join(', ')}`;
   });
@@ -207,7 +257,12 @@ export function consoleRouter(ctx: AppContext): Router {
     const revoke = field(req, 'revoke') === '1';
     const value = field(req, 'value');
     if (!revoke && !/^\d+$/.test(value)) throw new UserError('score: give a whole number (or choose revoke)');
-    const r = await qualifyWorker(actions(), { workerId: worker(req), qualification: field(req, 'qualification'), ...(revoke ? { revoke: true } : { value: Number(value) }), ...(batchField(req) && { batch: batchField(req) }) });
+    const r = await qualifyWorker(actions(), {
+      workerId: worker(req),
+      qualification: field(req, 'qualification'),
+      ...(revoke ? { revoke: true } : { value: Number(value) }),
+      ...(batchField(req) && { batch: batchField(req) }),
+    });
     return r.revoked ? `${r.qualification} revoked from ${r.workerId}` : `${r.workerId}: ${r.qualification} = ${r.value}`;
   });
   post('/console/assignments/:assignment/override', async (req) => {
@@ -219,7 +274,13 @@ export function consoleRouter(ctx: AppContext): Router {
   post('/console/batches/:batch/label', async (req) => {
     const label = field(req, 'label');
     if (label !== 'yes' && label !== 'no') throw new UserError('label: choose yes or no');
-    const r = await setManualLabel(actions(), { batch: req.params.batch as string, queryId: field(req, 'queryId'), chunkId: field(req, 'chunkId'), label, note: field(req, 'note') });
+    const r = await setManualLabel(actions(), {
+      batch: req.params.batch as string,
+      queryId: field(req, 'queryId'),
+      chunkId: field(req, 'chunkId'),
+      label,
+      note: field(req, 'note'),
+    });
     return `query ${r.queryId} chunk ${r.chunkId} decided: ${r.label}`;
   });
   post('/console/batches/:batch/delete', async (req) => {

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { checkCsrf, csrfToken, newSession, readCookie, SESSION_TTL_MS, sessionCookieValue, setCookieHeader, tokenMatches, verifySessionCookie } from './session.js';
+import {
+  checkCsrf,
+  csrfToken,
+  newSession,
+  readCookie,
+  SESSION_TTL_MS,
+  sessionCookieValue,
+  setCookieHeader,
+  tokenMatches,
+  verifySessionCookie,
+} from './session.js';
 
 const TOKEN = 'a-long-api-token-for-tests';
 const NOW = 1_800_000_000_000;

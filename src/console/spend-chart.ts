@@ -1,5 +1,18 @@
 import { duration, timeUnit, usd } from '../reports/render/format.js';
-import { axes, COLOURS, escapeXml, legend, n, niceTicks, noData, PLOT, scaleX, scaleY, svgChart, type Axis } from '../reports/render/svg.js';
+import {
+  axes,
+  COLOURS,
+  escapeXml,
+  legend,
+  n,
+  niceTicks,
+  noData,
+  PLOT,
+  scaleX,
+  scaleY,
+  svgChart,
+  type Axis,
+} from '../reports/render/svg.js';
 
 /**
  * The console's spend chart (pure): money paid against time since publishing, as a step
@@ -45,7 +58,10 @@ export function spendChart(events: readonly SpendEvent[], refs: { budgetCents: n
   const path: string[] = [];
   let prev = points[0]!;
   for (const p of points.slice(1)) {
-    path.push(`${n(sx(p.seconds / unit.seconds))},${n(sy(prev.cents / 100))}`, `${n(sx(p.seconds / unit.seconds))},${n(sy(p.cents / 100))}`);
+    path.push(
+      `${n(sx(p.seconds / unit.seconds))},${n(sy(prev.cents / 100))}`,
+      `${n(sx(p.seconds / unit.seconds))},${n(sy(p.cents / 100))}`,
+    );
     prev = p;
   }
   const ref = (name: string, cents: number | null, colour: string, dash: string) =>
@@ -59,8 +75,17 @@ export function spendChart(events: readonly SpendEvent[], refs: { budgetCents: n
     `<polyline class="series" data-series="spend" points="${n(sx(0))},${n(sy(0))} ${path.join(' ')}" fill="none" stroke="${COLOURS.blue}" stroke-width="2"><title>spend</title></polyline>` +
     legend([
       { label: 'spent', swatch: `<line x1="-8" x2="8" y1="0" y2="0" stroke="${COLOURS.blue}" stroke-width="2"/>` },
-      ...(refs.budgetCents !== null ? [{ label: 'budget', swatch: `<line x1="-8" x2="8" y1="0" y2="0" stroke="${COLOURS.vermillion}" stroke-dasharray="6 3"/>` }] : []),
-      ...(refs.quoteCents !== null ? [{ label: 'quote', swatch: `<line x1="-8" x2="8" y1="0" y2="0" stroke="${COLOURS.grey}" stroke-dasharray="2 3"/>` }] : []),
+      ...(refs.budgetCents !== null
+        ? [{ label: 'budget', swatch: `<line x1="-8" x2="8" y1="0" y2="0" stroke="${COLOURS.vermillion}" stroke-dasharray="6 3"/>` }]
+        : []),
+      ...(refs.quoteCents !== null
+        ? [{ label: 'quote', swatch: `<line x1="-8" x2="8" y1="0" y2="0" stroke="${COLOURS.grey}" stroke-dasharray="2 3"/>` }]
+        : []),
     ]);
-  return svgChart('chart-spend', title, `${usd(end.cents)} paid within ${duration(end.seconds)} of publishing${refs.budgetCents !== null ? `, budget ${usd(refs.budgetCents)}` : ''}.`, body);
+  return svgChart(
+    'chart-spend',
+    title,
+    `${usd(end.cents)} paid within ${duration(end.seconds)} of publishing${refs.budgetCents !== null ? `, budget ${usd(refs.budgetCents)}` : ''}.`,
+    body,
+  );
 }

@@ -3,16 +3,33 @@ import { batchRowView, safeReturnPath, withMessage } from './view-model.js';
 
 describe('safeReturnPath', () => {
   it('keeps console paths with their query and fragment', () => {
-    for (const p of ['/', '/console/batches/sample', '/console/batches/sample?sort=agreement&desc=1#workers', '/console/batches/a/workers/W1?notice=ok+done']) expect(safeReturnPath(p)).toBe(p);
+    for (const p of [
+      '/',
+      '/console/batches/sample',
+      '/console/batches/sample?sort=agreement&desc=1#workers',
+      '/console/batches/a/workers/W1?notice=ok+done',
+    ])
+      expect(safeReturnPath(p)).toBe(p);
   });
   it('refuses anything that could leave the console', () => {
-    for (const p of ['//evil.example/x', 'https://evil.example/', '/api/v1/workers', '/console/../x"', 'javascript:alert(1)', undefined, 42]) expect(safeReturnPath(p)).toBe('/');
+    for (const p of [
+      '//evil.example/x',
+      'https://evil.example/',
+      '/api/v1/workers',
+      '/console/../x"',
+      'javascript:alert(1)',
+      undefined,
+      42,
+    ])
+      expect(safeReturnPath(p)).toBe('/');
   });
 });
 
 describe('withMessage', () => {
   it('adds the message to the query, replacing an old one, before the fragment', () => {
-    expect(withMessage('/console/batches/b?sort=time&notice=old#workers', 'notice', 'worker W blocked')).toBe('/console/batches/b?sort=time&notice=worker+W+blocked#workers');
+    expect(withMessage('/console/batches/b?sort=time&notice=old#workers', 'notice', 'worker W blocked')).toBe(
+      '/console/batches/b?sort=time&notice=worker+W+blocked#workers',
+    );
     expect(withMessage('/', 'error', 'no & yes')).toBe('/?error=no+%26+yes');
   });
 });
@@ -20,9 +37,35 @@ describe('withMessage', () => {
 describe('batchRowView', () => {
   it('formats progress, spend and budget', () => {
     const row = batchRowView(
-      { batch: 'b', state: 'collecting', target: 'local', preset: 'dream', createdAt: '', items: 8, itemsComplete: 2, progress: 0.25, labelled: 2, unresolved: 0, fleissKappa: 0.4, spendCents: 1200, bonusCents: 0, committedCents: 2000, budgetCents: 1000 },
+      {
+        batch: 'b',
+        state: 'collecting',
+        target: 'local',
+        preset: 'dream',
+        createdAt: '',
+        items: 8,
+        itemsComplete: 2,
+        progress: 0.25,
+        labelled: 2,
+        unresolved: 0,
+        fleissKappa: 0.4,
+        spendCents: 1200,
+        bonusCents: 0,
+        committedCents: 2000,
+        budgetCents: 1000,
+      },
       3600,
     );
-    expect(row).toMatchObject({ href: '/console/batches/b', live: true, progress: '2 / 8', progressPercent: 25, spend: '$12.00', budget: '$10.00', hasBudget: true, overBudget: true, kappa: '0.400' });
+    expect(row).toMatchObject({
+      href: '/console/batches/b',
+      live: true,
+      progress: '2 / 8',
+      progressPercent: 25,
+      spend: '$12.00',
+      budget: '$10.00',
+      hasBudget: true,
+      overBudget: true,
+      kappa: '0.400',
+    });
   });
 });

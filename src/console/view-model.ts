@@ -36,7 +36,10 @@ export function intervalView(name: string, a: AgreementInterval) {
   return {
     name,
     value: decimal(a.value),
-    interval: a.low === null || a.high === null ? (a.reason ?? 'no interval (too few items)') : `${Math.round(a.level * 100)}% interval ${decimal(a.low)} to ${decimal(a.high)}`,
+    interval:
+      a.low === null || a.high === null
+        ? (a.reason ?? 'no interval (too few items)')
+        : `${Math.round(a.level * 100)}% interval ${decimal(a.low)} to ${decimal(a.high)}`,
     detail: `bootstrap over ${a.items} items, ${a.resamples} resamples`,
   };
 }
@@ -86,7 +89,14 @@ export function itemView(batch: string, i: ItemRow) {
 }
 
 export function auditView(a: AuditDoc) {
-  return { at: new Date(a.at).toISOString().replace('T', ' ').slice(0, 19), who: a.who, action: a.action, subject: a.subject, reason: a.reason, outcome: a.outcome };
+  return {
+    at: new Date(a.at).toISOString().replace('T', ' ').slice(0, 19),
+    who: a.who,
+    action: a.action,
+    subject: a.subject,
+    reason: a.reason,
+    outcome: a.outcome,
+  };
 }
 
 /** A return path after a form: only our own console pages (and `/`). */

@@ -32,7 +32,9 @@ export function resolveTarget(target: MturkTarget, config: Config): ResolvedTarg
   const env = config.env;
   if (target === 'sandbox' || target === 'production') {
     if (!env.AWS_ACCESS_KEY_ID || !env.AWS_SECRET_ACCESS_KEY) {
-      const missing = [!env.AWS_ACCESS_KEY_ID && 'AWS_ACCESS_KEY_ID', !env.AWS_SECRET_ACCESS_KEY && 'AWS_SECRET_ACCESS_KEY'].filter(Boolean).join(' and ');
+      const missing = [!env.AWS_ACCESS_KEY_ID && 'AWS_ACCESS_KEY_ID', !env.AWS_SECRET_ACCESS_KEY && 'AWS_SECRET_ACCESS_KEY']
+        .filter(Boolean)
+        .join(' and ');
       throw new UserError(`target ${target} needs ${missing}: set the requester's AWS credentials, or use --target local`);
     }
     return {

@@ -22,7 +22,8 @@ const LOST = new Set([
  * The network failure's own words, for driver errors that wrap one under another name
  * (a bulk write cut off answers MongoBulkWriteError "connection 9 to host:port closed").
  */
-const LOST_MESSAGE = /\bconnection \d+ to \S+ (closed|timed out)\b|\bECONNREFUSED\b|\bECONNRESET\b|\bEPIPE\b|Server selection timed out|Topology is closed|Client must be connected/;
+const LOST_MESSAGE =
+  /\bconnection \d+ to \S+ (closed|timed out)\b|\bECONNREFUSED\b|\bECONNRESET\b|\bEPIPE\b|Server selection timed out|Topology is closed|Client must be connected/;
 
 /** The driver error in `err` or its causes that says the database went away, if any. */
 export function lostDatabaseError(err: unknown): Error | undefined {

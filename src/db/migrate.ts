@@ -130,11 +130,12 @@ export async function runMigrations(db: Db, migrations: Migration[], opts: Migra
 
   async function apply(migration: Migration): Promise<void> {
     log(`applying migration ${migration.id}: ${migration.description}`);
-    const heartbeat = setInterval(() => {
-      void records
-        .updateOne({ _id: migration.id, owner }, { $set: { heartbeatAt: new Date() } })
-        .catch(() => undefined);
-    }, Math.max(1000, staleAfterMs / 4));
+    const heartbeat = setInterval(
+      () => {
+        void records.updateOne({ _id: migration.id, owner }, { $set: { heartbeatAt: new Date() } }).catch(() => undefined);
+      },
+      Math.max(1000, staleAfterMs / 4),
+    );
     try {
       await migration.up(db);
     } catch (err) {
@@ -143,9 +144,6 @@ export async function runMigrations(db: Db, migrations: Migration[], opts: Migra
     } finally {
       clearInterval(heartbeat);
     }
-    await records.updateOne(
-      { _id: migration.id, owner },
-      { $set: { status: 'applied', appliedAt: new Date(), heartbeatAt: new Date() } },
-    );
+    await records.updateOne({ _id: migration.id, owner }, { $set: { status: 'applied', appliedAt: new Date(), heartbeatAt: new Date() } });
   }
 }

@@ -66,7 +66,7 @@ export interface AdjudicationResult {
 
 async function escalatedCases(ctx: PipelineContext, batch: string): Promise<{ id: string; record: EscalatedCase }[]> {
   const items = await ctx.models.items.find({ batch }).lean();
-  items.sort((a, b) => (a.order[0]! - b.order[0]!) || (a.order[1]! - b.order[1]!));
+  items.sort((a, b) => a.order[0]! - b.order[0]! || a.order[1]! - b.order[1]!);
   const cases = [];
   for (const item of items) {
     const text = await ctx.models.itemTexts.findById(item._id).lean();
@@ -119,7 +119,16 @@ export async function adjudicateBatch(ctx: PipelineContext, opts: AdjudicateOpti
     const ask = async ({ id, record }: { id: string; record: EscalatedCase }) => {
       let conversation: ChatMessage[] = adjudicatorMessages(templates, record);
       const tokens = { promptTokens: 0, completionTokens: 0 };
-      let doc: Omit<AdjudicationDoc, 'provenance' | 'filledUnresolved' | 'tokens'> = { _id: id, batch: opts.batch, queryId: record.query_id, chunkId: record.chunk_id, label: null, reasoning: '', references: [], reason: null };
+      let doc: Omit<AdjudicationDoc, 'provenance' | 'filledUnresolved' | 'tokens'> = {
+        _id: id,
+        batch: opts.batch,
+        queryId: record.query_id,
+        chunkId: record.chunk_id,
+        label: null,
+        reasoning: '',
+        references: [],
+        reason: null,
+      };
       try {
         for (let attempt = 0; attempt <= MAX_REASKS; attempt += 1) {
           const { content, usage } = await llm.answer({ model: opts.model, temperature, messages: conversation });
@@ -127,7 +136,13 @@ export async function adjudicateBatch(ctx: PipelineContext, opts: AdjudicateOpti
           tokens.completionTokens += usage.completionTokens;
           const parsed = parseAgentAnswer(content);
           if (parsed.ok) {
-            doc = { ...doc, label: parsed.value.label, reasoning: parsed.value.reasoning, references: parsed.value.references, reason: null };
+            doc = {
+              ...doc,
+              label: parsed.value.label,
+              reasoning: parsed.value.reasoning,
+              references: parsed.value.references,
+              reason: null,
+            };
             break;
           }
           doc = { ...doc, reason: `${attempt + 1} answers could not be read; the last: ${parsed.reason}` };
@@ -209,7 +224,10 @@ export async function adjudicateBatch(ctx: PipelineContext, opts: AdjudicateOpti
     cost: { debate: debateRun?.cost ?? null, crowdCents: await crowdCostCents(ctx, opts.batch), adjudicator: adjudicatorCost },
     out: opts.out ?? null,
   };
-  const total = Object.values(tokensByModel).reduce((n, t) => ({ promptTokens: n.promptTokens + t.promptTokens, completionTokens: n.completionTokens + t.completionTokens }), { promptTokens: 0, completionTokens: 0 });
+  const total = Object.values(tokensByModel).reduce(
+    (n, t) => ({ promptTokens: n.promptTokens + t.promptTokens, completionTokens: n.completionTokens + t.completionTokens }),
+    { promptTokens: 0, completionTokens: 0 },
+  );
   await llmRuns.replaceOne(
     { _id: `${opts.batch}|adjudicator` },
     {

@@ -3,15 +3,24 @@ import { jsonObjectsIn, parseAgentAnswer, parseFilterAnswer, reaskMessage } from
 
 describe('parseAgentAnswer', () => {
   it('reads the template object', () => {
-    expect(parseAgentAnswer('{"reference": ["s1", "s2"], "reason": "r", "response": "yes"}')).toEqual({ ok: true, value: { label: 'yes', reasoning: 'r', references: ['s1', 's2'] } });
+    expect(parseAgentAnswer('{"reference": ["s1", "s2"], "reason": "r", "response": "yes"}')).toEqual({
+      ok: true,
+      value: { label: 'yes', reasoning: 'r', references: ['s1', 's2'] },
+    });
   });
   it('reads it inside a code fence, with text around, keys and values in any case', () => {
     const text = 'Sure.\n```json\n{"Reference": [], "REASON": "because", "Response": "NO."}\n```\nDone.';
     expect(parseAgentAnswer(text)).toEqual({ ok: true, value: { label: 'no', reasoning: 'because', references: [] } });
-    expect(parseAgentAnswer('My verdict: {"response": " Yes ", "reason": "x"} as asked')).toMatchObject({ ok: true, value: { label: 'yes' } });
+    expect(parseAgentAnswer('My verdict: {"response": " Yes ", "reason": "x"} as asked')).toMatchObject({
+      ok: true,
+      value: { label: 'yes' },
+    });
   });
   it('accepts a fence without a language and braces inside strings', () => {
-    expect(parseAgentAnswer('```\n{"reason": "a } brace and a \\" quote", "response": "no"}\n```')).toEqual({ ok: true, value: { label: 'no', reasoning: 'a } brace and a " quote', references: [] } });
+    expect(parseAgentAnswer('```\n{"reason": "a } brace and a \\" quote", "response": "no"}\n```')).toEqual({
+      ok: true,
+      value: { label: 'no', reasoning: 'a } brace and a " quote', references: [] },
+    });
   });
   it('takes a lone reference string as a list and drops non-strings', () => {
     expect(parseAgentAnswer('{"reference": "one", "response": "yes"}')).toMatchObject({ value: { references: ['one'], reasoning: '' } });
@@ -49,5 +58,7 @@ describe('jsonObjectsIn', () => {
 });
 
 it('reaskMessage names why', () => {
-  expect(reaskMessage('the answer holds no JSON object')).toMatch(/could not be read \(the answer holds no JSON object\).*only the JSON object/);
+  expect(reaskMessage('the answer holds no JSON object')).toMatch(
+    /could not be read \(the answer holds no JSON object\).*only the JSON object/,
+  );
 });

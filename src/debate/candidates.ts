@@ -60,7 +60,11 @@ export async function readCandidates(file: string): Promise<Candidate[]> {
       const json = JSON.stringify(candidate);
       const first = seen.get(key);
       if (first && first.json !== json) {
-        problems.push({ line: raw.line, field: '', reason: `query_id ${quote(candidate.query_id)} with chunk_id ${quote(candidate.chunk_id)} already appeared on line ${first.line} with different content: keep one of the two lines` });
+        problems.push({
+          line: raw.line,
+          field: '',
+          reason: `query_id ${quote(candidate.query_id)} with chunk_id ${quote(candidate.chunk_id)} already appeared on line ${first.line} with different content: keep one of the two lines`,
+        });
       } else if (!first) {
         seen.set(key, { line: raw.line, json });
         candidates.push(candidate);
@@ -69,9 +73,15 @@ export async function readCandidates(file: string): Promise<Candidate[]> {
   }
   if (problems.length > 0) {
     const more = problems.length > MAX_LISTED ? `; and ${problems.length - MAX_LISTED} more` : '';
-    const listed = problems.slice(0, MAX_LISTED).map((p) => formatIssue(file, p)).join('; ');
+    const listed = problems
+      .slice(0, MAX_LISTED)
+      .map((p) => formatIssue(file, p))
+      .join('; ');
     throw new UserError(`${problems.length} bad candidate line${problems.length === 1 ? '' : 's'}, nothing was asked: ${listed}${more}`);
   }
-  if (candidates.length === 0) throw new UserError(`${file} holds no candidates (it is empty or has only blank lines): expected one {query_id, query, answers, chunk_id, chunk} per line`);
+  if (candidates.length === 0)
+    throw new UserError(
+      `${file} holds no candidates (it is empty or has only blank lines): expected one {query_id, query, answers, chunk_id, chunk} per line`,
+    );
   return candidates;
 }

@@ -23,7 +23,16 @@ export async function withAdjudicatorFills(ctx: PipelineContext, human: BatchHum
       continue;
     }
     // workers: 1 stands for the one adjudicator (the schema counts who answered).
-    labels.push({ query_id: u.query_id, chunk_id: u.chunk_id, label: a.label, votes: u.votes, workers: 1, batch: human.batch, dataset: u.dataset, source: ADJUDICATOR_SOURCE });
+    labels.push({
+      query_id: u.query_id,
+      chunk_id: u.chunk_id,
+      label: a.label,
+      votes: u.votes,
+      workers: 1,
+      batch: human.batch,
+      dataset: u.dataset,
+      source: ADJUDICATOR_SOURCE,
+    });
   }
   return { ...human, labels, unresolved };
 }

@@ -36,7 +36,10 @@ export const DebateRequest = z
     prefilterModels: z.array(z.string().min(1)).default([]),
     batch: BatchName.optional().describe('import the escalations and consensus labels into this batch afterwards'),
   })
-  .refine((r) => r.model !== undefined || (r.modelA !== undefined && r.modelB !== undefined), { message: 'model is required (or both modelA and modelB)', path: ['model'] });
+  .refine((r) => r.model !== undefined || (r.modelA !== undefined && r.modelB !== undefined), {
+    message: 'model is required (or both modelA and modelB)',
+    path: ['model'],
+  });
 export type DebateRequest = z.output<typeof DebateRequest>;
 
 export const AdjudicateRequest = z.object({
@@ -84,7 +87,8 @@ export function llmJobModel(connection: Connection): Model<LlmJobDoc> {
   return (connection.models.LlmJob as Model<LlmJobDoc> | undefined) ?? connection.model<LlmJobDoc>('LlmJob', llmJobSchema);
 }
 
-const jobId = (kind: LlmJobKind, value: unknown) => `${kind}-${createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 20)}`;
+const jobId = (kind: LlmJobKind, value: unknown) =>
+  `${kind}-${createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 20)}`;
 
 export interface LlmJobsOptions {
   ctx: PipelineContext;
@@ -93,10 +97,23 @@ export interface LlmJobsOptions {
 }
 
 /** Records the job (unless the same request has one that is queued, running or done) and queues it. */
-async function queue(agenda: Agenda, jobs: Model<LlmJobDoc>, doc: Omit<LlmJobDoc, 'state' | 'progress' | 'result' | 'error' | 'createdAt' | 'updatedAt'>, now: Date): Promise<LlmJobDoc> {
+async function queue(
+  agenda: Agenda,
+  jobs: Model<LlmJobDoc>,
+  doc: Omit<LlmJobDoc, 'state' | 'progress' | 'result' | 'error' | 'createdAt' | 'updatedAt'>,
+  now: Date,
+): Promise<LlmJobDoc> {
   const existing = await jobs.findById(doc._id).lean();
   if (existing && existing.state !== 'failed') return existing;
-  const fresh: LlmJobDoc = { ...doc, state: 'queued', progress: { done: 0, total: 0 }, result: null, error: null, createdAt: existing?.createdAt ?? now, updatedAt: now };
+  const fresh: LlmJobDoc = {
+    ...doc,
+    state: 'queued',
+    progress: { done: 0, total: 0 },
+    result: null,
+    error: null,
+    createdAt: existing?.createdAt ?? now,
+    updatedAt: now,
+  };
   await jobs.replaceOne({ _id: doc._id }, fresh, { upsert: true });
   await agenda.now(LLM_JOBS[doc.kind], { id: doc._id });
   return fresh;
@@ -108,10 +125,20 @@ export async function queueDebate(agenda: Agenda, opts: LlmJobsOptions, request:
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'candidates.jsonl'), request.candidates.map((c) => `${JSON.stringify(c)}\n`).join(''));
   const { candidates, ...rest } = request;
-  return queue(agenda, llmJobModel(opts.ctx.models.batches.db), { _id: id, kind: 'debate', batch: request.batch ?? null, request: { ...rest, candidates: candidates.length }, dir }, opts.ctx.now());
+  return queue(
+    agenda,
+    llmJobModel(opts.ctx.models.batches.db),
+    { _id: id, kind: 'debate', batch: request.batch ?? null, request: { ...rest, candidates: candidates.length }, dir },
+    opts.ctx.now(),
+  );
 }
 
-export async function queueAdjudication(agenda: Agenda, opts: LlmJobsOptions, batch: string, request: AdjudicateRequest): Promise<LlmJobDoc> {
+export async function queueAdjudication(
+  agenda: Agenda,
+  opts: LlmJobsOptions,
+  batch: string,
+  request: AdjudicateRequest,
+): Promise<LlmJobDoc> {
   // A fresh id per request time: an adjudication reads the batch as it is now.
   const id = jobId('adjudicate', { batch, request, at: opts.ctx.now().toISOString() });
   return queue(agenda, llmJobModel(opts.ctx.models.batches.db), { _id: id, kind: 'adjudicate', batch, request, dir: null }, opts.ctx.now());
@@ -129,7 +156,9 @@ export function defineLlmJobs(agenda: Agenda, opts: LlmJobsOptions): void {
       const now = Date.now();
       if (done < total && now - last < 1000) return;
       last = now;
-      void jobs().updateOne({ _id: id }, { $set: { progress: { done, total }, updatedAt: new Date() } }).catch((err: unknown) => logger.warn({ err }, 'job progress not recorded'));
+      void jobs()
+        .updateOne({ _id: id }, { $set: { progress: { done, total }, updatedAt: new Date() } })
+        .catch((err: unknown) => logger.warn({ err }, 'job progress not recorded'));
     };
   };
 
@@ -169,7 +198,7 @@ export function defineLlmJobs(agenda: Agenda, opts: LlmJobsOptions): void {
           temperature: r.temperature,
           ...(r.budget !== undefined && { budgetTokens: r.budget }),
           prefilterModels: r.prefilterModels,
-          llm: { ...llm, modelOption: () => 'the request\'s model' },
+          llm: { ...llm, modelOption: () => "the request's model" },
           prices: loadPriceTable(config.env.QRELAY_LLM_PRICES),
           onProgress: progressWriter(doc._id),
         });

@@ -20,7 +20,12 @@ describe('Journal', () => {
     expect(second.get('k3')).toBeUndefined();
     second.append(entry('k4'));
     second.close();
-    expect(readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { key: string }).key)).toEqual(['k1', 'k2', 'k4']);
+    expect(
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { key: string }).key),
+    ).toEqual(['k1', 'k2', 'k4']);
   });
   it('keys a request by model, temperature and every message', () => {
     const base = { model: 'm', temperature: 0, messages: [{ role: 'user' as const, content: 'x' }] };

@@ -29,12 +29,19 @@ export interface RequestSpec {
 }
 
 export function requestKey(spec: RequestSpec): string {
-  return createHash('sha256').update(JSON.stringify([spec.model, spec.temperature, spec.messages])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([spec.model, spec.temperature, spec.messages]))
+    .digest('hex');
 }
 
 function isEntry(value: unknown): value is JournalEntry {
   const v = value as Partial<JournalEntry> | null;
-  return typeof v?.key === 'string' && typeof v.content === 'string' && typeof v.usage?.promptTokens === 'number' && typeof v.usage.completionTokens === 'number';
+  return (
+    typeof v?.key === 'string' &&
+    typeof v.content === 'string' &&
+    typeof v.usage?.promptTokens === 'number' &&
+    typeof v.usage.completionTokens === 'number'
+  );
 }
 
 export class Journal {

@@ -14,6 +14,15 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs(undefined)).toBeUndefined();
   });
   it('estimates tokens as a quarter of the characters', () => {
-    expect(estimateTokens({ model: 'm', temperature: 0, messages: [{ role: 'user', content: 'x'.repeat(10) }, { role: 'system', content: 'y'.repeat(5) }] })).toBe(4);
+    expect(
+      estimateTokens({
+        model: 'm',
+        temperature: 0,
+        messages: [
+          { role: 'user', content: 'x'.repeat(10) },
+          { role: 'system', content: 'y'.repeat(5) },
+        ],
+      }),
+    ).toBe(4);
   });
 });

@@ -42,8 +42,13 @@ export interface LlmStats {
 }
 
 export class BudgetExhausted extends UserError {
-  constructor(readonly budget: number, readonly spent: number) {
-    super(`--budget: ${spent} tokens spent, the next request could exceed the budget of ${budget} tokens; the run stopped (finished turns are kept: run again with a larger --budget to continue)`);
+  constructor(
+    readonly budget: number,
+    readonly spent: number,
+  ) {
+    super(
+      `--budget: ${spent} tokens spent, the next request could exceed the budget of ${budget} tokens; the run stopped (finished turns are kept: run again with a larger --budget to continue)`,
+    );
     this.name = 'BudgetExhausted';
   }
 }
@@ -98,7 +103,15 @@ export class LlmClient {
   private fatal: FatalEndpointError | undefined;
   /** One controller per request in flight (a shared signal would collect the SDK's listeners). */
   private readonly inFlight = new Set<AbortController>();
-  readonly stats: LlmStats = { requests: 0, requestsSent: 0, requestsReplayed: 0, httpRetries: 0, promptTokens: 0, completionTokens: 0, byModel: {} };
+  readonly stats: LlmStats = {
+    requests: 0,
+    requestsSent: 0,
+    requestsReplayed: 0,
+    httpRetries: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    byModel: {},
+  };
 
   constructor(
     private readonly settings: LlmSettings,
@@ -106,7 +119,10 @@ export class LlmClient {
   ) {
     // A local OpenAI-compatible server (vLLM, ...) often needs no key; the SDK insists on one.
     const apiKey = settings.apiKey ?? (settings.baseURL ? 'no-key' : undefined);
-    if (apiKey === undefined) throw new UserError('OPENAI_API_KEY is not set: set it to the endpoint\'s API key (and OPENAI_BASE_URL for an endpoint other than api.openai.com)');
+    if (apiKey === undefined)
+      throw new UserError(
+        "OPENAI_API_KEY is not set: set it to the endpoint's API key (and OPENAI_BASE_URL for an endpoint other than api.openai.com)",
+      );
     this.client = new OpenAI({ apiKey, baseURL: settings.baseURL, maxRetries: 0, timeout: settings.timeoutMs ?? 600_000 });
     this.gate = new Semaphore(settings.concurrency);
   }
@@ -185,7 +201,8 @@ export class LlmClient {
           }
           throw stop;
         }
-        if (attempt >= maxRetries) throw new RequestFailed(`the endpoint kept failing after ${attempt + 1} attempts: ${errorMessage(err)}`, { cause: err });
+        if (attempt >= maxRetries)
+          throw new RequestFailed(`the endpoint kept failing after ${attempt + 1} attempts: ${errorMessage(err)}`, { cause: err });
         this.stats.httpRetries += 1;
         await sleep(wait);
       } finally {
@@ -200,9 +217,16 @@ export class LlmClient {
     if (err instanceof OpenAI.APIConnectionError) return exponential;
     if (!(err instanceof OpenAI.APIError) || err.status === undefined) throw err;
     const status = err.status;
-    if (status === 401) throw new FatalEndpointError('the endpoint refused the API key (401 Unauthorized): set OPENAI_API_KEY to a valid key for it');
-    if (status === 403) throw new FatalEndpointError(`the endpoint refused access (403 Forbidden) for model "${model}": check OPENAI_API_KEY's permissions or ${this.settings.modelOption(model)}`);
-    if (status === 404) throw new FatalEndpointError(`the endpoint knows no model "${model}" (404 Not Found): fix ${this.settings.modelOption(model)} (or OPENAI_BASE_URL if the address is wrong)`);
+    if (status === 401)
+      throw new FatalEndpointError('the endpoint refused the API key (401 Unauthorized): set OPENAI_API_KEY to a valid key for it');
+    if (status === 403)
+      throw new FatalEndpointError(
+        `the endpoint refused access (403 Forbidden) for model "${model}": check OPENAI_API_KEY's permissions or ${this.settings.modelOption(model)}`,
+      );
+    if (status === 404)
+      throw new FatalEndpointError(
+        `the endpoint knows no model "${model}" (404 Not Found): fix ${this.settings.modelOption(model)} (or OPENAI_BASE_URL if the address is wrong)`,
+      );
     if (status === 429 || status === 408 || status === 409 || status >= 500) {
       const asked = retryAfterMs(err.headers);
       // Retry-After is honoured up to two minutes; beyond that the backoff cap rules.

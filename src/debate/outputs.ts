@@ -50,7 +50,15 @@ export interface PrefilterVerdict {
 }
 
 export function filteredRecord(c: Candidate, verdicts: readonly PrefilterVerdict[]) {
-  return { query_id: c.query_id, query: c.query, answers: c.answers, chunk_id: c.chunk_id, chunk: c.chunk, dataset: c.dataset, prefilter: [...verdicts] };
+  return {
+    query_id: c.query_id,
+    query: c.query,
+    answers: c.answers,
+    chunk_id: c.chunk_id,
+    chunk: c.chunk,
+    dataset: c.dataset,
+    prefilter: [...verdicts],
+  };
 }
 
 export function failedRecord(c: Candidate, reason: string, debate: readonly DebateTurn[]) {

@@ -6,13 +6,19 @@ import { DEFAULT_PRICES, formatCost, llmCost, loadPriceTable } from './prices.js
 
 describe('LLM prices', () => {
   it('costs tokens per model in USD per million tokens', () => {
-    const cost = llmCost({ 'gpt-4o-mini': { promptTokens: 1_000_000, completionTokens: 500_000 }, 'gpt-4o': { promptTokens: 1000, completionTokens: 100 } }, DEFAULT_PRICES);
+    const cost = llmCost(
+      { 'gpt-4o-mini': { promptTokens: 1_000_000, completionTokens: 500_000 }, 'gpt-4o': { promptTokens: 1000, completionTokens: 100 } },
+      DEFAULT_PRICES,
+    );
     expect(cost).toEqual({ usd: 0.4535, unpriced: [] });
     expect(formatCost(cost)).toBe('$0.45');
     expect(formatCost(llmCost({ 'gpt-4o': { promptTokens: 1000, completionTokens: 0 } }, DEFAULT_PRICES))).toBe('$0.0025');
   });
   it('a model without a price makes the cost unknown, never 0', () => {
-    const cost = llmCost({ mystery: { promptTokens: 10, completionTokens: 1 }, 'gpt-4o': { promptTokens: 1, completionTokens: 1 } }, DEFAULT_PRICES);
+    const cost = llmCost(
+      { mystery: { promptTokens: 10, completionTokens: 1 }, 'gpt-4o': { promptTokens: 1, completionTokens: 1 } },
+      DEFAULT_PRICES,
+    );
     expect(cost).toEqual({ usd: null, unpriced: ['mystery'] });
     expect(formatCost(cost)).toBe('unknown (no price for mystery)');
     expect(formatCost(undefined)).toBe('n/a');

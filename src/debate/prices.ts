@@ -34,12 +34,16 @@ export function loadPriceTable(file: string | undefined): PriceTable {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new UserError(`QRELAY_LLM_PRICES: cannot read ${file} as JSON (${(err as Error).message}): expected {"model": {"input": usdPerMillion, "output": usdPerMillion}}`);
+    throw new UserError(
+      `QRELAY_LLM_PRICES: cannot read ${file} as JSON (${(err as Error).message}): expected {"model": {"input": usdPerMillion, "output": usdPerMillion}}`,
+    );
   }
   const parsed = PriceTable.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new UserError(`QRELAY_LLM_PRICES: ${file}: ${issue.path.join('.') || 'the file'}: ${issue.message}; expected {"model": {"input": usdPerMillion, "output": usdPerMillion}}`);
+    throw new UserError(
+      `QRELAY_LLM_PRICES: ${file}: ${issue.path.join('.') || 'the file'}: ${issue.message}; expected {"model": {"input": usdPerMillion, "output": usdPerMillion}}`,
+    );
   }
   return { ...DEFAULT_PRICES, ...parsed.data };
 }

@@ -5,10 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { fill, loadTemplates, numberedAnswers, parseTemplate, templateHash } from './prompts.js';
 
 describe('templates', () => {
-  it('the bundled ones are the paper\'s tables, split into system and user messages', async () => {
+  it("the bundled ones are the paper's tables, split into system and user messages", async () => {
     const t = await loadTemplates();
     expect(t.firstRound.system).toMatch(/^You are \{agent1\}, and your task/);
-    expect(t.firstRound.user).toMatch(/^<query> \{query\} <\/query> <answer> \{answer\} <\/answer> <doc> \{chunk\} <\/doc> <history> \{agentA\}: Yes\. The chunk contains complete information/);
+    expect(t.firstRound.user).toMatch(
+      /^<query> \{query\} <\/query> <answer> \{answer\} <\/answer> <doc> \{chunk\} <\/doc> <history> \{agentA\}: Yes\. The chunk contains complete information/,
+    );
     expect(t.firstRound.user).toMatch(/"response": "yes or no" \}$/);
     expect(t.laterRound.user).toContain('<history> {agentA}: {agentA_reasoning} {agentB}: {agentB_reasoning} </history>');
     expect(t.adjudicator.system).toMatch(/^You are an ADJUDICATOR/);
@@ -18,8 +20,11 @@ describe('templates', () => {
   });
   it('--prompts DIR: a missing file or separator is one line naming the file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'qrelay-prompts-'));
-    await expect(loadTemplates(dir)).rejects.toThrow(/--prompts: cannot read .*(prefilter|debate-round-1|debate-round-n|adjudicator)\.txt \(no such file\)/);
-    for (const f of ['prefilter.txt', 'debate-round-1.txt', 'debate-round-n.txt']) writeFileSync(join(dir, f), 'sys\n=== user ===\nuser {query}');
+    await expect(loadTemplates(dir)).rejects.toThrow(
+      /--prompts: cannot read .*(prefilter|debate-round-1|debate-round-n|adjudicator)\.txt \(no such file\)/,
+    );
+    for (const f of ['prefilter.txt', 'debate-round-1.txt', 'debate-round-n.txt'])
+      writeFileSync(join(dir, f), 'sys\n=== user ===\nuser {query}');
     writeFileSync(join(dir, 'adjudicator.txt'), 'no separator');
     await expect(loadTemplates(dir)).rejects.toThrow(/adjudicator\.txt: no line "=== user ==="/);
     writeFileSync(join(dir, 'adjudicator.txt'), 'sys\n=== user ===\n{history}');

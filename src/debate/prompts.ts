@@ -34,7 +34,8 @@ const SEPARATOR = /^=== user ===[ \t]*$/m;
 /** Splits a template file's text into its system and user parts. */
 export function parseTemplate(file: string, text: string): Template {
   const match = SEPARATOR.exec(text);
-  if (!match) throw new UserError(`${file}: no line "=== user ===" separating the system message from the user message (see prompts/README.md)`);
+  if (!match)
+    throw new UserError(`${file}: no line "=== user ===" separating the system message from the user message (see prompts/README.md)`);
   const system = text.slice(0, match.index).trim();
   const user = text.slice(match.index + match[0].length).trim();
   if (user === '') throw new UserError(`${file}: the user message after "=== user ===" is empty`);
@@ -53,7 +54,10 @@ export async function loadTemplates(dir: string = defaultPromptsDir()): Promise<
         text = await readFile(file, 'utf8');
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        throw new UserError(`--prompts: cannot read ${file} (${code === 'ENOENT' ? 'no such file' : String(code)}): the directory needs ${Object.values(TEMPLATE_FILES).join(', ')}`, { cause: err });
+        throw new UserError(
+          `--prompts: cannot read ${file} (${code === 'ENOENT' ? 'no such file' : String(code)}): the directory needs ${Object.values(TEMPLATE_FILES).join(', ')}`,
+          { cause: err },
+        );
       }
       return [name, parseTemplate(file, text)] as const;
     }),
@@ -69,7 +73,18 @@ export function templateHash(...templates: Template[]): string {
 }
 
 const PLACEHOLDER = /\{(agent1|agent2|agentA|agentB|agentA_reasoning|agentB_reasoning|query|answer|chunk|history|ground-truth answers)\}/g;
-export type Placeholder = 'agent1' | 'agent2' | 'agentA' | 'agentB' | 'agentA_reasoning' | 'agentB_reasoning' | 'query' | 'answer' | 'chunk' | 'history' | 'ground-truth answers';
+export type Placeholder =
+  | 'agent1'
+  | 'agent2'
+  | 'agentA'
+  | 'agentB'
+  | 'agentA_reasoning'
+  | 'agentB_reasoning'
+  | 'query'
+  | 'answer'
+  | 'chunk'
+  | 'history'
+  | 'ground-truth answers';
 
 /**
  * Fills the known placeholders in one pass (so a value holding braces is never filled

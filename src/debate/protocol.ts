@@ -20,9 +20,7 @@ const NAME: Record<Agent, string> = { A: 'Agent A', B: 'Agent B' };
 const OTHER: Record<Agent, Agent> = { A: 'B', B: 'A' };
 
 export type Outcome =
-  | { type: 'next'; round: number }
-  | { type: 'consensus'; label: Judgment; round: number }
-  | { type: 'escalated'; rounds: number };
+  { type: 'next'; round: number } | { type: 'consensus'; label: Judgment; round: number } | { type: 'escalated'; rounds: number };
 
 /** What follows the finished rounds `turns` (both agents of rounds 1..n, in order). */
 export function nextStep(turns: readonly DebateTurn[], maxRounds: number): Outcome {
@@ -50,7 +48,13 @@ export function agentHistory(turns: readonly DebateTurn[], agent: Agent): string
 }
 
 /** The messages asking `agent` for its turn in `round`, given the earlier rounds. */
-export function debateMessages(templates: Templates, candidate: Candidate, agent: Agent, round: number, earlier: readonly DebateTurn[]): ChatMessage[] {
+export function debateMessages(
+  templates: Templates,
+  candidate: Candidate,
+  agent: Agent,
+  round: number,
+  earlier: readonly DebateTurn[],
+): ChatMessage[] {
   const common = {
     agent1: NAME[agent],
     agent2: NAME[OTHER[agent]],

@@ -174,10 +174,14 @@ async function runPool<T, R>(items: readonly T[], parallel: number, work: (item:
 }
 
 export function validateDebateOptions(o: Pick<DebateOptions, 'rounds' | 'concurrency' | 'temperature' | 'budgetTokens'>): void {
-  if (!Number.isInteger(o.rounds) || o.rounds < 1 || o.rounds > 20) throw new UserError(`--rounds: expected a whole number from 1 to 20, got ${o.rounds}`);
-  if (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 1000) throw new UserError(`--concurrency: expected a whole number from 1 to 1000, got ${o.concurrency}`);
-  if (!Number.isFinite(o.temperature) || o.temperature < 0 || o.temperature > 2) throw new UserError(`--temperature: expected a number from 0 to 2, got ${o.temperature}`);
-  if (o.budgetTokens !== undefined && (!Number.isInteger(o.budgetTokens) || o.budgetTokens < 1)) throw new UserError(`--budget: expected a whole number of tokens above 0, got ${o.budgetTokens}`);
+  if (!Number.isInteger(o.rounds) || o.rounds < 1 || o.rounds > 20)
+    throw new UserError(`--rounds: expected a whole number from 1 to 20, got ${o.rounds}`);
+  if (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 1000)
+    throw new UserError(`--concurrency: expected a whole number from 1 to 1000, got ${o.concurrency}`);
+  if (!Number.isFinite(o.temperature) || o.temperature < 0 || o.temperature > 2)
+    throw new UserError(`--temperature: expected a number from 0 to 2, got ${o.temperature}`);
+  if (o.budgetTokens !== undefined && (!Number.isInteger(o.budgetTokens) || o.budgetTokens < 1))
+    throw new UserError(`--budget: expected a whole number of tokens above 0, got ${o.budgetTokens}`);
 }
 
 export async function runDebate(opts: DebateOptions): Promise<DebateSummary> {
@@ -194,17 +198,30 @@ export async function runDebate(opts: DebateOptions): Promise<DebateSummary> {
     opts.onProgress?.(0, candidates.length);
     // Each candidate has at most two requests in flight (its two agents), so this many
     // candidates at once keep `concurrency` requests busy.
-    const outcomes = await runPool(candidates, Math.ceil(opts.concurrency / 2) + 1, (c) => run.candidate(c), () => {
-      finished += 1;
-      opts.onProgress?.(finished, candidates.length);
-    });
+    const outcomes = await runPool(
+      candidates,
+      Math.ceil(opts.concurrency / 2) + 1,
+      (c) => run.candidate(c),
+      () => {
+        finished += 1;
+        opts.onProgress?.(finished, candidates.length);
+      },
+    );
     return writeOutputs(opts, templates, candidates, outcomes, run.retries, llm, started);
   } finally {
     journal.close();
   }
 }
 
-function writeOutputs(opts: DebateOptions, templates: Templates, candidates: Candidate[], outcomes: CandidateOutcome[], retries: number, llm: LlmClient, started: number): DebateSummary {
+function writeOutputs(
+  opts: DebateOptions,
+  templates: Templates,
+  candidates: Candidate[],
+  outcomes: CandidateOutcome[],
+  retries: number,
+  llm: LlmClient,
+  started: number,
+): DebateSummary {
   const escalations = [];
   const consensus = [];
   const filtered = [];

@@ -94,13 +94,18 @@ export interface LlmModels {
 export function llmModels(connection: Connection): LlmModels {
   return {
     llmRuns: (connection.models.LlmRun as Model<LlmRunDoc> | undefined) ?? connection.model<LlmRunDoc>('LlmRun', llmRunSchema),
-    adjudications: (connection.models.Adjudication as Model<AdjudicationDoc> | undefined) ?? connection.model<AdjudicationDoc>('Adjudication', adjudicationSchema),
+    adjudications:
+      (connection.models.Adjudication as Model<AdjudicationDoc> | undefined) ??
+      connection.model<AdjudicationDoc>('Adjudication', adjudicationSchema),
   };
 }
 
 /** The batch's recorded LLM costs (debate, adjudicator), each null when that step has not run for it. */
 export async function llmCostsOf(connection: Connection, batch: string): Promise<{ debate: LlmCost | null; adjudicator: LlmCost | null }> {
   const { llmRuns } = llmModels(connection);
-  const [debate, adjudicator] = await Promise.all([llmRuns.findById(`${batch}|debate`).lean(), llmRuns.findById(`${batch}|adjudicator`).lean()]);
+  const [debate, adjudicator] = await Promise.all([
+    llmRuns.findById(`${batch}|debate`).lean(),
+    llmRuns.findById(`${batch}|adjudicator`).lean(),
+  ]);
   return { debate: debate?.cost ?? null, adjudicator: adjudicator?.cost ?? null };
 }

@@ -68,7 +68,9 @@ export function remoteDriver(url: string, config: Config): SimulationDriver {
     }
     const text = await res.text();
     if (res.status === 403 || res.status === 401) {
-      throw new UserError(`the marketplace at ${base} refused the admin token: MARKETPLACE_ACCESS_KEY_ID / MARKETPLACE_SECRET_ACCESS_KEY must be the key pair it runs with`);
+      throw new UserError(
+        `the marketplace at ${base} refused the admin token: MARKETPLACE_ACCESS_KEY_ID / MARKETPLACE_SECRET_ACCESS_KEY must be the key pair it runs with`,
+      );
     }
     if (!res.ok) throw new UserError(`the marketplace at ${base} answered ${res.status} to ${method} /admin${path}: ${text.slice(0, 300)}`);
     return JSON.parse(text) as T;

@@ -30,7 +30,9 @@ describe('progress formatting', () => {
   it('puts name, bar, counts, note and time on one line', () => {
     const line = formatStageLine({ name: 'work', unit: 'items', done: 3, total: 6, note: '9 assignments', elapsedSeconds: 2 });
     expect(line).toBe(`work       ${formatBar(3, 6)} 3/6 items · 9 assignments · 2.0s`);
-    expect(formatStageLine({ name: 'publish', unit: 'HITs', done: 2, total: 0, elapsedSeconds: 0 }, false)).toBe('publish    2 HITs · 0.0s');
+    expect(formatStageLine({ name: 'publish', unit: 'HITs', done: 2, total: 0, elapsedSeconds: 0 }, false)).toBe(
+      'publish    2 HITs · 0.0s',
+    );
   });
 });
 

@@ -3,7 +3,14 @@ import type { DebateTurn, EscalatedCase, GoldItem } from '../domain/cases.js';
 import { simKey } from '../hits/index.js';
 import { oracleFor, SAMPLE_CASES, sampleCaseLines, sampleOracle, samplePopulation } from './sample.js';
 
-const turn = (agent: string, round: number, label: 'yes' | 'no'): DebateTurn => ({ round, agent, stance: agent === 'A' ? 'relevant' : 'irrelevant', label, reasoning: 'r', references: [] });
+const turn = (agent: string, round: number, label: 'yes' | 'no'): DebateTurn => ({
+  round,
+  agent,
+  stance: agent === 'A' ? 'relevant' : 'irrelevant',
+  label,
+  reasoning: 'r',
+  references: [],
+});
 
 describe('the sample as the demo uses it', () => {
   it('takes the first n cases, all 270 by default, and refuses sizes out of range', () => {
@@ -14,9 +21,15 @@ describe('the sample as the demo uses it', () => {
     expect(() => sampleCaseLines(271)).toThrow(/from 1 to 270/);
   });
 
-  it('tells the simulated workers the truth, the LLM label (agent A\'s final one) and the gold labels, keyed as the HIT page keys items', () => {
+  it("tells the simulated workers the truth, the LLM label (agent A's final one) and the gold labels, keyed as the HIT page keys items", () => {
     const escalated: EscalatedCase = {
-      query_id: 'q1', query: 'q', answers: [], chunk_id: 'd1', chunk: 'c', dataset: 'x', hidden_label: 'no',
+      query_id: 'q1',
+      query: 'q',
+      answers: [],
+      chunk_id: 'd1',
+      chunk: 'c',
+      dataset: 'x',
+      hidden_label: 'no',
       debate: [turn('A', 1, 'yes'), turn('B', 1, 'no'), turn('A', 2, 'no'), turn('B', 2, 'yes')],
     };
     const unknown: EscalatedCase = { ...escalated, chunk_id: 'd2', hidden_label: undefined };

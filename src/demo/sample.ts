@@ -33,7 +33,8 @@ function jsonLines(file: string): string[] {
 export function sampleCaseLines(size: number | undefined): string[] {
   const lines = jsonLines(sampleFiles.escalations);
   if (size === undefined) return lines;
-  if (!Number.isSafeInteger(size) || size < 1 || size > lines.length) throw new UserError(`--sample-size: expected a whole number from 1 to ${lines.length}, got ${size}`);
+  if (!Number.isSafeInteger(size) || size < 1 || size > lines.length)
+    throw new UserError(`--sample-size: expected a whole number from 1 to ${lines.length}, got ${size}`);
   return lines.slice(0, size);
 }
 
@@ -41,7 +42,12 @@ export function sampleCaseLines(size: number | undefined): string[] {
 export function escalationsFile(size: number | undefined, dir: string): string {
   if (size === undefined || size === SAMPLE_CASES) return sampleFiles.escalations;
   const file = join(dir, `escalations-first-${size}.jsonl`);
-  writeFileSync(file, sampleCaseLines(size).map((l) => `${l}\n`).join(''));
+  writeFileSync(
+    file,
+    sampleCaseLines(size)
+      .map((l) => `${l}\n`)
+      .join(''),
+  );
   return file;
 }
 

@@ -10,22 +10,68 @@ const qrels = (pairs: Array<[string, string, number]>): Qrels => {
   for (const [qid, doc, rel] of pairs) q.set(qid, (q.get(qid) ?? new Map()).set(doc, rel));
   return q;
 };
-const run = (ranking: Record<string, string[]>): Run => new Map(Object.entries(ranking).map(([qid, docs]) => [qid, docs.map((docid, i) => ({ docid, score: 100 - i }))]));
+const run = (ranking: Record<string, string[]>): Run =>
+  new Map(Object.entries(ranking).map(([qid, docs]) => [qid, docs.map((docid, i) => ({ docid, score: 100 - i }))]));
 
 function fixture() {
   const report = buildReport({ ...simulatedBatch({ items: 30 }), holesFound: 2 });
-  const base = qrels([['q1', 'a', 1], ['q1', 'b', 0], ['q2', 'c', 1]]);
+  const base = qrels([
+    ['q1', 'a', 1],
+    ['q1', 'b', 0],
+    ['q2', 'c', 1],
+  ]);
   const human: HumanLabel[] = [
-    { query_id: 'q1', chunk_id: 'b', label: 'yes', votes: { yes: 3, no: 0 }, workers: 3, batch: 's', dataset: 'x', source: 'human-majority' },
-    { query_id: 'q1', chunk_id: 'z', label: 'yes', votes: { yes: 2, no: 1 }, workers: 3, batch: 's', dataset: 'x', source: 'human-majority' },
-    { query_id: 'q2', chunk_id: 'y', label: 'yes', votes: { yes: 2, no: 1 }, workers: 3, batch: 's', dataset: 'x', source: 'human-majority' },
+    {
+      query_id: 'q1',
+      chunk_id: 'b',
+      label: 'yes',
+      votes: { yes: 3, no: 0 },
+      workers: 3,
+      batch: 's',
+      dataset: 'x',
+      source: 'human-majority',
+    },
+    {
+      query_id: 'q1',
+      chunk_id: 'z',
+      label: 'yes',
+      votes: { yes: 2, no: 1 },
+      workers: 3,
+      batch: 's',
+      dataset: 'x',
+      source: 'human-majority',
+    },
+    {
+      query_id: 'q2',
+      chunk_id: 'y',
+      label: 'yes',
+      votes: { yes: 2, no: 1 },
+      workers: 3,
+      batch: 's',
+      dataset: 'x',
+      source: 'human-majority',
+    },
   ];
   const merged = mergeQrels({ base, consensus: [{ query_id: 'q2', chunk_id: 'w', label: 'yes', dataset: 'x' }], human });
   const exported: ExportQrelsResult = {
     batch: 's',
     base: { file: 'base.tsv', format: 'beir', pairs: 3 },
     consensus: { fromBatch: 1, fromFile: null, file: null },
-    human: { labels: 3, unresolved: [{ item: 's|q3:d', query_id: 'q3', chunk_id: 'd', dataset: 'x', reason: 'tie', votes: { yes: 1, no: 1 }, validVotes: 2, voteTarget: 3 }] },
+    human: {
+      labels: 3,
+      unresolved: [
+        {
+          item: 's|q3:d',
+          query_id: 'q3',
+          chunk_id: 'd',
+          dataset: 'x',
+          reason: 'tie',
+          votes: { yes: 1, no: 1 },
+          validVotes: 2,
+          voteTarget: 3,
+        },
+      ],
+    },
     out: { file: 'qrels.trec', format: 'trec', pairs: merged.entries.length },
     holesFound: 2,
     summary: merged.summary,
@@ -45,14 +91,40 @@ function fixture() {
 
 describe('the demo summary', () => {
   const { report, exported, evaluation } = fixture();
-  const summary = demoSummary({ batch: 's', cases: 30, resumed: false, report, exported, evaluation, wall: { workSeconds: 12.5, totalSeconds: 40 }, files: [{ what: 'qrels (TREC)', path: '/out/s/qrels.trec' }] });
+  const summary = demoSummary({
+    batch: 's',
+    cases: 30,
+    resumed: false,
+    report,
+    exported,
+    evaluation,
+    wall: { workSeconds: 12.5, totalSeconds: 40 },
+    files: [{ what: 'qrels (TREC)', path: '/out/s/qrels.trec' }],
+  });
 
   it('takes agreement, cost, latency from the report and the qrels changes from the merge', () => {
-    expect(summary.agreement).toEqual({ fleissKappa: report.fleissKappa, krippendorffAlpha: report.krippendorffAlpha, labels: report.labels, unresolved: 1, accuracy: report.quality.accuracy?.accuracy.value ?? null });
-    expect(summary.cost).toMatchObject({ total: report.cost.total, perLabel: report.cost.perLabel, perHole: report.cost.perHole, holesFound: 2, quoted: report.cost.quote!.quoted.total, difference: report.cost.quote!.difference });
+    expect(summary.agreement).toEqual({
+      fleissKappa: report.fleissKappa,
+      krippendorffAlpha: report.krippendorffAlpha,
+      labels: report.labels,
+      unresolved: 1,
+      accuracy: report.quality.accuracy?.accuracy.value ?? null,
+    });
+    expect(summary.cost).toMatchObject({
+      total: report.cost.total,
+      perLabel: report.cost.perLabel,
+      perHole: report.cost.perHole,
+      holesFound: 2,
+      quoted: report.cost.quote!.quoted.total,
+      difference: report.cost.quote!.difference,
+    });
     expect(summary.cost.quoted! + summary.cost.differences.reduce((n, d) => n + d.cents, 0)).toBe(summary.cost.total);
     expect(summary.latency).toEqual({
-      timeToTarget: { voteTarget: 3, p50Seconds: report.latency.timeToTarget.p50Seconds, p90Seconds: report.latency.timeToTarget.p90Seconds },
+      timeToTarget: {
+        voteTarget: 3,
+        p50Seconds: report.latency.timeToTarget.p50Seconds,
+        p90Seconds: report.latency.timeToTarget.p90Seconds,
+      },
       simulatedSeconds: report.latency.publishToLastValidVoteSeconds,
       workWallSeconds: 12.5,
       totalWallSeconds: 40,
@@ -62,7 +134,16 @@ describe('the demo summary', () => {
   });
 
   it('lists the systems whose rank changed per measure with Kendall τ, leaving out measures without a base ranking', () => {
-    expect(summary.rankings).toEqual([{ measure: 'nDCG@10', kendallTau: -1, changed: [{ system: 'lexical', rankBase: 1, rankNew: 2 }, { system: 'semantic', rankBase: 2, rankNew: 1 }] }]);
+    expect(summary.rankings).toEqual([
+      {
+        measure: 'nDCG@10',
+        kendallTau: -1,
+        changed: [
+          { system: 'lexical', rankBase: 1, rankNew: 2 },
+          { system: 'semantic', rankBase: 2, rankNew: 1 },
+        ],
+      },
+    ]);
   });
 
   it('renders every part, the files with their paths', () => {

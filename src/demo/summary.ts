@@ -42,7 +42,15 @@ export interface DemoSummary {
     workWallSeconds: number;
     totalWallSeconds: number;
   };
-  qrels: { holesFilled: number; byCrowd: number; byConsensus: number; flips: number; unchanged: number; newNonRelevant: number; conflicts: number };
+  qrels: {
+    holesFilled: number;
+    byCrowd: number;
+    byConsensus: number;
+    flips: number;
+    unchanged: number;
+    newNonRelevant: number;
+    conflicts: number;
+  };
   rankings: Array<{ measure: string; kendallTau: number | null; changed: RankChange[] }>;
   /** Label -> absolute path, in the order they are listed. */
   files: Array<{ what: string; path: string }>;
@@ -86,7 +94,11 @@ export function demoSummary(input: DemoSummaryInput): DemoSummary {
       differences: q ? q.differences.filter((d) => d.cents !== 0 || d.count !== 0).map((d) => ({ ...d })) : [],
     },
     latency: {
-      timeToTarget: { voteTarget: report.latency.timeToTarget.voteTarget, p50Seconds: report.latency.timeToTarget.p50Seconds, p90Seconds: report.latency.timeToTarget.p90Seconds },
+      timeToTarget: {
+        voteTarget: report.latency.timeToTarget.voteTarget,
+        p50Seconds: report.latency.timeToTarget.p50Seconds,
+        p90Seconds: report.latency.timeToTarget.p90Seconds,
+      },
       simulatedSeconds: report.latency.publishToLastValidVoteSeconds,
       workWallSeconds: input.wall.workSeconds,
       totalWallSeconds: input.wall.totalSeconds,
@@ -105,7 +117,9 @@ export function demoSummary(input: DemoSummaryInput): DemoSummary {
       .map((m) => ({
         measure: m.measure,
         kendallTau: m.kendallTau,
-        changed: m.systems.flatMap((s) => (s.rankBase !== null && s.rankBase !== s.rankNew ? [{ system: s.system, rankBase: s.rankBase, rankNew: s.rankNew }] : [])),
+        changed: m.systems.flatMap((s) =>
+          s.rankBase !== null && s.rankBase !== s.rankNew ? [{ system: s.system, rankBase: s.rankBase, rankNew: s.rankNew }] : [],
+        ),
       })),
     files: input.files.map((f) => ({ ...f })),
   };
@@ -135,7 +149,10 @@ function costLines(c: DemoSummary['cost']): string[] {
 }
 
 function rankingLine(r: DemoSummary['rankings'][number], width: number): string {
-  const moved = r.changed.length === 0 ? 'no system changed rank' : `moved: ${r.changed.map((c) => `${c.system} ${c.rankBase}→${c.rankNew}`).join(', ')}`;
+  const moved =
+    r.changed.length === 0
+      ? 'no system changed rank'
+      : `moved: ${r.changed.map((c) => `${c.system} ${c.rankBase}→${c.rankNew}`).join(', ')}`;
   return `${r.measure.padEnd(width)}  Kendall τ ${r.kendallTau === null ? 'undefined' : r.kendallTau.toFixed(3)} · ${moved}`;
 }
 
@@ -149,7 +166,9 @@ export function renderDemoSummary(s: DemoSummary): string {
   const fileWidth = Math.max(0, ...s.files.map((f) => f.what.length));
   return `${[
     `qrelay demo: batch ${s.batch}, ${s.cases} escalated cases, finished in ${formatDuration(l.totalWallSeconds)}${s.resumed ? ' (this session; it continued a stopped run)' : ''}`,
-    ...block('agreement', [`Fleiss κ ${fixed(a.fleissKappa)} · Krippendorff α ${fixed(a.krippendorffAlpha)} · ${a.labels} labels, ${a.unresolved} unresolved${accuracy}`]),
+    ...block('agreement', [
+      `Fleiss κ ${fixed(a.fleissKappa)} · Krippendorff α ${fixed(a.krippendorffAlpha)} · ${a.labels} labels, ${a.unresolved} unresolved${accuracy}`,
+    ]),
     ...block('cost', costLines(s.cost)),
     ...block('latency', [
       `time to ${l.timeToTarget.voteTarget} votes p50 ${duration(l.timeToTarget.p50Seconds)}, p90 ${duration(l.timeToTarget.p90Seconds)} (simulated); last vote after ${duration(l.simulatedSeconds)} (simulated)`,
@@ -159,6 +178,9 @@ export function renderDemoSummary(s: DemoSummary): string {
       `holes filled ${s.qrels.holesFilled} (${s.qrels.byCrowd} by the crowd, ${s.qrels.byConsensus} by consensus) · flips ${s.qrels.flips} · unchanged ${s.qrels.unchanged} · conflicts ${s.qrels.conflicts}`,
     ]),
     ...block('rankings', s.rankings.length ? s.rankings.map((r) => rankingLine(r, width)) : ['no measure with a base ranking']),
-    ...block('files', s.files.map((f) => `${f.what.padEnd(fileWidth)}  ${f.path}`)),
+    ...block(
+      'files',
+      s.files.map((f) => `${f.what.padEnd(fileWidth)}  ${f.path}`),
+    ),
   ].join('\n')}\n`;
 }

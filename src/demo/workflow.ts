@@ -26,12 +26,18 @@ export interface DemoSettings {
 }
 
 /** The unfinished run to continue, else a new one (`sample`, or `sample-2`, ... when that name is taken). */
-export async function chooseDemoRun(connection: Connection, opts: { dataDir: string; cases?: number; now?: Date }): Promise<{ run: DemoRunDoc; resumed: boolean }> {
+export async function chooseDemoRun(
+  connection: Connection,
+  opts: { dataDir: string; cases?: number; now?: Date },
+): Promise<{ run: DemoRunDoc; resumed: boolean }> {
   const unfinished = await unfinishedRun(connection);
   if (unfinished) return { run: unfinished, resumed: true };
   const runs = demoRunModel(connection);
   const [batches, previous] = await Promise.all([
-    connection.collection(collections.batches).find({}, { projection: { _id: 1 } }).toArray(),
+    connection
+      .collection(collections.batches)
+      .find({}, { projection: { _id: 1 } })
+      .toArray(),
     runs.find({}, { _id: 1 }).lean(),
   ]);
   const batch = nextDemoBatch(new Set([...batches.map((b) => String(b._id)), ...previous.map((r) => r._id)]));
@@ -52,7 +58,12 @@ export interface DemoResult {
   text: string;
 }
 
-export async function runDemo(env: DemoEnv, run: DemoRunDoc, settings: DemoSettings, opts: { resumed?: boolean } = {}): Promise<DemoResult> {
+export async function runDemo(
+  env: DemoEnv,
+  run: DemoRunDoc,
+  settings: DemoSettings,
+  opts: { resumed?: boolean } = {},
+): Promise<DemoResult> {
   const started = performance.now();
   const batch = run._id;
   mkdirSync(run.outDir, { recursive: true });
@@ -64,7 +75,12 @@ export async function runDemo(env: DemoEnv, run: DemoRunDoc, settings: DemoSetti
   const reported = await reportStage(env, batch, run.outDir);
 
   const summaryJson = join(run.outDir, 'summary.json');
-  const files: WrittenFile[] = [...exported.files, ...evaluated.files, ...reported.files, { what: 'this summary (JSON)', path: summaryJson }];
+  const files: WrittenFile[] = [
+    ...exported.files,
+    ...evaluated.files,
+    ...reported.files,
+    { what: 'this summary (JSON)', path: summaryJson },
+  ];
   const summary = demoSummary({
     batch,
     cases: run.cases,

@@ -41,7 +41,8 @@ export interface BatchReportOptions {
 async function adjudicatedFor(ctx: PipelineContext, batch: string, given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
   const last = await qrelsExportModel(ctx.models.batches.db).findById(batch).lean();
-  if (!last || !existsSync(last.out)) throw new UserError(`batch ${batch}: no adjudicated qrels to compare the runs under; run export-qrels first, or give the file`);
+  if (!last || !existsSync(last.out))
+    throw new UserError(`batch ${batch}: no adjudicated qrels to compare the runs under; run export-qrels first, or give the file`);
   return last.out;
 }
 
@@ -59,6 +60,11 @@ export async function batchReport(ctx: PipelineContext, batch: string, opts: Bat
   if (!opts.runs || opts.runs.length === 0) return { report: marked, holesBase: base };
   if (base === null) throw new UserError(`batch ${batch}: no base qrels to compare the runs under; give the base qrels file`);
   const next = await adjudicatedFor(ctx, batch, opts.adjudicated);
-  const section = await holesMatteredFromFiles({ base, next, runs: opts.runs, ...(opts.measure !== undefined && { measure: opts.measure }) });
+  const section = await holesMatteredFromFiles({
+    base,
+    next,
+    runs: opts.runs,
+    ...(opts.measure !== undefined && { measure: opts.measure }),
+  });
   return { report: { ...marked, holesMattered: section }, holesBase: base };
 }

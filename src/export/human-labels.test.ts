@@ -27,12 +27,28 @@ const input = (labels: Label[], state: HumanLabelsInput['state'] = 'complete'): 
 describe('toHumanLabels', () => {
   it('maps a decided item to a human-majority label with its votes, workers, batch and dataset', () => {
     const r = toHumanLabels(input([label('q1:d1')]));
-    expect(r.labels).toEqual([{ query_id: 'q1', chunk_id: 'd1', label: 'yes', votes: { yes: 2, no: 1 }, workers: 3, batch: 'b', dataset: 'msmarco', source: 'human-majority' }]);
+    expect(r.labels).toEqual([
+      {
+        query_id: 'q1',
+        chunk_id: 'd1',
+        label: 'yes',
+        votes: { yes: 2, no: 1 },
+        workers: 3,
+        batch: 'b',
+        dataset: 'msmarco',
+        source: 'human-majority',
+      },
+    ]);
     expect(r.unresolved).toEqual([]);
   });
 
   it('lists ties and items without votes as unresolved, never as labels', () => {
-    const r = toHumanLabels(input([label('q2:d2', { label: null, votes: { yes: 1, no: 1 }, validVotes: 2, workers: ['A1', 'A2'], complete: false }), label('q3:d3', { label: null, votes: { yes: 0, no: 0 }, validVotes: 0, workers: [], complete: false })]));
+    const r = toHumanLabels(
+      input([
+        label('q2:d2', { label: null, votes: { yes: 1, no: 1 }, validVotes: 2, workers: ['A1', 'A2'], complete: false }),
+        label('q3:d3', { label: null, votes: { yes: 0, no: 0 }, validVotes: 0, workers: [], complete: false }),
+      ]),
+    );
     expect(r.labels).toEqual([]);
     expect(r.unresolved.map((u) => [u.query_id, u.reason, u.dataset])).toEqual([
       ['q2', 'tie', 'default'],
@@ -54,7 +70,9 @@ describe('toHumanLabels', () => {
   });
 
   it('sorts by item id, whatever the order of the input', () => {
-    const r = toHumanLabels(input([label('q9:d1'), label('q1:d1'), label('q5:d1', { label: null, validVotes: 0, workers: [], complete: false })]));
+    const r = toHumanLabels(
+      input([label('q9:d1'), label('q1:d1'), label('q5:d1', { label: null, validVotes: 0, workers: [], complete: false })]),
+    );
     expect(r.labels.map((l) => l.query_id)).toEqual(['q1', 'q9']);
   });
 });
@@ -62,14 +80,30 @@ describe('toHumanLabels', () => {
 describe('datasetsOf', () => {
   it('takes the dataset of every real item of the HITs, checks left out', () => {
     const real: PlannedItem = { kind: 'real', position: 1, queryId: 'q1', chunkId: 'd:1', dataset: 'nq', key: '0123456789abcdef' };
-    const check: PlannedItem = { kind: 'check', position: 2, queryId: 'g1', chunkId: 'gd', dataset: 'gold', key: 'fedcba9876543210', expected: 'yes' };
+    const check: PlannedItem = {
+      kind: 'check',
+      position: 2,
+      queryId: 'g1',
+      chunkId: 'gd',
+      dataset: 'gold',
+      key: 'fedcba9876543210',
+      expected: 'yes',
+    };
     expect(datasetsOf([{ batch: 'b', items: [real, check] }])).toEqual(new Map([['b|q1:d%3A1', 'nq']]));
   });
 });
 
 describe('holesFound', () => {
   it('counts human "yes" labels on pairs the base did not judge, and nothing else', () => {
-    const base = new Map([['q1', new Map([['d1', 0], ['d2', 1]])]]);
+    const base = new Map([
+      [
+        'q1',
+        new Map([
+          ['d1', 0],
+          ['d2', 1],
+        ]),
+      ],
+    ]);
     const labels = [
       { query_id: 'q1', chunk_id: 'd1', label: 'yes' as const }, // a flip, not a hole
       { query_id: 'q1', chunk_id: 'd3', label: 'yes' as const }, // a hole

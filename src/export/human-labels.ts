@@ -98,7 +98,10 @@ export function describeUnresolved(u: UnresolvedItem): string {
 }
 
 /** Human-tier labels that say relevant where the base qrels have no judgment: the holes the crowd found. */
-export function holesFound(base: ReadonlyMap<string, ReadonlyMap<string, number>>, labels: readonly Pick<HumanLabel, 'query_id' | 'chunk_id' | 'label'>[]): number {
+export function holesFound(
+  base: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  labels: readonly Pick<HumanLabel, 'query_id' | 'chunk_id' | 'label'>[],
+): number {
   return labels.filter((l) => l.label === 'yes' && base.get(l.query_id)?.get(l.chunk_id) === undefined).length;
 }
 
@@ -115,7 +118,11 @@ export interface ManualDecision {
  * unresolved list and gets the person's label with source `manual`, keeping the crowd's
  * votes for the record.
  */
-export function applyManualLabels(human: BatchHumanLabels, manual: readonly ManualDecision[], datasets: ReadonlyMap<string, string>): BatchHumanLabels {
+export function applyManualLabels(
+  human: BatchHumanLabels,
+  manual: readonly ManualDecision[],
+  datasets: ReadonlyMap<string, string>,
+): BatchHumanLabels {
   if (manual.length === 0) return human;
   const decided = new Map(manual.map((m) => [caseKey(m.queryId, m.chunkId), m]));
   const crowd = new Map(human.labels.map((l) => [caseKey(l.query_id, l.chunk_id), l]));
@@ -140,4 +147,3 @@ export function applyManualLabels(human: BatchHumanLabels, manual: readonly Manu
     unresolved: human.unresolved.filter((u) => !decided.has(caseKey(u.query_id, u.chunk_id))),
   };
 }
-

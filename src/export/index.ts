@@ -3,7 +3,15 @@
  * (`qrelay report`, `GET /api/v1/batches/{batch}/report`). Thin adapters over the
  * database; the merging (src/qrels) and the report (src/reports) are pure.
  */
-export { datasetsOf, describeUnresolved, holesFound, toHumanLabels, type BatchHumanLabels, type UnresolvedItem, type UnresolvedReason } from './human-labels.js';
+export {
+  datasetsOf,
+  describeUnresolved,
+  holesFound,
+  toHumanLabels,
+  type BatchHumanLabels,
+  type UnresolvedItem,
+  type UnresolvedReason,
+} from './human-labels.js';
 export { loadHumanLabels } from './load-labels.js';
 export { exportQrels, type ExportQrelsOptions, type ExportQrelsResult } from './qrels-export.js';
 export { describeConflict, renderExportSummary } from './render.js';

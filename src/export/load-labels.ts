@@ -11,7 +11,8 @@ import { buildLabels, loadBatchData, requireBatch } from '../batches/index.js';
  */
 export async function loadHumanLabels(ctx: PipelineContext, batch: string): Promise<BatchHumanLabels> {
   const doc = await requireBatch(ctx, batch);
-  if (!doc.settings) throw new BatchStateError(`batch ${batch} is not published: it has no human labels yet (publish it, then collect its votes)`);
+  if (!doc.settings)
+    throw new BatchStateError(`batch ${batch} is not published: it has no human labels yet (publish it, then collect its votes)`);
   const data = await loadBatchData(ctx, batch);
   const { labels } = buildLabels(doc, data, ctx.now());
   const datasets = datasetsOf(data.hits);
@@ -20,5 +21,9 @@ export async function loadHumanLabels(ctx: PipelineContext, batch: string): Prom
   // decisions taken by hand (qrelay label) win over both.
   const filled = await withAdjudicatorFills(ctx, crowd);
   const manual = await actionModels(ctx.models.batches.db).manualLabels.find({ batch }).lean();
-  return applyManualLabels(filled, manual.map((m) => ({ item: m._id, queryId: m.queryId, chunkId: m.chunkId, label: m.label })), datasets);
+  return applyManualLabels(
+    filled,
+    manual.map((m) => ({ item: m._id, queryId: m.queryId, chunkId: m.chunkId, label: m.label })),
+    datasets,
+  );
 }

@@ -5,8 +5,30 @@ import { applyManualLabels, type BatchHumanLabels } from './human-labels.js';
 const human: BatchHumanLabels = {
   batch: 'b',
   state: 'complete',
-  labels: [{ query_id: 'q1', chunk_id: 'd1', label: 'yes', votes: { yes: 2, no: 1 }, workers: 3, batch: 'b', dataset: 'ms', source: 'human-majority' }],
-  unresolved: [{ item: 'b|q2:d2', query_id: 'q2', chunk_id: 'd2', dataset: 'ms', reason: 'tie', votes: { yes: 1, no: 1 }, validVotes: 2, voteTarget: 3 }],
+  labels: [
+    {
+      query_id: 'q1',
+      chunk_id: 'd1',
+      label: 'yes',
+      votes: { yes: 2, no: 1 },
+      workers: 3,
+      batch: 'b',
+      dataset: 'ms',
+      source: 'human-majority',
+    },
+  ],
+  unresolved: [
+    {
+      item: 'b|q2:d2',
+      query_id: 'q2',
+      chunk_id: 'd2',
+      dataset: 'ms',
+      reason: 'tie',
+      votes: { yes: 1, no: 1 },
+      validVotes: 2,
+      voteTarget: 3,
+    },
+  ],
 };
 
 describe('applyManualLabels', () => {
@@ -32,7 +54,11 @@ describe('applyManualLabels', () => {
 
   it('reaches the merged qrels with source manual, over the base and the consensus', () => {
     const out = applyManualLabels(human, [{ item: 'b|q1:d1', queryId: 'q1', chunkId: 'd1', label: 'no' }], new Map());
-    const merged = mergeQrels({ base: new Map([['q1', new Map([['d1', 1]])]]), consensus: [{ query_id: 'q1', chunk_id: 'd1', label: 'yes', dataset: 'ms' }], human: out.labels });
+    const merged = mergeQrels({
+      base: new Map([['q1', new Map([['d1', 1]])]]),
+      consensus: [{ query_id: 'q1', chunk_id: 'd1', label: 'yes', dataset: 'ms' }],
+      human: out.labels,
+    });
     expect(merged.entries.find((e) => e.query_id === 'q1' && e.doc_id === 'd1')).toMatchObject({ rel: 0, source: 'manual' });
     expect(merged.summary.overall.bySource.manual).toBe(1);
   });

@@ -72,7 +72,10 @@ function refuseOverwritingInput(out: string, inputs: ReadonlyArray<[string, stri
 }
 
 export async function exportQrels(ctx: PipelineContext, opts: ExportQrelsOptions): Promise<ExportQrelsResult> {
-  refuseOverwritingInput(opts.out, [['--base', opts.base], ['--consensus', opts.consensus]]);
+  refuseOverwritingInput(opts.out, [
+    ['--base', opts.base],
+    ['--consensus', opts.consensus],
+  ]);
   const format = opts.format ?? outputFormatFor(opts.out);
   const human = await loadHumanLabels(ctx, opts.batch);
   const base = await readQrels(opts.base, opts.baseFormat ? { format: opts.baseFormat } : {});

@@ -9,11 +9,25 @@ export const LISTED = 20;
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function countsRow(name: string, c: MergeCounts): string[] {
-  return [name, c.labelled, c.holesFilled, c.flips, c.unchanged, c.newNonRelevant, c.bySource['human-majority'] + c.bySource['llm-adjudicator'] + c.bySource.manual, c.bySource['dream-consensus']].map(String);
+  return [
+    name,
+    c.labelled,
+    c.holesFilled,
+    c.flips,
+    c.unchanged,
+    c.newNonRelevant,
+    c.bySource['human-majority'] + c.bySource['llm-adjudicator'] + c.bySource.manual,
+    c.bySource['dream-consensus'],
+  ].map(String);
 }
 
 const judged = (v: string | number | null) => (v === null ? '–' : String(v));
@@ -26,7 +40,7 @@ export function renderExportSummary(r: ExportQrelsResult): string {
   const s = r.summary;
   const consensus = `${r.consensus.fromBatch} from the batch${r.consensus.fromFile !== null ? ` + ${r.consensus.fromFile} from ${r.consensus.file}` : ''}`;
   const lines = [
-    `batch ${r.batch}${r.simulated ? ' (simulated: its human labels are a simulated crowd\'s)' : ''}: wrote ${r.out.file} (${r.out.format}, ${r.out.pairs} pairs)`,
+    `batch ${r.batch}${r.simulated ? " (simulated: its human labels are a simulated crowd's)" : ''}: wrote ${r.out.file} (${r.out.format}, ${r.out.pairs} pairs)`,
     `inputs: base ${r.base.file} (${r.base.format}, ${r.base.pairs} pairs); consensus labels ${consensus}; human labels ${r.human.labels} (${r.human.unresolved.length} unresolved, not written)`,
     '',
     ...table([

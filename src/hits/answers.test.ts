@@ -5,7 +5,12 @@ import type { PlannedItem } from './plan-schema.js';
 const NS = 'http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/QuestionFormAnswers.xsd';
 const answerXml = (fields: Array<[string, string]>, raw = false) =>
   `<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<QuestionFormAnswers xmlns="${NS}">\n` +
-  fields.map(([k, v]) => `<Answer>\n<QuestionIdentifier>${k}</QuestionIdentifier>\n<FreeText>${raw ? v : v.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</FreeText>\n</Answer>`).join('\n') +
+  fields
+    .map(
+      ([k, v]) =>
+        `<Answer>\n<QuestionIdentifier>${k}</QuestionIdentifier>\n<FreeText>${raw ? v : v.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</FreeText>\n</Answer>`,
+    )
+    .join('\n') +
   '\n</QuestionFormAnswers>';
 
 const items: PlannedItem[] = [
@@ -56,25 +61,69 @@ describe('parseAssignmentAnswer', () => {
   });
 
   it('reports unanswered items instead of guessing, and keeps going', () => {
-    const parsed = parseAssignmentAnswer(answerXml([['item1_answer', 'yes'], ['item3_answer', '']]), items);
+    const parsed = parseAssignmentAnswer(
+      answerXml([
+        ['item1_answer', 'yes'],
+        ['item3_answer', ''],
+      ]),
+      items,
+    );
     expect(parsed.missing).toEqual([2, 3]);
-    expect(parsed.items[1]).toEqual({ position: 2, key: 'bbbbbbbbbbbbbbbb', kind: 'check', answer: null, difficult: false, comment: '', ms: null });
-    expect(() => assertComplete(parsed, 'assignment A1')).toThrow('assignment A1 is incomplete: no answer for 2 of 3 items (item2_answer, item3_answer)');
-    expect(() => assertComplete(parseAssignmentAnswer(answerXml([['item1_answer', 'yes'], ['item2_answer', 'yes'], ['item3_answer', 'no']]), items))).not.toThrow();
+    expect(parsed.items[1]).toEqual({
+      position: 2,
+      key: 'bbbbbbbbbbbbbbbb',
+      kind: 'check',
+      answer: null,
+      difficult: false,
+      comment: '',
+      ms: null,
+    });
+    expect(() => assertComplete(parsed, 'assignment A1')).toThrow(
+      'assignment A1 is incomplete: no answer for 2 of 3 items (item2_answer, item3_answer)',
+    );
+    expect(() =>
+      assertComplete(
+        parseAssignmentAnswer(
+          answerXml([
+            ['item1_answer', 'yes'],
+            ['item2_answer', 'yes'],
+            ['item3_answer', 'no'],
+          ]),
+          items,
+        ),
+      ),
+    ).not.toThrow();
   });
 
   it('reads a timer that is not a whole number as unknown', () => {
-    const parsed = parseAssignmentAnswer(answerXml([['item1_ms', '-5'], ['item2_ms', '1.5'], ['item3_ms', 'soon']]), items);
+    const parsed = parseAssignmentAnswer(
+      answerXml([
+        ['item1_ms', '-5'],
+        ['item2_ms', '1.5'],
+        ['item3_ms', 'soon'],
+      ]),
+      items,
+    );
     expect(parsed.items.map((i) => i.ms)).toEqual([null, null, null]);
   });
 
   it('lists fields the page does not define, and refuses answers for positions the HIT lacks', () => {
-    expect(parseAssignmentAnswer(answerXml([['item1_answer', 'yes'], ['extra', 'x']]), items).unknownFields).toEqual(['extra']);
+    expect(
+      parseAssignmentAnswer(
+        answerXml([
+          ['item1_answer', 'yes'],
+          ['extra', 'x'],
+        ]),
+        items,
+      ).unknownFields,
+    ).toEqual(['extra']);
     expect(() => parseAssignmentAnswer(answerXml([['item4_answer', 'yes']]), items)).toThrow(/item4_answer.*positions 1\.\.3/);
   });
 
   it('refuses an answer other than yes or no, naming the field', () => {
-    expect(() => parseAssignmentAnswer(answerXml([['item2_answer', 'maybe']]), items)).toThrow('assignment answer: item2_answer must be "yes" or "no", got "maybe"');
+    expect(() => parseAssignmentAnswer(answerXml([['item2_answer', 'maybe']]), items)).toThrow(
+      'assignment answer: item2_answer must be "yes" or "no", got "maybe"',
+    );
   });
 
   it('reads the crowd-form taskAnswers JSON field', () => {
@@ -110,10 +159,19 @@ describe('parseAssignmentAnswer', () => {
 describe('malformed answers', () => {
   it.each([
     ['not XML at all', /not well-formed XML/],
-    [`<QuestionFormAnswers xmlns="${NS}"><Answer><QuestionIdentifier>a</QuestionIdentifier></QuestionFormAnswers>`, /not well-formed XML: line 1, column \d+/],
+    [
+      `<QuestionFormAnswers xmlns="${NS}"><Answer><QuestionIdentifier>a</QuestionIdentifier></QuestionFormAnswers>`,
+      /not well-formed XML: line 1, column \d+/,
+    ],
     ['<Other/>', /must be a QuestionFormAnswers document, found <Other>/],
     [`<QuestionFormAnswers><Answer><FreeText>x</FreeText></Answer></QuestionFormAnswers>`, /<Answer> number 1 has no QuestionIdentifier/],
-    [answerXml([['item1_answer', 'yes'], ['item1_answer', 'no']]), /field "item1_answer" appears twice/],
+    [
+      answerXml([
+        ['item1_answer', 'yes'],
+        ['item1_answer', 'no'],
+      ]),
+      /field "item1_answer" appears twice/,
+    ],
     ['<!DOCTYPE x [<!ENTITY a "b">]><QuestionFormAnswers/>', /must not contain a DOCTYPE/],
   ])('%#: a clear AnswerFormatError', (xml, message) => {
     expect(() => parseAssignmentAnswer(xml, items)).toThrow(AnswerFormatError);

@@ -56,7 +56,8 @@ export function parseAnswerFields(answerXml: string): Map<string, string> {
     const found = Object.keys(doc).filter((k) => !k.startsWith('#'))[0] ?? 'nothing';
     throw new AnswerFormatError(`assignment answer must be a QuestionFormAnswers document, found <${found}>`);
   }
-  const answers = typeof root === 'object' && root !== null ? ((root as Record<string, unknown>).Answer as unknown[] | undefined) ?? [] : [];
+  const answers =
+    typeof root === 'object' && root !== null ? (((root as Record<string, unknown>).Answer as unknown[] | undefined) ?? []) : [];
   const fields = new Map<string, string>();
   answers.forEach((entry, i) => {
     const answer = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
@@ -107,7 +108,9 @@ function crowdFormFields(json: string): Map<string, string> {
       if (typeof obj.label === 'string') fields.set(name, obj.label);
       else if (obj.on === true) fields.set(name, 'yes');
       else {
-        const chosen = Object.entries(obj).filter(([, v]) => isOn(v)).map(([k]) => k);
+        const chosen = Object.entries(obj)
+          .filter(([, v]) => isOn(v))
+          .map(([k]) => k);
         if (chosen.length > 0) fields.set(name, chosen.join('|'));
       }
     }
@@ -121,14 +124,19 @@ const TRUE_WORDS = new Set(['yes', 'on', 'true', '1']);
  * The answers to one HIT's planned items. A missing answer is `null` (see `missing`);
  * an answer other than yes/no, or a field of a position the HIT does not have, is an error.
  */
-export function parseAssignmentAnswer(answerXml: string, items: readonly Pick<PlannedItem, 'position' | 'key' | 'kind'>[]): ParsedAssignment {
+export function parseAssignmentAnswer(
+  answerXml: string,
+  items: readonly Pick<PlannedItem, 'position' | 'key' | 'kind'>[],
+): ParsedAssignment {
   const fields = parseAnswerFields(answerXml);
   const byPosition = new Map(items.map((item) => [item.position, item]));
   const unknownFields: string[] = [];
   for (const name of fields.keys()) {
     const field = parseItemField(name);
     if (field && !byPosition.has(field.position)) {
-      throw new AnswerFormatError(`assignment answer has field ${JSON.stringify(name)}, but the HIT has items at positions 1..${items.length} only`);
+      throw new AnswerFormatError(
+        `assignment answer has field ${JSON.stringify(name)}, but the HIT has items at positions 1..${items.length} only`,
+      );
     }
     if (!field && name !== ASSIGNMENT_ID_FIELD) unknownFields.push(name);
   }
@@ -136,7 +144,9 @@ export function parseAssignmentAnswer(answerXml: string, items: readonly Pick<Pl
     const get = (kind: string) => fields.get(`item${item.position}_${kind}`);
     const raw = get('answer')?.trim().toLowerCase();
     if (raw !== undefined && raw !== '' && raw !== 'yes' && raw !== 'no') {
-      throw new AnswerFormatError(`assignment answer: item${item.position}_answer must be "yes" or "no", got ${JSON.stringify(get('answer'))}`);
+      throw new AnswerFormatError(
+        `assignment answer: item${item.position}_answer must be "yes" or "no", got ${JSON.stringify(get('answer'))}`,
+      );
     }
     const ms = get('ms')?.trim();
     return {

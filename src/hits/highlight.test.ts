@@ -57,7 +57,7 @@ describe('highlightChunk', () => {
     expect(highlightChunk('a <b> & "c"', [])).toBe('a &lt;b&gt; &amp; &quot;c&quot;');
   });
 
-  it('wraps each agent\'s quotes in its own mark class', () => {
+  it("wraps each agent's quotes in its own mark class", () => {
     const html = highlightChunk('Alpha beta gamma. Delta epsilon zeta.', [
       { text: 'Alpha beta gamma.', agent: 0 },
       { text: 'Delta epsilon', agent: 1 },

@@ -31,7 +31,7 @@ const WRAPPING_QUOTES: ReadonlyArray<readonly [string, string]> = [
 /** Trims the quote marks and ellipses agents put around a quotation. */
 export function normaliseQuote(quote: string): string {
   let q = quote.trim();
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const [open, close] of WRAPPING_QUOTES) {
       if (q.length >= 2 && q.startsWith(open) && q.endsWith(close)) {

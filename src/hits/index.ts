@@ -4,7 +4,15 @@
  */
 export { simKey } from './keys.js';
 export { seededRng, type Rng } from './random.js';
-export { ASSIGNMENT_ID_FIELD, COMMENT_MAX_LENGTH, ITEM_FIELD_KINDS, itemField, itemFields, parseItemField, type ItemFieldKind } from './fields.js';
+export {
+  ASSIGNMENT_ID_FIELD,
+  COMMENT_MAX_LENGTH,
+  ITEM_FIELD_KINDS,
+  itemField,
+  itemFields,
+  parseItemField,
+  type ItemFieldKind,
+} from './fields.js';
 export { escapeHtml, findQuoteSpans, highlightChunk, normaliseQuote, MIN_QUOTE_CHARS, type EvidenceQuote } from './highlight.js';
 export { summariseDebate, type AgentSummary } from './debate-view.js';
 export { loadHitTemplates, HIT_TEMPLATE_DIR, type HitTemplates } from './templates.js';
@@ -20,10 +28,27 @@ export {
   type HitPageItem,
 } from './render.js';
 export { CheckSummary, HitQuestion, PlannedCheckItem, PlannedHit, PlannedItem, PlannedRealItem } from './plan-schema.js';
-export { balancedPolarities, checksFor, PlanLayout, planHits, type HitPlan, type PlanInput, type PlanLayoutInput, type PlanOptions, type PlanPricing } from './plan.js';
+export {
+  balancedPolarities,
+  checksFor,
+  PlanLayout,
+  planHits,
+  type HitPlan,
+  type PlanInput,
+  type PlanLayoutInput,
+  type PlanOptions,
+  type PlanPricing,
+} from './plan.js';
 export { quoteCost, type CostQuote, type QuoteInput } from './quote.js';
 export { DECOY_POOL_FILE, loadDecoyPool } from './decoys.js';
-export { AnswerFormatError, assertComplete, parseAnswerFields, parseAssignmentAnswer, type ItemAnswer, type ParsedAssignment } from './answers.js';
+export {
+  AnswerFormatError,
+  assertComplete,
+  parseAnswerFields,
+  parseAssignmentAnswer,
+  type ItemAnswer,
+  type ParsedAssignment,
+} from './answers.js';
 export {
   estimatedHitSeconds,
   FEDERAL_MINIMUM_WAGE_CENTS_PER_HOUR,

@@ -11,8 +11,16 @@ import { MAX_QUESTION_BYTES, utf8Bytes } from './render.js';
 
 const POOL = makeCases(4, { prefix: 'pool-', queriesEvery: 1 });
 
-const plan = (input: Partial<PlanInput> & Pick<PlanInput, 'cases'>, layout: PlanLayoutInput = {}, seed = 'seed-1', maxQuestionBytes?: number) =>
-  planHits({ gold: makeGold(6, 6), decoyPool: POOL, ...input }, { seed, layout, pricing: PRICING, ...(maxQuestionBytes && { maxQuestionBytes }) });
+const plan = (
+  input: Partial<PlanInput> & Pick<PlanInput, 'cases'>,
+  layout: PlanLayoutInput = {},
+  seed = 'seed-1',
+  maxQuestionBytes?: number,
+) =>
+  planHits(
+    { gold: makeGold(6, 6), decoyPool: POOL, ...input },
+    { seed, layout, pricing: PRICING, ...(maxQuestionBytes && { maxQuestionBytes }) },
+  );
 
 const checksOf = (items: PlannedItem[]) => items.filter((i): i is PlannedCheckItem => i.kind === 'check');
 
@@ -98,7 +106,14 @@ describe('packing', () => {
     expect(Math.abs(p.checks.yes - p.checks.no)).toBeLessThanOrEqual(1);
     const full = p.hits.filter((h) => h.checks === 2);
     expect(full).toHaveLength(22);
-    const mixes = new Set(full.map((h) => checksOf(h.items).map((c) => c.expected).sort().join('+')));
+    const mixes = new Set(
+      full.map((h) =>
+        checksOf(h.items)
+          .map((c) => c.expected)
+          .sort()
+          .join('+'),
+      ),
+    );
     // with two checks per HIT some HITs get yes+yes, some no+no, some yes+no
     expect(mixes).toEqual(new Set(['yes+yes', 'no+no', 'no+yes']));
   });
@@ -160,7 +175,10 @@ describe('packing', () => {
 
   it('leaves gold items that are also batch items out of the check pool', () => {
     const cases = makeCases(9);
-    const gold = [...makeGold(3, 3), { ...(makeGold(1, 0)[0] as GoldItem), query_id: cases[0]?.query_id ?? '', chunk_id: cases[0]?.chunk_id ?? '' }];
+    const gold = [
+      ...makeGold(3, 3),
+      { ...(makeGold(1, 0)[0] as GoldItem), query_id: cases[0]?.query_id ?? '', chunk_id: cases[0]?.chunk_id ?? '' },
+    ];
     const p = plan({ cases, gold });
     const keys = p.hits.flatMap((h) => h.items.map((i) => i.key));
     expect(new Set(keys).size).toBe(keys.length);
@@ -171,7 +189,9 @@ describe('the rendered HITs', () => {
   it('show a check exactly like a real item: same markup, an opaque key, no tell-tale ids', () => {
     const p = plan({ cases: makeCases(9) });
     const xml = p.questions[0]?.xml ?? '';
-    const sections = [...xml.matchAll(/<section class="item" id="item(\d+)" data-sim-key="([0-9a-f]{16})" aria-labelledby="item\d+-title">/g)];
+    const sections = [
+      ...xml.matchAll(/<section class="item" id="item(\d+)" data-sim-key="([0-9a-f]{16})" aria-labelledby="item\d+-title">/g),
+    ];
     expect(sections.map((m) => Number(m[1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const check = checksOf(p.hits[0]?.items ?? [])[0] as PlannedCheckItem;
     expect(sections[check.position - 1]?.[2]).toBe(check.key);
@@ -224,7 +244,10 @@ describe('decoy debates', () => {
 
   it('show the source debate on the page, with agents named by order like every item', () => {
     const cases = makeCases(18);
-    const marked = cases.map((c, i) => ({ ...c, debate: c.debate.map((t) => ({ ...t, agent: i % 2 ? 'agent_one' : t.agent, reasoning: `${t.reasoning} [case ${i}]` })) }));
+    const marked = cases.map((c, i) => ({
+      ...c,
+      debate: c.debate.map((t) => ({ ...t, agent: i % 2 ? 'agent_one' : t.agent, reasoning: `${t.reasoning} [case ${i}]` })),
+    }));
     const p = plan({ cases: marked });
     const check = checksOf(p.hits[0]?.items ?? [])[0] as PlannedCheckItem;
     const index = marked.findIndex((c) => c.chunk_id === check.decoy?.chunkId);
@@ -287,7 +310,9 @@ describe('size limits', () => {
   it('refuses an item that alone exceeds the limit, naming it', () => {
     const cases = makeCases(9);
     cases[4] = { ...(cases[4] as EscalatedCase), chunk_id: 'huge-one', chunk: 'y'.repeat(70_000) };
-    expect(() => plan({ cases })).toThrow(/batch item 5 \(query_id "q1" chunk_id "huge-one"\) alone makes a \d+-byte HTMLQuestion, over MTurk's limit of 65535 bytes/);
+    expect(() => plan({ cases })).toThrow(
+      /batch item 5 \(query_id "q1" chunk_id "huge-one"\) alone makes a \d+-byte HTMLQuestion, over MTurk's limit of 65535 bytes/,
+    );
   });
 });
 
@@ -304,12 +329,16 @@ describe('bad input', () => {
   });
 
   it('needs as many gold items as a HIT has checks', () => {
-    expect(() => plan({ cases: makeCases(20), gold: makeGold(1, 1) }, { checksPerHit: 3 })).toThrow(/needs 3 attention checks but the gold pool has only 2/);
+    expect(() => plan({ cases: makeCases(20), gold: makeGold(1, 1) }, { checksPerHit: 3 })).toThrow(
+      /needs 3 attention checks but the gold pool has only 2/,
+    );
   });
 
   it('names bad layout options', () => {
     expect(() => plan({ cases: makeCases(3) }, { itemsPerHit: 0 })).toThrow(/bad HIT layout: itemsPerHit/);
-    expect(() => plan({ cases: makeCases(3) }, { checksPerHit: 1, checkShare: 0.1 })).toThrow(/checkShare: give checksPerHit or checkShare, not both/);
+    expect(() => plan({ cases: makeCases(3) }, { checksPerHit: 1, checkShare: 0.1 })).toThrow(
+      /checkShare: give checksPerHit or checkShare, not both/,
+    );
     expect(() => plan({ cases: makeCases(3) }, { colour: 'red' } as PlanLayoutInput)).toThrow(/bad HIT layout/);
     expect(() => plan({ cases: [] })).toThrow(/no items/);
     expect(() => plan({ cases: makeCases(3) }, {}, ' ')).toThrow(/seed/);

@@ -94,7 +94,8 @@ export interface HitPlan {
 
 /** Checks for a HIT of `n` real items: the layout's rate, at least one when the rate is not 0. */
 export function checksFor(n: number, layout: Pick<PlanLayout, 'itemsPerHit' | 'checksPerHit' | 'checkShare'>): number {
-  const rate = layout.checkShare !== undefined ? layout.checkShare / (1 - layout.checkShare) : (layout.checksPerHit ?? 1) / layout.itemsPerHit;
+  const rate =
+    layout.checkShare !== undefined ? layout.checkShare / (1 - layout.checkShare) : (layout.checksPerHit ?? 1) / layout.itemsPerHit;
   if (rate === 0) return 0;
   // the epsilon keeps 9 * (0.1 / 0.9) from landing just under a whole number
   return Math.max(1, Math.round(n * rate + 1e-9));
@@ -113,7 +114,8 @@ interface DecoyCandidate {
   conflicting: boolean;
 }
 
-const describeCase = (c: { query_id: string; chunk_id: string }) => `query_id ${JSON.stringify(c.query_id)} chunk_id ${JSON.stringify(c.chunk_id)}`;
+const describeCase = (c: { query_id: string; chunk_id: string }) =>
+  `query_id ${JSON.stringify(c.query_id)} chunk_id ${JSON.stringify(c.chunk_id)}`;
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** Picks, among indices passing `score` (lower is better, undefined excludes), a best one at random. */
@@ -162,7 +164,10 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
   const firstByKey = new Map<string, number>();
   caseKeys.forEach((key, i) => {
     const earlier = firstByKey.get(key);
-    if (earlier !== undefined) throw new UserError(`the batch holds ${describeCase(cases[i] as EscalatedCase)} twice (items ${earlier + 1} and ${i + 1}): remove the duplicate`);
+    if (earlier !== undefined)
+      throw new UserError(
+        `the batch holds ${describeCase(cases[i] as EscalatedCase)} twice (items ${earlier + 1} and ${i + 1}): remove the duplicate`,
+      );
     firstByKey.set(key, i);
   });
 
@@ -209,7 +214,9 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
     return groups.map((group, index) => {
       const checks = checkCounts[index] as number;
       if (checks > gold.length) {
-        throw new UserError(`a HIT needs ${checks} attention checks but the gold pool has only ${gold.length} usable items, and a gold item is never used twice in one HIT: add gold items or lower the checks per HIT`);
+        throw new UserError(
+          `a HIT needs ${checks} attention checks but the gold pool has only ${gold.length} usable items, and a gold item is never used twice in one HIT: add gold items or lower the checks per HIT`,
+        );
       }
       const wanted = polarities.slice(cursor, cursor + checks);
       cursor += checks;
@@ -223,7 +230,10 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
         goldUses[g] = (goldUses[g] as number) + 1;
       }
 
-      const hitQueries = new Set([...group.map((i) => (cases[i] as EscalatedCase).query_id), ...chosen.map((g) => (gold[g] as GoldItem).query_id)]);
+      const hitQueries = new Set([
+        ...group.map((i) => (cases[i] as EscalatedCase).query_id),
+        ...chosen.map((g) => (gold[g] as GoldItem).query_id),
+      ]);
       const hitCaseKeys = new Set(group.map((i) => caseKeys[i] as string));
       const decoys: Array<DecoyCandidate | undefined> = [];
       const usedHere = new Set<number>();
@@ -278,9 +288,23 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
             chunkId: g.chunk_id,
             dataset: g.dataset,
             expected: g.label,
-            ...(decoy && { decoy: { queryId: decoy.debateOf.query_id, chunkId: decoy.debateOf.chunk_id, dataset: decoy.debateOf.dataset, source: decoy.source } }),
+            ...(decoy && {
+              decoy: {
+                queryId: decoy.debateOf.query_id,
+                chunkId: decoy.debateOf.chunk_id,
+                dataset: decoy.debateOf.dataset,
+                source: decoy.source,
+              },
+            }),
           });
-          pageItems.push({ position, key: g.key, query: g.query, answers: g.answers, chunk: g.chunk, debate: decoy?.debateOf.debate ?? [] });
+          pageItems.push({
+            position,
+            key: g.key,
+            query: g.query,
+            answers: g.answers,
+            chunk: g.chunk,
+            debate: decoy?.debateOf.debate ?? [],
+          });
         } else {
           const i = group[nextReal++] as number;
           const c = cases[i] as EscalatedCase;
@@ -288,7 +312,10 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
           pageItems.push({ position, key: caseKeys[i] as string, query: c.query, answers: c.answers, chunk: c.chunk, debate: c.debate });
         }
       }
-      const html = renderHitPage({ items: pageItems, hideDebate: layout.hideDebate, ...(layout.title && { title: layout.title }) }, templates);
+      const html = renderHitPage(
+        { items: pageItems, hideDebate: layout.hideDebate, ...(layout.title && { title: layout.title }) },
+        templates,
+      );
       const xml = toHtmlQuestionXml(html, layout.frameHeight);
       return {
         hit: { index, items, realItems: group.length, checks, bytes: utf8Bytes(xml), questionSha256: sha256(xml) },
@@ -301,7 +328,13 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
   const aloneBytes = (c: EscalatedCase, key: string): number =>
     utf8Bytes(
       toHtmlQuestionXml(
-        renderHitPage({ items: [{ position: 1, key, query: c.query, answers: c.answers, chunk: c.chunk, debate: c.debate }], hideDebate: layout.hideDebate }, templates),
+        renderHitPage(
+          {
+            items: [{ position: 1, key, query: c.query, answers: c.answers, chunk: c.chunk, debate: c.debate }],
+            hideDebate: layout.hideDebate,
+          },
+          templates,
+        ),
         layout.frameHeight,
       ),
     );

@@ -44,12 +44,17 @@ describe('the bundled presets', () => {
     ]);
   });
 
-  it('dream pays at least the paper\'s $7.50/h for 8 minutes of work, $0.10 per item shown', () => {
+  it("dream pays at least the paper's $7.50/h for 8 minutes of work, $0.10 per item shown", () => {
     const dream = loadPreset('dream');
     expect(estimatedHitSeconds(dream)).toBe(480);
     expect(hourlyPayCents(dream)).toBe(750);
     // the real cost of one label: 3 assignments of $1.00 + 20% fee, over 9 real items
-    const quote = quoteCost({ hits: [{ realItems: 9, checks: 1 }], reward: dream.reward, assignmentsPerHit: dream.assignmentsPerHit, masters: requiresMasters(dream) });
+    const quote = quoteCost({
+      hits: [{ realItems: 9, checks: 1 }],
+      reward: dream.reward,
+      assignmentsPerHit: dream.assignmentsPerHit,
+      masters: requiresMasters(dream),
+    });
     expect(quote.perLabel).toBe(40);
   });
 
@@ -65,7 +70,14 @@ describe('the bundled presets', () => {
 
 describe('preset validation', () => {
   it('fills the defaults', () => {
-    expect(parse({})).toMatchObject({ assignmentsPerHit: 3, itemsPerHit: 9, checksPerHit: 1, frameHeight: 0, hideDebate: false, qualificationRequirements: [] });
+    expect(parse({})).toMatchObject({
+      assignmentsPerHit: 3,
+      itemsPerHit: 9,
+      checksPerHit: 1,
+      frameHeight: 0,
+      hideDebate: false,
+      qualificationRequirements: [],
+    });
   });
 
   it.each([
@@ -79,14 +91,38 @@ describe('preset validation', () => {
     [{ hideDebate: 'no' }, 'hideDebate: Invalid input: expected boolean'],
     [{ colour: 'red' }, 'hits/test.json: (the preset): unknown field(s) "colour"'],
     [{ qualificationRequirements: [{ id: '000000000000000000L0', values: [90] }] }, 'qualificationRequirements[0].comparator: required'],
-    [{ qualificationRequirements: [{ id: 'lower', comparator: 'Exists' }] }, 'qualificationRequirements[0].id: expected a QualificationTypeId'],
-    [{ qualificationRequirements: [{ id: '00000000000000000040', comparator: 'GreaterThan', values: [1, 2] }] }, 'qualificationRequirements[0].values: GreaterThan needs exactly one entry in "values"'],
-    [{ qualificationRequirements: [{ id: '00000000000000000040', comparator: 'Exists', values: [1] }] }, 'qualificationRequirements[0].values: Exists takes no values'],
-    [{ qualificationRequirements: [{ id: '00000000000000000071', comparator: 'In', values: [1] }] }, 'qualificationRequirements[0].values: the Locale qualification takes "locales"'],
-    [{ qualificationRequirements: [{ id: '00000000000000000071', comparator: 'EqualTo', locales: [{ country: 'usa' }] }] }, 'qualificationRequirements[0].locales[0].country: expected an ISO 3166 country code'],
-    [{ qualificationRequirements: [{ id: 'ABC', custom: 'x', comparator: 'Exists' }] }, 'qualificationRequirements[0]: give exactly one of "id", "custom" or "masters"'],
-    [{ qualificationRequirements: [{ masters: true, comparator: 'GreaterThan' }] }, 'qualificationRequirements[0].comparator: Masters is required with "Exists"'],
-    [{ qualificationRequirements: Array.from({ length: 11 }, () => ({ masters: true })) }, 'qualificationRequirements: MTurk allows at most 10 qualification requirements'],
+    [
+      { qualificationRequirements: [{ id: 'lower', comparator: 'Exists' }] },
+      'qualificationRequirements[0].id: expected a QualificationTypeId',
+    ],
+    [
+      { qualificationRequirements: [{ id: '00000000000000000040', comparator: 'GreaterThan', values: [1, 2] }] },
+      'qualificationRequirements[0].values: GreaterThan needs exactly one entry in "values"',
+    ],
+    [
+      { qualificationRequirements: [{ id: '00000000000000000040', comparator: 'Exists', values: [1] }] },
+      'qualificationRequirements[0].values: Exists takes no values',
+    ],
+    [
+      { qualificationRequirements: [{ id: '00000000000000000071', comparator: 'In', values: [1] }] },
+      'qualificationRequirements[0].values: the Locale qualification takes "locales"',
+    ],
+    [
+      { qualificationRequirements: [{ id: '00000000000000000071', comparator: 'EqualTo', locales: [{ country: 'usa' }] }] },
+      'qualificationRequirements[0].locales[0].country: expected an ISO 3166 country code',
+    ],
+    [
+      { qualificationRequirements: [{ id: 'ABC', custom: 'x', comparator: 'Exists' }] },
+      'qualificationRequirements[0]: give exactly one of "id", "custom" or "masters"',
+    ],
+    [
+      { qualificationRequirements: [{ masters: true, comparator: 'GreaterThan' }] },
+      'qualificationRequirements[0].comparator: Masters is required with "Exists"',
+    ],
+    [
+      { qualificationRequirements: Array.from({ length: 11 }, () => ({ masters: true })) },
+      'qualificationRequirements: MTurk allows at most 10 qualification requirements',
+    ],
   ])('%j is refused, naming the field', (over, message) => {
     expect(() => parse(over)).toThrow(UserError);
     expect(() => parse(over)).toThrow(message);
@@ -100,7 +136,9 @@ describe('preset validation', () => {
   });
 
   it('refuses an assignment duration shorter than the estimated work', () => {
-    expect(() => parse({ assignmentDurationSeconds: 300 })).toThrow('assignmentDurationSeconds: shorter than the estimated 480 s a HIT takes');
+    expect(() => parse({ assignmentDurationSeconds: 300 })).toThrow(
+      'assignmentDurationSeconds: shorter than the estimated 480 s a HIT takes',
+    );
   });
 
   it('reports JSON syntax errors with line and column', () => {
@@ -109,7 +147,10 @@ describe('preset validation', () => {
 
   it('loads by path, and names missing presets and missing qualification tests', () => {
     const dir = mkdtempSync(join(tmpdir(), 'qrelay-presets-'));
-    writeFileSync(join(dir, 'mine.json'), JSON.stringify({ ...base, qualificationRequirements: [{ custom: 'nope', comparator: 'Exists' }] }));
+    writeFileSync(
+      join(dir, 'mine.json'),
+      JSON.stringify({ ...base, qualificationRequirements: [{ custom: 'nope', comparator: 'Exists' }] }),
+    );
     expect(() => loadPreset('mine', dir)).toThrow(/qualificationRequirements\[0\]\.custom: no qualification test "nope"/);
     expect(() => loadPreset('absent', dir)).toThrow(/no preset named "absent".*available: mine/);
     expect(() => loadPreset(join(dir, 'absent.json'))).toThrow(/does not exist/);
@@ -128,11 +169,20 @@ describe('qualification requirements for a target', () => {
     ],
   }) as HitPreset;
 
-  it('resolves custom names and the target\'s Masters id', () => {
+  it("resolves custom names and the target's Masters id", () => {
     expect(resolveQualificationRequirements(preset, { target: 'sandbox', customIds: { 'dream-exam': '3QUALIDCUSTOM' } })).toEqual([
       { QualificationTypeId: '000000000000000000L0', Comparator: 'GreaterThan', IntegerValues: [90] },
-      { QualificationTypeId: '3QUALIDCUSTOM', Comparator: 'GreaterThanOrEqualTo', IntegerValues: [90], ActionsGuarded: 'DiscoverPreviewAndAccept' },
-      { QualificationTypeId: '00000000000000000071', Comparator: 'In', LocaleValues: [{ Country: 'US' }, { Country: 'CA', Subdivision: 'ON' }] },
+      {
+        QualificationTypeId: '3QUALIDCUSTOM',
+        Comparator: 'GreaterThanOrEqualTo',
+        IntegerValues: [90],
+        ActionsGuarded: 'DiscoverPreviewAndAccept',
+      },
+      {
+        QualificationTypeId: '00000000000000000071',
+        Comparator: 'In',
+        LocaleValues: [{ Country: 'US' }, { Country: 'CA', Subdivision: 'ON' }],
+      },
       { QualificationTypeId: MASTERS_QUALIFICATION_IDS.sandbox, Comparator: 'Exists' },
     ]);
     const production = resolveQualificationRequirements(preset, { target: 'production', customIds: { 'dream-exam': 'X' } });
@@ -140,12 +190,16 @@ describe('qualification requirements for a target', () => {
   });
 
   it('says which custom qualification is not created yet', () => {
-    expect(() => resolveQualificationRequirements(preset, { target: 'local', customIds: {} })).toThrow(/"dream-exam" has not been created on target local/);
+    expect(() => resolveQualificationRequirements(preset, { target: 'local', customIds: {} })).toThrow(
+      /"dream-exam" has not been created on target local/,
+    );
   });
 
   it('knows when Masters is required (by flag or by id), for the fee', () => {
     expect(requiresMasters(preset)).toBe(true);
-    expect(requiresMasters(parse({ qualificationRequirements: [{ id: MASTERS_QUALIFICATION_IDS.production, comparator: 'Exists' }] }))).toBe(true);
+    expect(
+      requiresMasters(parse({ qualificationRequirements: [{ id: MASTERS_QUALIFICATION_IDS.production, comparator: 'Exists' }] })),
+    ).toBe(true);
     expect(requiresMasters(loadPreset('dream'))).toBe(false);
   });
 

@@ -50,7 +50,10 @@ export type QualificationComparator = z.infer<typeof QualificationComparator>;
 
 const Locale = z.strictObject({
   country: z.string().regex(/^[A-Z]{2}$/, 'expected an ISO 3166 country code such as "US"'),
-  subdivision: z.string().regex(/^[A-Z0-9]{1,3}$/, 'expected an ISO 3166-2 subdivision such as "CA"').optional(),
+  subdivision: z
+    .string()
+    .regex(/^[A-Z0-9]{1,3}$/, 'expected an ISO 3166-2 subdivision such as "CA"')
+    .optional(),
 });
 
 /**
@@ -60,8 +63,14 @@ const Locale = z.strictObject({
  */
 export const PresetQualification = z
   .strictObject({
-    id: z.string().regex(/^[A-Z0-9]{1,64}$/, 'expected a QualificationTypeId (capital letters and digits)').optional(),
-    custom: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'expected the name of a qualification test in hits/qualification/ (lower case, digits, dashes)').optional(),
+    id: z
+      .string()
+      .regex(/^[A-Z0-9]{1,64}$/, 'expected a QualificationTypeId (capital letters and digits)')
+      .optional(),
+    custom: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'expected the name of a qualification test in hits/qualification/ (lower case, digits, dashes)')
+      .optional(),
     masters: z.literal(true).optional(),
     comparator: QualificationComparator.optional(),
     values: z.array(z.number().int()).min(1).max(15).optional(),
@@ -73,7 +82,8 @@ export const PresetQualification = z
     const kinds = [q.id, q.custom, q.masters].filter((v) => v !== undefined).length;
     if (kinds !== 1) return issue('give exactly one of "id", "custom" or "masters"');
     if (q.masters) {
-      if (q.comparator !== undefined && q.comparator !== 'Exists') issue('Masters is required with "Exists" (or no comparator)', ['comparator']);
+      if (q.comparator !== undefined && q.comparator !== 'Exists')
+        issue('Masters is required with "Exists" (or no comparator)', ['comparator']);
       if (q.values || q.locales) issue('Masters takes no values or locales', [q.values ? 'values' : 'locales']);
       return;
     }
@@ -178,12 +188,15 @@ export function parsePreset(text: string, source: string): HitPreset {
   } catch (err) {
     const message = (err as Error).message;
     const at = /at position (\d+)/.exec(message);
-    throw new UserError(`${source}: not valid JSON${at ? ` at ${lineAndColumn(text, Number(at[1]))}` : ''}: ${message.replace(/ in JSON at position \d+.*$/, '')}`);
+    throw new UserError(
+      `${source}: not valid JSON${at ? ` at ${lineAndColumn(text, Number(at[1]))}` : ''}: ${message.replace(/ in JSON at position \d+.*$/, '')}`,
+    );
   }
   const parsed = HitPreset.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
-      if (issue.code === 'unrecognized_keys') return `${formatPath(issue.path)}: unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+      if (issue.code === 'unrecognized_keys')
+        return `${formatPath(issue.path)}: unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
       return `${formatPath(issue.path)}: ${issue.message}`;
     });
     throw new UserError(`${source}: ${problems.join('; ')}`);
@@ -213,13 +226,17 @@ export function loadPreset(nameOrFile: string, dir: string = paths.presets, qual
   if (!existsSync(file)) {
     const known = listPresets(dir);
     throw new UserError(
-      isFile ? `preset file ${shown} does not exist` : `no preset named ${JSON.stringify(nameOrFile)} (looked for ${shown}); available: ${known.join(', ') || 'none'}`,
+      isFile
+        ? `preset file ${shown} does not exist`
+        : `no preset named ${JSON.stringify(nameOrFile)} (looked for ${shown}); available: ${known.join(', ') || 'none'}`,
     );
   }
   const preset = parsePreset(readFileSync(file, 'utf8'), shown);
   preset.qualificationRequirements.forEach((q, i) => {
     if (q.custom && !existsSync(join(qualificationDir, `${q.custom}.json`))) {
-      throw new UserError(`${shown}: qualificationRequirements[${i}].custom: no qualification test ${JSON.stringify(q.custom)} (expected ${relative(process.cwd(), join(qualificationDir, `${q.custom}.json`))})`);
+      throw new UserError(
+        `${shown}: qualificationRequirements[${i}].custom: no qualification test ${JSON.stringify(q.custom)} (expected ${relative(process.cwd(), join(qualificationDir, `${q.custom}.json`))})`,
+      );
     }
   });
   return preset;
@@ -238,20 +255,28 @@ export interface QualificationTargetContext {
 }
 
 /** The preset's requirements as CreateHIT takes them, for one target. */
-export function resolveQualificationRequirements(preset: Pick<HitPreset, 'qualificationRequirements'>, ctx: QualificationTargetContext): QualificationRequirement[] {
+export function resolveQualificationRequirements(
+  preset: Pick<HitPreset, 'qualificationRequirements'>,
+  ctx: QualificationTargetContext,
+): QualificationRequirement[] {
   return preset.qualificationRequirements.map((q, i): QualificationRequirement => {
     let id: string;
     if (q.masters) id = ctx.target === 'production' ? MASTERS_QUALIFICATION_IDS.production : MASTERS_QUALIFICATION_IDS.sandbox;
     else if (q.custom) {
       const created = ctx.customIds[q.custom];
-      if (!created) throw new UserError(`qualificationRequirements[${i}]: the custom qualification ${JSON.stringify(q.custom)} has not been created on target ${ctx.target} yet`);
+      if (!created)
+        throw new UserError(
+          `qualificationRequirements[${i}]: the custom qualification ${JSON.stringify(q.custom)} has not been created on target ${ctx.target} yet`,
+        );
       id = created;
     } else id = q.id as string;
     return {
       QualificationTypeId: id,
       Comparator: q.masters ? 'Exists' : q.comparator,
       ...(q.values && { IntegerValues: q.values }),
-      ...(q.locales && { LocaleValues: q.locales.map((l) => ({ Country: l.country, ...(l.subdivision && { Subdivision: l.subdivision }) })) }),
+      ...(q.locales && {
+        LocaleValues: q.locales.map((l) => ({ Country: l.country, ...(l.subdivision && { Subdivision: l.subdivision }) })),
+      }),
       ...(q.actionsGuarded && { ActionsGuarded: q.actionsGuarded }),
     };
   });

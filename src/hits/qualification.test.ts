@@ -10,7 +10,9 @@ const exam = loadQualificationTest('dream-exam');
 
 /** The key's correct selection per question, read independently of the module under test. */
 const correct = Object.fromEntries(
-  [...exam.answerKey.matchAll(/<QuestionIdentifier>([^<]+)<\/QuestionIdentifier>\s*<AnswerOption>\s*<SelectionIdentifier>([^<]+)</g)].map((m) => [m[1], m[2]]),
+  [...exam.answerKey.matchAll(/<QuestionIdentifier>([^<]+)<\/QuestionIdentifier>\s*<AnswerOption>\s*<SelectionIdentifier>([^<]+)</g)].map(
+    (m) => [m[1], m[2]],
+  ),
 );
 
 describe('the dream-exam qualification test', () => {
@@ -49,7 +51,9 @@ describe('the dream-exam qualification test', () => {
   });
 
   it('scores a QuestionFormAnswers submission read by the answer parser', () => {
-    const xml = `<QuestionFormAnswers xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/QuestionFormAnswers.xsd">${Object.entries(correct)
+    const xml = `<QuestionFormAnswers xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/QuestionFormAnswers.xsd">${Object.entries(
+      correct,
+    )
       .map(([q, s]) => `<Answer><QuestionIdentifier>${q}</QuestionIdentifier><SelectionIdentifier>${s}</SelectionIdentifier></Answer>`)
       .join('')}</QuestionFormAnswers>`;
     expect(scoreQualificationTest(exam.answerKey, Object.fromEntries(parseAnswerFields(xml)))).toBe(100);
@@ -64,8 +68,10 @@ describe('checkQualificationTest', () => {
     '<AnswerSpecification><SelectionAnswer><StyleSuggestion>radiobutton</StyleSuggestion><Selections>' +
     '<Selection><SelectionIdentifier>yes</SelectionIdentifier><Text>Yes</Text></Selection><Selection><SelectionIdentifier>no</SelectionIdentifier><Text>No</Text></Selection>' +
     '</Selections></SelectionAnswer></AnswerSpecification></Question>';
-  const form = (body = question('a') + question('b')) => `<QuestionForm xmlns="${NSQ}"><Overview><Text>Hi</Text></Overview>${body}</QuestionForm>`;
-  const keyQ = (id: string, sel = 'yes', score = '1') => `<Question><QuestionIdentifier>${id}</QuestionIdentifier><AnswerOption><SelectionIdentifier>${sel}</SelectionIdentifier><AnswerScore>${score}</AnswerScore></AnswerOption></Question>`;
+  const form = (body = question('a') + question('b')) =>
+    `<QuestionForm xmlns="${NSQ}"><Overview><Text>Hi</Text></Overview>${body}</QuestionForm>`;
+  const keyQ = (id: string, sel = 'yes', score = '1') =>
+    `<Question><QuestionIdentifier>${id}</QuestionIdentifier><AnswerOption><SelectionIdentifier>${sel}</SelectionIdentifier><AnswerScore>${score}</AnswerScore></AnswerOption></Question>`;
   const key = (body = keyQ('a') + keyQ('b'), max = '2') =>
     `<AnswerKey xmlns="${NSK}">${body}<QualificationValueMapping><PercentageMapping><MaximumSummedScore>${max}</MaximumSummedScore></PercentageMapping></QualificationValueMapping></AnswerKey>`;
 
@@ -79,12 +85,31 @@ describe('checkQualificationTest', () => {
     ['a selection the test lacks', form(), key(keyQ('a') + keyQ('b', 'maybe')), /the test has no selection "maybe"/],
     ['a wrong maximum', form(), key(keyQ('a') + keyQ('b'), '3'), /MaximumSummedScore is "3" but the best possible summed score is 2/],
     ['a non-integer score', form(), key(keyQ('a') + keyQ('b', 'yes', 'x')), /AnswerScore must be a whole number/],
-    ['elements out of schema order', form(question('a').replace('<IsRequired>true</IsRequired>', '').replace('</QuestionContent>', '</QuestionContent><IsRequired>true</IsRequired>')), key(keyQ('a'), '1'), /qualification test, question "a": expected 1 <AnswerSpecification> at this place in <Question>, found <IsRequired> instead/],
+    [
+      'elements out of schema order',
+      form(
+        question('a')
+          .replace('<IsRequired>true</IsRequired>', '')
+          .replace('</QuestionContent>', '</QuestionContent><IsRequired>true</IsRequired>'),
+      ),
+      key(keyQ('a'), '1'),
+      /qualification test, question "a": expected 1 <AnswerSpecification> at this place in <Question>, found <IsRequired> instead/,
+    ],
     ['a wrong namespace', form().replace(NSQ, 'urn:x'), key(), /root must be <QuestionForm xmlns=/],
     ['duplicate question ids', form(question('a') + question('a')), key(keyQ('a'), '1'), /must be non-empty and unique/],
-    ['a missing mapping', form(), key().replace(/<QualificationValueMapping>.*<\/QualificationValueMapping>/, ''), /expected a <QualificationValueMapping><PercentageMapping>/],
+    [
+      'a missing mapping',
+      form(),
+      key().replace(/<QualificationValueMapping>.*<\/QualificationValueMapping>/, ''),
+      /expected a <QualificationValueMapping><PercentageMapping>/,
+    ],
     ['malformed XML', form().slice(0, -5), key(), /not well-formed XML: line 1/],
-    ['a test over 65,535 bytes', form(question('a') + question('b') + `<Question>${'x'.repeat(70_000)}</Question>`), key(), /over MTurk's limit of 65535/],
+    [
+      'a test over 65,535 bytes',
+      form(question('a') + question('b') + `<Question>${'x'.repeat(70_000)}</Question>`),
+      key(),
+      /over MTurk's limit of 65535/,
+    ],
   ])('refuses %s', (_what, test, answerKey, message) => {
     expect(() => checkQualificationTest(test, answerKey)).toThrow(message);
   });

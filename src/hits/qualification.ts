@@ -83,7 +83,9 @@ function expectChildren(el: El, pattern: ReadonlyArray<readonly [string, number,
     if (n < min || n > max) {
       const next = el.children[i];
       const found = n > max ? `${n}` : next ? `<${next.name}> instead` : 'none';
-      throw new UserError(`${where}: expected ${min === max ? min : `${min} to ${max === Infinity ? 'any number of' : max}`} <${name}> at this place in <${el.name}>, found ${found}`);
+      throw new UserError(
+        `${where}: expected ${min === max ? min : `${min} to ${max === Infinity ? 'any number of' : max}`} <${name}> at this place in <${el.name}>, found ${found}`,
+      );
     }
   }
   if (i < el.children.length) throw new UserError(`${where}: unexpected <${el.children[i]?.name}> in <${el.name}>`);
@@ -98,13 +100,21 @@ const CONTENT = new Set(['Title', 'Text', 'List', 'Binary', 'Application', 'Embe
  * keyed question and selection existing in the test, integer scores, and a percentage
  * mapping whose maximum is the best possible summed score. Returns the question ids.
  */
-export function checkQualificationTest(testXml: string, answerKeyXml: string, where = 'qualification'): { questions: string[]; maxScore: number } {
-  for (const [xml, part] of [[testXml, 'test'], [answerKeyXml, 'answer key']] as const) {
+export function checkQualificationTest(
+  testXml: string,
+  answerKeyXml: string,
+  where = 'qualification',
+): { questions: string[]; maxScore: number } {
+  for (const [xml, part] of [
+    [testXml, 'test'],
+    [answerKeyXml, 'answer key'],
+  ] as const) {
     const bytes = utf8Bytes(xml);
     if (bytes > MAX_QUESTION_BYTES) throw new UserError(`${where} ${part}: ${bytes} bytes, over MTurk's limit of ${MAX_QUESTION_BYTES}`);
   }
   const form = parseXml(testXml, `${where} test`);
-  if (form.name !== 'QuestionForm' || form.attrs.xmlns !== QUESTION_FORM_NS) throw new UserError(`${where} test: the root must be <QuestionForm xmlns="${QUESTION_FORM_NS}">`);
+  if (form.name !== 'QuestionForm' || form.attrs.xmlns !== QUESTION_FORM_NS)
+    throw new UserError(`${where} test: the root must be <QuestionForm xmlns="${QUESTION_FORM_NS}">`);
   const selections = new Map<string, Set<string>>();
   for (const part of form.children) {
     if (part.name === 'Overview') {
@@ -115,14 +125,33 @@ export function checkQualificationTest(testXml: string, answerKeyXml: string, wh
     if (part.name !== 'Question') throw new UserError(`${where} test: unexpected <${part.name}> in <QuestionForm>`);
     const id = child(part, 'QuestionIdentifier')?.text ?? '';
     const at = `${where} test, question ${JSON.stringify(id)}`;
-    expectChildren(part, [['QuestionIdentifier', 1, 1], ['DisplayName', 0, 1], ['IsRequired', 0, 1], ['QuestionContent', 1, 1], ['AnswerSpecification', 1, 1]], at);
+    expectChildren(
+      part,
+      [
+        ['QuestionIdentifier', 1, 1],
+        ['DisplayName', 0, 1],
+        ['IsRequired', 0, 1],
+        ['QuestionContent', 1, 1],
+        ['AnswerSpecification', 1, 1],
+      ],
+      at,
+    );
     if (!/^\S{1,}$/.test(id) || selections.has(id)) throw new UserError(`${at}: question identifiers must be non-empty and unique`);
     const bad = child(part, 'QuestionContent')?.children.find((c) => !CONTENT.has(c.name));
     if (bad) throw new UserError(`${at}: <${bad.name}> is not content a <QuestionContent> may hold`);
     const spec = child(part, 'AnswerSpecification') as El;
     const selection = child(spec, 'SelectionAnswer');
     if (!selection) throw new UserError(`${at}: only SelectionAnswer questions can be scored by an AnswerKey`);
-    expectChildren(selection, [['MinSelectionCount', 0, 1], ['MaxSelectionCount', 0, 1], ['StyleSuggestion', 0, 1], ['Selections', 1, 1]], at);
+    expectChildren(
+      selection,
+      [
+        ['MinSelectionCount', 0, 1],
+        ['MaxSelectionCount', 0, 1],
+        ['StyleSuggestion', 0, 1],
+        ['Selections', 1, 1],
+      ],
+      at,
+    );
     const ids = new Set<string>();
     for (const s of (child(selection, 'Selections') as El).children) {
       if (s.name !== 'Selection') throw new UserError(`${at}: unexpected <${s.name}> in <Selections>`);
@@ -135,21 +164,44 @@ export function checkQualificationTest(testXml: string, answerKeyXml: string, wh
   if (selections.size === 0) throw new UserError(`${where} test: no questions`);
 
   const key = parseXml(answerKeyXml, `${where} answer key`);
-  if (key.name !== 'AnswerKey' || key.attrs.xmlns !== ANSWER_KEY_NS) throw new UserError(`${where} answer key: the root must be <AnswerKey xmlns="${ANSWER_KEY_NS}">`);
-  expectChildren(key, [['Question', 1, Infinity], ['QualificationValueMapping', 0, 1]], `${where} answer key`);
+  if (key.name !== 'AnswerKey' || key.attrs.xmlns !== ANSWER_KEY_NS)
+    throw new UserError(`${where} answer key: the root must be <AnswerKey xmlns="${ANSWER_KEY_NS}">`);
+  expectChildren(
+    key,
+    [
+      ['Question', 1, Infinity],
+      ['QualificationValueMapping', 0, 1],
+    ],
+    `${where} answer key`,
+  );
   let maxScore = 0;
   const keyed = new Set<string>();
   for (const q of key.children.filter((c) => c.name === 'Question')) {
     const id = child(q, 'QuestionIdentifier')?.text ?? '';
     const at = `${where} answer key, question ${JSON.stringify(id)}`;
-    expectChildren(q, [['QuestionIdentifier', 1, 1], ['AnswerOption', 1, Infinity], ['DefaultScore', 0, 1]], at);
+    expectChildren(
+      q,
+      [
+        ['QuestionIdentifier', 1, 1],
+        ['AnswerOption', 1, Infinity],
+        ['DefaultScore', 0, 1],
+      ],
+      at,
+    );
     const known = selections.get(id);
     if (!known) throw new UserError(`${at}: the test has no such question`);
     if (keyed.has(id)) throw new UserError(`${at}: keyed twice`);
     keyed.add(id);
     let best = 0;
     for (const option of q.children.filter((c) => c.name === 'AnswerOption')) {
-      expectChildren(option, [['SelectionIdentifier', 1, Infinity], ['AnswerScore', 1, 1]], at);
+      expectChildren(
+        option,
+        [
+          ['SelectionIdentifier', 1, Infinity],
+          ['AnswerScore', 1, 1],
+        ],
+        at,
+      );
       for (const s of option.children.filter((c) => c.name === 'SelectionIdentifier')) {
         if (!known.has(s.text)) throw new UserError(`${at}: the test has no selection ${JSON.stringify(s.text)}`);
       }
@@ -163,10 +215,14 @@ export function checkQualificationTest(testXml: string, answerKeyXml: string, wh
   if (missing.length > 0) throw new UserError(`${where} answer key: no answer for question(s) ${missing.join(', ')}`);
   const mapping = child(key, 'QualificationValueMapping');
   const percentage = mapping && child(mapping, 'PercentageMapping');
-  if (!mapping || !percentage) throw new UserError(`${where} answer key: expected a <QualificationValueMapping><PercentageMapping> giving a 0-100 score`);
+  if (!mapping || !percentage)
+    throw new UserError(`${where} answer key: expected a <QualificationValueMapping><PercentageMapping> giving a 0-100 score`);
   expectChildren(mapping, [['PercentageMapping', 1, 1]], `${where} answer key`);
   const maximum = child(percentage, 'MaximumSummedScore')?.text ?? '';
-  if (Number(maximum) !== maxScore) throw new UserError(`${where} answer key: MaximumSummedScore is ${JSON.stringify(maximum)} but the best possible summed score is ${maxScore}`);
+  if (Number(maximum) !== maxScore)
+    throw new UserError(
+      `${where} answer key: MaximumSummedScore is ${JSON.stringify(maximum)} but the best possible summed score is ${maxScore}`,
+    );
   return { questions: [...selections.keys()], maxScore };
 }
 
@@ -180,12 +236,16 @@ export function scoreQualificationTest(answerKeyXml: string, answers: Readonly<R
   for (const q of key.children.filter((c) => c.name === 'Question')) {
     const id = child(q, 'QuestionIdentifier')?.text ?? '';
     const given = answers[id];
-    const option = q.children.find((c) => c.name === 'AnswerOption' && c.children.some((s) => s.name === 'SelectionIdentifier' && s.text === given));
+    const option = q.children.find(
+      (c) => c.name === 'AnswerOption' && c.children.some((s) => s.name === 'SelectionIdentifier' && s.text === given),
+    );
     const score = option ? child(option, 'AnswerScore')?.text : child(q, 'DefaultScore')?.text;
     summed += Number(score ?? 0);
   }
   const mapping = child(key, 'QualificationValueMapping');
-  const maximum = Number((mapping && child(mapping, 'PercentageMapping') && child(child(mapping, 'PercentageMapping') as El, 'MaximumSummedScore')?.text) ?? 0);
+  const maximum = Number(
+    (mapping && child(mapping, 'PercentageMapping') && child(child(mapping, 'PercentageMapping') as El, 'MaximumSummedScore')?.text) ?? 0,
+  );
   return maximum > 0 ? Math.round((100 * summed) / maximum) : summed;
 }
 
@@ -193,7 +253,8 @@ export function scoreQualificationTest(answerKeyXml: string, answers: Readonly<R
 export function loadQualificationTest(name: string, dir: string = QUALIFICATION_DIR): QualificationTest {
   const metaFile = join(dir, `${name}.json`);
   const shown = relative(process.cwd(), metaFile);
-  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(name) || !existsSync(metaFile)) throw new UserError(`no qualification test named ${JSON.stringify(name)} (expected ${shown})`);
+  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(name) || !existsSync(metaFile))
+    throw new UserError(`no qualification test named ${JSON.stringify(name)} (expected ${shown})`);
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(metaFile, 'utf8'));

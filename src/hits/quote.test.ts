@@ -32,14 +32,29 @@ describe('quoteCost', () => {
 
   it('charges 40% when a HIT has 10 or more assignments', () => {
     const q = quoteCost({ hits: hits(10), reward: '1.00', assignmentsPerHit: 10, masters: false });
-    expect(q).toMatchObject({ assignments: 100, feePerAssignment: 40, feePercent: 40, rewards: 10_000, fees: 4000, total: 14_000, perLabel: 156 });
+    expect(q).toMatchObject({
+      assignments: 100,
+      feePerAssignment: 40,
+      feePercent: 40,
+      rewards: 10_000,
+      fees: 4000,
+      total: 14_000,
+      perLabel: 156,
+    });
     // 9 assignments stay at 20%
     expect(quoteCost({ hits: hits(1), reward: '1.00', assignmentsPerHit: 9, masters: false }).feePercent).toBe(20);
   });
 
   it('adds 5% for Masters', () => {
-    expect(quoteCost({ hits: hits(1), reward: '1.00', assignmentsPerHit: 3, masters: true })).toMatchObject({ feePercent: 25, feePerAssignment: 25, total: 375 });
-    expect(quoteCost({ hits: hits(1), reward: '1.00', assignmentsPerHit: 10, masters: true })).toMatchObject({ feePercent: 45, total: 1450 });
+    expect(quoteCost({ hits: hits(1), reward: '1.00', assignmentsPerHit: 3, masters: true })).toMatchObject({
+      feePercent: 25,
+      feePerAssignment: 25,
+      total: 375,
+    });
+    expect(quoteCost({ hits: hits(1), reward: '1.00', assignmentsPerHit: 10, masters: true })).toMatchObject({
+      feePercent: 45,
+      total: 1450,
+    });
   });
 
   it('charges a smaller last HIT the full reward and apportions its overhead by its own share', () => {
@@ -52,13 +67,23 @@ describe('quoteCost', () => {
   });
 
   it('applies the minimum fee of one cent per assignment', () => {
-    expect(quoteCost({ hits: hits(1), reward: '0.02', assignmentsPerHit: 3, masters: false })).toMatchObject({ feePerAssignment: 1, fees: 3, total: 9 });
+    expect(quoteCost({ hits: hits(1), reward: '0.02', assignmentsPerHit: 3, masters: false })).toMatchObject({
+      feePerAssignment: 1,
+      fees: 3,
+      total: 9,
+    });
   });
 
   it('quotes an empty plan as zero and refuses bad input', () => {
-    expect(quoteCost({ hits: [], reward: '1.00', assignmentsPerHit: 3, masters: false })).toMatchObject({ total: 0, perLabel: 0, checkShare: 0 });
+    expect(quoteCost({ hits: [], reward: '1.00', assignmentsPerHit: 3, masters: false })).toMatchObject({
+      total: 0,
+      perLabel: 0,
+      checkShare: 0,
+    });
     expect(() => quoteCost({ hits: hits(1), reward: '1.005', assignmentsPerHit: 3, masters: false })).toThrow(RangeError);
     expect(() => quoteCost({ hits: hits(1), reward: '1.00', assignmentsPerHit: 0, masters: false })).toThrow(/assignmentsPerHit/);
-    expect(() => quoteCost({ hits: [{ realItems: 0, checks: 0 }], reward: '1.00', assignmentsPerHit: 3, masters: false })).toThrow(/at least one item/);
+    expect(() => quoteCost({ hits: [{ realItems: 0, checks: 0 }], reward: '1.00', assignmentsPerHit: 3, masters: false })).toThrow(
+      /at least one item/,
+    );
   });
 });

@@ -43,7 +43,8 @@ const roundedRatio = (numerator: number, denominator: number): number => Math.fl
 
 export function quoteCost(input: QuoteInput): CostQuote {
   const { assignmentsPerHit, masters } = input;
-  if (!Number.isSafeInteger(assignmentsPerHit) || assignmentsPerHit < 1) throw new RangeError(`assignmentsPerHit must be a whole number >= 1, got ${assignmentsPerHit}`);
+  if (!Number.isSafeInteger(assignmentsPerHit) || assignmentsPerHit < 1)
+    throw new RangeError(`assignmentsPerHit must be a whole number >= 1, got ${assignmentsPerHit}`);
   const rewardPerAssignment = parseUsd(input.reward);
   const terms: FeeTerms = { maxAssignments: assignmentsPerHit, masters };
   const perHit = hitCost(rewardPerAssignment, terms);
@@ -51,7 +52,13 @@ export function quoteCost(input: QuoteInput): CostQuote {
   let checkItems = 0;
   let checkOverhead = 0;
   for (const [i, hit] of input.hits.entries()) {
-    if (!Number.isSafeInteger(hit.realItems) || !Number.isSafeInteger(hit.checks) || hit.realItems < 0 || hit.checks < 0 || hit.realItems + hit.checks === 0) {
+    if (
+      !Number.isSafeInteger(hit.realItems) ||
+      !Number.isSafeInteger(hit.checks) ||
+      hit.realItems < 0 ||
+      hit.checks < 0 ||
+      hit.realItems + hit.checks === 0
+    ) {
       throw new RangeError(`HIT ${i} must have whole, non-negative item counts and at least one item, got ${JSON.stringify(hit)}`);
     }
     realItems += hit.realItems;

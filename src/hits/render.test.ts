@@ -11,7 +11,15 @@ const HOSTILE = 'x <script>window.__pwned=1</script> "quoted" & \'single\' ]]> <
 
 const item = (position: number, over: Partial<HitPageItem> = {}): HitPageItem => {
   const chunk = `Chunk ${position}: the bridge opened in 1932. It was widened in 1958.`;
-  return { position, key: `${position}`.padStart(16, '0'), query: `query ${position}`, answers: [`answer ${position}`], chunk, debate: debateFor(chunk), ...over };
+  return {
+    position,
+    key: `${position}`.padStart(16, '0'),
+    query: `query ${position}`,
+    answers: [`answer ${position}`],
+    chunk,
+    debate: debateFor(chunk),
+    ...over,
+  };
 };
 
 /** The names of the form's controls, in document order. */
@@ -30,7 +38,15 @@ describe('renderHitPage', () => {
     expect(html).toContain('The scope differs from the query.'); // B's last-round reasoning
     expect(html).not.toContain('The chunk only shares words with the query.'); // B's first-round reasoning
     expect(html).toContain('<details class="guideline" open>');
-    for (const rule of ['Same scope', 'Key content present', 'Stated directly', 'Same intent', 'Complete information', 'No surface matching', 'Do not judge whether the answers are correct']) {
+    for (const rule of [
+      'Same scope',
+      'Key content present',
+      'Stated directly',
+      'Same intent',
+      'Complete information',
+      'No surface matching',
+      'Do not judge whether the answers are correct',
+    ]) {
       expect(html).toContain(rule);
     }
     expect(html).toContain('Example 1: Yes.');
@@ -43,7 +59,10 @@ describe('renderHitPage', () => {
 
   it('posts exactly the documented fields, one radio group per item and a timer per item', () => {
     const html = renderHitPage({ items: [item(1), item(2), item(3)], hideDebate: false });
-    const expected = ['assignmentId', ...[1, 2, 3].flatMap((i) => [`item${i}_answer`, `item${i}_answer`, `item${i}_difficult`, `item${i}_comment`, `item${i}_ms`])];
+    const expected = [
+      'assignmentId',
+      ...[1, 2, 3].flatMap((i) => [`item${i}_answer`, `item${i}_answer`, `item${i}_difficult`, `item${i}_comment`, `item${i}_ms`]),
+    ];
     expect(names(html)).toEqual(expected);
     expect(html.match(/<form /g)).toHaveLength(1);
     for (const i of [1, 2, 3]) {
@@ -66,8 +85,18 @@ describe('renderHitPage', () => {
   });
 
   it('escapes every case text: a hostile query, answer, chunk, reasoning or reference cannot add markup', () => {
-    const turn: DebateTurn = { round: 1, agent: HOSTILE, stance: 'relevant', label: 'yes', reasoning: HOSTILE, references: [HOSTILE, '<script>window.__pwned=1</script>'] };
-    const html = renderHitPage({ items: [item(1, { query: HOSTILE, answers: [HOSTILE], chunk: `${HOSTILE}\n${HOSTILE}`, debate: [turn] })], hideDebate: false });
+    const turn: DebateTurn = {
+      round: 1,
+      agent: HOSTILE,
+      stance: 'relevant',
+      label: 'yes',
+      reasoning: HOSTILE,
+      references: [HOSTILE, '<script>window.__pwned=1</script>'],
+    };
+    const html = renderHitPage({
+      items: [item(1, { query: HOSTILE, answers: [HOSTILE], chunk: `${HOSTILE}\n${HOSTILE}`, debate: [turn] })],
+      hideDebate: false,
+    });
     expect(html.match(/<script/g)).toHaveLength(1); // ours
     expect(html).not.toContain('<img');
     expect(html).not.toContain('onerror="');
@@ -81,7 +110,9 @@ describe('renderHitPage', () => {
     const html = renderHitPage({ items: [item(1)], hideDebate: false }, templates);
     expect(html).not.toMatch(/\s(src|href)=/);
     expect(html).not.toMatch(/@import|url\(/);
-    const csp = (/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1] ?? '').replaceAll('&#x27;', "'").replaceAll('&#x3D;', '=');
+    const csp = (/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1] ?? '')
+      .replaceAll('&#x27;', "'")
+      .replaceAll('&#x3D;', '=');
     const hash = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
     const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1] ?? '';
     const style = /<style>([\s\S]*)<\/style>/.exec(html)?.[1] ?? '';
@@ -99,7 +130,10 @@ describe('renderHitPage', () => {
 });
 
 describe('toHtmlQuestionXml', () => {
-  const parse = (xml: string) => new XMLParser({ parseTagValue: false, trimValues: false, ignoreAttributes: false }).parse(xml) as { HTMLQuestion: { HTMLContent: string; FrameHeight: string; '@_xmlns': string } };
+  const parse = (xml: string) =>
+    new XMLParser({ parseTagValue: false, trimValues: false, ignoreAttributes: false }).parse(xml) as {
+      HTMLQuestion: { HTMLContent: string; FrameHeight: string; '@_xmlns': string };
+    };
 
   it('wraps the page in an HTMLQuestion that gives the exact HTML back', () => {
     const html = renderHitPage({ items: [item(1)], hideDebate: false });
@@ -121,7 +155,10 @@ describe('toHtmlQuestionXml', () => {
   });
 
   it('carries a hostile page safely: the XML stays well-formed and the HTML unchanged', () => {
-    const html = renderHitPage({ items: [item(1, { chunk: HOSTILE, query: ']]></HTMLContent><FrameHeight>1</FrameHeight>' })], hideDebate: false });
+    const html = renderHitPage({
+      items: [item(1, { chunk: HOSTILE, query: ']]></HTMLContent><FrameHeight>1</FrameHeight>' })],
+      hideDebate: false,
+    });
     const xml = toHtmlQuestionXml(html, 0);
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(parse(xml).HTMLQuestion.HTMLContent).toBe(`\n${html}\n`);
@@ -156,7 +193,18 @@ describe('summariseDebate', () => {
   });
 
   it('names many agents A..Z, AA..', () => {
-    const debate = Array.from({ length: 28 }, (_, i): DebateTurn => ({ round: 1, agent: `a${i}`, stance: 'relevant', label: 'yes', reasoning: '', references: [] }));
-    expect(summariseDebate(debate).map((a) => a.name).slice(24)).toEqual(['Agent Y', 'Agent Z', 'Agent AA', 'Agent AB']);
+    const debate = Array.from({ length: 28 }, (_, i): DebateTurn => ({
+      round: 1,
+      agent: `a${i}`,
+      stance: 'relevant',
+      label: 'yes',
+      reasoning: '',
+      references: [],
+    }));
+    expect(
+      summariseDebate(debate)
+        .map((a) => a.name)
+        .slice(24),
+    ).toEqual(['Agent Y', 'Agent Z', 'Agent AA', 'Agent AB']);
   });
 });

@@ -38,7 +38,8 @@ function checkItems(items: readonly HitPageItem[]): void {
   if (items.length === 0) throw new RangeError('a HIT page needs at least one item');
   const keys = new Set<string>();
   items.forEach((item, i) => {
-    if (item.position !== i + 1) throw new RangeError(`HIT page items must be in positions 1..${items.length} in order; item ${i + 1} has position ${item.position}`);
+    if (item.position !== i + 1)
+      throw new RangeError(`HIT page items must be in positions 1..${items.length} in order; item ${i + 1} has position ${item.position}`);
     if (keys.has(item.key)) throw new RangeError(`two items of one HIT page share the key ${item.key}`);
     keys.add(item.key);
   });
@@ -76,8 +77,9 @@ export function renderHitPage(input: HitPageInput, templates: HitTemplates = loa
 
 // Characters XML 1.0 forbids anywhere, even in CDATA: C0 controls other than tab/LF/CR,
 // lone surrogates, U+FFFE and U+FFFF. Chunks scraped from the web do contain them.
-// eslint-disable-next-line no-control-regex
-const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML_CHAR =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Replaces characters XML cannot carry with U+FFFD. */
 export const toXmlChars = (text: string): string => text.replace(NOT_XML_CHAR, '\uFFFD');
@@ -88,7 +90,8 @@ export const toXmlChars = (text: string): string => text.replace(NOT_XML_CHAR, '
  * `frameHeight` 0 lets MTurk size the frame to the worker's window.
  */
 export function toHtmlQuestionXml(html: string, frameHeight: number): string {
-  if (!Number.isSafeInteger(frameHeight) || frameHeight < 0) throw new RangeError(`frameHeight must be a whole number of pixels >= 0, got ${frameHeight}`);
+  if (!Number.isSafeInteger(frameHeight) || frameHeight < 0)
+    throw new RangeError(`frameHeight must be a whole number of pixels >= 0, got ${frameHeight}`);
   const cdata = toXmlChars(html).replaceAll(']]>', ']]]]><![CDATA[>');
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +

@@ -13,16 +13,26 @@ describe('describeRequirements', () => {
   });
   it('the lab preset keeps only the qualification test', () => {
     const lab = loadPreset('lab');
-    expect(describeRequirements(lab, 'local')).toEqual(['qualification requirements (1, on every HIT):', expect.stringContaining('custom dream-exam')]);
+    expect(describeRequirements(lab, 'local')).toEqual([
+      'qualification requirements (1, on every HIT):',
+      expect.stringContaining('custom dream-exam'),
+    ]);
     expect(lab.reward).toBe(loadPreset('dream').reward);
   });
   it('says when there are none, and names Masters, locales and guarded actions', () => {
-    expect(describeRequirements({ qualificationRequirements: [] }, 'local')).toEqual(['qualification requirements: none (every worker on the target can take the HITs)']);
+    expect(describeRequirements({ qualificationRequirements: [] }, 'local')).toEqual([
+      'qualification requirements: none (every worker on the target can take the HITs)',
+    ]);
     const lines = describeRequirements(
       {
         qualificationRequirements: [
           { masters: true },
-          { id: '00000000000000000071', comparator: 'In', locales: [{ country: 'US' }, { country: 'CA', subdivision: 'QC' }], actionsGuarded: 'Accept' },
+          {
+            id: '00000000000000000071',
+            comparator: 'In',
+            locales: [{ country: 'US' }, { country: 'CA', subdivision: 'QC' }],
+            actionsGuarded: 'Accept',
+          },
         ],
       },
       'production',

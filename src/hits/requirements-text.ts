@@ -25,7 +25,9 @@ function subject(q: PresetQualification, target: string): string {
 
 function condition(q: PresetQualification): string {
   if (q.masters) return 'Exists';
-  const values = q.locales ? q.locales.map((l) => (l.subdivision ? `${l.country}-${l.subdivision}` : l.country)) : (q.values ?? []).map(String);
+  const values = q.locales
+    ? q.locales.map((l) => (l.subdivision ? `${l.country}-${l.subdivision}` : l.country))
+    : (q.values ?? []).map(String);
   return [q.comparator, values.join(', ')].filter(Boolean).join(' ');
 }
 

@@ -3,7 +3,12 @@ import { aliasesOf, resolveAliases } from './aliases.js';
 
 describe('resolveAliases', () => {
   it('moves an alias to the canonical name and remembers the spelling', () => {
-    const { value, renamed, issues } = resolveAliases({ q_id: 3, doc_id: 'd1', question: 'Q', text: 'T' }, ['query_id', 'chunk_id', 'query', 'chunk']);
+    const { value, renamed, issues } = resolveAliases({ q_id: 3, doc_id: 'd1', question: 'Q', text: 'T' }, [
+      'query_id',
+      'chunk_id',
+      'query',
+      'chunk',
+    ]);
     expect(value).toEqual({ query_id: 3, chunk_id: 'd1', query: 'Q', chunk: 'T' });
     expect(Object.fromEntries(renamed)).toEqual({ query_id: 'q_id', chunk_id: 'doc_id', query: 'question', chunk: 'text' });
     expect(issues).toEqual([]);

@@ -54,7 +54,12 @@ describe('bridgeEscalation', () => {
   });
 
   it('names the round and agent of a bad turn', () => {
-    const row = bridgeRow({ round_2: { agent_a: { stance: 'relevant', reasoning: 'x', label: 'maybe' }, agent_b: { stance: 'neutral', reasoning: 'y', label: 'no' } } });
+    const row = bridgeRow({
+      round_2: {
+        agent_a: { stance: 'relevant', reasoning: 'x', label: 'maybe' },
+        agent_b: { stance: 'neutral', reasoning: 'y', label: 'no' },
+      },
+    });
     expect(issuesOf(bridgeEscalation(canonicalNames(row)))).toEqual([
       'round_2.agent_a.label: expected "yes" or "no", got "maybe" (also accepted: relevant/irrelevant, 1/0, true/false)',
       'round_2.agent_b.stance: expected "relevant" or "irrelevant", got "neutral"',
@@ -63,20 +68,29 @@ describe('bridgeEscalation', () => {
 
   it('refuses gaps in the rounds and rows without rounds', () => {
     const gap = bridgeRow({ round_3: bridgeRow().round_2, round_2: undefined });
-    expect(issuesOf(bridgeEscalation(canonicalNames(gap)))).toEqual(['round_3: round_2 is missing: rounds are numbered from round_1 without gaps']);
+    expect(issuesOf(bridgeEscalation(canonicalNames(gap)))).toEqual([
+      'round_3: round_2 is missing: rounds are numbered from round_1 without gaps',
+    ]);
     const none = canonicalNames(bridgeRow({ round_1: null, round_2: null }));
     expect(issuesOf(bridgeEscalation(none))).toEqual(['round_1: required but missing (a BRIDGE row needs at least one round)']);
   });
 
   it('refuses consensus: false when the agents end in agreement', () => {
-    const row = bridgeRow({ round_2: { agent_a: { stance: 'relevant', reasoning: 'x', label: 'yes' }, agent_b: { stance: 'irrelevant', reasoning: 'y', label: 'true' } } });
+    const row = bridgeRow({
+      round_2: {
+        agent_a: { stance: 'relevant', reasoning: 'x', label: 'yes' },
+        agent_b: { stance: 'irrelevant', reasoning: 'y', label: 'true' },
+      },
+    });
     expect(issuesOf(bridgeEscalation(canonicalNames(row)))).toEqual([
       'consensus: is false, but both agents end with "yes" in round_2: set consensus to true or check the labels',
     ]);
   });
 
   it('wants consensus to be a boolean', () => {
-    expect(issuesOf(bridgeEscalation(canonicalNames(bridgeRow({ consensus: 'no' }))))).toEqual(['consensus: expected true or false, got "no"']);
+    expect(issuesOf(bridgeEscalation(canonicalNames(bridgeRow({ consensus: 'no' }))))).toEqual([
+      'consensus: expected true or false, got "no"',
+    ]);
   });
 });
 

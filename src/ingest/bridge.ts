@@ -1,13 +1,6 @@
 import type { ConsensusLabel, DebateTurn, EscalatedCase } from '../domain/cases.js';
 import { zodPathIssues, type PathIssue } from './issues.js';
-import {
-  BridgeRoundInput,
-  BridgeRowInput,
-  ConsensusLabelInput,
-  EscalatedCaseInput,
-  type BridgeRound,
-  type BridgeRow,
-} from './schemas.js';
+import { BridgeRoundInput, BridgeRowInput, ConsensusLabelInput, EscalatedCaseInput, type BridgeRound, type BridgeRow } from './schemas.js';
 
 /**
  * The BRIDGE-style row: `round_1`, `round_2`, ... each `{agent_a, agent_b}` with
@@ -22,10 +15,7 @@ const AGENTS = [
   ['agent_b', 'B'],
 ] as const;
 
-export type BridgeOutcome<R> =
-  | { type: 'record'; record: R }
-  | { type: 'skipped' }
-  | { type: 'issues'; issues: PathIssue[] };
+export type BridgeOutcome<R> = { type: 'record'; record: R } | { type: 'skipped' } | { type: 'issues'; issues: PathIssue[] };
 
 export function hasBridgeRounds(record: Record<string, unknown>): boolean {
   return Object.keys(record).some((key) => ROUND_KEY.test(key));
@@ -62,7 +52,12 @@ function consensusIssues(row: BridgeRow, last: BridgeRound, lastKey: string): Pa
   const b = last.agent_b.label;
   if (!row.consensus) {
     return a === b
-      ? [{ path: ['consensus'], reason: `is false, but both agents end with "${a}" in ${lastKey}: set consensus to true or check the labels` }]
+      ? [
+          {
+            path: ['consensus'],
+            reason: `is false, but both agents end with "${a}" in ${lastKey}: set consensus to true or check the labels`,
+          },
+        ]
       : [];
   }
   if (row.final_label === undefined) {
@@ -88,9 +83,7 @@ function parseBridgeParts(record: Record<string, unknown>): { ok: true; parts: B
   if (!top.success || issues.length > 0 || !last) return { ok: false, issues };
   issues.push(...consensusIssues(top.data, last.round, `round_${last.n}`));
   if (issues.length > 0) return { ok: false, issues };
-  const debate = rounds.flatMap(({ n, round }) =>
-    AGENTS.map(([key, agent]) => ({ round: n, agent, ...round[key] })),
-  );
+  const debate = rounds.flatMap(({ n, round }) => AGENTS.map(([key, agent]) => ({ round: n, agent, ...round[key] })));
   return { ok: true, parts: { row: top.data, debate } };
 }
 

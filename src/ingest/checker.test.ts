@@ -71,7 +71,13 @@ describe('RecordChecker, duplicates', () => {
     expect(checker.check(5, line(canonicalEscalation()))).toEqual({ type: 'duplicate', firstLine: 1 });
     expect(checker.check(7, line(canonicalEscalation({ hidden_label: 'yes' })))).toEqual({
       type: 'issues',
-      issues: [{ line: 7, field: '', reason: 'query_id "q1" with chunk_id "d1" already appeared on line 1 with different content: keep one of the two lines' }],
+      issues: [
+        {
+          line: 7,
+          field: '',
+          reason: 'query_id "q1" with chunk_id "d1" already appeared on line 1 with different content: keep one of the two lines',
+        },
+      ],
     });
   });
 
@@ -94,7 +100,10 @@ describe('RecordChecker, consensus labels', () => {
   it('reads consensus rows of a BRIDGE file and skips its escalations', () => {
     const checker = new RecordChecker('consensus');
     expect(checker.check(1, line(bridgeRow())).type).toBe('skipped');
-    expect(checker.check(2, line(bridgeConsensusRow('no', { doc_id: 'd3' })))).toMatchObject({ type: 'record', record: { chunk_id: 'd3', label: 'no' } });
+    expect(checker.check(2, line(bridgeConsensusRow('no', { doc_id: 'd3' })))).toMatchObject({
+      type: 'record',
+      record: { chunk_id: 'd3', label: 'no' },
+    });
   });
 
   it('reports a bad label', () => {
@@ -105,7 +114,14 @@ describe('RecordChecker, consensus labels', () => {
 });
 
 describe('RecordChecker, gold items', () => {
-  const gold = { query_id: 'g1', query: 'capital of peru', answers: 'Lima', chunk_id: 'c1', chunk: 'Lima is the capital of Peru.', label: 'yes' };
+  const gold = {
+    query_id: 'g1',
+    query: 'capital of peru',
+    answers: 'Lima',
+    chunk_id: 'c1',
+    chunk: 'Lima is the capital of Peru.',
+    label: 'yes',
+  };
 
   it('reads a gold item (a lone answer string is a list of one)', () => {
     expect(new RecordChecker('gold').check(1, line(gold))).toEqual({

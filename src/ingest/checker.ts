@@ -20,7 +20,6 @@ export interface RecordOfKind {
 }
 export type RecordOf<K extends IngestKind> = RecordOfKind[K];
 
-
 export type LineOutcome<R> =
   | { type: 'blank' }
   | { type: 'record'; record: R }
@@ -87,7 +86,13 @@ export class RecordChecker<K extends IngestKind> {
     const format: InputFormat = hasBridgeRounds(value) ? 'bridge' : 'canonical';
     const firstObject = this.detected === undefined;
     if (this.kind === 'gold' && format === 'bridge') {
-      return this.fail(line, [{ path: [], reason: 'a BRIDGE debate row (round_1, round_2, ...) is not a gold item: gold items are {query_id, query, answers, chunk_id, chunk, label}' }]);
+      return this.fail(line, [
+        {
+          path: [],
+          reason:
+            'a BRIDGE debate row (round_1, round_2, ...) is not a gold item: gold items are {query_id, query, answers, chunk_id, chunk, label}',
+        },
+      ]);
     }
     this.detected ??= { format, line };
     if (format !== this.detected.format) {
@@ -121,7 +126,12 @@ export class RecordChecker<K extends IngestKind> {
   private kindHint(value: Record<string, unknown>): PathIssue[] {
     const looksLike = lookalikeKind(value);
     if (looksLike === undefined || looksLike === this.kind) return [];
-    return [{ path: [], reason: `this looks like ${KIND_NOUNS[looksLike]}, but the file is being read as ${this.kind}: should it be imported as ${looksLike}?` }];
+    return [
+      {
+        path: [],
+        reason: `this looks like ${KIND_NOUNS[looksLike]}, but the file is being read as ${this.kind}: should it be imported as ${looksLike}?`,
+      },
+    ];
   }
 
   private deduplicate(line: number, record: RecordOf<K>): LineOutcome<RecordOf<K>> {

@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 
-export type FingerprintCheck =
-  | { status: 'new' }
-  | { status: 'identical'; firstLine: number }
-  | { status: 'conflict'; firstLine: number };
+export type FingerprintCheck = { status: 'new' } | { status: 'identical'; firstLine: number } | { status: 'conflict'; firstLine: number };
 
 // One slot: key hash (2 words), content hash (2 words), line of first occurrence (0: empty).
 const WORDS = 5;

@@ -87,7 +87,8 @@ export function zodReason(issue: z.core.$ZodIssue): string {
       return `expected ${choices(issue.values)}${got}${isJudgment ? ` (${JUDGMENT_HINT})` : ''}`;
     }
     case 'too_small':
-      if (issue.origin === 'string') return issue.minimum === 1 ? 'must not be empty' : `must be at least ${plural(issue.minimum, 'character')} long`;
+      if (issue.origin === 'string')
+        return issue.minimum === 1 ? 'must not be empty' : `must be at least ${plural(issue.minimum, 'character')} long`;
       if (issue.origin === 'array') return `must hold at least ${plural(issue.minimum, 'item')}`;
       return `must be at least ${issue.minimum}${got}`;
     case 'too_big':

@@ -31,7 +31,10 @@ export const STANCE_SPELLINGS: ReadonlyMap<string, Stance> = new Map([
 export const JUDGMENT_HINT = 'also accepted: relevant/irrelevant, 1/0, true/false';
 
 function spelling(value: string): string {
-  return value.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+  return value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
 }
 
 /**

@@ -48,7 +48,10 @@ export async function* readLines(
     pendingBytes = 0;
     if (overlong) {
       overlong = false;
-      return { line, problem: `the line is ${sizeText(bytes)} long, over the limit of ${sizeText(maxLineBytes)}: a record this large is refused (split it, or raise the limit)` };
+      return {
+        line,
+        problem: `the line is ${sizeText(bytes)} long, over the limit of ${sizeText(maxLineBytes)}: a record this large is refused (split it, or raise the limit)`,
+      };
     }
     const buf = parts.length === 1 ? parts[0]! : Buffer.concat(parts, bytes);
     let text: string;

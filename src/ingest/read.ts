@@ -63,7 +63,11 @@ function noRecordsIssue(summary: FileSummary): IngestIssue {
 }
 
 /** One line through the checker; updates the counts and returns what the caller acts on. */
-function step<K extends IngestKind>(raw: RawLine, checker: RecordChecker<K>, summary: FileSummary): IngestIssue[] | RecordOf<K> | undefined {
+function step<K extends IngestKind>(
+  raw: RawLine,
+  checker: RecordChecker<K>,
+  summary: FileSummary,
+): IngestIssue[] | RecordOf<K> | undefined {
   if ('problem' in raw) return [{ line: raw.line, field: '', reason: raw.problem }];
   const outcome = checker.check(raw.line, raw.text);
   switch (outcome.type) {
@@ -99,7 +103,11 @@ export interface ScanSummary extends FileSummary {
  * that a caller can validate and act in the same read (`qrelay import`). Constant memory
  * but for the duplicate check's hashes.
  */
-export async function* scanFile<K extends IngestKind>(file: string, kind: K, opts: ReadOptions = {}): AsyncGenerator<ScannedChunk<RecordOf<K>>, ScanSummary, undefined> {
+export async function* scanFile<K extends IngestKind>(
+  file: string,
+  kind: K,
+  opts: ReadOptions = {},
+): AsyncGenerator<ScannedChunk<RecordOf<K>>, ScanSummary, undefined> {
   const checker = new RecordChecker(kind);
   const summary = emptySummary(file, kind);
   let issues = 0;
@@ -200,7 +208,11 @@ export async function detectKind(file: string, opts: ReadOptions = {}): Promise<
   });
 }
 
-async function firstRecordKind<B>(file: string, opts: ReadOptions & { displayName?: string }, onBridge: (line: number) => B): Promise<IngestKind | B> {
+async function firstRecordKind<B>(
+  file: string,
+  opts: ReadOptions & { displayName?: string },
+  onBridge: (line: number) => B,
+): Promise<IngestKind | B> {
   const shown = opts.displayName ?? file;
   for await (const batch of readLines(file, opts)) {
     for (const raw of batch) {

@@ -38,7 +38,11 @@ export function createAgenda(opts: JobsOptions): Agenda {
     backoff: backoffStrategies.exponential({ delay: 1000, maxRetries: 3 }),
   });
   if (opts.pipeline) {
-    definePipelineJobs(agenda, { ...opts.pipeline, logger: opts.logger, backoff: backoffStrategies.exponential({ delay: 5000, maxRetries: 5 }) });
+    definePipelineJobs(agenda, {
+      ...opts.pipeline,
+      logger: opts.logger,
+      backoff: backoffStrategies.exponential({ delay: 5000, maxRetries: 5 }),
+    });
     if (opts.config) defineLlmJobs(agenda, { ctx: opts.pipeline.ctx, config: opts.config, logger: opts.logger });
   }
   return agenda;

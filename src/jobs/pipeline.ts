@@ -81,17 +81,24 @@ export function definePipelineJobs(agenda: Agenda, opts: PipelineJobsOptions): v
       // a round of this batch is running already: it, or the next repeated one, covers this
       if (err instanceof RoundBusy) return logger.debug({ batch }, 'collection round skipped: another one is running');
       // the batch was deleted or closed meanwhile: nothing left to collect
-      if (err instanceof BatchNotFound || (err instanceof BatchStateError && (await gone(batch)))) return void (await stopCollecting(batch));
+      if (err instanceof BatchNotFound || (err instanceof BatchStateError && (await gone(batch))))
+        return void (await stopCollecting(batch));
       throw err;
     }
-    logger.debug({ batch, state: round.state, newAssignments: round.reconcile.newAssignments, reviewed: round.review.decided }, 'collection round');
+    logger.debug(
+      { batch, state: round.state, newAssignments: round.reconcile.newAssignments, reviewed: round.review.decided },
+      'collection round',
+    );
     if (round.followUp.complete) await agenda.now<BatchJobData>(PIPELINE_JOBS.finalize, { batch });
   };
 
   const gone = async (batch: string) => (await ctx.models.batches.findById(batch, { state: 1 }).lean())?.state === 'closed';
 
   agenda.define<BatchJobData>(PIPELINE_JOBS.collect, async (job) => collect(job.attrs.data.batch), { ...common, concurrency: 1 });
-  agenda.define<ReconcileJobData>(PIPELINE_JOBS.reconcile, async (job) => collect(job.attrs.data.batch, job.attrs.data.hitIds), { ...common, concurrency: 1 });
+  agenda.define<ReconcileJobData>(PIPELINE_JOBS.reconcile, async (job) => collect(job.attrs.data.batch, job.attrs.data.hitIds), {
+    ...common,
+    concurrency: 1,
+  });
 
   agenda.define<BatchJobData>(
     PIPELINE_JOBS.finalize,

@@ -16,7 +16,12 @@ const labelContent = ({ updatedAt: _at, ...rest }: LabelDoc) => JSON.stringify(r
 export async function aggregateBatch(ctx: PipelineContext, doc: BatchDoc, data?: BatchData): Promise<BatchAggregation> {
   const result = buildLabels(doc, data ?? (await loadBatchData(ctx, doc._id)), ctx.now());
   // only labels that changed are written: a round usually changes a few
-  const stored = new Map((await ctx.models.labels.find({ batch: doc._id }).lean<LabelDoc[]>()).map((l) => [l._id, labelContent({ ...l, probabilities: l.probabilities ?? null })]));
+  const stored = new Map(
+    (await ctx.models.labels.find({ batch: doc._id }).lean<LabelDoc[]>()).map((l) => [
+      l._id,
+      labelContent({ ...l, probabilities: l.probabilities ?? null }),
+    ]),
+  );
   const changed = result.labels.filter((l) => stored.get(l._id) !== labelContent(l));
   if (changed.length > 0) {
     await bulkWriteSliced(

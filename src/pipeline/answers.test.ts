@@ -8,13 +8,18 @@ const items: PlannedItem[] = [
   { kind: 'check', position: 2, key: key(2), queryId: 'g', chunkId: 'd9', dataset: 'x', expected: 'yes' },
 ];
 const xml = (fields: Record<string, string>) =>
-  `<QuestionFormAnswers xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/QuestionFormAnswers.xsd">${Object.entries(fields)
+  `<QuestionFormAnswers xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/QuestionFormAnswers.xsd">${Object.entries(
+    fields,
+  )
     .map(([k, v]) => `<Answer><QuestionIdentifier>${k}</QuestionIdentifier><FreeText>${v}</FreeText></Answer>`)
     .join('')}</QuestionFormAnswers>`;
 
 describe('readAnswers', () => {
   it('ties each answer to its planned item: real items by item id, checks apart', () => {
-    const { answers, parseError } = readAnswers({ batch: 'b', items }, xml({ item1_answer: 'no', item1_ms: '4200', item1_difficult: 'yes', item1_comment: 'hm', item2_answer: 'yes' }));
+    const { answers, parseError } = readAnswers(
+      { batch: 'b', items },
+      xml({ item1_answer: 'no', item1_ms: '4200', item1_difficult: 'yes', item1_comment: 'hm', item2_answer: 'yes' }),
+    );
     expect(parseError).toBeNull();
     expect(answers).toEqual([
       { position: 1, key: key(1), kind: 'real', item: 'b|q%3A1:d1', answer: 'no', difficult: true, comment: 'hm', ms: 4200 },

@@ -20,7 +20,10 @@ export interface PriceTerms {
 }
 
 /** The batch's price terms: its preset's reward, and whether it asks for Masters. */
-export const priceTerms = (settings: BatchSettings): PriceTerms => ({ reward: settings.preset.reward, masters: requiresMasters(settings.preset) });
+export const priceTerms = (settings: BatchSettings): PriceTerms => ({
+  reward: settings.preset.reward,
+  masters: requiresMasters(settings.preset),
+});
 
 export function hitCommitment(terms: PriceTerms, maxAssignments: number): Cost {
   return assignmentsCost(parseUsd(terms.reward), maxAssignments, { maxAssignments, masters: terms.masters });
@@ -51,7 +54,11 @@ export function extensionCents(terms: PriceTerms, fromMax: number, toMax: number
  * rejected, at (reward + fee), for HITs that can still bring work (created, not done or
  * deleted). `reviewed`: approved or rejected assignments per HIT id.
  */
-export function outstandingCents(hits: ReadonlyArray<PricedHit & { readonly _id: string }>, reviewed: ReadonlyMap<string, number>, terms: PriceTerms): number {
+export function outstandingCents(
+  hits: ReadonlyArray<PricedHit & { readonly _id: string }>,
+  reviewed: ReadonlyMap<string, number>,
+  terms: PriceTerms,
+): number {
   return hits.reduce((sum, h) => {
     if (h.state === 'planned' || h.state === 'done' || h.state === 'deleted') return sum;
     const open = Math.max(0, h.maxAssignments - (reviewed.get(h._id) ?? 0));

@@ -1,4 +1,3 @@
-
 /**
  * Unordered bulk writes with their counts. (The dev database once stopped answering on
  * an `update` command of 100+ matching statements, a FerretDB v1.24 bug; its launcher now

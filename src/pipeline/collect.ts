@@ -72,8 +72,13 @@ export function followUpOf(doc: BatchDoc, data: BatchData, now: Date): FollowUp 
 
 async function extend(ctx: PipelineContext, doc: BatchDoc, hit: HitDoc, targetMax: number): Promise<void> {
   const settings = doc.settings as BatchSettings;
-  const pending = hit.pendingExtension ?? { round: hit.extensions, targetMax, token: extraAssignmentsToken(hit.hitId as string, hit.extensions) };
-  if (!hit.pendingExtension) await ctx.models.hits.updateOne({ _id: hit._id, pendingExtension: null }, { $set: { pendingExtension: pending } });
+  const pending = hit.pendingExtension ?? {
+    round: hit.extensions,
+    targetMax,
+    token: extraAssignmentsToken(hit.hitId as string, hit.extensions),
+  };
+  if (!hit.pendingExtension)
+    await ctx.models.hits.updateOne({ _id: hit._id, pendingExtension: null }, { $set: { pendingExtension: pending } });
   await ctx.backend(settings.target).extendAssignments(hit.hitId as string, pending.targetMax, pending.token);
   await ctx.models.hits.updateOne(
     { _id: hit._id },
@@ -86,7 +91,10 @@ async function repost(ctx: PipelineContext, doc: BatchDoc, hits: readonly HitDoc
   const settings = doc.settings as BatchSettings;
   const round = doc.reposts + 1;
   const missing = new Map(stuck.map((s) => [s.item, s.missing]));
-  const cases = await itemCases(ctx, stuck.map((s) => ({ _id: s.item })));
+  const cases = await itemCases(
+    ctx,
+    stuck.map((s) => ({ _id: s.item })),
+  );
   const gold = await goldItems(ctx, await visibleRecords(ctx, 'gold', doc._id));
   const plan: HitPlan = planWith(doc._id, { cases, gold, decoyPool: await loadDecoyPool() }, settings, `${settings.seed}|repost-${round}`);
   const firstIndex = Math.max(-1, ...hits.map((h) => h.index)) + 1;
@@ -94,18 +102,35 @@ async function repost(ctx: PipelineContext, doc: BatchDoc, hits: readonly HitDoc
     firstIndex,
     origin: 'repost',
     // as many workers as its neediest item lacks (at most the vote target)
-    maxAssignments: (i) => Math.max(1, ...plan.hits[i]!.items.filter((x) => x.kind === 'real').map((x) => missing.get(itemId(doc._id, caseKey(x.queryId, x.chunkId))) ?? 1)),
+    maxAssignments: (i) =>
+      Math.max(
+        1,
+        ...plan.hits[i]!.items.filter((x) => x.kind === 'real').map(
+          (x) => missing.get(itemId(doc._id, caseKey(x.queryId, x.chunkId))) ?? 1,
+        ),
+      ),
   });
   await storeHits(ctx, docs, plan, firstIndex);
   await ctx.models.batches.updateOne({ _id: doc._id, reposts: doc.reposts }, { $set: { reposts: round, updatedAt: ctx.now() } });
-  ctx.progress(`batch ${doc._id}: ${stuck.length} items need votes their HITs cannot bring: ${docs.length} new HIT${docs.length === 1 ? '' : 's'} (round ${round})`);
+  ctx.progress(
+    `batch ${doc._id}: ${stuck.length} items need votes their HITs cannot bring: ${docs.length} new HIT${docs.length === 1 ? '' : 's'} (round ${round})`,
+  );
   return docs.length;
 }
 
 export async function followUpBatch(ctx: PipelineContext, doc: BatchDoc, data: BatchData): Promise<FollowUpResult> {
   const settings = doc.settings as BatchSettings;
   const backend = ctx.backend(settings.target);
-  const result: FollowUpResult = { extended: 0, extraAssignments: 0, overBudget: 0, stopped: 0, done: 0, reposted: 0, stuck: 0, complete: false };
+  const result: FollowUpResult = {
+    extended: 0,
+    extraAssignments: 0,
+    overBudget: 0,
+    stopped: 0,
+    done: 0,
+    reposted: 0,
+    stuck: 0,
+    complete: false,
+  };
 
   // an extension a crash cut short is finished first (it repeats the same token and target)
   for (const hit of data.hits.filter((h) => h.pendingExtension)) await extend(ctx, doc, hit, hit.pendingExtension!.targetMax);
@@ -134,14 +159,17 @@ export async function followUpBatch(ctx: PipelineContext, doc: BatchDoc, data: B
     result.stopped++;
   }
   if (plan.done.length > 0) {
-    for (const id of plan.done) await ctx.models.hits.updateOne({ _id: id, state: { $in: ['published', 'expired'] } }, { $set: { state: 'done' } });
+    for (const id of plan.done)
+      await ctx.models.hits.updateOne({ _id: id, state: { $in: ['published', 'expired'] } }, { $set: { state: 'done' } });
     result.done = plan.done.length;
   }
   result.stuck = plan.stuck.length;
   const canRepost = asking && doc.reposts < MAX_REPOSTS;
   if (plan.stuck.length > 0 && !plan.unsent && canRepost) result.reposted = await repost(ctx, doc, data.hits, plan.stuck);
   if (result.extended > 0 || result.overBudget > 0) {
-    ctx.progress(`batch ${doc._id}: ${result.extraAssignments} extra assignments on ${result.extended} HITs${result.overBudget ? `; ${result.overBudget} HITs left short: the budget is spent` : ''}`);
+    ctx.progress(
+      `batch ${doc._id}: ${result.extraAssignments} extra assignments on ${result.extended} HITs${result.overBudget ? `; ${result.overBudget} HITs left short: the budget is spent` : ''}`,
+    );
   }
   // nothing more can come in: every HIT idle, nothing extended or posted this round, and
   // either every item has its votes or no new HIT may be posted for the rest
@@ -149,8 +177,13 @@ export async function followUpBatch(ctx: PipelineContext, doc: BatchDoc, data: B
   if (quiet && (plan.stuck.length === 0 || !canRepost)) {
     result.complete = true;
     if (doc.state === 'collecting') {
-      await ctx.models.batches.updateOne({ _id: doc._id, state: 'collecting' }, { $set: { state: 'complete', completedAt: ctx.now(), updatedAt: ctx.now() } });
-      ctx.progress(`batch ${doc._id}: complete${plan.itemsComplete ? ', every item has its votes' : `; ${plan.stuck.length} items without all their votes`}`);
+      await ctx.models.batches.updateOne(
+        { _id: doc._id, state: 'collecting' },
+        { $set: { state: 'complete', completedAt: ctx.now(), updatedAt: ctx.now() } },
+      );
+      ctx.progress(
+        `batch ${doc._id}: complete${plan.itemsComplete ? ', every item has its votes' : `; ${plan.stuck.length} items without all their votes`}`,
+      );
     }
   }
   return result;
@@ -179,26 +212,36 @@ async function withRoundLease<T>(ctx: PipelineContext, batch: string, fn: () => 
   const owner = formatHolder(me);
   const now = ctx.now();
   const lease = { $set: { roundLeaseUntil: new Date(now.getTime() + ROUND_LEASE_MS), roundOwner: owner } };
-  let claimed = await ctx.models.batches.findOneAndUpdate({ _id: batch, $or: [{ roundLeaseUntil: null }, { roundLeaseUntil: { $lt: now } }] }, lease);
+  let claimed = await ctx.models.batches.findOneAndUpdate(
+    { _id: batch, $or: [{ roundLeaseUntil: null }, { roundLeaseUntil: { $lt: now } }] },
+    lease,
+  );
   if (!claimed) {
     const held = await ctx.models.batches.findById(batch, { roundOwner: 1 }).lean();
     const gone = goneHolder(held?.roundOwner, me.host, processAlive);
     // conditional on the same owner: of two processes taking over, one wins
     if (gone) claimed = await ctx.models.batches.findOneAndUpdate({ _id: batch, roundOwner: held!.roundOwner }, lease);
     if (!claimed) throw new RoundBusy(batch, describeHolder(held?.roundOwner));
-    ctx.progress(`batch ${batch}: took over the collection round lock of process ${gone!.pid} on ${gone!.host}, which is no longer running`);
+    ctx.progress(
+      `batch ${batch}: took over the collection round lock of process ${gone!.pid} on ${gone!.host}, which is no longer running`,
+    );
   }
   try {
     return await fn();
   } finally {
-    await ctx.models.batches.updateOne({ _id: batch, roundOwner: owner }, { $set: { roundLeaseUntil: null, roundOwner: null }, $inc: { revision: 1 } });
+    await ctx.models.batches.updateOne(
+      { _id: batch, roundOwner: owner },
+      { $set: { roundLeaseUntil: null, roundOwner: null }, $inc: { revision: 1 } },
+    );
   }
 }
 
 export async function collectBatch(ctx: PipelineContext, batch: string, opts: { hitIds?: readonly string[] } = {}): Promise<CollectResult> {
   const doc = await requireBatch(ctx, batch);
-  if (!doc.settings) throw new BatchStateError(`batch ${batch} is not published yet: publish it first (qrelay publish ${batch} --target <target>)`);
-  if (doc.state === 'closed') throw new BatchStateError(`batch ${batch} is closed (its HITs were deleted): there is nothing left to collect`);
+  if (!doc.settings)
+    throw new BatchStateError(`batch ${batch} is not published yet: publish it first (qrelay publish ${batch} --target <target>)`);
+  if (doc.state === 'closed')
+    throw new BatchStateError(`batch ${batch} is closed (its HITs were deleted): there is nothing left to collect`);
   return withRoundLease(ctx, batch, () => round(ctx, batch, opts));
 }
 

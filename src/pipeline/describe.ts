@@ -27,6 +27,9 @@ export function describePlan(batch: string, settings: BatchSettings, plan: HitPl
     `${pad('attention checks')}${usd(q.checkOverhead).padStart(12)}  (part of the total: ${(q.checkShare * 100).toFixed(1)}% of the items shown)`,
     `${pad('per real label')}${usd(q.perLabel).padStart(12)}  (each item judged by ${q.assignmentsPerHit} workers)`,
   ];
-  if (settings.budgetCents !== null) lines.push(`${pad('budget')}${usd(settings.budgetCents).padStart(12)}${q.total > settings.budgetCents ? '  (the quote exceeds it)' : ''}`);
+  if (settings.budgetCents !== null)
+    lines.push(
+      `${pad('budget')}${usd(settings.budgetCents).padStart(12)}${q.total > settings.budgetCents ? '  (the quote exceeds it)' : ''}`,
+    );
   return `${lines.join('\n')}\n`;
 }

@@ -39,7 +39,10 @@ export async function expireBatch(ctx: PipelineContext, batch: string): Promise<
   let dropped = 0;
   for (const hit of hits) {
     if (hit.state === 'planned') {
-      await ctx.models.hits.updateOne({ _id: hit._id, state: 'planned' }, { $set: { state: 'deleted', lastError: 'dropped: the batch was expired before this HIT was created' } });
+      await ctx.models.hits.updateOne(
+        { _id: hit._id, state: 'planned' },
+        { $set: { state: 'deleted', lastError: 'dropped: the batch was expired before this HIT was created' } },
+      );
       dropped++;
     } else if (hit.state === 'published' && hit.hitId) {
       await backend.expireHit(hit.hitId);
@@ -100,6 +103,8 @@ export async function cleanupBatch(ctx: PipelineContext, batch: string): Promise
   } else {
     await touchBatch(ctx, batch);
   }
-  ctx.progress(`batch ${batch}: ${result.deleted} HITs deleted${result.remaining.length ? `, ${result.remaining.length} not yet (work outstanding): run cleanup again later` : ', batch closed'}`);
+  ctx.progress(
+    `batch ${batch}: ${result.deleted} HITs deleted${result.remaining.length ? `, ${result.remaining.length} not yet (work outstanding): run cleanup again later` : ', batch closed'}`,
+  );
   return result;
 }

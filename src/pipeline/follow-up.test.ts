@@ -7,8 +7,23 @@ const NOW = Date.parse('2026-06-01T12:00:00Z');
 const key = (n: number) => n.toString(16).padStart(16, '0');
 
 function hit(index: number, realIds: string[], over: Partial<HitDoc> = {}, platform: Partial<PlatformHitView> | null = {}): HitDoc {
-  const items: PlannedItem[] = realIds.map((id, i) => ({ kind: 'real', position: i + 1, key: key(index * 100 + i), queryId: 'q', chunkId: id, dataset: 'd' }));
-  items.push({ kind: 'check', position: items.length + 1, key: key(index * 100 + 99), queryId: 'g', chunkId: `g${index}`, dataset: 'd', expected: 'no' });
+  const items: PlannedItem[] = realIds.map((id, i) => ({
+    kind: 'real',
+    position: i + 1,
+    key: key(index * 100 + i),
+    queryId: 'q',
+    chunkId: id,
+    dataset: 'd',
+  }));
+  items.push({
+    kind: 'check',
+    position: items.length + 1,
+    key: key(index * 100 + 99),
+    queryId: 'g',
+    chunkId: `g${index}`,
+    dataset: 'd',
+    expected: 'no',
+  });
   const max = over.maxAssignments ?? 3;
   return {
     _id: `b|${index}`,
@@ -33,7 +48,16 @@ function hit(index: number, realIds: string[], over: Partial<HitDoc> = {}, platf
     platform:
       platform === null
         ? null
-        : { status: 'Reviewable', maxAssignments: max, available: 0, pending: 0, completed: max, expiration: new Date(NOW + 3600_000), checkedAt: new Date(NOW), ...platform },
+        : {
+            status: 'Reviewable',
+            maxAssignments: max,
+            available: 0,
+            pending: 0,
+            completed: max,
+            expiration: new Date(NOW + 3600_000),
+            checkedAt: new Date(NOW),
+            ...platform,
+          },
     lastError: null,
     ...over,
   };
@@ -112,9 +136,21 @@ describe('planFollowUp', () => {
   it('stops an open HIT whose items all have their votes, and finishes it once quiet', () => {
     const open = hit(0, ['a'], { maxAssignments: 4 }, { status: 'Assignable', maxAssignments: 4, available: 1, pending: 0 });
     const votes = new Map([[item('a'), 3]]);
-    expect(planFollowUp({ hits: [progress(open, 3)], validVotes: votes, target: 3, platformNow: NOW })).toMatchObject({ stop: ['b|0'], done: [], itemsComplete: true });
-    const stopped = hit(0, ['a'], { maxAssignments: 4 }, { status: 'Reviewable', maxAssignments: 4, available: 1, pending: 0, expiration: new Date(NOW - 1) });
-    expect(planFollowUp({ hits: [progress(stopped, 3)], validVotes: votes, target: 3, platformNow: NOW })).toMatchObject({ stop: [], done: ['b|0'] });
+    expect(planFollowUp({ hits: [progress(open, 3)], validVotes: votes, target: 3, platformNow: NOW })).toMatchObject({
+      stop: ['b|0'],
+      done: [],
+      itemsComplete: true,
+    });
+    const stopped = hit(
+      0,
+      ['a'],
+      { maxAssignments: 4 },
+      { status: 'Reviewable', maxAssignments: 4, available: 1, pending: 0, expiration: new Date(NOW - 1) },
+    );
+    expect(planFollowUp({ hits: [progress(stopped, 3)], validVotes: votes, target: 3, platformNow: NOW })).toMatchObject({
+      stop: [],
+      done: ['b|0'],
+    });
   });
 
   it('keeps a HIT with unreviewed assignments busy, and notes HITs not created yet', () => {

@@ -66,7 +66,9 @@ async function ensureHitType(ctx: PipelineContext, doc: BatchDoc, backend: Crowd
     qualificationTypeId: r.QualificationTypeId as string,
     comparator: r.Comparator as QualificationRequirementSpec['comparator'],
     ...(r.IntegerValues && { integerValues: r.IntegerValues }),
-    ...(r.LocaleValues && { localeValues: r.LocaleValues.map((l) => ({ country: l.Country as string, ...(l.Subdivision && { subdivision: l.Subdivision }) })) }),
+    ...(r.LocaleValues && {
+      localeValues: r.LocaleValues.map((l) => ({ country: l.Country as string, ...(l.Subdivision && { subdivision: l.Subdivision }) })),
+    }),
     ...(r.ActionsGuarded && { actionsGuarded: r.ActionsGuarded }),
   }));
   const p = settings.preset;
@@ -100,12 +102,21 @@ async function findByAnnotation(backend: CrowdBackend, annotation: string): Prom
   return undefined;
 }
 
-async function createOne(ctx: PipelineContext, doc: BatchDoc, hit: HitDoc, backend: CrowdBackend, hitTypeId: string): Promise<'created' | 'reused'> {
+async function createOne(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  hit: HitDoc,
+  backend: CrowdBackend,
+  hitTypeId: string,
+): Promise<'created' | 'reused'> {
   const settings = doc.settings as BatchSettings;
   let current = hit;
   if (current.state === 'planned') {
     const token = hitRequestToken(doc._id, current.index, current.attempt);
-    await ctx.models.hits.updateOne({ _id: current._id, state: 'planned' }, { $set: { state: 'creating', requestToken: token, tokenRecordedAt: ctx.now() } });
+    await ctx.models.hits.updateOne(
+      { _id: current._id, state: 'planned' },
+      { $set: { state: 'creating', requestToken: token, tokenRecordedAt: ctx.now() } },
+    );
     current = (await ctx.models.hits.findById(current._id).lean<HitDoc>()) as HitDoc;
     if (current.state !== 'creating') return 'reused';
   }
@@ -134,7 +145,10 @@ async function createOne(ctx: PipelineContext, doc: BatchDoc, hit: HitDoc, backe
     }
   } catch (err) {
     const failure = crowdFailure(err, current, settings.target);
-    await ctx.models.hits.updateOne({ _id: current._id }, { $set: { lastError: failure instanceof Error ? failure.message : String(failure) } });
+    await ctx.models.hits.updateOne(
+      { _id: current._id },
+      { $set: { lastError: failure instanceof Error ? failure.message : String(failure) } },
+    );
     throw failure;
   }
   await ctx.models.hitIds.updateOne({ _id: hitId }, { $set: { hit: current._id, batch: doc._id } }, { upsert: true });
@@ -149,7 +163,9 @@ async function createOne(ctx: PipelineContext, doc: BatchDoc, hit: HitDoc, backe
 
 /** What the open HITs of the other batches on this target may still be charged. */
 async function outstandingElsewhere(ctx: PipelineContext, target: string, except: string): Promise<number> {
-  const batches = await ctx.models.batches.find({ state: { $in: ['publishing', 'collecting', 'expired'] } }, { settings: 1 }).lean<Pick<BatchDoc, '_id' | 'settings'>[]>();
+  const batches = await ctx.models.batches
+    .find({ state: { $in: ['publishing', 'collecting', 'expired'] } }, { settings: 1 })
+    .lean<Pick<BatchDoc, '_id' | 'settings'>[]>();
   let owed = 0;
   for (const b of batches) {
     if (b._id === except || !b.settings || b.settings.target !== target) continue;
@@ -210,4 +226,3 @@ export async function publishPending(ctx: PipelineContext, doc: BatchDoc): Promi
   }
   return result;
 }
-

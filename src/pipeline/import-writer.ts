@@ -70,7 +70,11 @@ export class ImportWriter {
 
   private texts(): Collection<StringIdDoc> | null {
     const { itemTexts, goldTexts } = this.ctx.models;
-    return this.kind === 'escalations' ? (itemTexts.collection as unknown as Collection<StringIdDoc>) : this.kind === 'gold' ? (goldTexts.collection as unknown as Collection<StringIdDoc>) : null;
+    return this.kind === 'escalations'
+      ? (itemTexts.collection as unknown as Collection<StringIdDoc>)
+      : this.kind === 'gold'
+        ? (goldTexts.collection as unknown as Collection<StringIdDoc>)
+        : null;
   }
 
   async flush(counts: ImportCounts): Promise<void> {
@@ -91,10 +95,15 @@ export class ImportWriter {
     // texts first: a record is never visible without its text
     const texts = this.texts();
     if (texts) {
-      const taken = await insertNew(texts, inserts.map(({ doc, record }) => ({ _id: doc._id, record })));
+      const taken = await insertNew(
+        texts,
+        inserts.map(({ doc, record }) => ({ _id: doc._id, record })),
+      );
       const rewrite = [...inserts.filter((p) => taken.has(p.doc._id)), ...replaces];
       for (let i = 0; i < rewrite.length; i += BULK_SLICE) {
-        const ops: AnyBulkWriteOperation<StringIdDoc>[] = rewrite.slice(i, i + BULK_SLICE).map(({ doc, record }) => ({ updateOne: { filter: { _id: doc._id }, update: { $set: { record } }, upsert: true } }));
+        const ops: AnyBulkWriteOperation<StringIdDoc>[] = rewrite
+          .slice(i, i + BULK_SLICE)
+          .map(({ doc, record }) => ({ updateOne: { filter: { _id: doc._id }, update: { $set: { record } }, upsert: true } }));
         await texts.bulkWrite(ops, { ordered: false });
       }
     }

@@ -107,7 +107,11 @@ function recordFields<K extends IngestKind>(kind: K, batch: string, record: Reco
 }
 
 /** The batch's stored records of a kind: id -> content hash, and whether a finished import shows it. */
-async function storedRecords(ctx: PipelineContext, kind: IngestKind, batch: string): Promise<Map<string, { sha: string; visible: boolean }>> {
+async function storedRecords(
+  ctx: PipelineContext,
+  kind: IngestKind,
+  batch: string,
+): Promise<Map<string, { sha: string; visible: boolean }>> {
   const stored = await recordModel(ctx, kind).find({ batch }, { sha: 1, imports: 1 }).lean<Pick<RecordDoc, '_id' | 'sha' | 'imports'>[]>();
   if (stored.length === 0) return new Map();
   const done = await doneImports(ctx, batch);
@@ -129,7 +133,20 @@ async function ensureBatch(ctx: PipelineContext, batch: string): Promise<boolean
   const now = ctx.now();
   const result = await ctx.models.batches.updateOne(
     { _id: batch },
-    { $setOnInsert: { _id: batch, state: 'draft', createdAt: now, updatedAt: now, settings: null, plan: null, hitTypeId: null, qualificationIds: {}, reposts: 0, summary: null } },
+    {
+      $setOnInsert: {
+        _id: batch,
+        state: 'draft',
+        createdAt: now,
+        updatedAt: now,
+        settings: null,
+        plan: null,
+        hitTypeId: null,
+        qualificationIds: {},
+        reposts: 0,
+        summary: null,
+      },
+    },
     { upsert: true },
   );
   return result.upsertedCount > 0;
@@ -157,7 +174,17 @@ export async function importFile(ctx: PipelineContext, file: string, opts: Impor
   const writer = new ImportWriter(ctx, kind, importId, async () => {
     // the first write: the batch and the import record, `committing` until the end
     createdBatch = await ensureBatch(ctx, batch);
-    const doc: ImportDoc = { _id: importId, batch, kind, file: basename(shown), format: null, state: 'committing', startedAt: started, finishedAt: null, counts };
+    const doc: ImportDoc = {
+      _id: importId,
+      batch,
+      kind,
+      file: basename(shown),
+      format: null,
+      state: 'committing',
+      startedAt: started,
+      finishedAt: null,
+      counts,
+    };
     await ctx.models.imports.create(doc);
   });
   const chunkSize = opts.chunkSize ?? 500;
@@ -199,7 +226,8 @@ export async function importFile(ctx: PipelineContext, file: string, opts: Impor
   await written;
   if (errors.length > 0) {
     await writer.undo();
-    if (createdBatch && (await ctx.models.imports.countDocuments({ batch })) === 0) await ctx.models.batches.deleteOne({ _id: batch, settings: null });
+    if (createdBatch && (await ctx.models.imports.countDocuments({ batch })) === 0)
+      await ctx.models.batches.deleteOne({ _id: batch, settings: null });
     throw new ImportRejected(shown, errors, moreErrors);
   }
   await writer.flush(counts);
@@ -211,7 +239,10 @@ export async function importFile(ctx: PipelineContext, file: string, opts: Impor
 /** Makes imports visible: `done`, with their counts and format. */
 async function finishImports(ctx: PipelineContext, results: readonly ImportResult[]): Promise<void> {
   for (const r of results) {
-    await ctx.models.imports.updateOne({ _id: r.importId }, { $set: { state: 'done', format: r.format, finishedAt: ctx.now(), counts: r.counts } });
+    await ctx.models.imports.updateOne(
+      { _id: r.importId },
+      { $set: { state: 'done', format: r.format, finishedAt: ctx.now(), counts: r.counts } },
+    );
     await ctx.models.batches.updateOne({ _id: r.batch }, { $set: { updatedAt: ctx.now() } });
   }
 }
@@ -247,7 +278,8 @@ export async function importAny(ctx: PipelineContext, file: string, opts: Import
   const issues = bridgeIssues(reports, opts.maxErrors ?? DEFAULT_MAX_ERRORS);
   if (issues) throw new ImportRejected(shown, issues.errors, issues.moreErrors);
   const imports: ImportResult[] = [];
-  for (const report of reports.filter((r) => r.records > 0)) imports.push(await importFile(ctx, file, { ...opts, kind: report.kind, commit: false }));
+  for (const report of reports.filter((r) => r.records > 0))
+    imports.push(await importFile(ctx, file, { ...opts, kind: report.kind, commit: false }));
   await finishImports(ctx, imports);
   return { batch, file: shown, format: reports[0]!.format, imports, ignoredFields: reports[0]!.ignoredFields };
 }

@@ -9,7 +9,8 @@ import { goldItems, itemCases, visibleRecords } from './records.js';
 /** The plan of a batch's visible cases with its settings (pure apart from reading them). */
 export async function computePlan(ctx: PipelineContext, batch: string, settings: BatchSettings): Promise<HitPlan> {
   const rows = await visibleRecords(ctx, 'escalations', batch);
-  if (rows.length === 0) throw new UserError(`batch ${batch} has no escalated cases: import them first (qrelay import <file> --batch ${batch})`);
+  if (rows.length === 0)
+    throw new UserError(`batch ${batch} has no escalated cases: import them first (qrelay import <file> --batch ${batch})`);
   const goldRows = await visibleRecords(ctx, 'gold', batch);
   const input: PlanInput = { cases: await itemCases(ctx, rows), gold: await goldItems(ctx, goldRows), decoyPool: await loadDecoyPool() };
   return planWith(batch, input, settings, settings.seed);
@@ -17,7 +18,9 @@ export async function computePlan(ctx: PipelineContext, batch: string, settings:
 
 export function planWith(batch: string, input: PlanInput, settings: BatchSettings, seed: string): HitPlan {
   if (settings.layout.checksPerHit !== 0 && input.gold.length === 0) {
-    throw new UserError(`batch ${batch} has no gold items for attention checks: import a gold pool (qrelay import <file> --batch ${batch} --kind gold) or publish with no checks`);
+    throw new UserError(
+      `batch ${batch} has no gold items for attention checks: import a gold pool (qrelay import <file> --batch ${batch} --kind gold) or publish with no checks`,
+    );
   }
   try {
     return planHits(input, {
@@ -32,7 +35,11 @@ export function planWith(batch: string, input: PlanInput, settings: BatchSetting
 }
 
 /** The HIT documents of a plan, numbered from `firstIndex`. */
-export function hitDocs(batch: string, plan: HitPlan, opts: { firstIndex: number; origin: HitDoc['origin']; maxAssignments: (i: number) => number }): HitDoc[] {
+export function hitDocs(
+  batch: string,
+  plan: HitPlan,
+  opts: { firstIndex: number; origin: HitDoc['origin']; maxAssignments: (i: number) => number },
+): HitDoc[] {
   return plan.hits.map((hit, i) => {
     const index = opts.firstIndex + hit.index;
     return {
@@ -70,7 +77,11 @@ export async function storeHits(ctx: PipelineContext, docs: readonly HitDoc[], p
   await bulkWriteSliced(
     ctx.models.hitQuestions,
     plan.questions.map((q) => ({
-      updateOne: { filter: { _id: hitDocId(docs[0]!.batch, firstIndex + q.index) }, update: { $setOnInsert: { xml: q.xml } }, upsert: true },
+      updateOne: {
+        filter: { _id: hitDocId(docs[0]!.batch, firstIndex + q.index) },
+        update: { $setOnInsert: { xml: q.xml } },
+        upsert: true,
+      },
     })),
   );
   await bulkWriteSliced(

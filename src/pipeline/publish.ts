@@ -45,12 +45,19 @@ function checkMoneyGate(settings: BatchSettings, backend: CrowdBackend, request:
   if (!backend.target.realMoney) return;
   const missing = [!request?.yes && '--yes', settings.budgetCents === null && '--budget <usd>'].filter(Boolean);
   if (missing.length > 0) {
-    throw new UserError(`publishing to ${backend.target.name} spends real money: confirm with ${missing.join(' and ')} (check the quote first with --dry-run)`);
+    throw new UserError(
+      `publishing to ${backend.target.name} spends real money: confirm with ${missing.join(' and ')} (check the quote first with --dry-run)`,
+    );
   }
 }
 
 /** Stores settings and plan the first time (checks, budget, production gate); afterwards returns the stored batch. */
-export async function preparePublish(ctx: PipelineContext, batch: string, request: PublishRequest | undefined, defaultTarget: string): Promise<BatchDoc> {
+export async function preparePublish(
+  ctx: PipelineContext,
+  batch: string,
+  request: PublishRequest | undefined,
+  defaultTarget: string,
+): Promise<BatchDoc> {
   let doc = await requireBatch(ctx, batch);
   if (!doc.settings) {
     if (!request) throw new BatchStateError(`batch ${batch} has not been published yet: publish it with its options first`);
@@ -84,18 +91,33 @@ export async function preparePublish(ctx: PipelineContext, batch: string, reques
 async function storePlan(ctx: PipelineContext, doc: BatchDoc, plan: HitPlan): Promise<void> {
   const settings = doc.settings as BatchSettings;
   await storeHits(ctx, hitDocs(doc._id, plan, { firstIndex: 0, origin: 'plan', maxAssignments: () => settings.voteTarget }), plan, 0);
-  const summary = { plannedAt: ctx.now(), hits: plan.hits.length, realItems: plan.quote.realItems, checks: plan.checks, splits: plan.splits, quote: plan.quote };
+  const summary = {
+    plannedAt: ctx.now(),
+    hits: plan.hits.length,
+    realItems: plan.quote.realItems,
+    checks: plan.checks,
+    splits: plan.splits,
+    quote: plan.quote,
+  };
   await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { plan: summary, updatedAt: ctx.now() } });
   ctx.progress(`batch ${doc._id}: planned ${plan.hits.length} HITs for ${plan.quote.realItems} items, quote ${usd(plan.quote.total)}`);
 }
 
 /** The custom qualification types (created on the target if missing) and the HIT type. */
 /** Plans (first time), then creates the HITs not created yet; safe to run again at any point. */
-export async function publishBatch(ctx: PipelineContext, batch: string, request: PublishRequest | undefined, defaultTarget: string): Promise<PublishResult> {
+export async function publishBatch(
+  ctx: PipelineContext,
+  batch: string,
+  request: PublishRequest | undefined,
+  defaultTarget: string,
+): Promise<PublishResult> {
   const doc = await preparePublish(ctx, batch, request, defaultTarget);
   const result = await publishPending(ctx, doc);
   if (doc.state === 'publishing') {
-    await ctx.models.batches.updateOne({ _id: batch, state: 'publishing' }, { $set: { state: 'collecting', publishedAt: ctx.now(), updatedAt: ctx.now() } });
+    await ctx.models.batches.updateOne(
+      { _id: batch, state: 'publishing' },
+      { $set: { state: 'collecting', publishedAt: ctx.now(), updatedAt: ctx.now() } },
+    );
   }
   return { ...result, quoteCents: doc.plan?.quote.total ?? 0 };
 }

@@ -51,7 +51,11 @@ function samePlatformView(a: PlatformHitView | null | undefined, b: PlatformHitV
 
 async function storeAssignment(ctx: PipelineContext, hit: HitDoc, a: CrowdAssignment): Promise<boolean> {
   const { answers, parseError } = readAnswers(hit, a.answer);
-  if (parseError) ctx.logger.warn({ assignment: a.assignmentId, hit: hit._id, parseError }, 'an assignment answer could not be read: it fails its checks');
+  if (parseError)
+    ctx.logger.warn(
+      { assignment: a.assignmentId, hit: hit._id, parseError },
+      'an assignment answer could not be read: it fails its checks',
+    );
   await ctx.models.assignmentAnswers.updateOne({ _id: a.assignmentId }, { $setOnInsert: { xml: a.answer } }, { upsert: true });
   const doc: Omit<AssignmentDoc, '_id'> = {
     batch: hit.batch,
@@ -74,14 +78,20 @@ async function storeAssignment(ctx: PipelineContext, hit: HitDoc, a: CrowdAssign
 }
 
 /** Reconciles the batch's collecting HITs (or only `hitIds`, the platform's ids, e.g. from a notification). */
-export async function reconcileBatch(ctx: PipelineContext, doc: BatchDoc, opts: { hitIds?: readonly string[] } = {}): Promise<ReconcileResult> {
+export async function reconcileBatch(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  opts: { hitIds?: readonly string[] } = {},
+): Promise<ReconcileResult> {
   const settings = doc.settings as BatchSettings;
   const backend = ctx.backend(settings.target);
   const only = opts.hitIds ? new Set(opts.hitIds) : undefined;
   const hits = (await ctx.models.hits.find({ batch: doc._id }).lean<HitDoc[]>()).filter(
     (h) => COLLECTING.includes(h.state) && h.hitId && (!only || only.has(h.hitId)),
   );
-  const stored = await ctx.models.assignments.find({ batch: doc._id }, { hit: 1, platformStatus: 1 }).lean<Pick<AssignmentDoc, '_id' | 'hit' | 'platformStatus'>[]>();
+  const stored = await ctx.models.assignments
+    .find({ batch: doc._id }, { hit: 1, platformStatus: 1 })
+    .lean<Pick<AssignmentDoc, '_id' | 'hit' | 'platformStatus'>[]>();
   const statusOf = new Map(stored.map((a) => [a._id, a.platformStatus]));
   const heldBy = new Map<string, number>();
   for (const a of stored) heldBy.set(a.hit, (heldBy.get(a.hit) ?? 0) + 1);

@@ -20,7 +20,10 @@ export async function reportInputFor(ctx: PipelineContext, batch: string): Promi
   const settings: BatchSettings = doc.settings;
   const data = await loadBatchData(ctx, batch);
   const ids = [...plannedItems(data.hits).keys()];
-  const cases = await itemCases(ctx, ids.map((_id) => ({ _id })));
+  const cases = await itemCases(
+    ctx,
+    ids.map((_id) => ({ _id })),
+  );
   const terms = priceTerms(settings);
   const created = data.hits.filter((h): h is HitDoc & { hitId: string } => typeof h.hitId === 'string' && h.hitId !== '');
   const platformId = new Map(created.map((h) => [h._id, h.hitId]));
@@ -32,7 +35,14 @@ export async function reportInputFor(ctx: PipelineContext, batch: string): Promi
     items: ids.map((id, i) => reportItemFromCase(id, cases[i]!)),
     hits: created.map((h) => {
       const record = hitRecord(h);
-      return { hitId: h.hitId, items: [...record.items], checks: record.checks.map((c) => ({ ...c })), rewardCents: parseUsd(terms.reward), maxAssignments: h.maxAssignments, masters: terms.masters };
+      return {
+        hitId: h.hitId,
+        items: [...record.items],
+        checks: record.checks.map((c) => ({ ...c })),
+        rewardCents: parseUsd(terms.reward),
+        maxAssignments: h.maxAssignments,
+        masters: terms.masters,
+      };
     }),
     assignments: data.assignments.flatMap((a) => {
       const hitId = platformId.get(a.hit);
@@ -53,10 +63,27 @@ export async function reportInputFor(ctx: PipelineContext, batch: string): Promi
       ];
     }),
     // bonuses paid with qrelay worker bonus (src/actions/bonus.ts)
-    bonuses: (await actions.bonuses.find({ batch, state: 'paid' }).lean()).map((b) => ({ worker: b.workerId, assignmentId: b.assignmentId, amountCents: b.amountCents })),
+    bonuses: (await actions.bonuses.find({ batch, state: 'paid' }).lean()).map((b) => ({
+      worker: b.workerId,
+      assignmentId: b.assignmentId,
+      amountCents: b.amountCents,
+    })),
     // decisions taken by hand (src/actions/manual-labels.ts)
-    manualLabels: (await actions.manualLabels.find({ batch }).lean()).map((m) => ({ item: m._id, queryId: m.queryId, chunkId: m.chunkId, label: m.label, note: m.note, who: m.who, at: new Date(m.at).toISOString() })),
+    manualLabels: (await actions.manualLabels.find({ batch }).lean()).map((m) => ({
+      item: m._id,
+      queryId: m.queryId,
+      chunkId: m.chunkId,
+      label: m.label,
+      note: m.note,
+      who: m.who,
+      at: new Date(m.at).toISOString(),
+    })),
   };
-  const options: ReportOptions = { voteTarget: settings.voteTarget, aggregator: settings.aggregator, tiePolicy: tiePolicyOf(settings.tie), generatedAt: ctx.now().toISOString() };
+  const options: ReportOptions = {
+    voteTarget: settings.voteTarget,
+    aggregator: settings.aggregator,
+    tiePolicy: tiePolicyOf(settings.tie),
+    generatedAt: ctx.now().toISOString(),
+  };
   return { input, options };
 }

@@ -50,7 +50,8 @@ async function send(backend: CrowdBackend, a: AssignmentDoc, review: ReviewRecor
     return 'rejected';
   } catch (err) {
     // the auto-approval delay ran out before we got to it: it is paid, its votes stay out
-    if (err instanceof CrowdCallError && err.failure.kind === 'request-error' && (await platformStatus(backend, a)) === 'Approved') return 'auto-approved';
+    if (err instanceof CrowdCallError && err.failure.kind === 'request-error' && (await platformStatus(backend, a)) === 'Approved')
+      return 'auto-approved';
     throw err;
   }
 }
@@ -69,7 +70,13 @@ export async function reviewBatch(ctx: PipelineContext, doc: BatchDoc): Promise<
       const hit = hits.get(a.hit);
       if (!hit) throw new UserError(`assignment ${a._id} belongs to HIT ${a.hit}, which batch ${doc._id} does not hold`);
       const d = decide(a, hit, settings);
-      const review: ReviewRecord = { action: d.action, countsVotes: d.countsVotes, reason: d.reason, feedback: d.feedback, decidedAt: ctx.now() };
+      const review: ReviewRecord = {
+        action: d.action,
+        countsVotes: d.countsVotes,
+        reason: d.reason,
+        feedback: d.feedback,
+        decidedAt: ctx.now(),
+      };
       await ctx.models.assignments.updateOne({ _id: a._id, review: null }, { $set: { review, reviewState: 'decided' } });
       a = (await ctx.models.assignments.findById(a._id).lean<AssignmentDoc>()) as AssignmentDoc;
       result.decided++;
@@ -79,7 +86,10 @@ export async function reviewBatch(ctx: PipelineContext, doc: BatchDoc): Promise<
     try {
       outcome = await send(backend, a, review);
     } catch (err) {
-      if (err instanceof CrowdCallError) throw new UserError(`reviewing assignment ${a._id} of batch ${doc._id}: ${err.message}; run review again to continue`, { cause: err });
+      if (err instanceof CrowdCallError)
+        throw new UserError(`reviewing assignment ${a._id} of batch ${doc._id}: ${err.message}; run review again to continue`, {
+          cause: err,
+        });
       throw err;
     }
     await ctx.models.assignments.updateOne(
@@ -92,7 +102,9 @@ export async function reviewBatch(ctx: PipelineContext, doc: BatchDoc): Promise<
     else result.discarded++;
   });
   if (open.length > 0) {
-    ctx.progress(`batch ${doc._id}: reviewed ${open.length} assignments (${result.approved} approved, ${result.discarded} approved and discarded, ${result.rejected} rejected)`);
+    ctx.progress(
+      `batch ${doc._id}: reviewed ${open.length} assignments (${result.approved} approved, ${result.discarded} approved and discarded, ${result.rejected} rejected)`,
+    );
   }
   return result;
 }

@@ -23,7 +23,9 @@ export function batchFingerprint(doc: Pick<BatchDoc, 'state' | 'updatedAt' | 're
 
 /** The batch's fingerprint from one lookup by `_id`; BatchNotFound when there is no such batch. */
 export async function readBatchFingerprint(ctx: PipelineContext, batch: string): Promise<string> {
-  const doc = await ctx.models.batches.findById(batch, FINGERPRINT_FIELDS).lean<Pick<BatchDoc, 'state' | 'updatedAt' | 'revision' | 'roundOwner' | 'reposts'>>();
+  const doc = await ctx.models.batches
+    .findById(batch, FINGERPRINT_FIELDS)
+    .lean<Pick<BatchDoc, 'state' | 'updatedAt' | 'revision' | 'roundOwner' | 'reposts'>>();
   if (!doc) throw new BatchNotFound(batch);
   return batchFingerprint(doc);
 }

@@ -8,7 +8,8 @@ describe('round lease holders', () => {
   });
 
   it('reads nothing from other forms (an older qrelay wrote <pid>-<tag>)', () => {
-    for (const owner of [null, undefined, '', '4242-k3j9x', 'someone-else', '@host/x', 'x@host/y']) expect(parseHolder(owner)).toBeUndefined();
+    for (const owner of [null, undefined, '', '4242-k3j9x', 'someone-else', '@host/x', 'x@host/y'])
+      expect(parseHolder(owner)).toBeUndefined();
   });
 
   it('names a holder that can be taken over only when it is on this host and its process is gone', () => {

@@ -24,8 +24,12 @@ describe('resolveSettings', () => {
   });
 
   it('refuses unknown options, bad targets, and more than 9 assignments', () => {
-    expect(() => resolveSettings('t', { preset: 'quick', colour: 'red' } as never, 'local')).toThrow(/publish options: .*Unrecognized key/i);
-    expect(() => resolveSettings('t', { preset: 'quick', target: 'moon' }, 'local')).toThrow(/--target: expected local, sandbox, production or an http\(s\) URL, got "moon"/);
+    expect(() => resolveSettings('t', { preset: 'quick', colour: 'red' } as never, 'local')).toThrow(
+      /publish options: .*Unrecognized key/i,
+    );
+    expect(() => resolveSettings('t', { preset: 'quick', target: 'moon' }, 'local')).toThrow(
+      /--target: expected local, sandbox, production or an http\(s\) URL, got "moon"/,
+    );
     expect(() => resolveSettings('t', { preset: 'quick', assignments: 10 }, 'local')).toThrow(/assignments/);
   });
 });

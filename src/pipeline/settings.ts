@@ -12,7 +12,13 @@ export const PublishRequest = z
   .object({
     target: z.string().trim().min(1).describe('local, sandbox, production or an MTurk-compatible URL (default: MTURK_TARGET)').optional(),
     preset: z.string().trim().min(1).default('dream').describe('a preset in hits/ by name, or a JSON file'),
-    seed: z.string().trim().min(1).max(200).optional().describe('planning seed (default: the batch name); the same seed gives the same plan'),
+    seed: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('planning seed (default: the batch name); the same seed gives the same plan'),
     itemsPerHit: z.number().int().min(1).max(100).optional(),
     checksPerHit: z.number().int().min(0).max(50).optional(),
     hideDebate: z.boolean().optional(),
@@ -41,7 +47,8 @@ export function parsePublishRequest(input: unknown, where = 'publish options'): 
 export function parseBudgetUsd(value: string): number {
   const m = /^\$?\s*([0-9]+(?:\.[0-9]{1,2})?)$/.exec(value.trim());
   const usd = m ? Number(m[1]) : NaN;
-  if (!Number.isFinite(usd) || usd <= 0) throw new UserError(`--budget: expected an amount in US dollars such as 50 or 12.50, got ${JSON.stringify(value)}`);
+  if (!Number.isFinite(usd) || usd <= 0)
+    throw new UserError(`--budget: expected an amount in US dollars such as 50 or 12.50, got ${JSON.stringify(value)}`);
   return usd;
 }
 
@@ -58,11 +65,15 @@ export function resolveSettings(batch: string, input: PublishRequest, defaultTar
   };
   const checked = HitPreset.safeParse(merged);
   if (!checked.success) {
-    throw new UserError(`preset ${request.preset} with this batch's options: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new UserError(
+      `preset ${request.preset} with this batch's options: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   const preset = checked.data;
   if (preset.assignmentsPerHit > 9) {
-    throw new UserError(`preset ${request.preset}: assignmentsPerHit ${preset.assignmentsPerHit}: at most 9, so that extra assignments never cross MTurk's 10-assignment fee step`);
+    throw new UserError(
+      `preset ${request.preset}: assignmentsPerHit ${preset.assignmentsPerHit}: at most 9, so that extra assignments never cross MTurk's 10-assignment fee step`,
+    );
   }
   const seed = request.seed ?? batch;
   const layout = PlanLayout.parse(presetPlanOptions(preset, seed).layout);
@@ -73,7 +84,10 @@ export function resolveSettings(batch: string, input: PublishRequest, defaultTar
     seed,
     layout,
     voteTarget: preset.assignmentsPerHit,
-    review: { onFailure: request.onFailure, ...(request.rejectFromFailures !== undefined && { rejectFromFailures: request.rejectFromFailures }) },
+    review: {
+      onFailure: request.onFailure,
+      ...(request.rejectFromFailures !== undefined && { rejectFromFailures: request.rejectFromFailures }),
+    },
     aggregator: request.aggregator,
     tie: request.tie,
     budgetCents: request.budgetUsd === undefined ? null : Math.round(request.budgetUsd * 100),

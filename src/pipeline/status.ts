@@ -31,7 +31,16 @@ export interface BatchStatus {
   /** Against the hidden labels of the items, when the import carried them (simulations). */
   accuracy: { value: number | null; compared: number } | null;
   /** Whole cents. `spent`: approved work (discarded included); `committed`: the most the HITs can cost. */
-  cost: { currency: 'USD'; unit: 'cents'; spent: number; rewards: number; fees: number; committed: number; quote: CostQuote | null; budget: number | null };
+  cost: {
+    currency: 'USD';
+    unit: 'cents';
+    spent: number;
+    rewards: number;
+    fees: number;
+    committed: number;
+    quote: CostQuote | null;
+    budget: number | null;
+  };
 }
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
@@ -56,7 +65,10 @@ export function summarizeBatch(doc: BatchDoc, data: BatchData, truth: ReadonlyMa
     const reward = parseUsd(terms.reward);
     for (const x of approvedWork) {
       rewards += reward;
-      fees += assignmentFeeCents(reward, { maxAssignments: hitsById.get(x.hit)?.maxAssignments ?? settings.voteTarget, masters: terms.masters });
+      fees += assignmentFeeCents(reward, {
+        maxAssignments: hitsById.get(x.hit)?.maxAssignments ?? settings.voteTarget,
+        masters: terms.masters,
+      });
     }
   }
   const predicted = new Map((labels?.labels ?? []).map((l) => [l._id, l.label]));
@@ -82,7 +94,10 @@ export function summarizeBatch(doc: BatchDoc, data: BatchData, truth: ReadonlyMa
     hits: {
       total: data.hits.length,
       byState,
-      extraAssignments: data.hits.reduce((n, h) => n + Math.max(0, h.maxAssignments - (h.origin === 'plan' ? (settings?.voteTarget ?? h.maxAssignments) : h.maxAssignments)), 0),
+      extraAssignments: data.hits.reduce(
+        (n, h) => n + Math.max(0, h.maxAssignments - (h.origin === 'plan' ? (settings?.voteTarget ?? h.maxAssignments) : h.maxAssignments)),
+        0,
+      ),
       reposts: doc.reposts ?? 0,
     },
     assignments: {
@@ -94,8 +109,14 @@ export function summarizeBatch(doc: BatchDoc, data: BatchData, truth: ReadonlyMa
       autoApproved: a.filter((x) => x.outcome === 'auto-approved').length,
     },
     validVotes: labels?.summary.validVotes ?? 0,
-    fleissKappa: { value: labels?.summary.fleissKappa ?? null, reason: labels?.summary.fleissKappaReason ?? (labels ? null : 'not published') },
-    krippendorffAlpha: { value: labels?.summary.krippendorffAlpha ?? null, reason: labels?.summary.krippendorffAlphaReason ?? (labels ? null : 'not published') },
+    fleissKappa: {
+      value: labels?.summary.fleissKappa ?? null,
+      reason: labels?.summary.fleissKappaReason ?? (labels ? null : 'not published'),
+    },
+    krippendorffAlpha: {
+      value: labels?.summary.krippendorffAlpha ?? null,
+      reason: labels?.summary.krippendorffAlphaReason ?? (labels ? null : 'not published'),
+    },
     accuracy: accuracy ? { value: accuracy.value, compared: accuracy.compared } : null,
     cost: {
       currency: 'USD',
@@ -131,7 +152,10 @@ export function renderStatus(s: BatchStatus): string {
     `votes        ${s.validVotes} valid`,
     `agreement    Fleiss κ ${num(s.fleissKappa.value)}${s.fleissKappa.reason ? ` (${s.fleissKappa.reason})` : ''}, Krippendorff α ${num(s.krippendorffAlpha.value)}${s.krippendorffAlpha.reason ? ` (${s.krippendorffAlpha.reason})` : ''}`,
   ];
-  if (s.accuracy) lines.push(`accuracy     ${s.accuracy.value === null ? 'undefined' : `${(s.accuracy.value * 100).toFixed(1)}%`} of ${s.accuracy.compared} labels against the hidden truth`);
+  if (s.accuracy)
+    lines.push(
+      `accuracy     ${s.accuracy.value === null ? 'undefined' : `${(s.accuracy.value * 100).toFixed(1)}%`} of ${s.accuracy.compared} labels against the hidden truth`,
+    );
   lines.push(
     `spend        ${usd(s.cost.spent)} paid (${usd(s.cost.rewards)} rewards + ${usd(s.cost.fees)} fees); committed ${usd(s.cost.committed)}; quote ${s.cost.quote ? usd(s.cost.quote.total) : 'none'}; budget ${s.cost.budget === null ? 'none' : usd(s.cost.budget)}`,
   );

@@ -47,7 +47,13 @@ function assignment(worker: string, answers: [Judgment, Judgment, Judgment], ove
   };
 }
 
-const review = (action: 'approve' | 'approve-and-discard' | 'reject') => ({ action, countsVotes: action === 'approve', reason: '', feedback: null, decidedAt: new Date() });
+const review = (action: 'approve' | 'approve-and-discard' | 'reject') => ({
+  action,
+  countsVotes: action === 'approve',
+  reason: '',
+  feedback: null,
+  decidedAt: new Date(),
+});
 
 describe('records for the quality module', () => {
   it('splits a HIT into real items and checks with their expected answers', () => {
@@ -58,10 +64,20 @@ describe('records for the quality module', () => {
     const base = assignment('W1', ['yes', 'no', 'no']);
     expect(assignmentRecord(base)).toMatchObject({ status: 'submitted', workTimeMs: 30_000 });
     expect(assignmentRecord(base).discarded).toBeUndefined();
-    expect(assignmentRecord({ ...base, reviewState: 'done', review: review('approve'), outcome: 'approved' })).toMatchObject({ status: 'approved' });
-    expect(assignmentRecord({ ...base, reviewState: 'done', review: review('approve-and-discard'), outcome: 'approved' })).toMatchObject({ status: 'approved', discarded: true });
-    expect(assignmentRecord({ ...base, reviewState: 'done', review: review('reject'), outcome: 'rejected' })).toMatchObject({ status: 'rejected' });
-    expect(assignmentRecord({ ...base, reviewState: 'done', review: review('reject'), outcome: 'auto-approved' })).toMatchObject({ status: 'approved', discarded: true });
+    expect(assignmentRecord({ ...base, reviewState: 'done', review: review('approve'), outcome: 'approved' })).toMatchObject({
+      status: 'approved',
+    });
+    expect(assignmentRecord({ ...base, reviewState: 'done', review: review('approve-and-discard'), outcome: 'approved' })).toMatchObject({
+      status: 'approved',
+      discarded: true,
+    });
+    expect(assignmentRecord({ ...base, reviewState: 'done', review: review('reject'), outcome: 'rejected' })).toMatchObject({
+      status: 'rejected',
+    });
+    expect(assignmentRecord({ ...base, reviewState: 'done', review: review('reject'), outcome: 'auto-approved' })).toMatchObject({
+      status: 'approved',
+      discarded: true,
+    });
   });
 
   it('leaves out unanswered items and keeps measured times', () => {
@@ -114,7 +130,11 @@ describe('aggregateStored', () => {
   });
 
   it('reports κ and α as null with a reason when every vote is the same', () => {
-    const agg = aggregateStored([hit], ['W1', 'W2', 'W3'].map((w) => assignment(w, ['yes', 'no', 'yes'])), settings);
+    const agg = aggregateStored(
+      [hit],
+      ['W1', 'W2', 'W3'].map((w) => assignment(w, ['yes', 'no', 'yes'])),
+      settings,
+    );
     expect(agg.fleissKappa.value).toBeNull();
     expect(agg.fleissKappa.reason).toMatch(/./);
     expect(agg.krippendorffAlpha.value).toBeNull();
@@ -123,8 +143,14 @@ describe('aggregateStored', () => {
 
   it('applies the tie policy to an item with two split votes', () => {
     const two = [assignment('W1', ['yes', 'no', 'no']), assignment('W2', ['no', 'no', 'no'])];
-    expect(aggregateStored([hit], two, settings).result.items.find((it) => it.item === A)).toMatchObject({ label: null, decidedBy: 'unresolved' });
-    expect(aggregateStored([hit], two, { ...settings, tie: 'no' }).result.items.find((it) => it.item === A)).toMatchObject({ label: 'no', decidedBy: 'tie-fallback' });
+    expect(aggregateStored([hit], two, settings).result.items.find((it) => it.item === A)).toMatchObject({
+      label: null,
+      decidedBy: 'unresolved',
+    });
+    expect(aggregateStored([hit], two, { ...settings, tie: 'no' }).result.items.find((it) => it.item === A)).toMatchObject({
+      label: 'no',
+      decidedBy: 'tie-fallback',
+    });
   });
 
   it('gives every item a posterior with Dawid–Skene over all valid votes', () => {

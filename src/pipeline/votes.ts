@@ -49,7 +49,9 @@ export function hitRecord(hit: Pick<HitDoc, '_id' | 'batch' | 'items'>): HitReco
   return {
     hitId: hit._id,
     items: hit.items.filter((i) => i.kind === 'real').map((i) => itemId(hit.batch, caseKey(i.queryId, i.chunkId))),
-    checks: hit.items.flatMap((i) => (i.kind === 'check' ? [{ item: checkItemId(caseKey(i.queryId, i.chunkId)), expected: i.expected }] : [])),
+    checks: hit.items.flatMap((i) =>
+      i.kind === 'check' ? [{ item: checkItemId(caseKey(i.queryId, i.chunkId)), expected: i.expected }] : [],
+    ),
   };
 }
 
@@ -66,7 +68,9 @@ export function assignmentRecord(a: AssignmentDoc): AssignmentRecord {
     status,
     ...(discarded && { discarded }),
     ...(a.override && { overridden: a.override.decision === 'approve' ? ('counts' as const) : ('excluded' as const) }),
-    answers: a.answers.flatMap((x) => (x.answer ? [{ item: x.item, label: x.answer, ...(typeof x.ms === 'number' && { timeMs: x.ms }) }] : [])),
+    answers: a.answers.flatMap((x) =>
+      x.answer ? [{ item: x.item, label: x.answer, ...(typeof x.ms === 'number' && { timeMs: x.ms }) }] : [],
+    ),
     ...(work !== undefined && work >= 0 && { workTimeMs: work }),
   };
 }
@@ -107,12 +111,19 @@ export interface BatchAggregate {
   validCounts: Map<string, number>;
 }
 
-export function aggregateStored(hits: readonly HitDoc[], assignments: readonly AssignmentDoc[], settings: Pick<BatchSettings, 'voteTarget' | 'aggregator' | 'tie'>): BatchAggregate {
+export function aggregateStored(
+  hits: readonly HitDoc[],
+  assignments: readonly AssignmentDoc[],
+  settings: Pick<BatchSettings, 'voteTarget' | 'aggregator' | 'tie'>,
+): BatchAggregate {
   const scored = scoreStored(hits, assignments);
   const valid = countedVotes(scored);
   const used = labelVotes(valid, settings.voteTarget);
   const tiePolicy = tiePolicyOf(settings.tie);
-  const result = settings.aggregator === 'dawid-skene' ? dawidSkene<Judgment>({ tiePolicy }).fit(valid, CATEGORIES) : majorityVote<Judgment>({ tiePolicy }).fit(used, CATEGORIES);
+  const result =
+    settings.aggregator === 'dawid-skene'
+      ? dawidSkene<Judgment>({ tiePolicy }).fit(valid, CATEGORIES)
+      : majorityVote<Judgment>({ tiePolicy }).fit(used, CATEGORIES);
   const validCounts = new Map<string, number>();
   for (const v of valid) validCounts.set(v.item, (validCounts.get(v.item) ?? 0) + 1);
   return {

@@ -1,7 +1,14 @@
 import { basename } from 'node:path';
 import { UserError } from '../errors.js';
 import { collectGarbage } from './collect-garbage.js';
-import { compareSystems, evaluateSystem, evaluationContext, type EvaluationContext, type EvaluationReport, type SystemEvaluation } from './evaluate.js';
+import {
+  compareSystems,
+  evaluateSystem,
+  evaluationContext,
+  type EvaluationContext,
+  type EvaluationReport,
+  type SystemEvaluation,
+} from './evaluate.js';
 import type { Measure } from './measure-names.js';
 import { readQrels, readRun } from './read.js';
 import type { EvaluationInputs, QrelsInfo, RunInfo } from './render.js';
@@ -30,7 +37,11 @@ export function systemNames(files: readonly string[]): string[] {
 }
 
 /** A function of its own so that the run is garbage once it returns. */
-async function evaluateRunFile(ctx: EvaluationContext, file: string, system: string): Promise<{ info: RunInfo; evaluation: SystemEvaluation }> {
+async function evaluateRunFile(
+  ctx: EvaluationContext,
+  file: string,
+  system: string,
+): Promise<{ info: RunInfo; evaluation: SystemEvaluation }> {
   const run = await readRun(file);
   if (run.documents === 0) throw new UserError(`${file}: no ranked documents; check that this is a TREC run file`);
   return {

@@ -68,11 +68,21 @@ describe('evaluateSystems', () => {
   it('ranks systems whose means differ only by summation noise as tied', () => {
     const judged = qrels('q1 0 j1 1\nq1 0 j2 0\nq1 0 j3 0\nq2 0 j1 1\nq2 0 j2 0\n');
     const ten = (qid: string, judgedDocs: string[]) =>
-      [...judgedDocs, ...Array.from({ length: 10 - judgedDocs.length }, (_, i) => `u${i}`)].map((d, i) => `${qid} Q0 ${d} ${i + 1} ${10 - i} s`).join('\n');
+      [...judgedDocs, ...Array.from({ length: 10 - judgedDocs.length }, (_, i) => `u${i}`)]
+        .map((d, i) => `${qid} Q0 ${d} ${i + 1} ${10 - i} s`)
+        .join('\n');
     // Judged@10: x = (0.1 + 0.2) / 2 = 0.15000000000000002, y = (0.3 + 0) / 2 = 0.15
     const x = run(`${ten('q1', ['j1'])}\n${ten('q2', ['j1', 'j2'])}\n`);
     const y = run(`${ten('q1', ['j1', 'j2', 'j3'])}\n${ten('q2', [])}\n`);
-    const tied = evaluateSystems({ base: judged, next: judged, systems: [{ name: 'x', run: x }, { name: 'y', run: y }], measures: parseMeasures(['Judged@10']) });
+    const tied = evaluateSystems({
+      base: judged,
+      next: judged,
+      systems: [
+        { name: 'x', run: x },
+        { name: 'y', run: y },
+      ],
+      measures: parseMeasures(['Judged@10']),
+    });
     const [sx, sy] = tied.measures[0]!.systems;
     expect(sx!.new).not.toBe(sy!.new);
     expect([sx!.rankNew, sy!.rankNew, sx!.rankBase, sy!.rankBase]).toEqual([1, 1, 1, 1]);

@@ -126,7 +126,8 @@ export function definedMean(values: Float64Array): number {
 export function evaluateSystem(ctx: EvaluationContext, system: SystemInput): SystemEvaluation {
   const n = ctx.queryIds.length;
   const values: Record<string, MeasureValues> = {};
-  for (const m of ctx.measures) values[m.id] = { base: isPairMeasure(m) ? null : new Float64Array(n).fill(NaN), new: new Float64Array(n).fill(NaN) };
+  for (const m of ctx.measures)
+    values[m.id] = { base: isPairMeasure(m) ? null : new Float64Array(n).fill(NaN), new: new Float64Array(n).fill(NaN) };
   ctx.queryIds.forEach((qid, i) => {
     const ranking = system.run.get(qid) ?? NO_RANKING;
     let lexical: RankedDoc[] | undefined;
@@ -152,7 +153,8 @@ function records(queryIds: readonly string[], values: Float64Array): PerQuery {
   const out: PerQuery = {};
   queryIds.forEach((qid, i) => {
     // defineProperty: a query id such as "__proto__" stays a plain key
-    if (!Number.isNaN(values[i]!)) Object.defineProperty(out, qid, { value: values[i], enumerable: true, writable: true, configurable: true });
+    if (!Number.isNaN(values[i]!))
+      Object.defineProperty(out, qid, { value: values[i], enumerable: true, writable: true, configurable: true });
   });
   return out;
 }
@@ -175,8 +177,16 @@ export function compareSystems(ctx: EvaluationContext, evaluations: readonly Sys
   const measures = ctx.measures.map((measure): MeasureResult => {
     const pair = isPairMeasure(measure);
     const means = evaluations.map((e) => e.means[measure.id]!);
-    const rankNew = competitionRanks(means.map((m) => m.new), MEAN_TIE_TOLERANCE);
-    const rankBase = pair ? null : competitionRanks(means.map((m) => m.base!), MEAN_TIE_TOLERANCE);
+    const rankNew = competitionRanks(
+      means.map((m) => m.new),
+      MEAN_TIE_TOLERANCE,
+    );
+    const rankBase = pair
+      ? null
+      : competitionRanks(
+          means.map((m) => m.base!),
+          MEAN_TIE_TOLERANCE,
+        );
     const baseMeans = means.map((m) => m.base ?? 0);
     const newMeans = means.map((m) => m.new);
     return {
@@ -207,5 +217,8 @@ export function compareSystems(ctx: EvaluationContext, evaluations: readonly Sys
 /** Evaluates all systems at once (when the runs are in memory anyway). */
 export function evaluateSystems(input: EvaluationInput): EvaluationReport {
   const ctx = evaluationContext(input.base, input.next, input.measures, input.relLevel);
-  return compareSystems(ctx, input.systems.map((s) => evaluateSystem(ctx, s)));
+  return compareSystems(
+    ctx,
+    input.systems.map((s) => evaluateSystem(ctx, s)),
+  );
 }

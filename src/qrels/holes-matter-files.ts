@@ -18,8 +18,15 @@ export const HOLES_JUDGED_MEASURE = 'Judged@10';
 export async function holesMatteredFromFiles(input: HolesMatteredFiles): Promise<HolesMattered> {
   if (input.runs.length === 0) throw new UserError('give at least one run file to compare under the base and the adjudicated qrels');
   const measure = parseMeasure(input.measure ?? 'nDCG@10');
-  if (measure.name === 'Hole') throw new UserError(`measure ${measure.id} has no value before the adjudication; choose another, e.g. nDCG@10`);
+  if (measure.name === 'Hole')
+    throw new UserError(`measure ${measure.id} has no value before the adjudication; choose another, e.g. nDCG@10`);
   const measures = measure.id === HOLES_JUDGED_MEASURE ? [measure] : [measure, parseMeasure(HOLES_JUDGED_MEASURE)];
-  const { report, significance } = await evaluateFiles({ base: input.base, next: input.next, runs: input.runs, measures, significance: DEFAULT_SIGNIFICANCE });
+  const { report, significance } = await evaluateFiles({
+    base: input.base,
+    next: input.next,
+    runs: input.runs,
+    measures,
+    significance: DEFAULT_SIGNIFICANCE,
+  });
   return holesMattered(report, significance!, measure.id, HOLES_JUDGED_MEASURE);
 }

@@ -48,7 +48,12 @@ export interface HolesMattered {
   swapped: SwappedPair[];
 }
 
-export function holesMattered(report: EvaluationReport, significance: SignificanceReport, measure: string, judgedMeasure: string): HolesMattered {
+export function holesMattered(
+  report: EvaluationReport,
+  significance: SignificanceReport,
+  measure: string,
+  judgedMeasure: string,
+): HolesMattered {
   const main = report.measures.find((m) => m.measure === measure);
   const judged = report.measures.find((m) => m.measure === judgedMeasure);
   if (!main || !judged) throw new Error(`holesMattered: ${measure} and ${judgedMeasure} must both have been evaluated`);

@@ -33,12 +33,36 @@ export type { Measure, MeasureName } from './measure-names.js';
 export { lexicalOrder, measureQuery, prepareQrels, relevantCount } from './measures.js';
 export type { PreparedQrels, QueryContext, QueryJudgments } from './measures.js';
 export { competitionRanks, kendallTauAP, kendallTauB } from './kendall.js';
-export { compareSystems, definedMean, evaluateSystem, evaluateSystems, evaluationContext, MEAN_TIE_TOLERANCE, perQueryRecords } from './evaluate.js';
-export { bootstrapMeans, holm, pairedTTest, percentileInterval, randomizationTest, randomizationTests, seededRandom } from './statistics.js';
+export {
+  compareSystems,
+  definedMean,
+  evaluateSystem,
+  evaluateSystems,
+  evaluationContext,
+  MEAN_TIE_TOLERANCE,
+  perQueryRecords,
+} from './evaluate.js';
+export {
+  bootstrapMeans,
+  holm,
+  pairedTTest,
+  percentileInterval,
+  randomizationTest,
+  randomizationTests,
+  seededRandom,
+} from './statistics.js';
 export type { Interval, TTestResult } from './statistics.js';
 export { studentTwoSidedP } from './student-t.js';
 export { bootstrapIntervals, DEFAULT_SIGNIFICANCE, pairSignificance, significanceReport } from './significance.js';
-export type { ChangeInterval, MeanInterval, PairSignificance, QrelsSide, RankCorrelationIntervals, SignificanceOptions, SignificanceReport } from './significance.js';
+export type {
+  ChangeInterval,
+  MeanInterval,
+  PairSignificance,
+  QrelsSide,
+  RankCorrelationIntervals,
+  SignificanceOptions,
+  SignificanceReport,
+} from './significance.js';
 export type {
   EvaluationContext,
   EvaluationInput,

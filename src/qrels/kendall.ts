@@ -51,7 +51,8 @@ export function competitionRanks(scores: readonly number[], tolerance = 0): numb
  * than two items.
  */
 export function kendallTauAP(estimate: readonly number[], reference: readonly number[], tolerance = 0): number | null {
-  if (estimate.length !== reference.length) throw new Error(`kendallTauAP: lists of different lengths (${estimate.length}, ${reference.length})`);
+  if (estimate.length !== reference.length)
+    throw new Error(`kendallTauAP: lists of different lengths (${estimate.length}, ${reference.length})`);
   const n = estimate.length;
   if (n < 2) return null;
   const order = estimate

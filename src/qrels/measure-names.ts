@@ -64,9 +64,14 @@ export function parseMeasure(text: string): Measure {
   const written = match?.[1];
   const name = written === undefined ? undefined : lookup(written);
   if (!match || !name || written === undefined) {
-    const loose = written === undefined ? undefined : [...MEASURE_NAMES, ...Object.keys(ALIASES)].find((n) => n.toLowerCase() === written.toLowerCase());
+    const loose =
+      written === undefined
+        ? undefined
+        : [...MEASURE_NAMES, ...Object.keys(ALIASES)].find((n) => n.toLowerCase() === written.toLowerCase());
     const hint = loose ? `; did you mean ${loose}${text.slice(written!.length)}?` : '';
-    throw new UserError(`unknown measure ${quote(text)}: known measures are ${KNOWN} (k a positive integer, optionally with (rel=N) before @k)${hint}`);
+    throw new UserError(
+      `unknown measure ${quote(text)}: known measures are ${KNOWN} (k a positive integer, optionally with (rel=N) before @k)${hint}`,
+    );
   }
   const spec = SPECS[name];
   let cutoff: number | null = null;

@@ -13,9 +13,9 @@ describe('measure names', () => {
     expect(parseMeasure('AP(rel=2)')).toEqual({ name: 'AP', cutoff: null, rel: 2, id: 'AP(rel=2)' });
     expect(parseMeasure('P(rel=2)@10')).toEqual({ name: 'P', cutoff: 10, rel: 2, id: 'P(rel=2)@10' });
     expect(parseMeasure('nDCG_bridge@5')).toEqual({ name: 'nDCG_bridge', cutoff: 5, rel: null, id: 'nDCG_bridge@5' });
-    expect(['AP', 'AP@5', 'RR', 'RR@10', 'R-Prec', 'Bpref', 'Success@1', 'Judged@10', 'Hole@10', 'R@100'].map((t) => parseMeasure(t).id)).toEqual([
-      'AP', 'AP@5', 'RR', 'RR@10', 'R-Prec', 'Bpref', 'Success@1', 'Judged@10', 'Hole@10', 'R@100',
-    ]);
+    expect(
+      ['AP', 'AP@5', 'RR', 'RR@10', 'R-Prec', 'Bpref', 'Success@1', 'Judged@10', 'Hole@10', 'R@100'].map((t) => parseMeasure(t).id),
+    ).toEqual(['AP', 'AP@5', 'RR', 'RR@10', 'R-Prec', 'Bpref', 'Success@1', 'Judged@10', 'Hole@10', 'R@100']);
   });
 
   it('takes the other spellings of R-Prec, MAP and MRR', () => {
@@ -135,7 +135,9 @@ describe('AP, P, RR, R-Prec, Bpref with grade -1 and relevance levels (hand-comp
     // level 2: relevant a, g; non-relevant c b e (N = 3); a: none above (d is -1) -> 1
     expect(at('Bpref', 2)).toBe(1 / 2);
     // relevant after two judged non-relevant, N = 3, R = 2: 1 - min(2,2)/min(3,2) = 0; after one: 1 - 1/2
-    expect(measureQuery(m('Bpref'), ranking('x', 'n1', 'r1', 'n2', 'r2'), judgments({ n1: 0, n2: 0, n3: 0, r1: 1, r2: 1 }))).toBe((1 / 2 + 0) / 2);
+    expect(measureQuery(m('Bpref'), ranking('x', 'n1', 'r1', 'n2', 'r2'), judgments({ n1: 0, n2: 0, n3: 0, r1: 1, r2: 1 }))).toBe(
+      (1 / 2 + 0) / 2,
+    );
   });
 
   it('counts -1 as judged for Judged@k, as no gain for nDCG, and nDCG ignores the relevance level', () => {
@@ -156,12 +158,24 @@ describe('AP, P, RR, R-Prec, Bpref with grade -1 and relevance levels (hand-comp
 describe('the two orders of tied documents', () => {
   // a and b tie: trec_eval ranks b first (document id descending), ir_measures' own providers a first
   const q = judgments({ a: 1, b: 0 });
-  const tied: RankedDoc[] = [{ docid: 'b', score: 1 }, { docid: 'a', score: 1 }];
+  const tied: RankedDoc[] = [
+    { docid: 'b', score: 1 },
+    { docid: 'a', score: 1 },
+  ];
   it('RR and P@k use trec_eval order; RR@k and Judged@k order ties by id ascending, as ir_measures does', () => {
     expect(measureQuery(m('RR'), tied, q)).toBe(1 / 2);
     expect(measureQuery(m('P@1'), tied, q)).toBe(0);
     expect(measureQuery(m('RR@5'), tied, q)).toBe(1);
-    expect(measureQuery(m('Judged@1'), [{ docid: 'x', score: 1 }, { docid: 'a', score: 1 }], q)).toBe(1);
+    expect(
+      measureQuery(
+        m('Judged@1'),
+        [
+          { docid: 'x', score: 1 },
+          { docid: 'a', score: 1 },
+        ],
+        q,
+      ),
+    ).toBe(1);
     expect([...tied].sort(lexicalOrder).map((d) => d.docid)).toEqual(['a', 'b']);
   });
 });

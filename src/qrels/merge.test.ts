@@ -70,16 +70,53 @@ describe('mergeQrels precedence and provenance', () => {
       batch: 'b1',
       dataset: 'msmarco',
     });
-    expect(find(result.entries, 'q1', 'd5')).toMatchObject({ source: 'llm-adjudicator', base_rel: null, votes: { yes: 1, no: 1 }, workers: 2, batch: 'b2' });
-    expect(find(result.entries, 'q1', 'd4')).toMatchObject({ source: 'dream-consensus', base_rel: null, votes: null, workers: null, batch: null, dataset: 'default' });
+    expect(find(result.entries, 'q1', 'd5')).toMatchObject({
+      source: 'llm-adjudicator',
+      base_rel: null,
+      votes: { yes: 1, no: 1 },
+      workers: 2,
+      batch: 'b2',
+    });
+    expect(find(result.entries, 'q1', 'd4')).toMatchObject({
+      source: 'dream-consensus',
+      base_rel: null,
+      votes: null,
+      workers: null,
+      batch: null,
+      dataset: 'default',
+    });
     expect(find(result.entries, 'q1', 'd2')).toMatchObject({ source: 'dream-consensus', base_rel: 0 });
   });
 
   it('lists every contradiction with all values', () => {
     expect(result.summary.conflicts).toEqual([
-      { query_id: 'q1', doc_id: 'd3', dataset: 'msmarco', base: 1, consensus: null, human: 'no', kept: { source: 'human-majority', rel: 0 } },
-      { query_id: 'q1', doc_id: 'd5', dataset: 'default', base: null, consensus: 'yes', human: 'no', kept: { source: 'llm-adjudicator', rel: 0 } },
-      { query_id: 'q2', doc_id: 'd1', dataset: 'default', base: 1, consensus: 'no', human: null, kept: { source: 'dream-consensus', rel: 0 } },
+      {
+        query_id: 'q1',
+        doc_id: 'd3',
+        dataset: 'msmarco',
+        base: 1,
+        consensus: null,
+        human: 'no',
+        kept: { source: 'human-majority', rel: 0 },
+      },
+      {
+        query_id: 'q1',
+        doc_id: 'd5',
+        dataset: 'default',
+        base: null,
+        consensus: 'yes',
+        human: 'no',
+        kept: { source: 'llm-adjudicator', rel: 0 },
+      },
+      {
+        query_id: 'q2',
+        doc_id: 'd1',
+        dataset: 'default',
+        base: 1,
+        consensus: 'no',
+        human: null,
+        kept: { source: 'dream-consensus', rel: 0 },
+      },
     ]);
   });
 
@@ -125,9 +162,14 @@ describe('mergeQrels with duplicate, conflicting and missing inputs', () => {
   it('refuses conflicting labels within a tier, naming the pairs', () => {
     const attempt = () => mergeQrels({ base, human: [human('q1', 'd3', 'no'), human('q1', 'd3', 'yes', { batch: 'b2' })] });
     expect(attempt).toThrow(MergeInputError);
-    expect(attempt).toThrow('1 (query, chunk) pair has conflicting human labels (query "q1" chunk "d3": no (batch "b1") vs yes (batch "b2")); keep one label per pair before merging');
+    expect(attempt).toThrow(
+      '1 (query, chunk) pair has conflicting human labels (query "q1" chunk "d3": no (batch "b1") vs yes (batch "b2")); keep one label per pair before merging',
+    );
     try {
-      mergeQrels({ base, consensus: [consensus('q1', 'd2', 'yes'), consensus('q1', 'd2', 'no'), consensus('q2', 'd2', 'yes'), consensus('q2', 'd2', 'no')] });
+      mergeQrels({
+        base,
+        consensus: [consensus('q1', 'd2', 'yes'), consensus('q1', 'd2', 'no'), consensus('q2', 'd2', 'yes'), consensus('q2', 'd2', 'no')],
+      });
       expect.unreachable('conflicting consensus labels must be refused');
     } catch (err) {
       expect(err).toBeInstanceOf(MergeInputError);
@@ -162,7 +204,10 @@ describe('HumanLabel', () => {
     const input = { query_id: 'q', chunk_id: 'd', label: 'no', votes: { yes: 2, no: 1 }, workers: 3, batch: 'b' };
     const parsed = HumanLabel.safeParse(input);
     expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues[0]).toMatchObject({ path: ['label'], message: 'a human-majority label must agree with the majority of its votes' });
+    expect(parsed.error?.issues[0]).toMatchObject({
+      path: ['label'],
+      message: 'a human-majority label must agree with the majority of its votes',
+    });
     expect(HumanLabel.safeParse({ ...input, votes: { yes: 1, no: 1 }, workers: 2 }).success).toBe(true);
     expect(HumanLabel.safeParse({ ...input, source: 'llm-adjudicator' }).success).toBe(true);
     expect(HumanLabel.safeParse({ ...input, label: 'yes', workers: 0 }).success).toBe(false);

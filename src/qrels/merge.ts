@@ -47,7 +47,7 @@ export const HumanLabel = z
     source: HumanLabelSource.default('human-majority'),
   })
   .refine((l) => l.source === 'manual' || l.workers >= 1, { message: 'a crowd label needs at least one worker', path: ['workers'] })
-  .refine((l) => l.source !== 'human-majority' || l.votes.yes === l.votes.no || (l.votes.yes > l.votes.no) === (l.label === 'yes'), {
+  .refine((l) => l.source !== 'human-majority' || l.votes.yes === l.votes.no || l.votes.yes > l.votes.no === (l.label === 'yes'), {
     message: 'a human-majority label must agree with the majority of its votes',
     path: ['label'],
   });
@@ -215,7 +215,17 @@ export function mergeQrels(input: MergeInput): MergeResult {
       const c = consensus.byPair.get(key);
       if (!h && !c) {
         baseOnly++;
-        entries.push({ query_id: qid, doc_id: docid, rel: base!, source: 'base', base_rel: base!, votes: null, workers: null, batch: null, dataset: null });
+        entries.push({
+          query_id: qid,
+          doc_id: docid,
+          rel: base!,
+          source: 'base',
+          base_rel: base!,
+          votes: null,
+          workers: null,
+          batch: null,
+          dataset: null,
+        });
         continue;
       }
       const deciding = h ?? c!;
@@ -287,7 +297,17 @@ export function entriesFromQrels(qrels: Qrels): QrelsEntry[] {
     const docs = qrels.get(qid)!;
     for (const docid of [...docs.keys()].sort(compareIds)) {
       const rel = docs.get(docid)!;
-      entries.push({ query_id: qid, doc_id: docid, rel, source: 'base', base_rel: rel, votes: null, workers: null, batch: null, dataset: null });
+      entries.push({
+        query_id: qid,
+        doc_id: docid,
+        rel,
+        source: 'base',
+        base_rel: rel,
+        votes: null,
+        workers: null,
+        batch: null,
+        dataset: null,
+      });
     }
   }
   return entries;

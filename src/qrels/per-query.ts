@@ -24,7 +24,8 @@ export function* perQueryLines(report: EvaluationReport, format: PerQueryFormat)
       if (measures.length === 0) continue;
       if (format === 'jsonl') {
         for (const { measure, values } of measures) {
-          for (const [query, value] of Object.entries(values)) yield JSON.stringify({ system: system.system, qrels, measure, query, value });
+          for (const [query, value] of Object.entries(values))
+            yield JSON.stringify({ system: system.system, qrels, measure, query, value });
         }
         continue;
       }

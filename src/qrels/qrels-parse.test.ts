@@ -27,13 +27,19 @@ describe('TREC qrels', () => {
   });
 
   it('names file, line and reason for malformed lines', () => {
-    expect(() => parseQrelsText('q1 0 d1 1\nq1 0 d2\n', 'b.txt')).toThrow('b.txt:2: expected 4 columns "qid iter docid rel" of TREC qrels ("qid iter docid rel"), found 3');
-    expect(() => parseQrelsText('q1 0 d1 yes\n', 'b.txt')).toThrow('b.txt:1: rel (4th column) must be an integer relevance grade, found "yes"');
+    expect(() => parseQrelsText('q1 0 d1 1\nq1 0 d2\n', 'b.txt')).toThrow(
+      'b.txt:2: expected 4 columns "qid iter docid rel" of TREC qrels ("qid iter docid rel"), found 3',
+    );
+    expect(() => parseQrelsText('q1 0 d1 yes\n', 'b.txt')).toThrow(
+      'b.txt:1: rel (4th column) must be an integer relevance grade, found "yes"',
+    );
     expect(() => parseQrelsText('q1 0 d1 1.5\n', 'b.txt')).toThrow(/b\.txt:1: .*found "1\.5"/);
   });
 
   it('refuses lines of another format in the same file', () => {
-    expect(() => parseQrelsText('q1 0 d1 1\n{"q_id": "q2", "doc_id": ["d1"]}\n', 'b.txt')).toThrow(/^b\.txt:2: a JSON line in a file read as TREC qrels .*it looks like BRIDGE jsonl .*one format per file/);
+    expect(() => parseQrelsText('q1 0 d1 1\n{"q_id": "q2", "doc_id": ["d1"]}\n', 'b.txt')).toThrow(
+      /^b\.txt:2: a JSON line in a file read as TREC qrels .*it looks like BRIDGE jsonl .*one format per file/,
+    );
     expect(() => parseQrelsText('q1 0 d1 1\nq1\td2\t1\n', 'b.txt')).toThrow(/^b\.txt:2: .*it looks like BEIR tsv/);
     expect(() => parseQrelsText('q1 0 d1 1\nq1 Q0 d2 1 0.5 bm25\n', 'b.txt')).toThrow(/^b\.txt:2: .*looks like a TREC run line/);
   });
@@ -56,29 +62,44 @@ describe('BEIR tsv', () => {
 
   it('requires the header, once, and three columns', () => {
     expect(() => parseQrelsText('q1\td1\t1\n', 'test.tsv')).toThrow(/^test\.tsv:1: a BEIR tsv file starts with the header/);
-    expect(() => parseQrelsText('query-id\tcorpus-id\tscore\nq1\td1\t1\nquery-id\tcorpus-id\tscore\n', 'test.tsv')).toThrow('test.tsv:3: a second BEIR header line');
-    expect(() => parseQrelsText('query-id\tcorpus-id\tscore\nq1 0 d1 1\n', 'test.tsv')).toThrow(/^test\.tsv:2: expected 3 tab-separated columns.*found 1 \(it looks like TREC qrels/);
+    expect(() => parseQrelsText('query-id\tcorpus-id\tscore\nq1\td1\t1\nquery-id\tcorpus-id\tscore\n', 'test.tsv')).toThrow(
+      'test.tsv:3: a second BEIR header line',
+    );
+    expect(() => parseQrelsText('query-id\tcorpus-id\tscore\nq1 0 d1 1\n', 'test.tsv')).toThrow(
+      /^test\.tsv:2: expected 3 tab-separated columns.*found 1 \(it looks like TREC qrels/,
+    );
     expect(() => parseQrelsText('query-id\tcorpus-id\tscore\nq1\t\t1\n', 'test.tsv')).toThrow('test.tsv:2: empty query-id or corpus-id');
   });
 
   it('refuses conflicting grades with both lines', () => {
-    expect(() => parseQrelsText('query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td1\t0\n', 'test.tsv')).toThrow(/^test\.tsv:3: .*grade 0 here but grade 1 on line 2/);
+    expect(() => parseQrelsText('query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td1\t0\n', 'test.tsv')).toThrow(
+      /^test\.tsv:3: .*grade 0 here but grade 1 on line 2/,
+    );
   });
 });
 
 describe('BRIDGE jsonl', () => {
   it('gives every listed document grade 1, merges lines of a query, accepts integer ids', () => {
-    const text = '{"q_id": "q1", "doc_id": ["d1", "d2"]}\n{"q_id": 7, "doc_id": [3]}\n{"q_id": "q1", "doc_id": ["d3", "d1"], "extra": true}\n';
+    const text =
+      '{"q_id": "q1", "doc_id": ["d1", "d2"]}\n{"q_id": 7, "doc_id": [3]}\n{"q_id": "q1", "doc_id": ["d3", "d1"], "extra": true}\n';
     expect(grades(text, 'gold.jsonl')).toEqual({ q1: { d1: 1, d2: 1, d3: 1 }, '7': { '3': 1 } });
     expect(parseQrelsText(text, 'gold.jsonl')).toMatchObject({ format: 'bridge', pairs: 4, duplicates: 1 });
   });
 
   it('names the line and the field of bad records', () => {
-    expect(() => parseQrelsText('{"q_id": "q1", "doc_id": "d1"}\n', 'g.jsonl')).toThrow('g.jsonl:1: field "doc_id" must be a list of the relevant document ids');
-    expect(() => parseQrelsText('{"doc_id": ["d1"]}\n', 'g.jsonl')).toThrow('g.jsonl:1: field "q_id" must be a non-empty string or an integer');
-    expect(() => parseQrelsText('{"q_id": "q", "doc_id": ["d", 1.5]}\n', 'g.jsonl')).toThrow('g.jsonl:1: field "doc_id" item 1 must be a non-empty string or an integer');
+    expect(() => parseQrelsText('{"q_id": "q1", "doc_id": "d1"}\n', 'g.jsonl')).toThrow(
+      'g.jsonl:1: field "doc_id" must be a list of the relevant document ids',
+    );
+    expect(() => parseQrelsText('{"doc_id": ["d1"]}\n', 'g.jsonl')).toThrow(
+      'g.jsonl:1: field "q_id" must be a non-empty string or an integer',
+    );
+    expect(() => parseQrelsText('{"q_id": "q", "doc_id": ["d", 1.5]}\n', 'g.jsonl')).toThrow(
+      'g.jsonl:1: field "doc_id" item 1 must be a non-empty string or an integer',
+    );
     expect(() => parseQrelsText('{"q_id": "q1", "doc_id": [}\n', 'g.jsonl')).toThrow(/^g\.jsonl:1: not valid JSON/);
-    expect(() => parseQrelsText('{"q_id": "q1", "doc_id": []}\nq1 0 d1 1\n', 'g.jsonl')).toThrow(/^g\.jsonl:2: expected a JSON object .*it looks like TREC qrels/);
+    expect(() => parseQrelsText('{"q_id": "q1", "doc_id": []}\nq1 0 d1 1\n', 'g.jsonl')).toThrow(
+      /^g\.jsonl:2: expected a JSON object .*it looks like TREC qrels/,
+    );
   });
 });
 
@@ -93,10 +114,18 @@ describe("qrelay's JSONL with provenance", () => {
   });
 
   it('names the line and the field of bad records', () => {
-    expect(() => parseQrelsText('{"query_id":"q1","doc_id":["d1"],"rel":1}\n', 'm.jsonl')).toThrow('m.jsonl:1: field "doc_id" must be a non-empty string or an integer (one document per line in qrelay JSONL)');
-    expect(() => parseQrelsText('{"query_id":"q1","doc_id":"d1","rel":"1"}\n', 'm.jsonl')).toThrow('m.jsonl:1: field "rel" must be an integer relevance grade, found "\\"1\\""');
-    expect(() => parseQrelsText('{"query_id":"q1","doc_id":"d1"}\n', 'm.jsonl')).toThrow('m.jsonl:1: field "rel" must be an integer relevance grade, found "nothing"');
-    expect(() => parseQrelsText('{"query_id":"q1","doc_id":"d1","rel":1}\n{"query_id":"q1","doc_id":"d1","rel":0}\n', 'm.jsonl')).toThrow(/^m\.jsonl:2: query "q1" document "d1" has grade 0 here but grade 1 on line 1/);
+    expect(() => parseQrelsText('{"query_id":"q1","doc_id":["d1"],"rel":1}\n', 'm.jsonl')).toThrow(
+      'm.jsonl:1: field "doc_id" must be a non-empty string or an integer (one document per line in qrelay JSONL)',
+    );
+    expect(() => parseQrelsText('{"query_id":"q1","doc_id":"d1","rel":"1"}\n', 'm.jsonl')).toThrow(
+      'm.jsonl:1: field "rel" must be an integer relevance grade, found "\\"1\\""',
+    );
+    expect(() => parseQrelsText('{"query_id":"q1","doc_id":"d1"}\n', 'm.jsonl')).toThrow(
+      'm.jsonl:1: field "rel" must be an integer relevance grade, found "nothing"',
+    );
+    expect(() => parseQrelsText('{"query_id":"q1","doc_id":"d1","rel":1}\n{"query_id":"q1","doc_id":"d1","rel":0}\n', 'm.jsonl')).toThrow(
+      /^m\.jsonl:2: query "q1" document "d1" has grade 0 here but grade 1 on line 1/,
+    );
   });
 });
 

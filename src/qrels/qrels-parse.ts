@@ -137,7 +137,10 @@ export class QrelsParser {
   private addBeir(text: string, line: number): void {
     if (!this.sawHeader) {
       if (!isBeirHeader(text)) {
-        this.fail(line, `a BEIR tsv file starts with the header "query-id<TAB>corpus-id<TAB>score"; add it, or give the right format${mixHint(text, 'beir')}`);
+        this.fail(
+          line,
+          `a BEIR tsv file starts with the header "query-id<TAB>corpus-id<TAB>score"; add it, or give the right format${mixHint(text, 'beir')}`,
+        );
       }
       this.sawHeader = true;
       return;
@@ -182,9 +185,11 @@ export class QrelsParser {
     const qid = bridgeId(record.query_id);
     if (qid === undefined) this.fail(line, 'field "query_id" must be a non-empty string or an integer');
     const docid = bridgeId(record.doc_id);
-    if (docid === undefined) this.fail(line, 'field "doc_id" must be a non-empty string or an integer (one document per line in qrelay JSONL)');
+    if (docid === undefined)
+      this.fail(line, 'field "doc_id" must be a non-empty string or an integer (one document per line in qrelay JSONL)');
     const rel = record.rel;
-    if (typeof rel !== 'number' || !Number.isSafeInteger(rel)) this.fail(line, `field "rel" must be an integer relevance grade, found ${quote(JSON.stringify(rel) ?? 'nothing')}`);
+    if (typeof rel !== 'number' || !Number.isSafeInteger(rel))
+      this.fail(line, `field "rel" must be an integer relevance grade, found ${quote(JSON.stringify(rel) ?? 'nothing')}`);
     this.add(qid, docid, rel, line);
   }
 

@@ -37,7 +37,10 @@ export function evaluationDocument(inputs: EvaluationInputs, report: EvaluationR
           ...m,
           kendallTauInterval: tau?.kendallTau ?? null,
           kendallTauAPInterval: tau?.kendallTauAP ?? null,
-          systems: m.systems.map((s) => ({ ...s, changeInterval: significance.changes.find((c) => c.measure === m.measure && c.system === s.system)?.interval ?? null })),
+          systems: m.systems.map((s) => ({
+            ...s,
+            changeInterval: significance.changes.find((c) => c.measure === m.measure && c.system === s.system)?.interval ?? null,
+          })),
         };
       })
     : report.measures;
@@ -84,7 +87,9 @@ function significanceLines(m: MeasureResult, s: SignificanceReport): string[] {
   const lines: string[] = [];
   if (m.queries.base !== null) {
     const tau = s.rankCorrelation.find((r) => r.measure === m.measure);
-    lines.push(`τ_AP ${m.kendallTauAP === null ? '–' : m.kendallTauAP.toFixed(4)}; 95% bootstrap intervals: τ-b ${ci(tau?.kendallTau)}, τ_AP ${ci(tau?.kendallTauAP)}`);
+    lines.push(
+      `τ_AP ${m.kendallTauAP === null ? '–' : m.kendallTauAP.toFixed(4)}; 95% bootstrap intervals: τ-b ${ci(tau?.kendallTau)}, τ_AP ${ci(tau?.kendallTauAP)}`,
+    );
     const changes = s.changes.filter((c) => c.measure === m.measure).map((c) => `${shown(c.system)} ${ci(c.interval)}`);
     if (changes.length > 0) lines.push(`Δ 95% interval: ${changes.join(' · ')}`);
     const basePairs = pairs('base');
@@ -94,7 +99,9 @@ function significanceLines(m: MeasureResult, s: SignificanceReport): string[] {
       const was = before?.pHolm !== null && before?.pHolm !== undefined && before.pHolm < SIGNIFICANT;
       const is = after.pHolm !== null && after.pHolm < SIGNIFICANT;
       if (was !== is) {
-        lines.push(`  ${shown(after.a)} vs ${shown(after.b)}: ${is ? 'now different' : 'no longer different'} (Holm p ${p(before?.pHolm ?? null)} → ${p(after.pHolm)}; randomization p ${p(before?.randomization.p ?? null)} → ${p(after.randomization.p)})`);
+        lines.push(
+          `  ${shown(after.a)} vs ${shown(after.b)}: ${is ? 'now different' : 'no longer different'} (Holm p ${p(before?.pHolm ?? null)} → ${p(after.pHolm)}; randomization p ${p(before?.randomization.p ?? null)} → ${p(after.randomization.p)})`,
+        );
       }
     }
   } else {
@@ -107,7 +114,10 @@ function measureBlock(m: MeasureResult): string[] {
   const pair = m.queries.base === null;
   if (pair) {
     const rows = [['system', 'value', 'rank'], ...m.systems.map((s) => [shown(s.system), fixed(s.new), String(s.rankNew)])];
-    return [`${m.measure}  (new relevant documents unjudged in the base; ${m.queries.new} queries of the new qrels)`, ...table(rows, new Set([1, 2])).map((l) => `  ${l}`)];
+    return [
+      `${m.measure}  (new relevant documents unjudged in the base; ${m.queries.new} queries of the new qrels)`,
+      ...table(rows, new Set([1, 2])).map((l) => `  ${l}`),
+    ];
   }
   const rows = [
     ['system', 'base', 'new', 'Δ', 'rank base → new', 'moved'],
@@ -128,7 +138,11 @@ function measureBlock(m: MeasureResult): string[] {
 }
 
 /** The human-readable report. */
-export function renderEvaluationTable(inputs: EvaluationInputs, report: EvaluationReport, significance: SignificanceReport | null = null): string {
+export function renderEvaluationTable(
+  inputs: EvaluationInputs,
+  report: EvaluationReport,
+  significance: SignificanceReport | null = null,
+): string {
   const q = (label: string, info: QrelsInfo) => [
     label,
     shown(info.file),
@@ -142,6 +156,8 @@ export function renderEvaluationTable(inputs: EvaluationInputs, report: Evaluati
     inputs.runs.map((r) => ['run', shown(r.system), `${r.queries} queries`, `${r.documents} documents`]),
     new Set([2, 3]),
   );
-  const blocks = report.measures.map((m) => [...measureBlock(m), ...(significance ? significanceLines(m, significance).map((l) => `  ${l}`) : [])].join('\n'));
+  const blocks = report.measures.map((m) =>
+    [...measureBlock(m), ...(significance ? significanceLines(m, significance).map((l) => `  ${l}`) : [])].join('\n'),
+  );
   return `${[...header, ...runs].join('\n')}\n\n${blocks.join('\n\n')}\n`;
 }

@@ -50,7 +50,11 @@ export class RunParser {
     const cols = text.split(/\s+/);
     if (cols.length !== 6) {
       const hint = cols.length === 4 ? ' (4 columns look like a qrels line: pass qrels with --qrels)' : '';
-      throw new InputLineError(this.file, line, `expected 6 columns "qid Q0 docid rank score tag" of a TREC run, found ${cols.length}${hint}`);
+      throw new InputLineError(
+        this.file,
+        line,
+        `expected 6 columns "qid Q0 docid rank score tag" of a TREC run, found ${cols.length}${hint}`,
+      );
     }
     const [qid, , docid, , scoreText, tag] = cols as [string, string, string, string, string, string];
     const score = Number(scoreText);

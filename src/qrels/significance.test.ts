@@ -25,9 +25,15 @@ const report = significanceReport(ctx, evaluations, { trials: 200, samples: 100,
 describe('significanceReport', () => {
   it('tests every pair once per measure and qrels (Hole@k under the new qrels only), on that qrels’ queries', () => {
     expect(report.significance.map((s) => `${s.measure} ${s.qrels} ${s.a}-${s.b}`)).toEqual([
-      'RR base s1-s2', 'RR base s1-s3', 'RR base s2-s3',
-      'RR new s1-s2', 'RR new s1-s3', 'RR new s2-s3',
-      'Hole@1 new s1-s2', 'Hole@1 new s1-s3', 'Hole@1 new s2-s3',
+      'RR base s1-s2',
+      'RR base s1-s3',
+      'RR base s2-s3',
+      'RR new s1-s2',
+      'RR new s1-s3',
+      'RR new s2-s3',
+      'Hole@1 new s1-s2',
+      'Hole@1 new s1-s3',
+      'Hole@1 new s2-s3',
     ]);
     // RR per query, base q1..q3: s1 1, 1, 1/2; s2 1/2, 0, 0; new q1..q4: s1 1, 1, 1/2, 0; s2 1, 0, 0, 1
     const base12 = report.significance[0]!;
@@ -46,7 +52,11 @@ describe('significanceReport', () => {
       expect(i.low!).toBeLessThanOrEqual(i.high!);
       expect(i.low! - 1e-12).toBeLessThanOrEqual(i.mean);
     }
-    expect(report.changes.map((c) => [c.system, c.measure])).toEqual([['s1', 'RR'], ['s2', 'RR'], ['s3', 'RR']]);
+    expect(report.changes.map((c) => [c.system, c.measure])).toEqual([
+      ['s1', 'RR'],
+      ['s2', 'RR'],
+      ['s3', 'RR'],
+    ]);
     expect(report.rankCorrelation.map((r) => r.measure)).toEqual(['RR']);
     expect(significanceReport(ctx, evaluations, { trials: 200, samples: 100, seed: 3 })).toEqual(report);
   });
@@ -62,7 +72,16 @@ describe('per-query lines', () => {
   const evaluation = compareSystems(ctx, evaluations);
   it('writes trec_eval -q three columns per run and qrels, means as qid all', () => {
     const lines = [...perQueryLines(evaluation, 'trec')];
-    expect(lines.slice(0, 8)).toEqual(['runid\tall\ts1', 'qrels\tall\tbase', 'RR\tq1\t1', 'RR\tq2\t1', 'RR\tq3\t0.5', `RR\tall\t${2.5 / 3}`, 'runid\tall\ts1', 'qrels\tall\tnew']);
+    expect(lines.slice(0, 8)).toEqual([
+      'runid\tall\ts1',
+      'qrels\tall\tbase',
+      'RR\tq1\t1',
+      'RR\tq2\t1',
+      'RR\tq3\t0.5',
+      `RR\tall\t${2.5 / 3}`,
+      'runid\tall\ts1',
+      'qrels\tall\tnew',
+    ]);
     expect(lines).toContain('Hole@1\tq1\t0');
   });
   it('writes one JSON object per value', () => {

@@ -1,7 +1,16 @@
 import { kendallTauAP, kendallTauB } from './kendall.js';
 import { isPairMeasure } from './measure-names.js';
 import { MEAN_TIE_TOLERANCE, type EvaluationContext, type SystemEvaluation } from './evaluate.js';
-import { bootstrapMeans, holm, meanOf, pairedTTest, percentileInterval, randomizationTests, type Interval, type TTestResult } from './statistics.js';
+import {
+  bootstrapMeans,
+  holm,
+  meanOf,
+  pairedTTest,
+  percentileInterval,
+  randomizationTests,
+  type Interval,
+  type TTestResult,
+} from './statistics.js';
 
 /**
  * Significance and intervals for an evaluation (pure; the statistics are in
@@ -85,7 +94,11 @@ function definedRows(values: Float64Array): number[] {
 
 const pick = (values: Float64Array, rows: readonly number[]) => Float64Array.from(rows, (r) => values[r]!);
 
-export function pairSignificance(ctx: EvaluationContext, evaluations: readonly SystemEvaluation[], options: SignificanceOptions): PairSignificance[] {
+export function pairSignificance(
+  ctx: EvaluationContext,
+  evaluations: readonly SystemEvaluation[],
+  options: SignificanceOptions,
+): PairSignificance[] {
   const out: PairSignificance[] = [];
   let index = 0;
   for (const measure of ctx.measures) {
@@ -122,7 +135,11 @@ export function pairSignificance(ctx: EvaluationContext, evaluations: readonly S
   return out;
 }
 
-export function bootstrapIntervals(ctx: EvaluationContext, evaluations: readonly SystemEvaluation[], options: SignificanceOptions): Omit<SignificanceReport, 'significance'> {
+export function bootstrapIntervals(
+  ctx: EvaluationContext,
+  evaluations: readonly SystemEvaluation[],
+  options: SignificanceOptions,
+): Omit<SignificanceReport, 'significance'> {
   // columns: per measure, per system, base then new (base NaN everywhere for Hole@k)
   const columns: Float64Array[] = [];
   const empty = new Float64Array(ctx.queryIds.length).fill(NaN);
@@ -133,8 +150,10 @@ export function bootstrapIntervals(ctx: EvaluationContext, evaluations: readonly
       columns.push(v.base ?? empty, v.new);
     }
   });
-  const replicates = options.samples > 0 && ctx.queryIds.length > 0 ? bootstrapMeans(columns, options.samples, subSeed(options.seed, -1)) : [];
-  const interval = (statistic: (r: Float64Array) => number) => (replicates.length === 0 ? null : percentileInterval(replicates.map(statistic)));
+  const replicates =
+    options.samples > 0 && ctx.queryIds.length > 0 ? bootstrapMeans(columns, options.samples, subSeed(options.seed, -1)) : [];
+  const interval = (statistic: (r: Float64Array) => number) =>
+    replicates.length === 0 ? null : percentileInterval(replicates.map(statistic));
 
   const intervals: MeanInterval[] = [];
   const changes: ChangeInterval[] = [];
@@ -143,14 +162,22 @@ export function bootstrapIntervals(ctx: EvaluationContext, evaluations: readonly
     const pair = isPairMeasure(measure);
     evaluations.forEach((e, s) => {
       const means = e.means[measure.id]!;
-      for (const [side, qrels] of [[0, 'base'], [1, 'new']] as const) {
+      for (const [side, qrels] of [
+        [0, 'base'],
+        [1, 'new'],
+      ] as const) {
         const mean = side === 0 ? means.base : means.new;
         if (mean === null) continue;
         const ci = interval((r) => r[column(m, s, side)]!);
         intervals.push({ system: e.system, measure: measure.id, qrels, mean, low: ci?.low ?? null, high: ci?.high ?? null });
       }
       if (!pair && means.base !== null) {
-        changes.push({ system: e.system, measure: measure.id, difference: means.new - means.base, interval: interval((r) => r[column(m, s, 1)]! - r[column(m, s, 0)]!) });
+        changes.push({
+          system: e.system,
+          measure: measure.id,
+          difference: means.new - means.base,
+          interval: interval((r) => r[column(m, s, 1)]! - r[column(m, s, 0)]!),
+        });
       }
     });
     if (!pair) {
@@ -169,6 +196,10 @@ export function bootstrapIntervals(ctx: EvaluationContext, evaluations: readonly
   return { intervals, changes, rankCorrelation };
 }
 
-export function significanceReport(ctx: EvaluationContext, evaluations: readonly SystemEvaluation[], options: SignificanceOptions = DEFAULT_SIGNIFICANCE): SignificanceReport {
+export function significanceReport(
+  ctx: EvaluationContext,
+  evaluations: readonly SystemEvaluation[],
+  options: SignificanceOptions = DEFAULT_SIGNIFICANCE,
+): SignificanceReport {
   return { significance: pairSignificance(ctx, evaluations, options), ...bootstrapIntervals(ctx, evaluations, options) };
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { kendallTauAP, kendallTauB } from './kendall.js';
-import { bootstrapMeans, holm, pairedTTest, percentileInterval, quantileSorted, randomizationTest, randomizationTests, seededRandom } from './statistics.js';
+import {
+  bootstrapMeans,
+  holm,
+  pairedTTest,
+  percentileInterval,
+  quantileSorted,
+  randomizationTest,
+  randomizationTests,
+  seededRandom,
+} from './statistics.js';
 import { studentTwoSidedP } from './student-t.js';
 
 // Reference values: scipy 1.17.1 (2 * scipy.stats.t.sf, ttest_rel) and numpy 2.4 (percentile).

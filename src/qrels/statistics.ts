@@ -140,7 +140,10 @@ export function randomizationTest(a: ArrayLike<number>, b: ArrayLike<number>, tr
  * counted in the family.
  */
 export function holm(ps: ReadonlyArray<number | null>): Array<number | null> {
-  const order = ps.map((p, i) => ({ p, i })).filter((x): x is { p: number; i: number } => x.p !== null).sort((x, y) => x.p - y.p || x.i - y.i);
+  const order = ps
+    .map((p, i) => ({ p, i }))
+    .filter((x): x is { p: number; i: number } => x.p !== null)
+    .sort((x, y) => x.p - y.p || x.i - y.i);
   const adjusted: Array<number | null> = ps.map(() => null);
   const m = order.length;
   let running = 0;
@@ -168,7 +171,9 @@ export interface Interval {
 /** The central `level` percentile interval of replicates (e.g. 0.95: the 2.5th and 97.5th percentiles). */
 export function percentileInterval(replicates: ArrayLike<number>, level = 0.95): Interval | null {
   // NaN replicates (a statistic undefined on that sample) are left out
-  const sorted = Float64Array.from(replicates).filter((v) => !Number.isNaN(v)).sort();
+  const sorted = Float64Array.from(replicates)
+    .filter((v) => !Number.isNaN(v))
+    .sort();
   if (sorted.length === 0) return null;
   const tail = (1 - level) / 2;
   return { low: quantileSorted(sorted, tail), high: quantileSorted(sorted, 1 - tail) };

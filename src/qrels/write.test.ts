@@ -17,20 +17,42 @@ describe('qrels lines', () => {
   });
 
   it('writes JSONL with provenance, plain entries counting as base judgments', () => {
-    const lines = [...qrelsLines([entries[0]!, { ...entries[1]!, source: 'human-majority', base_rel: null, votes: { yes: 1, no: 2 }, workers: 3, batch: 'b', dataset: 'ds' }], 'jsonl')];
+    const lines = [
+      ...qrelsLines(
+        [
+          entries[0]!,
+          { ...entries[1]!, source: 'human-majority', base_rel: null, votes: { yes: 1, no: 2 }, workers: 3, batch: 'b', dataset: 'ds' },
+        ],
+        'jsonl',
+      ),
+    ];
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([
-      { query_id: 'q10', doc_id: 'd2', rel: 0, source: 'human-majority', base_rel: null, votes: { yes: 1, no: 2 }, workers: 3, batch: 'b', dataset: 'ds' },
+      {
+        query_id: 'q10',
+        doc_id: 'd2',
+        rel: 0,
+        source: 'human-majority',
+        base_rel: null,
+        votes: { yes: 1, no: 2 },
+        workers: 3,
+        batch: 'b',
+        dataset: 'ds',
+      },
       { query_id: 'q2', doc_id: 'd1', rel: 1, source: 'base', base_rel: 1, votes: null, workers: null, batch: null, dataset: null },
     ]);
   });
 
   it('refuses ids that would break TREC or BEIR lines, repeated pairs and non-integer grades', () => {
-    expect(() => [...qrelsLines([{ query_id: 'q 1', doc_id: 'd', rel: 1 }], 'trec')]).toThrow(/query id "q 1" to TREC qrels: .*use --format jsonl/);
+    expect(() => [...qrelsLines([{ query_id: 'q 1', doc_id: 'd', rel: 1 }], 'trec')]).toThrow(
+      /query id "q 1" to TREC qrels: .*use --format jsonl/,
+    );
     expect(() => [...qrelsLines([{ query_id: 'q', doc_id: 'd\t1', rel: 1 }], 'beir')]).toThrow(/document id "d\\t1" to BEIR qrels/);
     expect(() => [...qrelsLines([{ query_id: 'q', doc_id: ' d', rel: 1 }], 'beir')]).toThrow(/document id " d" to BEIR qrels/);
     expect([...qrelsLines([{ query_id: 'q', doc_id: 'doc 2', rel: 1 }], 'beir')]).toEqual(['query-id\tcorpus-id\tscore', 'q\tdoc 2\t1']);
     expect([...qrelsLines([{ query_id: 'q 1', doc_id: 'd\t1', rel: 1 }], 'jsonl')]).toHaveLength(1);
-    expect(() => [...qrelsLines([entries[0]!, entries[0]!], 'trec')]).toThrow('query "q2" document "d1" appears twice in the qrels to write');
+    expect(() => [...qrelsLines([entries[0]!, entries[0]!], 'trec')]).toThrow(
+      'query "q2" document "d1" appears twice in the qrels to write',
+    );
     expect(() => [...qrelsLines([{ query_id: 'q', doc_id: 'd', rel: 0.5 }], 'trec')]).toThrow(/grade 0\.5 is not an integer/);
   });
 

@@ -24,10 +24,14 @@ export function outputFormatFor(file: string): QrelsOutputFormat {
 /** Ids that the format's reader would split or trim differently. */
 function checkId(id: string, what: string, format: QrelsOutputFormat): void {
   if (format === 'trec' && (id === '' || /\s/.test(id))) {
-    throw new UserError(`cannot write ${what} ${quote(id)} to TREC qrels: ids there must be non-empty and without whitespace; use --format jsonl`);
+    throw new UserError(
+      `cannot write ${what} ${quote(id)} to TREC qrels: ids there must be non-empty and without whitespace; use --format jsonl`,
+    );
   }
   if (format === 'beir' && (id === '' || id !== id.trim() || /[\t\r\n]/.test(id))) {
-    throw new UserError(`cannot write ${what} ${quote(id)} to BEIR qrels: ids there must be non-empty, without tabs or line breaks, and not start or end with spaces; use --format jsonl`);
+    throw new UserError(
+      `cannot write ${what} ${quote(id)} to BEIR qrels: ids there must be non-empty, without tabs or line breaks, and not start or end with spaces; use --format jsonl`,
+    );
   }
 }
 
@@ -41,7 +45,8 @@ export function* qrelsLines(entries: Iterable<WritableEntry>, format: QrelsOutpu
       throw new UserError(`query ${quote(e.query_id)} document ${quote(e.doc_id)} appears twice in the qrels to write`);
     }
     previous = e;
-    if (!Number.isSafeInteger(e.rel)) throw new UserError(`query ${quote(e.query_id)} document ${quote(e.doc_id)}: grade ${e.rel} is not an integer`);
+    if (!Number.isSafeInteger(e.rel))
+      throw new UserError(`query ${quote(e.query_id)} document ${quote(e.doc_id)}: grade ${e.rel} is not an integer`);
     checkId(e.query_id, 'query id', format);
     checkId(e.doc_id, 'document id', format);
     switch (format) {

@@ -35,7 +35,11 @@ describe('label accuracy', () => {
     const p = new Map<string, YN>([['y0', 'yes'], ...Array.from({ length: 9 }, (_, n) => [`n${n}`, n < 6 ? 'no' : 'yes'] as [string, YN])]);
     const result = balancedAccuracy(p, t, yn);
     expect(result.value!).toBeCloseTo((1 + 6 / 9) / 2, 12);
-    expect(result).toMatchObject({ correct: 7, compared: 10, perClass: { yes: { support: 1, correct: 1, recall: 1 }, no: { support: 9, correct: 6 } } });
+    expect(result).toMatchObject({
+      correct: 7,
+      compared: 10,
+      perClass: { yes: { support: 1, correct: 1, recall: 1 }, no: { support: 9, correct: 6 } },
+    });
     expect(labelAccuracy(p, t).value).toBeCloseTo(0.7, 12);
   });
 

@@ -58,7 +58,8 @@ export function balancedAccuracy<L extends string>(
     if (k === undefined) throw new UserError(`truth[${quote(item)}]: ${quote(expected)} is not one of the categories ${quote(categories)}`);
     const label = predicted.get(item);
     if (label === undefined || label === null) continue;
-    if (!index.has(label)) throw new UserError(`predicted[${quote(item)}]: ${quote(label)} is not one of the categories ${quote(categories)}`);
+    if (!index.has(label))
+      throw new UserError(`predicted[${quote(item)}]: ${quote(label)} is not one of the categories ${quote(categories)}`);
     support[k]!++;
     if (label === expected) hits[k]!++;
   }

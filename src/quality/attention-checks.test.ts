@@ -11,7 +11,10 @@ const answer = (item: string, label: 'yes' | 'no'): Answer => ({ item, label });
 
 describe('attention-check scoring', () => {
   it('passes an assignment that answers every check as known', () => {
-    const score = scoreAttentionChecks([answer('real1', 'no'), answer('gold-rel', 'yes'), answer('gold-nonrel', 'no'), answer('real2', 'yes')], checks);
+    const score = scoreAttentionChecks(
+      [answer('real1', 'no'), answer('gold-rel', 'yes'), answer('gold-nonrel', 'no'), answer('real2', 'yes')],
+      checks,
+    );
     expect(score).toEqual({
       passed: true,
       checks: 2,
@@ -50,7 +53,9 @@ describe('attention-check scoring', () => {
 
   it('refuses an item answered twice or a check listed twice', () => {
     expect(() => scoreAttentionChecks([answer('a', 'yes'), answer('a', 'no')], checks)).toThrow(UserError);
-    expect(() => scoreAttentionChecks([answer('a', 'yes'), answer('a', 'no')], checks)).toThrow('answers[1]: item "a" is answered twice in one assignment');
+    expect(() => scoreAttentionChecks([answer('a', 'yes'), answer('a', 'no')], checks)).toThrow(
+      'answers[1]: item "a" is answered twice in one assignment',
+    );
     expect(() => scoreAttentionChecks([], [checks[0]!, checks[0]!])).toThrow('checks[1]: item "gold-rel" is listed twice as a check');
     const bad = [{ item: 'x', expected: 'constructor' }] as unknown as KnownAnswer[];
     expect(() => scoreAttentionChecks([], bad)).toThrow('checks[0].expected: "constructor" is not "yes" or "no"');

@@ -17,12 +17,21 @@ const assignment = (worker: string, check: 'yes' | 'no', extra: Partial<Assignme
 
 describe("a person's review override", () => {
   it('counts a failed or discarded assignment approved by hand', () => {
-    const scored = scoreAssignments([assignment('failed', 'no', { discarded: true, overridden: 'counts' }), assignment('plain-failed', 'no', { discarded: true })], [hit]);
+    const scored = scoreAssignments(
+      [assignment('failed', 'no', { discarded: true, overridden: 'counts' }), assignment('plain-failed', 'no', { discarded: true })],
+      [hit],
+    );
     expect(scored.map((s) => s.counts)).toEqual([true, false]);
     expect(countedVotes(scored)).toEqual([{ item: 'r1', worker: 'failed', label: 'yes' }]);
   });
   it('excludes a passing assignment rejected by hand, and never counts a rejection', () => {
-    const scored = scoreAssignments([assignment('passed', 'yes', { overridden: 'excluded' }), assignment('rejected', 'yes', { status: 'rejected', overridden: 'counts' })], [hit]);
+    const scored = scoreAssignments(
+      [
+        assignment('passed', 'yes', { overridden: 'excluded' }),
+        assignment('rejected', 'yes', { status: 'rejected', overridden: 'counts' }),
+      ],
+      [hit],
+    );
     expect(scored.map((s) => s.counts)).toEqual([false, false]);
   });
 });

@@ -3,9 +3,20 @@ import { UserError } from '../errors.js';
 import { countedVotes, scoreAssignments, validVoteCounts } from './counted-votes.js';
 import type { AssignmentRecord, HitRecord } from './types.js';
 
-const hit: HitRecord = { hitId: 'H1', items: ['r1', 'r2'], checks: [{ item: 'g1', expected: 'yes' }, { item: 'g2', expected: 'no' }] };
+const hit: HitRecord = {
+  hitId: 'H1',
+  items: ['r1', 'r2'],
+  checks: [
+    { item: 'g1', expected: 'yes' },
+    { item: 'g2', expected: 'no' },
+  ],
+};
 
-function assignment(worker: string, labels: { r1: 'yes' | 'no'; r2: 'yes' | 'no'; g1: 'yes' | 'no'; g2: 'yes' | 'no' }, extra: Partial<AssignmentRecord> = {}): AssignmentRecord {
+function assignment(
+  worker: string,
+  labels: { r1: 'yes' | 'no'; r2: 'yes' | 'no'; g1: 'yes' | 'no'; g2: 'yes' | 'no' },
+  extra: Partial<AssignmentRecord> = {},
+): AssignmentRecord {
   return {
     assignmentId: `A-${worker}`,
     hitId: 'H1',
@@ -36,12 +47,23 @@ describe('counted votes', () => {
       { item: 'r1', worker: 'fine', label: 'no' },
       { item: 'r2', worker: 'fine', label: 'yes' },
     ]);
-    expect(validVoteCounts(votes)).toEqual(new Map([['r1', 2], ['r2', 2]]));
+    expect(validVoteCounts(votes)).toEqual(
+      new Map([
+        ['r1', 2],
+        ['r2', 2],
+      ]),
+    );
   });
 
   it("keeps a worker's first answer when an item was in two of their HITs", () => {
     const h2: HitRecord = { hitId: 'H2', items: ['r1'], checks: [] };
-    const again: AssignmentRecord = { assignmentId: 'A2', hitId: 'H2', worker: 'good', status: 'submitted', answers: [{ item: 'r1', label: 'no' }] };
+    const again: AssignmentRecord = {
+      assignmentId: 'A2',
+      hitId: 'H2',
+      worker: 'good',
+      status: 'submitted',
+      answers: [{ item: 'r1', label: 'no' }],
+    };
     const votes = countedVotes(scoreAssignments([good, again], [hit, h2]));
     expect(votes.filter((v) => v.item === 'r1')).toEqual([{ item: 'r1', worker: 'good', label: 'yes' }]);
   });
@@ -56,7 +78,9 @@ describe('counted votes', () => {
     expect(() => scoreAssignments([badLabel], [hit])).toThrow('answers[0].label: "maybe" is not "yes" or "no"');
     const twice = { ...good, answers: [...good.answers, { item: 'r1', label: 'no' as const }] };
     expect(() => scoreAssignments([twice], [hit])).toThrow('assignments[0] ("A-good"): answers[4]: item "r1" is answered twice');
-    expect(() => scoreAssignments([{ ...good, workTimeMs: -5 }], [hit])).toThrow('assignments[0] ("A-good").workTimeMs: -5 is not a duration');
+    expect(() => scoreAssignments([{ ...good, workTimeMs: -5 }], [hit])).toThrow(
+      'assignments[0] ("A-good").workTimeMs: -5 is not a duration',
+    );
     const badTime = { ...good, answers: [{ item: 'r1', label: 'yes' as const, timeMs: Number.NaN }] };
     expect(() => scoreAssignments([badTime], [hit])).toThrow('answers[0].timeMs');
     expect(() => scoreAssignments([], [hit, hit])).toThrow('hits[1].hitId: "H1" is listed twice');

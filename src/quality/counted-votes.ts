@@ -22,7 +22,8 @@ export function indexHits(hits: readonly HitRecord[]): Map<string, HitRecord> {
     if (byId.has(hit.hitId)) throw new UserError(`hits[${n}].hitId: ${quote(hit.hitId)} is listed twice`);
     const seen = new Set<string>();
     for (const item of [...hit.items, ...hit.checks.map((c) => c.item)]) {
-      if (seen.has(item)) throw new UserError(`hits[${n}] (${quote(hit.hitId)}): item ${quote(item)} is listed twice among its items and checks`);
+      if (seen.has(item))
+        throw new UserError(`hits[${n}] (${quote(hit.hitId)}): item ${quote(item)} is listed twice among its items and checks`);
       seen.add(item);
     }
     byId.set(hit.hitId, hit);
@@ -50,8 +51,10 @@ export function scoreAssignments(assignments: readonly AssignmentRecord[], hits:
     checkDuration(assignment.workTimeMs, `${where}.workTimeMs`);
     const known = new Set([...hit.items, ...hit.checks.map((c) => c.item)]);
     for (const [m, answer] of assignment.answers.entries()) {
-      if (!known.has(answer.item)) throw new UserError(`${where}.answers[${m}].item: ${quote(answer.item)} is not an item of HIT ${quote(hit.hitId)}`);
-      if (answer.label !== 'yes' && answer.label !== 'no') throw new UserError(`${where}.answers[${m}].label: ${quote(answer.label)} is not "yes" or "no"`);
+      if (!known.has(answer.item))
+        throw new UserError(`${where}.answers[${m}].item: ${quote(answer.item)} is not an item of HIT ${quote(hit.hitId)}`);
+      if (answer.label !== 'yes' && answer.label !== 'no')
+        throw new UserError(`${where}.answers[${m}].label: ${quote(answer.label)} is not "yes" or "no"`);
       checkDuration(answer.timeMs, `${where}.answers[${m}].timeMs`);
     }
     let score: AttentionCheckScore;

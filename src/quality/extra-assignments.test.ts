@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { UserError } from '../errors.js';
 import { planExtraAssignments, type HitAssignmentState } from './extra-assignments.js';
 
-const hit = (hitId: string, items: string[], maxAssignments = 3, outstanding = 0): HitAssignmentState => ({ hitId, items, maxAssignments, outstanding });
+const hit = (hitId: string, items: string[], maxAssignments = 3, outstanding = 0): HitAssignmentState => ({
+  hitId,
+  items,
+  maxAssignments,
+  outstanding,
+});
 const votes = (entries: Record<string, number>) => new Map(Object.entries(entries));
 
 describe('extra assignments', () => {
@@ -19,7 +24,10 @@ describe('extra assignments', () => {
   });
 
   it('never asks again for work that is merely pending', () => {
-    const plan = planExtraAssignments({ hits: [hit('H1', ['a', 'b'], 3, 1), hit('H2', ['c'], 4, 2)], validVotes: votes({ a: 2, b: 2, c: 0 }) });
+    const plan = planExtraAssignments({
+      hits: [hit('H1', ['a', 'b'], 3, 1), hit('H2', ['c'], 4, 2)],
+      validVotes: votes({ a: 2, b: 2, c: 0 }),
+    });
     // H1: 1 outstanding covers a and b; H2: c lacks 3, 2 outstanding -> 1 extra
     expect(plan.requests).toEqual([{ hitId: 'H2', extra: 1, newMaxAssignments: 5, capped: false }]);
     expect(plan).toMatchObject({ complete: 0, waiting: 2 });
@@ -43,7 +51,11 @@ describe('extra assignments', () => {
   });
 
   it('honours per-item targets, e.g. a fifth vote for an item tied 2-2', () => {
-    const plan = planExtraAssignments({ hits: [hit('H1', ['a', 'b'], 4)], validVotes: votes({ a: 4, b: 3 }), targets: new Map([['a', 5]]) });
+    const plan = planExtraAssignments({
+      hits: [hit('H1', ['a', 'b'], 4)],
+      validVotes: votes({ a: 4, b: 3 }),
+      targets: new Map([['a', 5]]),
+    });
     expect(plan.requests).toEqual([{ hitId: 'H1', extra: 1, newMaxAssignments: 5, capped: false }]);
     expect(plan.complete).toBe(1);
   });
@@ -54,7 +66,10 @@ describe('extra assignments', () => {
   });
 
   it('lets an item in two HITs take votes from both, HITs in id order', () => {
-    const plan = planExtraAssignments({ hits: [hit('H2', ['shared', 'y']), hit('H1', ['shared', 'x'], 8)], validVotes: votes({ shared: 0, x: 3, y: 2 }) });
+    const plan = planExtraAssignments({
+      hits: [hit('H2', ['shared', 'y']), hit('H1', ['shared', 'x'], 8)],
+      validVotes: votes({ shared: 0, x: 3, y: 2 }),
+    });
     // H1 can give 1 (8 -> 9): shared still lacks 2; H2 gives 2 (also covers y)
     expect(plan.requests).toEqual([
       { hitId: 'H1', extra: 1, newMaxAssignments: 9, capped: true },
@@ -69,10 +84,18 @@ describe('extra assignments', () => {
 
   it('names bad input', () => {
     expect(() => planExtraAssignments({ hits: [hit('H1', ['a'], 0)], validVotes: new Map() })).toThrow(UserError);
-    expect(() => planExtraAssignments({ hits: [hit('H1', ['a'], 0)], validVotes: new Map() })).toThrow('hits[0].maxAssignments: 0 is not a whole number >= 1');
-    expect(() => planExtraAssignments({ hits: [hit('H1', ['a'], 3, 4)], validVotes: new Map() })).toThrow('hits[0].outstanding: 4 is more than');
-    expect(() => planExtraAssignments({ hits: [hit('H1', ['a']), hit('H1', ['b'])], validVotes: new Map() })).toThrow('hits[1].hitId: "H1" is listed twice');
-    expect(() => planExtraAssignments({ hits: [], validVotes: votes({ a: -1 }) })).toThrow('validVotes["a"]: -1 is not a whole number >= 0');
+    expect(() => planExtraAssignments({ hits: [hit('H1', ['a'], 0)], validVotes: new Map() })).toThrow(
+      'hits[0].maxAssignments: 0 is not a whole number >= 1',
+    );
+    expect(() => planExtraAssignments({ hits: [hit('H1', ['a'], 3, 4)], validVotes: new Map() })).toThrow(
+      'hits[0].outstanding: 4 is more than',
+    );
+    expect(() => planExtraAssignments({ hits: [hit('H1', ['a']), hit('H1', ['b'])], validVotes: new Map() })).toThrow(
+      'hits[1].hitId: "H1" is listed twice',
+    );
+    expect(() => planExtraAssignments({ hits: [], validVotes: votes({ a: -1 }) })).toThrow(
+      'validVotes["a"]: -1 is not a whole number >= 0',
+    );
     expect(() => planExtraAssignments({ hits: [], validVotes: new Map(), target: 0 })).toThrow('target: 0 is not a whole number >= 1');
     expect(() => planExtraAssignments({ hits: [], validVotes: new Map(), targets: new Map([['a', 2.5]]) })).toThrow('targets["a"]: 2.5');
   });

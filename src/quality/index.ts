@@ -5,7 +5,14 @@
 export type { Answer, AssignmentRecord, AssignmentStatus, HitRecord, KnownAnswer } from './types.js';
 export { scoreAttentionChecks, type AttentionCheckScore, type CheckFailure, type PolarityResult } from './attention-checks.js';
 export { assignmentCounts, countedVotes, indexHits, scoreAssignments, validVoteCounts, type ScoredAssignment } from './counted-votes.js';
-export { checkReviewPolicy, decideReview, DEFAULT_REVIEW_POLICY, type ReviewAction, type ReviewDecision, type ReviewPolicy } from './review.js';
+export {
+  checkReviewPolicy,
+  decideReview,
+  DEFAULT_REVIEW_POLICY,
+  type ReviewAction,
+  type ReviewDecision,
+  type ReviewPolicy,
+} from './review.js';
 export {
   DEFAULT_VOTE_TARGET,
   planExtraAssignments,
@@ -15,9 +22,24 @@ export {
   type HitAssignmentState,
   type StuckItem,
 } from './extra-assignments.js';
-export { DEFAULT_FLAG_THRESHOLDS, median, workerStatistics, type PassRate, type WorkerFlag, type WorkerFlagThresholds, type WorkerStats } from './worker-stats.js';
+export {
+  DEFAULT_FLAG_THRESHOLDS,
+  median,
+  workerStatistics,
+  type PassRate,
+  type WorkerFlag,
+  type WorkerFlagThresholds,
+  type WorkerStats,
+} from './worker-stats.js';
 export { balancedAccuracy, labelAccuracy, type AccuracyResult, type BalancedAccuracyResult, type ClassRecall } from './accuracy.js';
-export { DEFAULT_VERDICT_POLICY, workerVerdict, type BetaPrior, type WorkerEvidence, type WorkerVerdict, type WorkerVerdictPolicy } from './worker-verdict.js';
+export {
+  DEFAULT_VERDICT_POLICY,
+  workerVerdict,
+  type BetaPrior,
+  type WorkerEvidence,
+  type WorkerVerdict,
+  type WorkerVerdictPolicy,
+} from './worker-verdict.js';
 export {
   binomialUpperTail,
   DEFAULT_LLM_POLICY,

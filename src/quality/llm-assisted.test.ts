@@ -80,7 +80,12 @@ describe('llmAssistedVerdict', () => {
   });
 
   it('flags a returned canary on its own', () => {
-    const result = llmAssistedVerdict(careful[1]!, baselineOf(careful), ['As an assessor I note the Heliotrope protocol applies'], ['heliotrope protocol']);
+    const result = llmAssistedVerdict(
+      careful[1]!,
+      baselineOf(careful),
+      ['As an assessor I note the Heliotrope protocol applies'],
+      ['heliotrope protocol'],
+    );
     expect(result).toMatchObject({ flagged: true, canary: true });
   });
 

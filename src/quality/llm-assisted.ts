@@ -107,14 +107,19 @@ export function llmAssistedVerdict(
     if (rate - p0 >= policy.minExcess && p < policy.alpha) {
       agreementSignal = true;
       agreementAlone = p < policy.alphaAlone;
-      evidence.push(`followed agent ${agent} on ${k} of ${contested.length} items where the agents disagreed (${pct(rate)}; other workers ${pct(p0)}; p = ${p.toExponential(1)})`);
+      evidence.push(
+        `followed agent ${agent} on ${k} of ${contested.length} items where the agents disagreed (${pct(rate)}; other workers ${pct(p0)}; p = ${p.toExponential(1)})`,
+      );
     }
   }
 
   const perThousand = observations.flatMap((o) => (o.timeMs !== undefined && o.textLength ? [(o.timeMs * 1000) / o.textLength] : []));
   const medianMsPer1000Chars = perThousand.length ? median(perThousand) : null;
   const fast = medianMsPer1000Chars !== null && medianMsPer1000Chars < policy.fastMsPer1000Chars;
-  if (fast) evidence.push(`read ${(medianMsPer1000Chars / 1000).toFixed(1)} s per 1,000 characters on the median item (under ${policy.fastMsPer1000Chars / 1000} s)`);
+  if (fast)
+    evidence.push(
+      `read ${(medianMsPer1000Chars / 1000).toFixed(1)} s per 1,000 characters on the median item (under ${policy.fastMsPer1000Chars / 1000} s)`,
+    );
 
   const eventItems = observations.filter((o) => (o.copies ?? 0) + (o.pastes ?? 0) + (o.focusLosses ?? 0) > 0).length;
   const events = observations.length > 0 && eventItems / observations.length >= policy.eventShare;

@@ -33,12 +33,21 @@ const bothWrong = scoreAttentionChecks(
 describe('review decision', () => {
   it('approves an assignment that passed every check, whatever the policy', () => {
     for (const policy of [DEFAULT_REVIEW_POLICY, { onFailure: 'reject' } as const]) {
-      expect(decideReview(passed, policy)).toEqual({ action: 'approve', countsVotes: true, reason: 'passed all 2 attention checks', feedback: null });
+      expect(decideReview(passed, policy)).toEqual({
+        action: 'approve',
+        countsVotes: true,
+        reason: 'passed all 2 attention checks',
+        feedback: null,
+      });
     }
   });
 
   it('approves a HIT without checks and says so in the record', () => {
-    expect(decideReview(scoreAttentionChecks([], []))).toMatchObject({ action: 'approve', countsVotes: true, reason: 'no attention checks in this HIT: approved unchecked' });
+    expect(decideReview(scoreAttentionChecks([], []))).toMatchObject({
+      action: 'approve',
+      countsVotes: true,
+      reason: 'no attention checks in this HIT: approved unchecked',
+    });
   });
 
   it('approves and discards a failure by default, and tells the worker kindly', () => {
@@ -52,7 +61,9 @@ describe('review decision', () => {
   it('rejects under the reject policy, with feedback that never names the check items', () => {
     const decision = decideReview(bothWrong, { onFailure: 'reject' });
     expect(decision).toMatchObject({ action: 'reject', countsVotes: false });
-    expect(decision.feedback).toContain('You answered 2 of 2 of them incorrectly (1 whose passage clearly supports an answer and 1 whose passage clearly supports none)');
+    expect(decision.feedback).toContain(
+      'You answered 2 of 2 of them incorrectly (1 whose passage clearly supports an answer and 1 whose passage clearly supports none)',
+    );
     expect(decision.feedback).toContain('contact us quoting the assignment ID');
     expect(decision.feedback).not.toMatch(/gold/);
     expect(decision.reason).toContain('"gold-rel" expected yes, got no');
@@ -72,7 +83,11 @@ describe('review decision', () => {
 
   it('refuses a malformed policy', () => {
     expect(() => decideReview(passed, { onFailure: 'ignore' } as unknown as ReviewPolicy)).toThrow(UserError);
-    expect(() => decideReview(passed, { onFailure: 'ignore' } as unknown as ReviewPolicy)).toThrow('reviewPolicy.onFailure: "ignore" is not "reject" or "approve-and-discard"');
-    expect(() => decideReview(passed, { onFailure: 'reject', rejectFromFailures: 0 })).toThrow('reviewPolicy.rejectFromFailures: 0 is not a whole number >= 1');
+    expect(() => decideReview(passed, { onFailure: 'ignore' } as unknown as ReviewPolicy)).toThrow(
+      'reviewPolicy.onFailure: "ignore" is not "reject" or "approve-and-discard"',
+    );
+    expect(() => decideReview(passed, { onFailure: 'reject', rejectFromFailures: 0 })).toThrow(
+      'reviewPolicy.rejectFromFailures: 0 is not a whole number >= 1',
+    );
   });
 });

@@ -62,7 +62,8 @@ export function checkReviewPolicy(policy: ReviewPolicy, where = 'reviewPolicy'):
 export function decideReview(score: AttentionCheckScore, policy: ReviewPolicy = DEFAULT_REVIEW_POLICY): ReviewDecision {
   checkReviewPolicy(policy);
   if (score.passed) {
-    const reason = score.checks === 0 ? 'no attention checks in this HIT: approved unchecked' : `passed all ${score.checks} attention checks`;
+    const reason =
+      score.checks === 0 ? 'no attention checks in this HIT: approved unchecked' : `passed all ${score.checks} attention checks`;
     return { action: 'approve', countsVotes: true, reason, feedback: null };
   }
   const missed = score.failures.length;

@@ -17,9 +17,17 @@ const hits: HitRecord[] = Array.from({ length: 4 }, (_, h) => ({
 }));
 const truth = (item: string): YN => (Number(item.slice(1)) % 2 === 0 ? 'yes' : 'no');
 
-function work(worker: string, h: number, answer: (item: string, expected: YN) => YN, extra: Partial<AssignmentRecord> = {}): AssignmentRecord {
+function work(
+  worker: string,
+  h: number,
+  answer: (item: string, expected: YN) => YN,
+  extra: Partial<AssignmentRecord> = {},
+): AssignmentRecord {
   const hit = hits[h]!;
-  const answers = [...hit.items.map((item) => ({ item, label: answer(item, truth(item)) })), ...hit.checks.map((c) => ({ item: c.item, label: answer(c.item, c.expected) }))];
+  const answers = [
+    ...hit.items.map((item) => ({ item, label: answer(item, truth(item)) })),
+    ...hit.checks.map((c) => ({ item: c.item, label: answer(c.item, c.expected) })),
+  ];
   return { assignmentId: `${worker}-${h}`, hitId: hit.hitId, worker, status: 'approved', answers, workTimeMs: 5 * 30_000, ...extra };
 }
 

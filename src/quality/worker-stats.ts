@@ -74,7 +74,8 @@ export interface WorkerStats {
 export function workerStatistics(scored: readonly ScoredAssignment[], thresholds: Partial<WorkerFlagThresholds> = {}): WorkerStats[] {
   const limits = { ...DEFAULT_FLAG_THRESHOLDS, ...thresholds };
   for (const [name, value] of Object.entries(limits)) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new UserError(`thresholds.${name}: ${quote(value)} is not a finite number >= 0`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw new UserError(`thresholds.${name}: ${quote(value)} is not a finite number >= 0`);
   }
   const valid = groupBy(countedVotes(scored), (v) => v.item);
   const byWorker = groupBy(scored, (s) => s.assignment.worker);
@@ -96,9 +97,11 @@ export function workerStatistics(scored: readonly ScoredAssignment[], thresholds
     const medianMsPerItem = median(mine.flatMap(itemTimes));
 
     const flags: WorkerFlag[] = [];
-    if (answers.total >= limits.sameAnswerMinAnswers && Math.max(answers.yes, answers.no) === answers.total) flags.push('always-same-answer');
+    if (answers.total >= limits.sameAnswerMinAnswers && Math.max(answers.yes, answers.no) === answers.total)
+      flags.push('always-same-answer');
     if (medianMsPerItem !== null && medianMsPerItem < limits.fastMsPerItem) flags.push('fast');
-    if (agreement.rate !== null && agreement.compared >= limits.agreementMinCompared && agreement.rate < limits.lowAgreement) flags.push('low-agreement');
+    if (agreement.rate !== null && agreement.compared >= limits.agreementMinCompared && agreement.rate < limits.lowAgreement)
+      flags.push('low-agreement');
     if (checks.passRate !== null && checks.passRate < limits.minCheckPassRate) flags.push('low-check-pass-rate');
     return { worker, assignments, answers, checks, agreement, medianMsPerItem, flags };
   });
@@ -111,10 +114,19 @@ function rate(total: number, passed: number): PassRate {
 function checkRates(mine: readonly ScoredAssignment[]): WorkerStats['checks'] {
   const sum = (pick: (s: ScoredAssignment) => number) => mine.reduce((a, s) => a + pick(s), 0);
   return {
-    ...rate(sum((s) => s.score.checks), sum((s) => s.score.correct)),
+    ...rate(
+      sum((s) => s.score.checks),
+      sum((s) => s.score.correct),
+    ),
     byPolarity: {
-      yes: rate(sum((s) => s.score.byPolarity.yes.total), sum((s) => s.score.byPolarity.yes.passed)),
-      no: rate(sum((s) => s.score.byPolarity.no.total), sum((s) => s.score.byPolarity.no.passed)),
+      yes: rate(
+        sum((s) => s.score.byPolarity.yes.total),
+        sum((s) => s.score.byPolarity.yes.passed),
+      ),
+      no: rate(
+        sum((s) => s.score.byPolarity.no.total),
+        sum((s) => s.score.byPolarity.no.passed),
+      ),
     },
   };
 }

@@ -72,8 +72,17 @@ describe('workerVerdict', () => {
   });
 
   it('keeps a careful worker who missed both checks of their first two HITs', () => {
-    const agree = Array.from({ length: 14 }, (_, i) => ({ reference: (i % 3 === 0 ? 'yes' : 'no') as Judgment, answer: (i % 3 === 0 ? 'yes' : 'no') as Judgment }));
-    const verdict = workerVerdict({ checks: [{ expected: 'yes', answer: 'no' }, { expected: 'no', answer: 'yes' }], compared: agree });
+    const agree = Array.from({ length: 14 }, (_, i) => ({
+      reference: (i % 3 === 0 ? 'yes' : 'no') as Judgment,
+      answer: (i % 3 === 0 ? 'yes' : 'no') as Judgment,
+    }));
+    const verdict = workerVerdict({
+      checks: [
+        { expected: 'yes', answer: 'no' },
+        { expected: 'no', answer: 'yes' },
+      ],
+      compared: agree,
+    });
     expect(verdict.stop).toBe(false);
     expect(verdict.probabilityNotWorking).toBeLessThan(0.05);
   });
@@ -85,11 +94,16 @@ describe('workerVerdict', () => {
   });
 
   it('explains itself with the evidence', () => {
-    const checks = [{ expected: 'no' as Judgment, answer: 'yes' as Judgment }, { expected: 'yes' as Judgment, answer: 'yes' as Judgment }];
+    const checks = [
+      { expected: 'no' as Judgment, answer: 'yes' as Judgment },
+      { expected: 'yes' as Judgment, answer: 'yes' as Judgment },
+    ];
     const compared = Array.from({ length: 12 }, (_, i) => ({ reference: (i < 5 ? 'yes' : 'no') as Judgment, answer: 'yes' as Judgment }));
     const verdict = workerVerdict({ checks, compared });
     expect(verdict.stop).toBe(true);
-    expect(verdict.reason).toMatch(/^stopped: P\(not doing the task\) (> 99\.99|99\.\d\d)% \(≥ 99\.0%\) from 1 of 2 checks passed, 5 of 12 answers agreeing with the other workers' majority, 14 "yes" of 14$/);
+    expect(verdict.reason).toMatch(
+      /^stopped: P\(not doing the task\) (> 99\.99|99\.\d\d)% \(≥ 99\.0%\) from 1 of 2 checks passed, 5 of 12 answers agreeing with the other workers' majority, 14 "yes" of 14$/,
+    );
   });
 
   it('is stricter with a higher confidence', () => {

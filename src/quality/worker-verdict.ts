@@ -90,7 +90,13 @@ export function workerVerdict(evidence: WorkerEvidence, policy: WorkerVerdictPol
     stop,
     probabilityNotWorking,
     reason,
-    evidence: { checks: evidence.checks.length, checksPassed, compared: evidence.compared.length, agreed, yesShare: answers.length ? yes / answers.length : null },
+    evidence: {
+      checks: evidence.checks.length,
+      checksPassed,
+      compared: evidence.compared.length,
+      agreed,
+      yesShare: answers.length ? yes / answers.length : null,
+    },
   };
 }
 
@@ -123,7 +129,10 @@ function logBeta(a: number, b: number): number {
 /** log Γ(x) for x > 0 (Lanczos, g = 7, n = 9: about 15 correct digits). */
 function logGamma(x: number): number {
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905,
+    -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
   const z = x - 1;
   let sum = c[0]!;
   for (let k = 1; k < 9; k++) sum += c[k]! / (z + k);

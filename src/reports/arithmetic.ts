@@ -17,7 +17,7 @@ export function nearestRank(sorted: readonly number[], p: number): number | null
   if (!(p > 0 && p <= 100)) throw new RangeError(`a percentile must be in (0, 100], got ${p}`);
   if (sorted.length === 0) return null;
   // p/100 · n in floating point can land just above a whole number (0.07 · 100 = 7.000000000000001)
-  const rank = Math.ceil(Math.round((p * sorted.length) / 100 * 1e9) / 1e9);
+  const rank = Math.ceil(Math.round(((p * sorted.length) / 100) * 1e9) / 1e9);
   return sorted[Math.min(Math.max(rank, 1), sorted.length) - 1]!;
 }
 

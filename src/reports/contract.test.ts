@@ -9,7 +9,10 @@ import { renderReport } from './render/index.js';
 function secondsFields(value: unknown, path = ''): [string, unknown][] {
   if (Array.isArray(value)) return value.flatMap((v, i) => secondsFields(v, `${path}[${i}]`));
   if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([k, v]) => [...(k.endsWith('Seconds') ? [[`${path}.${k}`, v] as [string, unknown]] : []), ...secondsFields(v, `${path}.${k}`)]);
+  return Object.entries(value).flatMap(([k, v]) => [
+    ...(k.endsWith('Seconds') ? [[`${path}.${k}`, v] as [string, unknown]] : []),
+    ...secondsFields(v, `${path}.${k}`),
+  ]);
 }
 
 describe('the JSON report contract', () => {

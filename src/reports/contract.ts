@@ -36,7 +36,13 @@ export const ReportContract = z
     latency: z.looseObject({
       publishToFirstAcceptSeconds: seconds,
       publishToLastValidVoteSeconds: seconds,
-      timeToTarget: z.looseObject({ voteTarget: count, p50Seconds: seconds, p90Seconds: seconds, p99Seconds: seconds, maxSeconds: seconds }),
+      timeToTarget: z.looseObject({
+        voteTarget: count,
+        p50Seconds: seconds,
+        p90Seconds: seconds,
+        p99Seconds: seconds,
+        maxSeconds: seconds,
+      }),
       workerTimePerItem: z.looseObject({ p50Seconds: seconds, p90Seconds: seconds }),
     }),
     workers: z.array(z.looseObject({ worker: z.string().min(1), assignments: z.looseObject({}), votes: count })),

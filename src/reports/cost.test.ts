@@ -6,7 +6,20 @@ import { buildReport } from './build.js';
 import type { ReportInput } from './input.js';
 
 /** HIT `id` with `real` items and one "yes" check; every answer right unless `failCheck`. */
-function batch(spec: { hits: { id: string; real: number; checks?: number; reward?: number; max?: number; masters?: boolean; work: { worker: string; status?: 'approved' | 'rejected' | 'submitted'; discarded?: boolean; failCheck?: boolean }[] }[]; bonuses?: ReportInput['bonuses']; holes?: number | null; quote?: ReportInput['quote'] }): ReportInput {
+function batch(spec: {
+  hits: {
+    id: string;
+    real: number;
+    checks?: number;
+    reward?: number;
+    max?: number;
+    masters?: boolean;
+    work: { worker: string; status?: 'approved' | 'rejected' | 'submitted'; discarded?: boolean; failCheck?: boolean }[];
+  }[];
+  bonuses?: ReportInput['bonuses'];
+  holes?: number | null;
+  quote?: ReportInput['quote'];
+}): ReportInput {
   const items: ReportInput['items'] = [];
   const hits: ReportInput['hits'] = [];
   const assignments: ReportInput['assignments'] = [];
@@ -16,24 +29,71 @@ function batch(spec: { hits: { id: string; real: number; checks?: number; reward
     items.push(...real.map((id) => item(id)));
     hits.push(hit(h.id, real, checks, { rewardCents: h.reward ?? 100, maxAssignments: h.max ?? 3, masters: h.masters ?? false }));
     h.work.forEach((w, k) => {
-      const labels: Record<string, Judgment> = Object.fromEntries([...real.map((id) => [id, 'yes']), ...checks.map((c) => [c.item, w.failCheck ? 'no' : 'yes'])]);
-      assignments.push(work(`${h.id}-a${k}`, h.id, w.worker, labels, { status: w.status ?? 'approved', discarded: w.discarded ?? false, start: 60 + k * 60 }));
+      const labels: Record<string, Judgment> = Object.fromEntries([
+        ...real.map((id) => [id, 'yes']),
+        ...checks.map((c) => [c.item, w.failCheck ? 'no' : 'yes']),
+      ]);
+      assignments.push(
+        work(`${h.id}-a${k}`, h.id, w.worker, labels, {
+          status: w.status ?? 'approved',
+          discarded: w.discarded ?? false,
+          start: 60 + k * 60,
+        }),
+      );
     });
   }
-  return { batch: 'b', publishedAt: PUBLISHED, items, hits, assignments, bonuses: spec.bonuses ?? [], holesFound: spec.holes ?? null, quote: spec.quote ?? null };
+  return {
+    batch: 'b',
+    publishedAt: PUBLISHED,
+    items,
+    hits,
+    assignments,
+    bonuses: spec.bonuses ?? [],
+    holesFound: spec.holes ?? null,
+    quote: spec.quote ?? null,
+  };
 }
 
 const three = [{ worker: 'w1' }, { worker: 'w2' }, { worker: 'w3' }];
 
 describe('cost: what was paid, by the real fee rules', () => {
   it('pays reward + 20% per approved assignment; rejected work costs nothing; pending work is owed, not paid', () => {
-    const r = buildReport(batch({ hits: [{ id: 'H', real: 9, max: 4, work: [{ worker: 'w1' }, { worker: 'w2' }, { worker: 'w3', status: 'rejected', failCheck: true }, { worker: 'w4', status: 'submitted' }] }] }));
-    expect(r.cost).toMatchObject({ currency: 'USD', unit: 'cents', rewards: 200, feesOnRewards: 40, bonuses: 0, feesOnBonuses: 0, fees: 40, total: 240, paidAssignments: 2, rejectedAssignments: 1 });
+    const r = buildReport(
+      batch({
+        hits: [
+          {
+            id: 'H',
+            real: 9,
+            max: 4,
+            work: [
+              { worker: 'w1' },
+              { worker: 'w2' },
+              { worker: 'w3', status: 'rejected', failCheck: true },
+              { worker: 'w4', status: 'submitted' },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(r.cost).toMatchObject({
+      currency: 'USD',
+      unit: 'cents',
+      rewards: 200,
+      feesOnRewards: 40,
+      bonuses: 0,
+      feesOnBonuses: 0,
+      fees: 40,
+      total: 240,
+      paidAssignments: 2,
+      rejectedAssignments: 1,
+    });
     expect(r.cost.pendingReview).toEqual({ assignments: 1, rewards: 100, fees: 20, total: 120 });
   });
 
   it('pays for approved-and-discarded work and says how much', () => {
-    const r = buildReport(batch({ hits: [{ id: 'H', real: 9, max: 4, work: [...three, { worker: 'w4', discarded: true, failCheck: true }] }] }));
+    const r = buildReport(
+      batch({ hits: [{ id: 'H', real: 9, max: 4, work: [...three, { worker: 'w4', discarded: true, failCheck: true }] }] }),
+    );
     expect(r.cost).toMatchObject({ rewards: 400, fees: 80, total: 480, paidAssignments: 4 });
     expect(r.cost.discardedWork).toEqual({ assignments: 1, cents: 120 });
   });
@@ -88,7 +148,9 @@ describe('cost: what was paid, by the real fee rules', () => {
     expect(r.cost.checkOverhead).toBe(36 + 66);
     expect(r.cost.checkOverheadShare).toBeCloseTo(102 / (360 + 198 + 360), 12);
     // only paid assignments carry overhead
-    const rejected = buildReport(batch({ hits: [{ id: 'A', real: 9, work: [{ worker: 'w1' }, { worker: 'w2', status: 'rejected', failCheck: true }] }] }));
+    const rejected = buildReport(
+      batch({ hits: [{ id: 'A', real: 9, work: [{ worker: 'w1' }, { worker: 'w2', status: 'rejected', failCheck: true }] }] }),
+    );
     expect(rejected.cost.checkOverhead).toBe(12);
   });
 
@@ -110,7 +172,13 @@ describe('cost: what was paid, by the real fee rules', () => {
 });
 
 describe('cost: quote vs actual', () => {
-  const quoteFor = (hits: number) => quoteCost({ hits: Array.from({ length: hits }, () => ({ realItems: 9, checks: 1 })), reward: '1.00', assignmentsPerHit: 3, masters: false });
+  const quoteFor = (hits: number) =>
+    quoteCost({
+      hits: Array.from({ length: hits }, () => ({ realItems: 9, checks: 1 })),
+      reward: '1.00',
+      assignmentsPerHit: 3,
+      masters: false,
+    });
 
   it('explains the difference exactly: extra assignments, unsubmitted, pending, rejected, bonuses', () => {
     const r = buildReport(
@@ -118,9 +186,24 @@ describe('cost: quote vs actual', () => {
         quote: quoteFor(3),
         hits: [
           // a discarded assignment, made up by an extra assignment (MaxAssignments 3 -> 4)
-          { id: 'A', real: 9, max: 4, work: [{ worker: 'w1' }, { worker: 'w2' }, { worker: 'w3', discarded: true, failCheck: true }, { worker: 'w4' }] },
+          {
+            id: 'A',
+            real: 9,
+            max: 4,
+            work: [{ worker: 'w1' }, { worker: 'w2' }, { worker: 'w3', discarded: true, failCheck: true }, { worker: 'w4' }],
+          },
           // one rejected, one pending review
-          { id: 'B', real: 9, max: 4, work: [{ worker: 'w1' }, { worker: 'w2', status: 'rejected', failCheck: true }, { worker: 'w3', status: 'submitted' }, { worker: 'w4' }] },
+          {
+            id: 'B',
+            real: 9,
+            max: 4,
+            work: [
+              { worker: 'w1' },
+              { worker: 'w2', status: 'rejected', failCheck: true },
+              { worker: 'w3', status: 'submitted' },
+              { worker: 'w4' },
+            ],
+          },
           // one slot never taken
           { id: 'C', real: 9, work: [{ worker: 'w1' }, { worker: 'w2' }] },
         ],

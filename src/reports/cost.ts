@@ -41,7 +41,14 @@ export function costReport(facts: BatchFacts, labels: number): CostReport {
       const unit = hit.rewardCents + fee;
       const counts = byHit.get(hit.hitId) ?? { approved: 0, discarded: 0, rejected: 0, pending: 0 };
       const items = hit.items.length + hit.checks.length;
-      return { unit, reward: hit.rewardCents, fee, offered: hit.maxAssignments, ...counts, checkOverhead: divideRoundHalfUp(counts.approved * unit * hit.checks.length, items) };
+      return {
+        unit,
+        reward: hit.rewardCents,
+        fee,
+        offered: hit.maxAssignments,
+        ...counts,
+        checkOverhead: divideRoundHalfUp(counts.approved * unit * hit.checks.length, items),
+      };
     });
   const sum = (pick: (h: HitLedger) => number) => ledgers.reduce((total, h) => total + pick(h), 0);
 
@@ -60,7 +67,11 @@ export function costReport(facts: BatchFacts, labels: number): CostReport {
     const quoted = facts.input.quote;
     const submitted = (h: HitLedger) => h.approved + h.rejected + h.pending;
     const differences: QuoteDifference[] = [
-      { reason: 'extra-assignments', count: sum((h) => h.offered) - quoted.assignments, cents: sum((h) => h.offered * h.unit) - quoted.total },
+      {
+        reason: 'extra-assignments',
+        count: sum((h) => h.offered) - quoted.assignments,
+        cents: sum((h) => h.offered * h.unit) - quoted.total,
+      },
       { reason: 'not-submitted', count: -sum((h) => h.offered - submitted(h)), cents: -sum((h) => (h.offered - submitted(h)) * h.unit) },
       { reason: 'pending-review', count: -sum((h) => h.pending), cents: -sum((h) => h.pending * h.unit) },
       { reason: 'rejected', count: -sum((h) => h.rejected), cents: -sum((h) => h.rejected * h.unit) },
@@ -124,5 +135,7 @@ function feeTermsRows(facts: BatchFacts): FeeTermsRow[] {
       hits: 1,
     });
   }
-  return [...groups.values()].sort((x, y) => x.rewardCents - y.rewardCents || x.maxAssignments - y.maxAssignments || Number(x.masters) - Number(y.masters));
+  return [...groups.values()].sort(
+    (x, y) => x.rewardCents - y.rewardCents || x.maxAssignments - y.maxAssignments || Number(x.masters) - Number(y.masters),
+  );
 }

@@ -45,21 +45,33 @@ describe('report input', () => {
     expect(refusal({ ...valid(), items: [item('x'), item('x')] })).toMatch(/items\[1\]\.item: "x" is listed twice/);
     expect(refusal({ ...valid(), hits: [hit('H', ['nope'])] })).toMatch(/hits\[0\]\.items\[0\]: "nope" is not one of the batch items/);
     expect(refusal({ ...valid(), hits: [hit('H', [])], items: [] })).toMatch(/hits\[0\] \("H"\): a HIT needs at least one item/);
-    expect(refusal({ ...valid(), assignments: [{ ...valid().assignments[0]!, hitId: 'H9' }] })).toMatch(/assignments\[0\] \("A1"\)\.hitId: "H9" is not one of the HITs/);
-    expect(refusal({ ...valid(), assignments: [{ ...valid().assignments[0]!, status: 'submitted', discarded: true }] })).toMatch(/only an approved assignment can be discarded/);
+    expect(refusal({ ...valid(), assignments: [{ ...valid().assignments[0]!, hitId: 'H9' }] })).toMatch(
+      /assignments\[0\] \("A1"\)\.hitId: "H9" is not one of the HITs/,
+    );
+    expect(refusal({ ...valid(), assignments: [{ ...valid().assignments[0]!, status: 'submitted', discarded: true }] })).toMatch(
+      /only an approved assignment can be discarded/,
+    );
     expect(refusal({ ...valid(), publishedAt: null })).toMatch(/^report input\.publishedAt: null, but assignments were submitted/);
     const early = { ...valid().assignments[0]!, acceptedAt: '2026-05-04T10:00:00.000Z', submittedAt: '2026-05-04T09:30:00.000Z' };
     expect(refusal({ ...valid(), assignments: [early] })).toMatch(/acceptedAt: .* is after its submittedAt/);
     const four = ['A1', 'A2', 'A3', 'A4'].map((id, k) => work(id, 'H', `w${k}`, { x: 'yes', g: 'no' }));
-    expect(refusal({ ...valid(), assignments: four, bonuses: [] })).toMatch(/assignments\[3\] \("A4"\): HIT "H" has more submitted assignments than its maxAssignments 3/);
-    expect(refusal({ ...valid(), bonuses: [{ worker: 'w2', assignmentId: 'A1', amountCents: 5 }] })).toMatch(/bonuses\[0\]\.worker: "w2" did not do assignment "A1"/);
-    expect(refusal({ ...valid(), bonuses: [{ worker: 'w1', assignmentId: 'A9', amountCents: 5 }] })).toMatch(/bonuses\[0\]\.assignmentId: "A9" is not one of the assignments/);
+    expect(refusal({ ...valid(), assignments: four, bonuses: [] })).toMatch(
+      /assignments\[3\] \("A4"\): HIT "H" has more submitted assignments than its maxAssignments 3/,
+    );
+    expect(refusal({ ...valid(), bonuses: [{ worker: 'w2', assignmentId: 'A1', amountCents: 5 }] })).toMatch(
+      /bonuses\[0\]\.worker: "w2" did not do assignment "A1"/,
+    );
+    expect(refusal({ ...valid(), bonuses: [{ worker: 'w1', assignmentId: 'A9', amountCents: 5 }] })).toMatch(
+      /bonuses\[0\]\.assignmentId: "A9" is not one of the assignments/,
+    );
   });
 
   it('passes on the quality checks’ own complaints with the assignment named', () => {
     // the stray answer is in the second assignment of the input, submitted first
     const stray = { ...work('A2', 'H', 'w2', { x: 'no', g: 'no' }, { start: 0 }), answers: [{ item: 'elsewhere', label: 'yes' as const }] };
-    expect(refusal({ ...valid(), assignments: [valid().assignments[0]!, stray] })).toMatch(/assignments\[1\] \("A2"\)\.answers\[0\]\.item: "elsewhere" is not an item of HIT "H"/);
+    expect(refusal({ ...valid(), assignments: [valid().assignments[0]!, stray] })).toMatch(
+      /assignments\[1\] \("A2"\)\.answers\[0\]\.item: "elsewhere" is not an item of HIT "H"/,
+    );
   });
 
   it('checks the options', () => {
@@ -87,7 +99,14 @@ describe('reportItemFromCase', () => {
         { round: 2, agent: 'B', stance: 'irrelevant', label: 'yes', reasoning: '', references: [] },
       ],
     };
-    expect(reportItemFromCase('k1', escalated)).toEqual({ item: 'k1', queryId: 'q1', chunkId: 'c1', dataset: 'msmarco', agentLabels: { A: 'yes', B: 'yes' }, hiddenLabel: 'yes' });
+    expect(reportItemFromCase('k1', escalated)).toEqual({
+      item: 'k1',
+      queryId: 'q1',
+      chunkId: 'c1',
+      dataset: 'msmarco',
+      agentLabels: { A: 'yes', B: 'yes' },
+      hiddenLabel: 'yes',
+    });
     const { hidden_label: _, ...unknown } = escalated;
     expect(reportItemFromCase('k1', unknown)).not.toHaveProperty('hiddenLabel');
   });

@@ -169,15 +169,29 @@ function unique<T>(values: readonly T[], key: (v: T) => string, field: (n: numbe
 }
 
 function crossCheck(input: ParsedReportInput): void {
-  const items = unique(input.items, (i) => i.item, (n) => `report input.items[${n}].item`);
-  const hits = unique(input.hits, (h) => h.hitId, (n) => `report input.hits[${n}].hitId`);
-  const assignments = unique(input.assignments, (a) => a.assignmentId, (n) => `report input.assignments[${n}].assignmentId`);
+  const items = unique(
+    input.items,
+    (i) => i.item,
+    (n) => `report input.items[${n}].item`,
+  );
+  const hits = unique(
+    input.hits,
+    (h) => h.hitId,
+    (n) => `report input.hits[${n}].hitId`,
+  );
+  const assignments = unique(
+    input.assignments,
+    (a) => a.assignmentId,
+    (n) => `report input.assignments[${n}].assignmentId`,
+  );
 
   input.hits.forEach((hit, n) => {
     hit.items.forEach((item, m) => {
-      if (!items.has(item)) throw new UserError(`report input.hits[${n}].items[${m}]: ${quote(item)} is not one of the batch items; add it to items`);
+      if (!items.has(item))
+        throw new UserError(`report input.hits[${n}].items[${m}]: ${quote(item)} is not one of the batch items; add it to items`);
     });
-    if (hit.items.length + hit.checks.length === 0) throw new UserError(`report input.hits[${n}] (${quote(hit.hitId)}): a HIT needs at least one item or check`);
+    if (hit.items.length + hit.checks.length === 0)
+      throw new UserError(`report input.hits[${n}] (${quote(hit.hitId)}): a HIT needs at least one item or check`);
   });
 
   if (input.publishedAt === null && input.assignments.length > 0) {
@@ -188,13 +202,16 @@ function crossCheck(input: ParsedReportInput): void {
     const at = `report input.assignments[${n}] (${quote(a.assignmentId)})`;
     const hit = hits.get(a.hitId);
     if (!hit) throw new UserError(`${at}.hitId: ${quote(a.hitId)} is not one of the HITs given`);
-    if (a.discarded && a.status !== 'approved') throw new UserError(`${at}.discarded: only an approved assignment can be discarded (status is ${quote(a.status)})`);
+    if (a.discarded && a.status !== 'approved')
+      throw new UserError(`${at}.discarded: only an approved assignment can be discarded (status is ${quote(a.status)})`);
     if (a.acceptedAt !== undefined && Date.parse(a.acceptedAt) > Date.parse(a.submittedAt)) {
       throw new UserError(`${at}.acceptedAt: ${a.acceptedAt} is after its submittedAt ${a.submittedAt}`);
     }
     const count = (submittedPerHit.get(a.hitId) ?? 0) + 1;
     if (count > hit.maxAssignments) {
-      throw new UserError(`${at}: HIT ${quote(a.hitId)} has more submitted assignments than its maxAssignments ${hit.maxAssignments}; give the HIT's current MaxAssignments`);
+      throw new UserError(
+        `${at}: HIT ${quote(a.hitId)} has more submitted assignments than its maxAssignments ${hit.maxAssignments}; give the HIT's current MaxAssignments`,
+      );
     }
     submittedPerHit.set(a.hitId, count);
   });
@@ -203,6 +220,9 @@ function crossCheck(input: ParsedReportInput): void {
     if (b.assignmentId === undefined) return;
     const a = assignments.get(b.assignmentId);
     if (!a) throw new UserError(`report input.bonuses[${n}].assignmentId: ${quote(b.assignmentId)} is not one of the assignments given`);
-    if (a.worker !== b.worker) throw new UserError(`report input.bonuses[${n}].worker: ${quote(b.worker)} did not do assignment ${quote(b.assignmentId)} (${quote(a.worker)} did)`);
+    if (a.worker !== b.worker)
+      throw new UserError(
+        `report input.bonuses[${n}].worker: ${quote(b.worker)} did not do assignment ${quote(b.assignmentId)} (${quote(a.worker)} did)`,
+      );
   });
 }

@@ -7,20 +7,30 @@ import type { ReportInput } from './input.js';
  * One HIT with real items x, y and the "yes" check g; an assignment per [worker, start,
  * work seconds, check answer] answering yes to x and y.
  */
-function batch(rows: [string, number, number, 'yes' | 'no', Partial<ReportInput['assignments'][number]>?][], extra: Partial<ReportInput> = {}): ReportInput {
+function batch(
+  rows: [string, number, number, 'yes' | 'no', Partial<ReportInput['assignments'][number]>?][],
+  extra: Partial<ReportInput> = {},
+): ReportInput {
   return {
     batch: 'latency',
     publishedAt: PUBLISHED,
     items: [item('x'), item('y')],
     hits: [hit('H', ['x', 'y'], [{ item: 'g', expected: 'yes' }], { maxAssignments: 9 })],
-    assignments: rows.map(([worker, start, workSeconds, check, more], k) => work(`a${k}`, 'H', worker, { x: 'yes', y: 'yes', g: check }, { start, workSeconds, ...more })),
+    assignments: rows.map(([worker, start, workSeconds, check, more], k) =>
+      work(`a${k}`, 'H', worker, { x: 'yes', y: 'yes', g: check }, { start, workSeconds, ...more }),
+    ),
     ...extra,
   };
 }
 
 describe('latency', () => {
   it('measures publish -> first accept over the submitted assignments', () => {
-    const r = buildReport(batch([['w1', 300, 100, 'yes'], ['w2', 120, 600, 'yes']]));
+    const r = buildReport(
+      batch([
+        ['w1', 300, 100, 'yes'],
+        ['w2', 120, 600, 'yes'],
+      ]),
+    );
     expect(r.latency.firstAcceptAt).toBe(at(120));
     expect(r.latency.publishToFirstAcceptSeconds).toBe(120);
   });
@@ -37,15 +47,27 @@ describe('latency', () => {
       ]),
     );
     expect(r.itemRows.map((it) => it.timeToTargetSeconds)).toEqual([2000, 2000]);
-    expect(r.latency.timeToTarget).toMatchObject({ voteTarget: 3, itemsReached: 2, itemsPending: 0, p50Seconds: 2000, p90Seconds: 2000, maxSeconds: 2000 });
+    expect(r.latency.timeToTarget).toMatchObject({
+      voteTarget: 3,
+      itemsReached: 2,
+      itemsPending: 0,
+      p50Seconds: 2000,
+      p90Seconds: 2000,
+      maxSeconds: 2000,
+    });
     expect(r.latency.publishToLastValidVoteSeconds).toBe(3000);
   });
 
   it('leaves items short of the target out of the percentiles and counts them as pending', () => {
-    const input = batch([['w1', 0, 100, 'yes'], ['w2', 0, 200, 'yes']]);
+    const input = batch([
+      ['w1', 0, 100, 'yes'],
+      ['w2', 0, 200, 'yes'],
+    ]);
     input.items.push(item('z'));
     input.hits.push(hit('H2', ['z'], []));
-    input.assignments.push(...['u1', 'u2', 'u3'].map((w, k) => work(`b${k}`, 'H2', w, { z: 'no' }, { start: 0, workSeconds: 50 * (k + 1) })));
+    input.assignments.push(
+      ...['u1', 'u2', 'u3'].map((w, k) => work(`b${k}`, 'H2', w, { z: 'no' }, { start: 0, workSeconds: 50 * (k + 1) })),
+    );
     const r = buildReport(input);
     expect(r.latency.timeToTarget).toMatchObject({ itemsReached: 1, itemsPending: 2, p50Seconds: 150, p99Seconds: 150 });
     expect(r.itemRows.find((it) => it.item === 'x')!.timeToTargetSeconds).toBeNull();
@@ -57,9 +79,17 @@ describe('latency', () => {
     const items = Array.from({ length: 10 }, (_, i) => item(`i${i}`));
     const hits = items.map((it, i) => hit(`H${i}`, [it.item], []));
     // item i gets its 3rd vote at (i + 1) * 100 s
-    const assignments = items.flatMap((it, i) => [1, 2, 3].map((k) => work(`a${i}-${k}`, `H${i}`, `w${k}`, { [it.item]: 'yes' }, { start: 0, workSeconds: ((i + 1) * 100 * k) / 3 })));
+    const assignments = items.flatMap((it, i) =>
+      [1, 2, 3].map((k) => work(`a${i}-${k}`, `H${i}`, `w${k}`, { [it.item]: 'yes' }, { start: 0, workSeconds: ((i + 1) * 100 * k) / 3 })),
+    );
     const r = buildReport({ batch: 'p', publishedAt: PUBLISHED, items, hits, assignments });
-    expect(r.latency.timeToTarget).toMatchObject({ itemsReached: 10, p50Seconds: 500, p90Seconds: 900, p99Seconds: 1000, maxSeconds: 1000 });
+    expect(r.latency.timeToTarget).toMatchObject({
+      itemsReached: 10,
+      p50Seconds: 500,
+      p90Seconds: 900,
+      p99Seconds: 1000,
+      maxSeconds: 1000,
+    });
     expect(r.latency.percentileMethod).toBe('nearest-rank');
   });
 
@@ -69,8 +99,14 @@ describe('latency', () => {
   });
 
   it('takes worker time per item from the page’s measurements, else from work time / answers', () => {
-    const input = batch([['w1', 0, 300, 'yes'], ['w2', 0, 90, 'yes']]);
-    input.assignments[0] = { ...input.assignments[0]!, answers: input.assignments[0]!.answers.map((a, k) => ({ ...a, timeMs: (k + 1) * 10_000 })) };
+    const input = batch([
+      ['w1', 0, 300, 'yes'],
+      ['w2', 0, 90, 'yes'],
+    ]);
+    input.assignments[0] = {
+      ...input.assignments[0]!,
+      answers: input.assignments[0]!.answers.map((a, k) => ({ ...a, timeMs: (k + 1) * 10_000 })),
+    };
     const r = buildReport(input);
     // measured 10, 20, 30 s; estimated 90 s / 3 = 30 s each
     expect(r.latency.workerTimePerItem).toEqual({ measured: 3, estimated: 3, p50Seconds: 30, p90Seconds: 30 });
@@ -89,11 +125,21 @@ describe('latency', () => {
         { bonuses: [{ worker: 'w1', amountCents: 50 }] },
       ),
     );
-    expect(r.latency.effectiveHourlyPay).toEqual({ paidCents: 150, workSeconds: 960, untimedAssignments: 0, centsPerHour: 563, minimumCentsPerHour: 725, belowMinimum: true });
+    expect(r.latency.effectiveHourlyPay).toEqual({
+      paidCents: 150,
+      workSeconds: 960,
+      untimedAssignments: 0,
+      centsPerHour: 563,
+      minimumCentsPerHour: 725,
+      belowMinimum: true,
+    });
     const w1 = r.workers.find((w) => w.worker === 'w1')!;
     expect(w1).toMatchObject({ paidCents: 150, bonusCents: 50, workSeconds: 480, hourlyPayCents: 1125 });
     expect(r.workers.find((w) => w.worker === 'w2')).toMatchObject({ paidCents: 0, hourlyPayCents: 0 });
-    expect(buildReport(batch([['w1', 0, 480, 'yes']]), { minimumHourlyPayCents: 700 }).latency.effectiveHourlyPay).toMatchObject({ centsPerHour: 750, belowMinimum: false });
+    expect(buildReport(batch([['w1', 0, 480, 'yes']]), { minimumHourlyPayCents: 700 }).latency.effectiveHourlyPay).toMatchObject({
+      centsPerHour: 750,
+      belowMinimum: false,
+    });
   });
 
   it('takes work time from workTimeMs, else accept/submit times, else the measured item times; without any, no hourly pay', () => {
@@ -123,9 +169,33 @@ describe('latency', () => {
     expect(r.latency.throughput).toEqual({
       bucketSeconds: 600,
       buckets: [
-        { startSeconds: 0, validVotes: 2, completedItems: 0, validVotesPerHour: 12, completedItemsPerHour: 0, cumulativeValidVotes: 2, cumulativeCompletedItems: 0 },
-        { startSeconds: 600, validVotes: 2, completedItems: 0, validVotesPerHour: 12, completedItemsPerHour: 0, cumulativeValidVotes: 4, cumulativeCompletedItems: 0 },
-        { startSeconds: 1200, validVotes: 4, completedItems: 2, validVotesPerHour: 24, completedItemsPerHour: 12, cumulativeValidVotes: 8, cumulativeCompletedItems: 2 },
+        {
+          startSeconds: 0,
+          validVotes: 2,
+          completedItems: 0,
+          validVotesPerHour: 12,
+          completedItemsPerHour: 0,
+          cumulativeValidVotes: 2,
+          cumulativeCompletedItems: 0,
+        },
+        {
+          startSeconds: 600,
+          validVotes: 2,
+          completedItems: 0,
+          validVotesPerHour: 12,
+          completedItemsPerHour: 0,
+          cumulativeValidVotes: 4,
+          cumulativeCompletedItems: 0,
+        },
+        {
+          startSeconds: 1200,
+          validVotes: 4,
+          completedItems: 2,
+          validVotesPerHour: 24,
+          completedItemsPerHour: 12,
+          cumulativeValidVotes: 8,
+          cumulativeCompletedItems: 2,
+        },
       ],
     });
   });

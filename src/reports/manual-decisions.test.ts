@@ -14,11 +14,30 @@ const input = (manualLabels: ReportInput['manualLabels']): ReportInput => ({
 });
 
 describe('manual decisions in the report', () => {
-  const decided = input([{ item: 'i2', queryId: 'q-i2', chunkId: 'c-i2', label: 'yes', note: 'the chunk <b>does</b> answer it', who: 'console', at: '2026-05-05T10:00:00.000Z' }]);
+  const decided = input([
+    {
+      item: 'i2',
+      queryId: 'q-i2',
+      chunkId: 'c-i2',
+      label: 'yes',
+      note: 'the chunk <b>does</b> answer it',
+      who: 'console',
+      at: '2026-05-05T10:00:00.000Z',
+    },
+  ]);
 
   it('lists each decision with the crowd label it replaced', () => {
     expect(buildReport(decided).manualDecisions).toEqual([
-      { item: 'i2', queryId: 'q-i2', chunkId: 'c-i2', label: 'yes', crowdLabel: 'no', note: 'the chunk <b>does</b> answer it', who: 'console', at: '2026-05-05T10:00:00.000Z' },
+      {
+        item: 'i2',
+        queryId: 'q-i2',
+        chunkId: 'c-i2',
+        label: 'yes',
+        crowdLabel: 'no',
+        note: 'the chunk <b>does</b> answer it',
+        who: 'console',
+        at: '2026-05-05T10:00:00.000Z',
+      },
     ]);
     expect(buildReport(input(undefined)).manualDecisions).toEqual([]);
   });

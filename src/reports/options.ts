@@ -39,7 +39,8 @@ export interface ResolvedReportOptions {
 }
 
 const wholeNumber = (value: unknown, min: number, name: string): number => {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) throw new UserError(`report options.${name}: ${quote(value)} is not a whole number >= ${min}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
+    throw new UserError(`report options.${name}: ${quote(value)} is not a whole number >= ${min}`);
   return value;
 };
 
@@ -49,14 +50,16 @@ export function resolveReportOptions(options: ReportOptions = {}): ResolvedRepor
     throw new UserError(`report options.generatedAt: ${quote(generatedAt)} is not an ISO 8601 timestamp`);
   }
   const aggregator = options.aggregator ?? 'majority';
-  if (aggregator !== 'majority' && aggregator !== 'dawid-skene') throw new UserError(`report options.aggregator: ${quote(aggregator)} is not "majority" or "dawid-skene"`);
+  if (aggregator !== 'majority' && aggregator !== 'dawid-skene')
+    throw new UserError(`report options.aggregator: ${quote(aggregator)} is not "majority" or "dawid-skene"`);
   const tiePolicy = options.tiePolicy ?? { kind: 'unresolved' };
   checkTiePolicy(tiePolicy, ['yes', 'no'], 'report options.tiePolicy');
   return {
     voteTarget: wholeNumber(options.voteTarget ?? DEFAULT_VOTE_TARGET, 1, 'voteTarget'),
     generatedAt,
     minimumHourlyPayCents: wholeNumber(options.minimumHourlyPayCents ?? FEDERAL_MINIMUM_WAGE_CENTS_PER_HOUR, 0, 'minimumHourlyPayCents'),
-    throughputBucketSeconds: options.throughputBucketSeconds === undefined ? null : wholeNumber(options.throughputBucketSeconds, 1, 'throughputBucketSeconds'),
+    throughputBucketSeconds:
+      options.throughputBucketSeconds === undefined ? null : wholeNumber(options.throughputBucketSeconds, 1, 'throughputBucketSeconds'),
     flagThresholds: options.flagThresholds ?? {},
     tiePolicy,
     aggregator,

@@ -13,14 +13,28 @@ const N: Judgment = 'no';
  * Items a..d in one HIT with a yes check gy and a no check gn. Truth: a, b yes; c, d no.
  * Agent A says yes to everything, agent B is right.
  */
-function batch(votes: Record<string, [Judgment, Judgment, Judgment, Judgment]>, checks: Record<string, [Judgment, Judgment]> = {}, extra: Partial<ReportInput> = {}): ReportInput {
+function batch(
+  votes: Record<string, [Judgment, Judgment, Judgment, Judgment]>,
+  checks: Record<string, [Judgment, Judgment]> = {},
+  extra: Partial<ReportInput> = {},
+): ReportInput {
   const truth: Judgment[] = [Y, Y, N, N];
   const ids = ['a', 'b', 'c', 'd'];
   return {
     batch: 'quality',
     publishedAt: PUBLISHED,
     items: ids.map((id, i) => item(id, { agentLabels: { A: Y, B: truth[i]! }, hiddenLabel: truth[i]! })),
-    hits: [hit('H', ids, [{ item: 'gy', expected: Y }, { item: 'gn', expected: N }], { maxAssignments: 9 })],
+    hits: [
+      hit(
+        'H',
+        ids,
+        [
+          { item: 'gy', expected: Y },
+          { item: 'gn', expected: N },
+        ],
+        { maxAssignments: 9 },
+      ),
+    ],
     assignments: Object.entries(votes).map(([worker, labels], k) => {
       const [gy, gn] = checks[worker] ?? [Y, N];
       return work(`a${k}`, 'H', worker, { a: labels[0], b: labels[1], c: labels[2], d: labels[3], gy, gn }, { start: k * 10 });
@@ -33,9 +47,16 @@ describe('quality', () => {
   it('computes κ and α over each item’s first 3 valid votes, exactly as the aggregate module does', () => {
     const input = simulatedBatch({ items: 45 });
     const r = buildReport(input);
-    const bySubmission = [...input.assignments].sort((a, b) => a.submittedAt.localeCompare(b.submittedAt) || (a.assignmentId < b.assignmentId ? -1 : 1));
+    const bySubmission = [...input.assignments].sort(
+      (a, b) => a.submittedAt.localeCompare(b.submittedAt) || (a.assignmentId < b.assignmentId ? -1 : 1),
+    );
     const parsed = bySubmission.map((a) => ({ ...a, discarded: a.discarded ?? false }));
-    const valid = countedVotes(scoreAssignments(parsed, input.hits.map((h) => ({ hitId: h.hitId, items: h.items, checks: h.checks ?? [] }))));
+    const valid = countedVotes(
+      scoreAssignments(
+        parsed,
+        input.hits.map((h) => ({ hitId: h.hitId, items: h.items, checks: h.checks ?? [] })),
+      ),
+    );
     const seen = new Map<string, number>();
     const firstThree = valid.filter((v) => {
       seen.set(v.item, (seen.get(v.item) ?? 0) + 1);
@@ -64,8 +85,8 @@ describe('quality', () => {
     const input = batch({ w1: [Y, N, N, N], w2: [Y, N, N, N], w3: [N, N, N, N], w4: [N, Y, N, N], w5: [N, N, N, N] });
     const r = buildReport(input, { aggregator: 'dawid-skene' });
     expect(r.quality.aggregator).toBe('dawid-skene');
-    const valid = Object.entries({ w1: [Y, N, N, N], w2: [Y, N, N, N], w3: [N, N, N, N], w4: [N, Y, N, N], w5: [N, N, N, N] }).flatMap(([worker, labels]) =>
-      ['a', 'b', 'c', 'd'].map((item, i) => ({ item, worker, label: labels[i]! })),
+    const valid = Object.entries({ w1: [Y, N, N, N], w2: [Y, N, N, N], w3: [N, N, N, N], w4: [N, Y, N, N], w5: [N, N, N, N] }).flatMap(
+      ([worker, labels]) => ['a', 'b', 'c', 'd'].map((item, i) => ({ item, worker, label: labels[i]! })),
     );
     const expected = dawidSkene<Judgment>().fit(valid, [Y, N]);
     expect(r.itemRows.map((it) => it.label)).toEqual(expected.items.map((it) => it.label));
@@ -132,8 +153,15 @@ describe('quality', () => {
 
   it('reports accuracy and balanced accuracy against a hidden truth, and nothing without one', () => {
     const r = buildReport(batch({ w1: [Y, N, N, N], w2: [Y, N, N, N], w3: [Y, Y, N, Y] }));
-    expect(r.quality.accuracy).toMatchObject({ itemsWithTruth: 4, accuracy: { value: 0.75, correct: 3, compared: 4 }, balancedAccuracy: { value: 0.75 } });
-    expect(r.quality.accuracy!.balancedAccuracy.perClass).toEqual({ yes: { support: 2, correct: 1, recall: 0.5 }, no: { support: 2, correct: 2, recall: 1 } });
+    expect(r.quality.accuracy).toMatchObject({
+      itemsWithTruth: 4,
+      accuracy: { value: 0.75, correct: 3, compared: 4 },
+      balancedAccuracy: { value: 0.75 },
+    });
+    expect(r.quality.accuracy!.balancedAccuracy.perClass).toEqual({
+      yes: { support: 2, correct: 1, recall: 0.5 },
+      no: { support: 2, correct: 2, recall: 1 },
+    });
     expect(r.itemRows.map((it) => it.correct)).toEqual([true, false, true, true]);
     const blind = batch({ w1: [Y, N, N, N] });
     blind.items = blind.items.map(({ hiddenLabel: _, ...rest }) => rest);
@@ -145,9 +173,18 @@ describe('quality', () => {
     const r = buildReport(batch({ w1: [Y, Y, N, N], w2: [Y, Y, N, N], yes: [Y, Y, Y, Y] }, { yes: [Y, Y] }));
     expect(r.workers.map((w) => w.worker)).toEqual(['w1', 'w2', 'yes']);
     const yes = r.workers.find((w) => w.worker === 'yes')!;
-    expect(yes).toMatchObject({ votes: 0, assignments: { submitted: 1, approved: 1, counted: 0 }, checks: { byPolarity: { no: { total: 1, passed: 0 } } } });
+    expect(yes).toMatchObject({
+      votes: 0,
+      assignments: { submitted: 1, approved: 1, counted: 0 },
+      checks: { byPolarity: { no: { total: 1, passed: 0 } } },
+    });
     expect(yes.flags).toContain('low-check-pass-rate');
-    expect(r.workers.find((w) => w.worker === 'w1')).toMatchObject({ votes: 4, agreement: { compared: 4, agreed: 4, rate: 1 }, medianSecondsPerItem: 80, flags: [] });
+    expect(r.workers.find((w) => w.worker === 'w1')).toMatchObject({
+      votes: 4,
+      agreement: { compared: 4, agreed: 4, rate: 1 },
+      medianSecondsPerItem: 80,
+      flags: [],
+    });
     expect(r.quality.flaggedWorkers).toBe(1);
     // thresholds pass through
     expect(buildReport(batch({ w1: [Y, Y, N, N] }), { flagThresholds: { fastMsPerItem: 100_000 } }).workers[0]!.flags).toEqual(['fast']);

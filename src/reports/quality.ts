@@ -1,5 +1,13 @@
 import { byCodeUnits } from '../aggregate/votes.js';
-import { dawidSkene, fleissKappa, krippendorffAlpha, labelsByItem, majorityVote, type AggregationResult, type Vote } from '../aggregate/index.js';
+import {
+  dawidSkene,
+  fleissKappa,
+  krippendorffAlpha,
+  labelsByItem,
+  majorityVote,
+  type AggregationResult,
+  type Vote,
+} from '../aggregate/index.js';
 import type { Judgment } from '../domain/cases.js';
 import { balancedAccuracy, labelAccuracy, type PassRate, type WorkerStats } from '../quality/index.js';
 import type { ResolvedReportOptions } from './options.js';
@@ -29,7 +37,10 @@ export function firstVotes<V extends Vote<Judgment>>(votes: readonly V[], target
 }
 
 /** The human labels: majority vote over the first `voteTarget` valid votes, or Dawid–Skene over all of them. */
-export function humanLabels(facts: BatchFacts, options: Pick<ResolvedReportOptions, 'aggregator' | 'tiePolicy' | 'voteTarget'>): HumanLabels {
+export function humanLabels(
+  facts: BatchFacts,
+  options: Pick<ResolvedReportOptions, 'aggregator' | 'tiePolicy' | 'voteTarget'>,
+): HumanLabels {
   const used = firstVotes(facts.votes, options.voteTarget);
   const result =
     options.aggregator === 'dawid-skene'
@@ -88,7 +99,11 @@ function accuracy(facts: BatchFacts, labels: ReadonlyMap<string, Judgment | null
   const truth = new Map<string, Judgment>();
   for (const item of facts.input.items) if (item.hiddenLabel !== undefined) truth.set(item.item, item.hiddenLabel);
   if (truth.size === 0) return null;
-  return { itemsWithTruth: truth.size, accuracy: labelAccuracy(labels, truth), balancedAccuracy: balancedAccuracy(labels, truth, CATEGORIES) };
+  return {
+    itemsWithTruth: truth.size,
+    accuracy: labelAccuracy(labels, truth),
+    balancedAccuracy: balancedAccuracy(labels, truth, CATEGORIES),
+  };
 }
 
 export function qualityReport(

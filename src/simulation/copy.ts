@@ -29,7 +29,8 @@ const idPrefix = (name: string) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\
 async function deletePublished(ctx: PipelineContext, name: string): Promise<void> {
   const m = ctx.models;
   const assignments = await m.assignments.find({ batch: name }, { _id: 1 }).lean();
-  for (let i = 0; i < assignments.length; i += 200) await m.assignmentAnswers.deleteMany({ _id: { $in: assignments.slice(i, i + 200).map((a) => a._id) } });
+  for (let i = 0; i < assignments.length; i += 200)
+    await m.assignmentAnswers.deleteMany({ _id: { $in: assignments.slice(i, i + 200).map((a) => a._id) } });
   await Promise.all([
     m.assignments.deleteMany({ batch: name }),
     m.labels.deleteMany({ batch: name }),
@@ -68,7 +69,23 @@ export async function prepareInPlace(ctx: PipelineContext, name: string): Promis
     await deletePublished(ctx, name);
     await ctx.models.batches.updateOne(
       { _id: name },
-      { $set: { state: 'draft', settings: null, plan: null, hitTypeId: null, qualificationIds: {}, publishStartedAt: null, publishedAt: null, completedAt: null, expiredAt: null, reposts: 0, summary: null, roundLeaseUntil: null, roundOwner: null } },
+      {
+        $set: {
+          state: 'draft',
+          settings: null,
+          plan: null,
+          hitTypeId: null,
+          qualificationIds: {},
+          publishStartedAt: null,
+          publishedAt: null,
+          completedAt: null,
+          expiredAt: null,
+          reposts: 0,
+          summary: null,
+          roundLeaseUntil: null,
+          roundOwner: null,
+        },
+      },
     );
   }
   await ctx.models.batches.updateOne({ _id: name }, { $set: { simulated: true, updatedAt: ctx.now() } });
@@ -77,11 +94,15 @@ export async function prepareInPlace(ctx: PipelineContext, name: string): Promis
 
 /** Refuses an existing `name` unless `replace` (and never replaces a batch that is not simulated). */
 export async function claimCopyName(ctx: PipelineContext, source: string, name: string, replace: boolean): Promise<void> {
-  if (name === source) throw new UserError(`--as ${name}: the simulated copy needs a name of its own (batch ${source} itself is never changed)`);
+  if (name === source)
+    throw new UserError(`--as ${name}: the simulated copy needs a name of its own (batch ${source} itself is never changed)`);
   const existing = await ctx.models.batches.findById(name, { simulated: 1 }).lean();
   if (!existing) return;
   if (!replace) throw new UserError(`batch ${name} already exists: give --replace to simulate it again, or another name with --as`);
-  if (existing.simulated !== true) throw new UserError(`batch ${name} exists and is not a simulated copy: --replace only replaces simulated batches; choose another name with --as`);
+  if (existing.simulated !== true)
+    throw new UserError(
+      `batch ${name} exists and is not a simulated copy: --replace only replaces simulated batches; choose another name with --as`,
+    );
   await deleteBatchData(ctx, name);
 }
 
@@ -90,7 +111,12 @@ function renamed(id: string, source: string, name: string): string {
 }
 
 /** Copies `source` into the draft `name` (which must not exist). `truth`: true labels by `${query_id}\t${chunk_id}`. */
-export async function copyBatch(ctx: PipelineContext, source: string, name: string, truth: ReadonlyMap<string, Judgment> | undefined): Promise<CopyResult> {
+export async function copyBatch(
+  ctx: PipelineContext,
+  source: string,
+  name: string,
+  truth: ReadonlyMap<string, Judgment> | undefined,
+): Promise<CopyResult> {
   await requireBatch(ctx, source);
   const m = ctx.models;
   const done = await doneImports(ctx, source);
@@ -109,9 +135,18 @@ export async function copyBatch(ctx: PipelineContext, source: string, name: stri
         ...(kind === 'items' ? { label: trueLabel(r) } : {}),
       }));
   const [items, gold, consensus] = await Promise.all([
-    m.items.find({ batch: source }).lean<RecordDoc[]>().then((r) => copyRecords(r, 'items')),
-    m.gold.find({ batch: source }).lean<RecordDoc[]>().then((r) => copyRecords(r, 'other')),
-    m.consensus.find({ batch: source }).lean<RecordDoc[]>().then((r) => copyRecords(r, 'other')),
+    m.items
+      .find({ batch: source })
+      .lean<RecordDoc[]>()
+      .then((r) => copyRecords(r, 'items')),
+    m.gold
+      .find({ batch: source })
+      .lean<RecordDoc[]>()
+      .then((r) => copyRecords(r, 'other')),
+    m.consensus
+      .find({ batch: source })
+      .lean<RecordDoc[]>()
+      .then((r) => copyRecords(r, 'other')),
   ]);
   await m.batches.create({
     _id: name,

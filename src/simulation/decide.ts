@@ -54,7 +54,8 @@ export function isHard(seed: string, key: string, entry: OracleEntry, model: Ans
 /** The one LLM's verdict on an item (every LLM-assisted worker gets the same one). */
 export function llmVerdict(seed: string, key: string, entry: OracleEntry, model: AnswerModel): Judgment {
   const u = hashUniform(seed, 'llm', key);
-  if (entry.check === true || entry.model === undefined) return u < (entry.check === true ? model.llm.checkAccuracy : 0.5) ? entry.truth : flip(entry.truth);
+  if (entry.check === true || entry.model === undefined)
+    return u < (entry.check === true ? model.llm.checkAccuracy : 0.5) ? entry.truth : flip(entry.truth);
   return u < model.llm.agentAgreement ? entry.model : flip(entry.model);
 }
 
@@ -77,7 +78,8 @@ function personJudgment(seed: string, worker: SimWorker, key: string, entry: Ora
     if (hashUniform(seed, worker.workerId, key, 'read') < worker.careful) {
       // led to the evidence: the verdict it supports, the same for every careful reader
       // an attention check's answer is objectively known: its evidence never misleads
-      if (hashUniform(seed, worker.workerId, key, 'gain') < model.debate.gain) return entry.check !== true && hashUniform(seed, 'misleading', key) < model.debate.misleading ? flip(entry.truth) : entry.truth;
+      if (hashUniform(seed, worker.workerId, key, 'gain') < model.debate.gain)
+        return entry.check !== true && hashUniform(seed, 'misleading', key) < model.debate.misleading ? flip(entry.truth) : entry.truth;
     } else {
       const swayedTo = confidentVerdict(view.arguments);
       if (swayedTo !== undefined && hashUniform(seed, worker.workerId, key, 'sway') < model.debate.sway) return swayedTo;
@@ -87,7 +89,14 @@ function personJudgment(seed: string, worker: SimWorker, key: string, entry: Ora
 }
 
 /** The answer of `worker` to the item `key`; keys the oracle does not know are answered at random. */
-export function decide(seed: string, worker: SimWorker, key: string, entry: OracleEntry | undefined, view: ItemView, model: AnswerModel): Judgment {
+export function decide(
+  seed: string,
+  worker: SimWorker,
+  key: string,
+  entry: OracleEntry | undefined,
+  view: ItemView,
+  model: AnswerModel,
+): Judgment {
   const u = hashUniform(seed, worker.workerId, key);
   if (!entry) return u < 0.5 ? 'yes' : 'no';
   switch (worker.kind) {
@@ -98,7 +107,9 @@ export function decide(seed: string, worker: SimWorker, key: string, entry: Orac
     case 'alwaysNo':
       return 'no';
     case 'llm':
-      return hashUniform(seed, worker.workerId, key, 'paste') < worker.llmAgreement ? llmVerdict(seed, key, entry, model) : personJudgment(seed, worker, key, entry, view, model);
+      return hashUniform(seed, worker.workerId, key, 'paste') < worker.llmAgreement
+        ? llmVerdict(seed, key, entry, model)
+        : personJudgment(seed, worker, key, entry, view, model);
     case 'diligent':
     case 'fatigue':
     case 'quitter':
@@ -121,7 +132,9 @@ export function testAnswers(form: QuestionForm, key: AnswerKey | undefined, skil
     }
     if (q.answer.kind !== 'selection') continue;
     const ids = q.answer.selections.map((s) => s.id);
-    const best = key?.questions.find((k) => k.id === q.id)?.options.reduce<{ selections: string[]; score: number } | undefined>((a, o) => (!a || o.score > a.score ? o : a), undefined);
+    const best = key?.questions
+      .find((k) => k.id === q.id)
+      ?.options.reduce<{ selections: string[]; score: number } | undefined>((a, o) => (!a || o.score > a.score ? o : a), undefined);
     const right = best?.selections.filter((s) => ids.includes(s));
     if (right && right.length > 0 && rng.next() < skill) {
       answers[q.id] = right.length === 1 ? right[0]! : right;

@@ -78,7 +78,13 @@ export function drawPopulation(profile: PopulationProfile): SimWorker[] {
     const number = String(index).padStart(width, '0');
     const approvedBefore = Math.round(logNormal(rng, profile.profile.approvedHits.median, profile.profile.approvedHits.sigma));
     const approvalRate = beta(rng, profile.profile.approvalRate.alpha, profile.profile.approvalRate.beta);
-    const locale = profile.profile.locales[categorical(rng, profile.profile.locales.map((l) => l.share))]!;
+    const locale =
+      profile.profile.locales[
+        categorical(
+          rng,
+          profile.profile.locales.map((l) => l.share),
+        )
+      ]!;
     const fast = FAST_KINDS.includes(kind) ? profile.workTime.fastFactor : kind === 'llm' ? profile.llm.timeFactor : 1;
     return {
       index,
@@ -100,7 +106,10 @@ export function drawPopulation(profile: PopulationProfile): SimWorker[] {
         adult: rng.next() < profile.profile.adultShare,
         masters: rng.next() < profile.profile.mastersShare,
         // the approval rate applies to the earlier work: submitted = approved / rate
-        baseline: { approved: approvedBefore, submitted: approvalRate > 0 ? Math.max(approvedBefore, Math.round(approvedBefore / approvalRate)) : approvedBefore },
+        baseline: {
+          approved: approvedBefore,
+          submitted: approvalRate > 0 ? Math.max(approvedBefore, Math.round(approvedBefore / approvalRate)) : approvedBefore,
+        },
       },
     };
   });

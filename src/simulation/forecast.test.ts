@@ -49,7 +49,11 @@ describe('the simulation oracle', () => {
 
   it('draws a repeatable truth per item without one, relevant at the population share', () => {
     const keys = Array.from({ length: 5000 }, (_, i) => `k${i}`);
-    const o = simulationOracle(keys.map((key) => ({ key, truth: null, record: { debate } })), [], model);
+    const o = simulationOracle(
+      keys.map((key) => ({ key, truth: null, record: { debate } })),
+      [],
+      model,
+    );
     const yes = keys.filter((k) => o[k]!.truth === 'yes').length / keys.length;
     expect(Math.abs(yes - 0.4)).toBeLessThan(5 * Math.sqrt(0.24 / 5000));
     expect(keys.map((k) => latentTruth('s', k, 0.4))).toEqual(keys.map((k) => o[k]!.truth));

@@ -69,7 +69,13 @@ export interface Forecast {
   fleissKappa: number | null;
   krippendorffAlpha: number | null;
   /** Against the truth file; null without one. `ci95`: the 95% interval of the balanced accuracy. */
-  accuracy: null | { accuracy: number | null; balancedAccuracy: number | null; ci95: Interval | null; accuracyCi95: Interval | null; compared: number };
+  accuracy: null | {
+    accuracy: number | null;
+    balancedAccuracy: number | null;
+    ci95: Interval | null;
+    accuracyCi95: Interval | null;
+    compared: number;
+  };
   cost: {
     quote: number;
     total: number;
@@ -131,7 +137,19 @@ export interface ForecastInput {
 }
 
 const byVote = (a: ForecastVote, b: ForecastVote) =>
-  a.query_id < b.query_id ? -1 : a.query_id > b.query_id ? 1 : a.chunk_id < b.chunk_id ? -1 : a.chunk_id > b.chunk_id ? 1 : a.workerId < b.workerId ? -1 : a.workerId > b.workerId ? 1 : 0;
+  a.query_id < b.query_id
+    ? -1
+    : a.query_id > b.query_id
+      ? 1
+      : a.chunk_id < b.chunk_id
+        ? -1
+        : a.chunk_id > b.chunk_id
+          ? 1
+          : a.workerId < b.workerId
+            ? -1
+            : a.workerId > b.workerId
+              ? 1
+              : 0;
 
 export function buildForecast(f: ForecastInput): Forecast {
   const r = f.report;
@@ -191,7 +209,11 @@ export function buildForecast(f: ForecastInput): Forecast {
       })(),
     })),
     wallSeconds: Math.round(f.wallSeconds * 10) / 10,
-    wall: { crowdSeconds: Math.round(f.wall.crowdSeconds * 10) / 10, roundsSeconds: Math.round(f.wall.roundsSeconds * 10) / 10, rounds: f.wall.rounds },
+    wall: {
+      crowdSeconds: Math.round(f.wall.crowdSeconds * 10) / 10,
+      roundsSeconds: Math.round(f.wall.roundsSeconds * 10) / 10,
+      rounds: f.wall.rounds,
+    },
   };
 }
 
@@ -211,24 +233,44 @@ export function renderForecasts(forecasts: readonly { title: string; forecast: F
     ['labels', (f) => `${f.labels} (${f.unresolved} unresolved)`],
     ['Fleiss κ', (f) => num(f.fleissKappa)],
     ['Krippendorff α', (f) => num(f.krippendorffAlpha)],
-    ['accuracy', (f) => (f.accuracy ? `${pct(f.accuracy.accuracy)} [${f.accuracy.accuracyCi95?.map(pct).join(', ') ?? 'n/a'}]` : 'n/a (no truth)')],
-    ['balanced accuracy', (f) => (f.accuracy ? `${pct(f.accuracy.balancedAccuracy)} [${f.accuracy.ci95?.map(pct).join(', ') ?? 'n/a'}]` : 'n/a (no truth)')],
-    ['cost', (f) => `$${f.cost.total.toFixed(2)} (quote $${f.cost.quote.toFixed(2)}; ${f.cost.extraAssignments} extra assignments $${f.cost.extraAssignmentsCost.toFixed(2)})`],
+    [
+      'accuracy',
+      (f) => (f.accuracy ? `${pct(f.accuracy.accuracy)} [${f.accuracy.accuracyCi95?.map(pct).join(', ') ?? 'n/a'}]` : 'n/a (no truth)'),
+    ],
+    [
+      'balanced accuracy',
+      (f) => (f.accuracy ? `${pct(f.accuracy.balancedAccuracy)} [${f.accuracy.ci95?.map(pct).join(', ') ?? 'n/a'}]` : 'n/a (no truth)'),
+    ],
+    [
+      'cost',
+      (f) =>
+        `$${f.cost.total.toFixed(2)} (quote $${f.cost.quote.toFixed(2)}; ${f.cost.extraAssignments} extra assignments $${f.cost.extraAssignmentsCost.toFixed(2)})`,
+    ],
     ['time to 3 votes', (f) => `p50 ${dur(f.latency.p50Seconds)}, p90 ${dur(f.latency.p90Seconds)} (simulated)`],
     ['last vote', (f) => `${dur(f.latency.lastVoteSeconds)} after publishing (simulated)`],
-    ['assignments', (f) => `${f.assignments} submitted, ${f.cost.discardedAssignments} discarded; ${f.workers.length} workers, ${f.workers.filter((w) => w.blocked).length} blocked`],
+    [
+      'assignments',
+      (f) =>
+        `${f.assignments} submitted, ${f.cost.discardedAssignments} discarded; ${f.workers.length} workers, ${f.workers.filter((w) => w.blocked).length} blocked`,
+    ],
     ['wall time', (f) => `${f.wallSeconds.toFixed(1)} s`],
   ];
   const label = Math.max(...rows.map(([l]) => l.length)) + 2;
   const cells = forecasts.map(({ forecast }) => rows.map(([, cell]) => cell(forecast)));
   const widths = forecasts.map(({ title }, i) => Math.max(title.length, ...cells[i]!.map((c) => c.length)) + 3);
-  const line = (l: string, values: string[]) => (l.padEnd(label) + values.map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]!))).join('')).trimEnd();
+  const line = (l: string, values: string[]) =>
+    (l.padEnd(label) + values.map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]!))).join('')).trimEnd();
   const head = forecasts.map((f) => f.title);
   const first = forecasts[0]!.forecast;
   return [
     `forecast for batch ${first.source} (simulated cop${forecasts.length > 1 ? 'ies' : 'y'} ${forecasts.map((f) => f.forecast.batch).join(', ')}, seed ${first.seed})`,
     ...(forecasts.length > 1 ? [line('', head)] : []),
-    ...rows.map(([l], r) => line(l, cells.map((c) => c[r]!))),
+    ...rows.map(([l], r) =>
+      line(
+        l,
+        cells.map((c) => c[r]!),
+      ),
+    ),
     '',
   ].join('\n');
 }

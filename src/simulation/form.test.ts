@@ -100,7 +100,19 @@ describe('reading a <crowd-form> page', () => {
     const fields = fillPageForm(form, { assignmentId: 'A1', answers: new Map([['k1', 'no']]), timers: new Map([['k1', 1500]]) });
     expect(fields.map(([name]) => name)).toEqual(['assignmentId', 'taskAnswers']);
     expect(fields[0]).toEqual(['assignmentId', 'A1']);
-    expect(JSON.parse(fields[1]![1])).toEqual([{ k1yes: { yes: false }, k1no: { no: true }, k1_ms: '1500', tone: { calm: true }, loud: { loud: false }, flag: { on: false }, n: 7, s: 2, batch: 'b1' }]);
+    expect(JSON.parse(fields[1]![1])).toEqual([
+      {
+        k1yes: { yes: false },
+        k1no: { no: true },
+        k1_ms: '1500',
+        tone: { calm: true },
+        loud: { loud: false },
+        flag: { on: false },
+        n: 7,
+        s: 2,
+        batch: 'b1',
+      },
+    ]);
   });
 
   it('prefers a real <form> when the page has one', () => {

@@ -118,9 +118,26 @@ export function readPageForm(html: string): PageForm {
     if (crowd && name && !hasAttr(node, 'disabled') && tag.startsWith('crowd-')) {
       if (tag === 'crowd-radio-button') {
         const value = attr(node, 'value') ?? name;
-        addRadio({ ...base, name: crowdRadioGroup(groups, group, name), kind: 'radio', value, checked: hasAttr(node, 'checked'), crowd: { name, numeric: false } }, key);
+        addRadio(
+          {
+            ...base,
+            name: crowdRadioGroup(groups, group, name),
+            kind: 'radio',
+            value,
+            checked: hasAttr(node, 'checked'),
+            crowd: { name, numeric: false },
+          },
+          key,
+        );
       } else if (tag === 'crowd-checkbox') {
-        controls.push({ ...base, name, kind: 'checkbox', value: attr(node, 'value') ?? 'on', checked: hasAttr(node, 'checked'), crowd: { name, numeric: false } });
+        controls.push({
+          ...base,
+          name,
+          kind: 'checkbox',
+          value: attr(node, 'value') ?? 'on',
+          checked: hasAttr(node, 'checked'),
+          crowd: { name, numeric: false },
+        });
       } else if (CROWD_VALUES.has(tag)) {
         const numeric = tag === 'crowd-slider' || attr(node, 'type') === 'number';
         const value = attr(node, 'value') ?? (tag === 'crowd-slider' ? (attr(node, 'min') ?? '0') : '');
@@ -136,7 +153,8 @@ export function readPageForm(html: string): PageForm {
           const checked = hasAttr(node, 'checked');
           if (type === 'radio') addRadio({ ...native, kind: 'radio', value: attr(node, 'value') ?? 'on', checked }, key);
           else if (type === 'checkbox') controls.push({ ...native, kind: 'checkbox', value: attr(node, 'value') ?? 'on', checked });
-          else if (hasAttr(node, 'data-sim-timer') && key !== undefined) controls.push({ ...native, kind: 'timer', value: attr(node, 'value') ?? '' });
+          else if (hasAttr(node, 'data-sim-timer') && key !== undefined)
+            controls.push({ ...native, kind: 'timer', value: attr(node, 'value') ?? '' });
           else controls.push({ ...native, kind: 'value', value: attr(node, 'value') ?? '' });
         }
       }

@@ -20,7 +20,18 @@ export async function startMarketplaceWithSimulation(opts: StartMarketplaceOptio
     ...opts,
     mount: (app, inner) => {
       app.use('/admin/simulation', (req, res, next) => {
-        if (!state.simulated) return void res.status(503).type('application/problem+json').send(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the marketplace is starting; try again' }));
+        if (!state.simulated)
+          return void res
+            .status(503)
+            .type('application/problem+json')
+            .send(
+              JSON.stringify({
+                type: 'about:blank',
+                title: 'Service Unavailable',
+                status: 503,
+                detail: 'the marketplace is starting; try again',
+              }),
+            );
         router(req, res, next);
       });
       const router = simulationRouter({

@@ -27,7 +27,11 @@ export function latentTruth(seed: string, key: string, relevantShare: number): J
   return hashUniform(seed, 'truth', key) < relevantShare ? 'yes' : 'no';
 }
 
-export function simulationOracle(cases: readonly OracleCase[], checks: readonly OracleCheck[], profile: Pick<PopulationProfile, 'seed' | 'items'>): Record<string, OracleEntry> {
+export function simulationOracle(
+  cases: readonly OracleCase[],
+  checks: readonly OracleCheck[],
+  profile: Pick<PopulationProfile, 'seed' | 'items'>,
+): Record<string, OracleEntry> {
   const entries: Record<string, OracleEntry> = {};
   for (const c of cases) {
     const model = finalLabels(c.record.debate).get('A') ?? [...finalLabels(c.record.debate).values()][0];

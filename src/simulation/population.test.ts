@@ -36,7 +36,13 @@ describe('population profiles', () => {
       returnRate: 0,
       workTime: { medianSeconds: 40, sigma: 0.5, workerSigma: 0.3, fastFactor: 0.3 },
       qualificationSkill: { alpha: 19, beta: 1 },
-      profile: { approvalRate: { alpha: 98, beta: 2 }, approvedHits: { median: 2000, sigma: 1 }, locales: [{ country: 'US', share: 1 }], mastersShare: 0, adultShare: 1 },
+      profile: {
+        approvalRate: { alpha: 98, beta: 2 },
+        approvedHits: { median: 2000, sigma: 1 },
+        locales: [{ country: 'US', share: 1 }],
+        mastersShare: 0,
+        adultShare: 1,
+      },
     });
     expect(profile({ seed: 42 as never }).seed).toBe('42');
   });
@@ -134,14 +140,25 @@ describe('deciding answers', () => {
 
   it('reads the debate: careful readers are more accurate, careless ones follow the more confident agent', () => {
     const entry: OracleEntry = { truth: 'yes' };
-    const debate: ItemView = { itemsDone: 0, arguments: [{ verdict: 'yes', confidence: 0 }, { verdict: 'no', confidence: 2 }] };
+    const debate: ItemView = {
+      itemsDone: 0,
+      arguments: [
+        { verdict: 'yes', confidence: 0 },
+        { verdict: 'no', confidence: 2 },
+      ],
+    };
     const careful = worker({ accuracy: { relevant: 0.7, notRelevant: 0.7 }, careful: 1 });
     expect(Math.abs(rate(careful, entry, 'yes', debate) - (0.7 + 0.3 * 0.6))).toBeLessThan(tol(0.88));
     expect(Math.abs(rate(careful, entry, 'yes') - 0.7)).toBeLessThan(tol(0.7));
     const careless = worker({ accuracy: { relevant: 0.7, notRelevant: 0.7 }, careful: 0 });
     // swayed to the confident "no" 60% of the time, else right 70% of the time
     expect(Math.abs(rate(careless, entry, 'yes', debate) - 0.4 * 0.7)).toBeLessThan(tol(0.28));
-    expect(confidentVerdict([{ verdict: 'yes', confidence: 1 }, { verdict: 'no', confidence: 1 }])).toBeUndefined();
+    expect(
+      confidentVerdict([
+        { verdict: 'yes', confidence: 1 },
+        { verdict: 'no', confidence: 1 },
+      ]),
+    ).toBeUndefined();
     // on a misleading item the evidence leads every careful reader the same wrong way
     const misled = model({ debate: { careful: { alpha: 1, beta: 1 }, gain: 1, sway: 0, misleading: 1 } });
     expect(rate(careful, entry, 'no', debate, misled)).toBe(1);
@@ -149,8 +166,18 @@ describe('deciding answers', () => {
 
   it('makes hard items hard for everyone and tires fatigue workers', () => {
     const entry: OracleEntry = { truth: 'yes' };
-    expect(Math.abs(rate(worker({}), entry, 'yes', alone, model({ items: { hardShare: 1, hardAccuracy: 0.55, relevantShare: 0.4 } })) - 0.55)).toBeLessThan(tol(0.55));
-    expect(rate(worker({}), { truth: 'yes', check: true }, 'yes', alone, model({ items: { hardShare: 1, hardAccuracy: 0.55, relevantShare: 0.4 } }))).toBeGreaterThan(0.85);
+    expect(
+      Math.abs(rate(worker({}), entry, 'yes', alone, model({ items: { hardShare: 1, hardAccuracy: 0.55, relevantShare: 0.4 } })) - 0.55),
+    ).toBeLessThan(tol(0.55));
+    expect(
+      rate(
+        worker({}),
+        { truth: 'yes', check: true },
+        'yes',
+        alone,
+        model({ items: { hardShare: 1, hardAccuracy: 0.55, relevantShare: 0.4 } }),
+      ),
+    ).toBeGreaterThan(0.85);
     const tired = worker({ kind: 'fatigue' });
     expect(Math.abs(rate(tired, entry, 'yes', { itemsDone: 0 }) - 0.9)).toBeLessThan(tol(0.9));
     expect(Math.abs(rate(tired, entry, 'yes', { itemsDone: 100 }) - (0.5 + 0.4 * 0.2))).toBeLessThan(tol(0.58));
@@ -160,18 +187,25 @@ describe('deciding answers', () => {
     const w = worker({});
     const entry: OracleEntry = { truth: 'yes' };
     const first = keys.slice(0, 200).map((k) => decide('s', w, k, entry, alone, model()));
-    expect([...keys.slice(0, 200)].reverse().map((k) => decide('s', w, k, entry, alone, model())).reverse()).toEqual(first);
+    expect(
+      [...keys.slice(0, 200)]
+        .reverse()
+        .map((k) => decide('s', w, k, entry, alone, model()))
+        .reverse(),
+    ).toEqual(first);
     expect(keys.slice(0, 200).map((k) => decide('s', worker({ workerId: 'AW2' }), k, entry, alone, model()))).not.toEqual(first);
   });
 
   it('takes qualification tests with the worker skill', () => {
-    const form = parseTest(`<QuestionForm xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2017-11-06/QuestionForm.xsd">
+    const form =
+      parseTest(`<QuestionForm xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2017-11-06/QuestionForm.xsd">
       <Question><QuestionIdentifier>q1</QuestionIdentifier><QuestionContent><Text>?</Text></QuestionContent><AnswerSpecification><SelectionAnswer><Selections>
         <Selection><SelectionIdentifier>a</SelectionIdentifier><Text>A</Text></Selection><Selection><SelectionIdentifier>b</SelectionIdentifier><Text>B</Text></Selection>
       </Selections></SelectionAnswer></AnswerSpecification></Question>
       <Question><QuestionIdentifier>q2</QuestionIdentifier><QuestionContent><Text>?</Text></QuestionContent><AnswerSpecification><FreeTextAnswer/></AnswerSpecification></Question>
     </QuestionForm>`);
-    const key = parseAnswerKey(`<AnswerKey xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/AnswerKey.xsd">
+    const key =
+      parseAnswerKey(`<AnswerKey xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/AnswerKey.xsd">
       <Question><QuestionIdentifier>q1</QuestionIdentifier><AnswerOption><SelectionIdentifier>b</SelectionIdentifier><AnswerScore>1</AnswerScore></AnswerOption>
       <AnswerOption><SelectionIdentifier>a</SelectionIdentifier><AnswerScore>0</AnswerScore></AnswerOption></Question></AnswerKey>`);
     const rng = seededRng('tests');

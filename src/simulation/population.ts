@@ -23,7 +23,10 @@ export const populationSchema = z
     /** Number of workers (accounts `A<prefix>...` created or updated when the population is loaded). */
     size: z.number().int().min(1).max(5000),
     /** Worker ids are `A` + idPrefix + a tag of the seed + the worker's number. */
-    idPrefix: z.string().regex(/^[A-Z0-9]{1,12}$/, 'capital letters and digits, at most 12').default('SIM'),
+    idPrefix: z
+      .string()
+      .regex(/^[A-Z0-9]{1,12}$/, 'capital letters and digits, at most 12')
+      .default('SIM'),
     /** Visits per simulated hour (a Poisson process); each visit brings one idle worker, drawn at random. */
     arrivalsPerHour: z.number().positive().max(1_000_000),
     /** Mean number of HITs a worker does in one visit (geometric, at least 1); a worker leaves early when no HIT is left. */
@@ -62,7 +65,11 @@ export const populationSchema = z
      * workers take `timeFactor` of a careful worker's time per item.
      */
     llm: z
-      .object({ checkAccuracy: share.default(0.97), agentAgreement: share.default(0.9), timeFactor: z.number().positive().max(1).default(0.45) })
+      .object({
+        checkAccuracy: share.default(0.97),
+        agentAgreement: share.default(0.9),
+        timeFactor: z.number().positive().max(1).default(0.45),
+      })
       .strict()
       .prefault({}),
     /**
@@ -74,7 +81,12 @@ export const populationSchema = z
      * whose text sounds more confident `sway` of the time (when one does), else judges alone.
      */
     debate: z
-      .object({ careful: betaDistribution.default({ alpha: 17, beta: 3 }), gain: share.default(0.95), sway: share.default(0.6), misleading: share.default(0.05) })
+      .object({
+        careful: betaDistribution.default({ alpha: 17, beta: 3 }),
+        gain: share.default(0.95),
+        sway: share.default(0.6),
+        misleading: share.default(0.05),
+      })
       .strict()
       .prefault({}),
     /**
@@ -87,7 +99,10 @@ export const populationSchema = z
       .strict()
       .prefault({}),
     /** Fatigue workers: accuracy (above chance) shrinks by `perItem` for every item done in a visit, down to `floor` of it. */
-    fatigue: z.object({ perItem: share.default(0.03), floor: share.default(0.2) }).strict().prefault({}),
+    fatigue: z
+      .object({ perItem: share.default(0.03), floor: share.default(0.2) })
+      .strict()
+      .prefault({}),
     /** Quitters: the share of their accepted assignments returned or abandoned (half each). */
     quitRate: share.default(0.6),
     workTime: z
@@ -114,14 +129,20 @@ export const populationSchema = z
         /** Share of a worker's earlier work (baseline) that was approved: PercentAssignmentsApproved. */
         approvalRate: betaDistribution.default({ alpha: 98, beta: 2 }),
         /** Earlier approved HITs (NumberHITsApproved): log-normal with this median and spread. */
-        approvedHits: z.object({ median: z.number().min(0), sigma: z.number().min(0).max(5).default(1) }).strict().prefault({ median: 2000 }),
+        approvedHits: z
+          .object({ median: z.number().min(0), sigma: z.number().min(0).max(5).default(1) })
+          .strict()
+          .prefault({ median: 2000 }),
         /** Where workers are (Locale): countries (ISO 3166) and optional subdivisions, with shares. */
         locales: z
           .array(
             z
               .object({
                 country: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166 country code such as US'),
-                subdivision: z.string().regex(/^[A-Z0-9]{1,3}$/, 'an ISO 3166-2 subdivision such as WA').optional(),
+                subdivision: z
+                  .string()
+                  .regex(/^[A-Z0-9]{1,3}$/, 'an ISO 3166-2 subdivision such as WA')
+                  .optional(),
                 share: z.number().positive(),
               })
               .strict(),
@@ -137,7 +158,10 @@ export const populationSchema = z
       .prefault({}),
   })
   .strict()
-  .refine((p) => p.abandonRate + p.returnRate <= 1 + 1e-9, { message: 'abandonRate + returnRate add up to more than 1', path: ['returnRate'] });
+  .refine((p) => p.abandonRate + p.returnRate <= 1 + 1e-9, {
+    message: 'abandonRate + returnRate add up to more than 1',
+    path: ['returnRate'],
+  });
 
 export type PopulationProfile = z.output<typeof populationSchema>;
 export type PopulationInput = z.input<typeof populationSchema>;

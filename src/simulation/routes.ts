@@ -28,10 +28,16 @@ export interface SimulationHost {
  */
 
 const judgment = z.enum(['yes', 'no']);
-export const oracleSchema = z.record(z.string().min(1).max(256), z.object({ truth: judgment, model: judgment.optional(), check: z.boolean().optional() }).strict());
+export const oracleSchema = z.record(
+  z.string().min(1).max(256),
+  z.object({ truth: judgment, model: judgment.optional(), check: z.boolean().optional() }).strict(),
+);
 
 function problem(res: Response, status: number, title: string, detail: string, extra: Record<string, unknown> = {}): void {
-  res.status(status).type('application/problem+json').send(JSON.stringify({ type: 'about:blank', title, status, detail, ...extra }));
+  res
+    .status(status)
+    .type('application/problem+json')
+    .send(JSON.stringify({ type: 'about:blank', title, status, detail, ...extra }));
 }
 
 export function workerView(w: SimWorker) {
@@ -57,7 +63,8 @@ export function simulationRouter(running: SimulationHost): Router {
       res.set('WWW-Authenticate', 'Bearer realm="qrelay-marketplace-admin"');
       return problem(res, 401, 'Unauthorized', 'send Authorization: Bearer <admin token> (qrelay marketplace admin-token prints it)');
     }
-    if (!sameToken(m[1]!, running.adminToken)) return problem(res, 403, 'Forbidden', 'this is not the admin token of this marketplace key pair');
+    if (!sameToken(m[1]!, running.adminToken))
+      return problem(res, 403, 'Forbidden', 'this is not the admin token of this marketplace key pair');
     next();
   });
   // an oracle for a large batch is big: 100,000 keys are about 5 MB
@@ -81,9 +88,15 @@ export function simulationRouter(running: SimulationHost): Router {
   const oracle = (merge: boolean) => (req: Request, res: Response) => {
     const parsed = oracleSchema.safeParse(req.body);
     if (!parsed.success) {
-      return problem(res, 400, 'Bad Request', 'the oracle must be an object { "<data-sim-key>": { "truth": "yes" | "no", "model"?: "yes" | "no" } }', {
-        errors: parsed.error.issues.slice(0, 20).map((i) => ({ path: ['body', ...i.path.map(String)].join('.'), message: i.message })),
-      });
+      return problem(
+        res,
+        400,
+        'Bad Request',
+        'the oracle must be an object { "<data-sim-key>": { "truth": "yes" | "no", "model"?: "yes" | "no" } }',
+        {
+          errors: parsed.error.issues.slice(0, 20).map((i) => ({ path: ['body', ...i.path.map(String)].join('.'), message: i.message })),
+        },
+      );
     }
     res.json({ size: sim().setOracle(parsed.data, merge) });
   };
@@ -102,7 +115,9 @@ export function simulationRouter(running: SimulationHost): Router {
     await sim().stop();
     res.json(sim().progress());
   });
-  router.use((req, res) => problem(res, 404, 'Not Found', `no route for ${req.method} /admin/simulation${req.path === '/' ? '' : req.path}`));
+  router.use((req, res) =>
+    problem(res, 404, 'Not Found', `no route for ${req.method} /admin/simulation${req.path === '/' ? '' : req.path}`),
+  );
 
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);

@@ -84,7 +84,12 @@ async function dropPrivate(connection: Connection): Promise<void> {
 }
 
 /** The source batch's publishing options, for the copy (a draft source: the `dream` preset). */
-async function publishRequestFor(ctx: PipelineContext, source: string, target: string, hideDebate: boolean | undefined): Promise<PublishRequest> {
+async function publishRequestFor(
+  ctx: PipelineContext,
+  source: string,
+  target: string,
+  hideDebate: boolean | undefined,
+): Promise<PublishRequest> {
   const doc = await requireBatch(ctx, source);
   const s = doc.settings;
   if (!s) return { target, preset: 'dream', seed: source, ...(hideDebate !== undefined && { hideDebate }) };
@@ -104,7 +109,11 @@ async function publishRequestFor(ctx: PipelineContext, source: string, target: s
 }
 
 async function countRecords(ctx: PipelineContext, batch: string): Promise<CopyResult> {
-  const [items, gold, consensus] = await Promise.all([visibleRecords(ctx, 'escalations', batch), visibleRecords(ctx, 'gold', batch), visibleRecords(ctx, 'consensus', batch)]);
+  const [items, gold, consensus] = await Promise.all([
+    visibleRecords(ctx, 'escalations', batch),
+    visibleRecords(ctx, 'gold', batch),
+    visibleRecords(ctx, 'consensus', batch),
+  ]);
   return { items: items.length, gold: gold.length, consensus: consensus.length, withTruth: items.filter((r) => r.label !== null).length };
 }
 
@@ -138,12 +147,21 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     const clock = running.marketplace.clock;
     clock.hold();
     const target = running.url;
-    const ctx = createPipelineContext({ connection: env.connection, config, logger: env.logger, now: () => clock.now(), progress: () => {} });
+    const ctx = createPipelineContext({
+      connection: env.connection,
+      config,
+      logger: env.logger,
+      now: () => clock.now(),
+      progress: () => {},
+    });
     // a target's custom qualification types are remembered per target URL: this one is new
     await ctx.models.targetQualifications.deleteMany({ _id: { $regex: `^${target.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\|` } });
 
     const copy = req.inPlace ? await countRecords(realCtx, req.name) : await copyBatch(realCtx, req.source, req.name, req.truth);
-    if (!req.inPlace) say(`copy       batch ${req.source} -> ${req.name} (simulated): ${copy.items} cases, ${copy.gold} gold items, ${copy.consensus} consensus labels${req.truth ? `, ${copy.withTruth} with a true label` : ''}`);
+    if (!req.inPlace)
+      say(
+        `copy       batch ${req.source} -> ${req.name} (simulated): ${copy.items} cases, ${copy.gold} gold items, ${copy.consensus} consensus labels${req.truth ? `, ${copy.withTruth} with a true label` : ''}`,
+      );
     const published = await publishBatch(ctx, req.name, await publishRequestFor(realCtx, req.source, target, req.hideDebate), target);
     env.onPublished?.(published.hits, published.quoteCents);
     say(`publish    ${published.hits} HITs on a private simulated marketplace (${target}: its own database and clock)`);
@@ -179,7 +197,9 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       crowdMs += t1 - t0;
       roundsMs += performance.now() - t1;
       env.onRound?.(round.aggregation.summary.itemsComplete, round.aggregation.summary.items, (t - startMs) / 1000);
-      say(`work       ${round.aggregation.summary.itemsComplete}/${round.aggregation.summary.items} items with their votes after ${(Math.round((t - startMs) / 360_000) / 10).toFixed(1)} simulated hours`);
+      say(
+        `work       ${round.aggregation.summary.itemsComplete}/${round.aggregation.summary.items} items with their votes after ${(Math.round((t - startMs) / 360_000) / 10).toFixed(1)} simulated hours`,
+      );
       if (round.followUp.complete) break;
       if (t >= limitMs) {
         const p = sim.progress();
@@ -195,7 +215,17 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     const simulatedSeconds = (clock.nowMs() - startMs) / 1000;
     await sim.stop();
     const blocks = await running.marketplace.models.blocks.find({}, { _id: 1 }).lean();
-    return { copy, ctx, workers, blocked: new Set(blocks.map((b) => String(b._id))), rounds, simulatedSeconds, wallSeconds: (performance.now() - started) / 1000, crowdWallSeconds: crowdMs / 1000, roundsWallSeconds: roundsMs / 1000 };
+    return {
+      copy,
+      ctx,
+      workers,
+      blocked: new Set(blocks.map((b) => String(b._id))),
+      rounds,
+      simulatedSeconds,
+      wallSeconds: (performance.now() - started) / 1000,
+      crowdWallSeconds: crowdMs / 1000,
+      roundsWallSeconds: roundsMs / 1000,
+    };
   } finally {
     await running?.close().catch((err: unknown) => env.logger.warn({ err }, 'closing the private simulated marketplace failed'));
     await dropPrivate(priv).catch(() => undefined);

@@ -1,5 +1,16 @@
 import { createHash } from 'node:crypto';
-import { isDomainError, parseAnswerKey, settle, SiteKeys, statusOf, testOf, workFrameUrl, type FormFields, type HitSummary, type RunningMarketplace } from '@qrelay/marketplace';
+import {
+  isDomainError,
+  parseAnswerKey,
+  settle,
+  SiteKeys,
+  statusOf,
+  testOf,
+  workFrameUrl,
+  type FormFields,
+  type HitSummary,
+  type RunningMarketplace,
+} from '@qrelay/marketplace';
 import { decide, testAnswers, type Judgment, type OracleEntry } from './decide.js';
 import { drawPopulation, type SimWorker } from './draw.js';
 import { fillPageForm, readPageForm, type PageForm } from './form.js';
@@ -38,7 +49,14 @@ export class SimulationError extends Error {
 type SimEvent =
   | { type: 'arrival' }
   | { type: 'look'; w: number }
-  | { type: 'submit'; w: number; assignmentId: string; action: string; fields: [string, string][]; judged: { key: string; answer: Judgment }[] }
+  | {
+      type: 'submit';
+      w: number;
+      assignmentId: string;
+      action: string;
+      fields: [string, string][];
+      judged: { key: string; answer: Judgment }[];
+    }
   | { type: 'return'; w: number; assignmentId: string }
   | { type: 'test'; w: number; typeId: string; answers: FormFields };
 
@@ -92,7 +110,9 @@ const PAGE_CACHE_SIZE = 256;
 const LIST_PAGE = 50;
 
 function emptyTally(): Record<WorkerKind, KindTally> {
-  return Object.fromEntries(WORKER_KINDS.map((k) => [k, { workers: 0, submitted: 0, judged: 0, correct: 0, accuracy: null, yes: 0 }])) as Record<WorkerKind, KindTally>;
+  return Object.fromEntries(
+    WORKER_KINDS.map((k) => [k, { workers: 0, submitted: 0, judged: 0, correct: 0, accuracy: null, yes: 0 }]),
+  ) as Record<WorkerKind, KindTally>;
 }
 
 function errorText(err: unknown): string {
@@ -157,7 +177,8 @@ export class Simulation {
 
   /** Draws the population from its profile and creates (or updates) its worker accounts. */
   async loadPopulation(profile: PopulationProfile): Promise<SimWorker[]> {
-    if (this.state === 'running' || this.state === 'paused') throw new SimulationError(409, 'the simulation is running: stop it before loading another population');
+    if (this.state === 'running' || this.state === 'paused')
+      throw new SimulationError(409, 'the simulation is running: stop it before loading another population');
     const drawn = drawPopulation(profile);
     for (const w of drawn) {
       const existing = await this.running.workers.getWorker(w.workerId);
@@ -192,7 +213,8 @@ export class Simulation {
 
   /** Starts a run (or resumes a paused one). A new run starts from the seed again. */
   start(): void {
-    if (this.state === 'empty' || !this.profile) throw new SimulationError(409, 'load a population first (PUT /admin/simulation/population)');
+    if (this.state === 'empty' || !this.profile)
+      throw new SimulationError(409, 'load a population first (PUT /admin/simulation/population)');
     if (this.state === 'running') return;
     const clock = this.mp.clock;
     if (!clock.held) {
@@ -205,7 +227,10 @@ export class Simulation {
     this.realStart = performance.now();
     this.state = 'running';
     this.loopDone = this.loop();
-    this.mp.logger.info({ seed: this.profile.seed, workers: this.workers.length, oracle: this.oracle.size, speed: clock.speed }, 'simulation started');
+    this.mp.logger.info(
+      { seed: this.profile.seed, workers: this.workers.length, oracle: this.oracle.size, speed: clock.speed },
+      'simulation started',
+    );
   }
 
   /** Stops the workers where they are; the marketplace's time stands still until resumed or stopped. */
@@ -239,7 +264,14 @@ export class Simulation {
     const seed = this.profile!.seed;
     this.counters = Simulation.zero();
     for (const w of this.workers) this.counters.byKind[w.kind].workers++;
-    this.runtimes = this.workers.map((worker) => ({ worker, rng: seededRng(`${seed}:run:${worker.index}`), active: false, remaining: 0, asked: new Set(), itemsThisVisit: 0 }));
+    this.runtimes = this.workers.map((worker) => ({
+      worker,
+      rng: seededRng(`${seed}:run:${worker.index}`),
+      active: false,
+      remaining: 0,
+      asked: new Set(),
+      itemsThisVisit: 0,
+    }));
     this.arrivals = seededRng(`${seed}:arrivals`);
     this.agenda.clear();
     this.agenda.push(nowMs, { type: 'arrival' });
@@ -294,7 +326,8 @@ export class Simulation {
    * and a seed replays the same run, whatever the machine's speed.
    */
   startStepped(): void {
-    if (this.state === 'empty' || !this.profile) throw new SimulationError(409, 'load a population first (PUT /admin/simulation/population)');
+    if (this.state === 'empty' || !this.profile)
+      throw new SimulationError(409, 'load a population first (PUT /admin/simulation/population)');
     if (this.state === 'running' || this.state === 'paused') throw new SimulationError(409, 'a run is in progress: stop it first');
     const clock = this.mp.clock;
     if (!clock.held) {
@@ -398,7 +431,10 @@ export class Simulation {
     let askable: string | undefined;
     // the oldest HITs first, a page at a time, as a person scrolls the list
     for (let after: string | undefined, page = 0; page < 100; page++) {
-      const hits = await this.running.workers.listAvailableHits(workerId, { limit: LIST_PAGE, ...(after !== undefined ? { afterHitId: after } : {}) });
+      const hits = await this.running.workers.listAvailableHits(workerId, {
+        limit: LIST_PAGE,
+        ...(after !== undefined ? { afterHitId: after } : {}),
+      });
       for (const hit of hits.filter((h) => h.canAccept)) {
         let assignmentId: string;
         try {
@@ -497,7 +533,14 @@ export class Simulation {
       return;
     }
     const fields = fillPageForm(form, { assignmentId, answers, timers });
-    this.agenda.push(now + Math.round(seconds * 1000), { type: 'submit', w: w.index, assignmentId, action: `${turkSubmitTo.replace(/\/+$/, '')}/mturk/externalSubmit`, fields, judged });
+    this.agenda.push(now + Math.round(seconds * 1000), {
+      type: 'submit',
+      w: w.index,
+      assignmentId,
+      action: `${turkSubmitTo.replace(/\/+$/, '')}/mturk/externalSubmit`,
+      fields,
+      judged,
+    });
   }
 
   /** The same page (every assignment of a HIT shows it) is read once. */
@@ -577,7 +620,14 @@ export class Simulation {
         arrivalsWithoutIdleWorker: c.arrivalsWithoutIdleWorker,
         visitsWithoutWork: c.visitsWithoutWork,
       },
-      assignments: { accepted: c.accepted, submitted: c.submitted, returned: c.returned, abandoned: c.abandoned, late: c.late, failed: c.failed },
+      assignments: {
+        accepted: c.accepted,
+        submitted: c.submitted,
+        returned: c.returned,
+        abandoned: c.abandoned,
+        late: c.late,
+        failed: c.failed,
+      },
       qualificationTests: { taken: c.testsTaken, granted: c.testsGranted, pending: c.testsPending },
       byKind,
       errors: { count: c.errors, ...(c.lastError !== undefined ? { last: c.lastError } : {}) },

@@ -21,7 +21,8 @@ function jsonLabel(value: unknown): Judgment | undefined {
 export function parseTruth(text: string, file: string): Map<string, Judgment> {
   const lines = text.split(/\r?\n/);
   const first = lines.find((l) => l.trim() !== '');
-  if (first === undefined) throw new UserError(`${file}: the truth file is empty; give TREC qrels or JSONL lines {"query_id", "chunk_id", "label"}`);
+  if (first === undefined)
+    throw new UserError(`${file}: the truth file is empty; give TREC qrels or JSONL lines {"query_id", "chunk_id", "label"}`);
   const jsonl = first.trim().startsWith('{');
   const truth = new Map<string, Judgment>();
   lines.forEach((raw, i) => {
@@ -38,16 +39,19 @@ export function parseTruth(text: string, file: string): Map<string, Judgment> {
       } catch {
         throw new UserError(`${where}: not a JSON object (a JSONL truth file has one {"query_id", "chunk_id", "label"} per line)`);
       }
-      if (typeof row !== 'object' || row === null) throw new UserError(`${where}: expected a JSON object with query_id, chunk_id and label`);
+      if (typeof row !== 'object' || row === null)
+        throw new UserError(`${where}: expected a JSON object with query_id, chunk_id and label`);
       const r = row as Record<string, unknown>;
       queryId = r.query_id;
       chunkId = r.chunk_id;
       if (!('label' in r)) throw new UserError(`${where}: field label is missing (yes or no)`);
       label = jsonLabel(r.label);
-      if (label === undefined) throw new UserError(`${where}: field label: expected yes or no (or 1/0, true/false), got ${JSON.stringify(r.label)}`);
+      if (label === undefined)
+        throw new UserError(`${where}: field label: expected yes or no (or 1/0, true/false), got ${JSON.stringify(r.label)}`);
     } else {
       const f = line.split(/\s+/);
-      if (f.length !== 4) throw new UserError(`${where}: a TREC qrels line has 4 fields (query_id iteration chunk_id relevance), this one has ${f.length}`);
+      if (f.length !== 4)
+        throw new UserError(`${where}: a TREC qrels line has 4 fields (query_id iteration chunk_id relevance), this one has ${f.length}`);
       const rel = Number(f[3]);
       if (!Number.isInteger(rel)) throw new UserError(`${where}: field relevance: expected a whole number, got ${JSON.stringify(f[3])}`);
       [queryId, , chunkId] = f;
@@ -57,7 +61,8 @@ export function parseTruth(text: string, file: string): Map<string, Judgment> {
     if (typeof chunkId !== 'string' || chunkId === '') throw new UserError(`${where}: field chunk_id: expected a non-empty string`);
     const key = truthKey(queryId, chunkId);
     const earlier = truth.get(key);
-    if (earlier !== undefined && earlier !== label) throw new UserError(`${where}: ${queryId} ${chunkId} is labelled both yes and no in the truth file`);
+    if (earlier !== undefined && earlier !== label)
+      throw new UserError(`${where}: ${queryId} ${chunkId} is labelled both yes and no in the truth file`);
     truth.set(key, label);
   });
   return truth;

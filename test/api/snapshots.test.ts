@@ -21,7 +21,12 @@ beforeAll(async () => {
   const ctx = testContext(t);
   await importSampleBatch(ctx, tempDir(), 'snap', 18);
   await preparePublish(ctx, 'snap', { target: 'local', preset: 'dream' }, 'local');
-  const appContext = (): AppContext => ({ config: loadConfig({ ...process.env }), logger: createLogger('silent'), connection: t.connection, apiToken: 'snapshot-test-token' });
+  const appContext = (): AppContext => ({
+    config: loadConfig({ ...process.env }),
+    logger: createLogger('silent'),
+    connection: t.connection,
+    apiToken: 'snapshot-test-token',
+  });
   apps.push(createApp(appContext()), createApp(appContext())); // two "processes" on one database
 });
 
@@ -55,7 +60,12 @@ describe('status and report snapshots', () => {
     // mark the stored body: only an answer read from the store carries the mark
     const marked = { ...computed.body, marked: true };
     await stored.updateOne({ _id: 'status|snap' }, { $set: { body: Buffer.from(JSON.stringify(marked)), gzip: null } });
-    const fresh = createApp({ config: loadConfig({ ...process.env }), logger: createLogger('silent'), connection: t.connection, apiToken: 'snapshot-test-token' });
+    const fresh = createApp({
+      config: loadConfig({ ...process.env }),
+      logger: createLogger('silent'),
+      connection: t.connection,
+      apiToken: 'snapshot-test-token',
+    });
     expect((await request(fresh).get('/api/v1/batches/snap').expect(200)).body).toEqual(marked);
     // a change: the stored snapshot no longer holds, the answer is computed again
     await touchBatch(testContext(t), 'snap');

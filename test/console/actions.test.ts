@@ -1,7 +1,12 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CreateQualificationTypeCommand, GetQualificationScoreCommand, ListBonusPaymentsCommand, ListWorkerBlocksCommand } from '@aws-sdk/client-mturk';
+import {
+  CreateQualificationTypeCommand,
+  GetQualificationScoreCommand,
+  ListBonusPaymentsCommand,
+  ListWorkerBlocksCommand,
+} from '@aws-sdk/client-mturk';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { actionModels } from '../../src/actions/models.js';
@@ -53,7 +58,8 @@ beforeAll(async () => {
 });
 
 const blocked = async () => ((await h.client().send(new ListWorkerBlocksCommand({}))).WorkerBlocks ?? []).map((b) => b.WorkerId);
-const bonusesFor = async (assignmentId: string) => (await h.client().send(new ListBonusPaymentsCommand({ AssignmentId: assignmentId }))).BonusPayments ?? [];
+const bonusesFor = async (assignmentId: string) =>
+  (await h.client().send(new ListBonusPaymentsCommand({ AssignmentId: assignmentId }))).BonusPayments ?? [];
 
 describe('REST actions under /api/v1', () => {
   it('lists the workers with checks, agreement, flags, blocks, scores and bonuses', async () => {
@@ -82,7 +88,9 @@ describe('REST actions under /api/v1', () => {
     expect(await blocked()).toContain(workers.w3);
     const again = await request(app).post(`/api/v1/workers/${workers.w3}/block`).set(auth).send({ reason: 'fails checks' });
     expect(again.body).toMatchObject({ wasBlocked: true });
-    expect((await request(app).get(`/api/v1/workers?batch=${BATCH}`)).body.workers.find((w: { workerId: string }) => w.workerId === workers.w3)).toMatchObject({ blocked: true, blockReason: 'fails checks' });
+    expect(
+      (await request(app).get(`/api/v1/workers?batch=${BATCH}`)).body.workers.find((w: { workerId: string }) => w.workerId === workers.w3),
+    ).toMatchObject({ blocked: true, blockReason: 'fails checks' });
     const unblock = await request(app).post(`/api/v1/workers/${workers.w3}/unblock`).set(auth).send({});
     expect(unblock.body).toMatchObject({ blocked: false, wasBlocked: true });
     expect(await blocked()).not.toContain(workers.w3);
@@ -106,7 +114,10 @@ describe('REST actions under /api/v1', () => {
     expect(after.bonusCents).toBe(60);
     expect(after.spendCents).toBe(before.spendCents + 60);
     // the HITs commit 6 x $0.66 = $3.96 of the $10 budget: a $9 bonus ($10.80 with its fee) does not fit
-    const over = await request(app).post(`/api/v1/workers/${workers.w1}/bonus`).set(auth).send({ ...body, amount: '9.00' });
+    const over = await request(app)
+      .post(`/api/v1/workers/${workers.w1}/bonus`)
+      .set(auth)
+      .send({ ...body, amount: '9.00' });
     expect(over.status).toBe(400);
     expect(over.body.detail).toMatch(/over its budget of \$10\.00/);
     expect(await bonusesFor(honestAssignment)).toHaveLength(1);
@@ -116,59 +127,118 @@ describe('REST actions under /api/v1', () => {
   });
 
   it('messages a worker and sets, then revokes, a qualification score', async () => {
-    const msg = await request(app).post('/api/v1/workers/message').set(auth).send({ workerIds: [workers.w2], subject: 'Thanks', text: 'Good work on the relevance HITs.' });
+    const msg = await request(app)
+      .post('/api/v1/workers/message')
+      .set(auth)
+      .send({ workerIds: [workers.w2], subject: 'Thanks', text: 'Good work on the relevance HITs.' });
     expect(msg.status, JSON.stringify(msg.body)).toBe(200);
     expect(msg.body).toMatchObject({ sent: [workers.w2], failed: [] });
-    const type = await h.client().send(new CreateQualificationTypeCommand({ Name: 'console-test-skill', Description: 'set by the console test', QualificationTypeStatus: 'Active' }));
+    const type = await h.client().send(
+      new CreateQualificationTypeCommand({
+        Name: 'console-test-skill',
+        Description: 'set by the console test',
+        QualificationTypeStatus: 'Active',
+      }),
+    );
     const typeId = type.QualificationType!.QualificationTypeId!;
-    const set = await request(app).post(`/api/v1/workers/${workers.w2}/qualification`).set(auth).send({ qualification: 'console-test-skill', value: 7 });
+    const set = await request(app)
+      .post(`/api/v1/workers/${workers.w2}/qualification`)
+      .set(auth)
+      .send({ qualification: 'console-test-skill', value: 7 });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body).toMatchObject({ qualificationTypeId: typeId, value: 7, revoked: false });
     const score = await h.client().send(new GetQualificationScoreCommand({ QualificationTypeId: typeId, WorkerId: workers.w2 }));
     expect(score.Qualification).toMatchObject({ IntegerValue: 7, Status: 'Granted' });
-    const revoke = await request(app).post(`/api/v1/workers/${workers.w2}/qualification`).set(auth).send({ qualification: typeId, revoke: true, reason: 'test over' });
+    const revoke = await request(app)
+      .post(`/api/v1/workers/${workers.w2}/qualification`)
+      .set(auth)
+      .send({ qualification: typeId, revoke: true, reason: 'test over' });
     expect(revoke.body).toMatchObject({ revoked: true, value: null });
-    const afterRevoke = await h.client().send(new GetQualificationScoreCommand({ QualificationTypeId: typeId, WorkerId: workers.w2 })).then(
-      (r) => r.Qualification?.Status,
-      () => 'gone',
-    );
+    const afterRevoke = await h
+      .client()
+      .send(new GetQualificationScoreCommand({ QualificationTypeId: typeId, WorkerId: workers.w2 }))
+      .then(
+        (r) => r.Qualification?.Status,
+        () => 'gone',
+      );
     expect(afterRevoke).not.toBe('Granted');
-    const unknown = await request(app).post(`/api/v1/workers/${workers.w2}/qualification`).set(auth).send({ qualification: 'no-such-qualification', value: 1 });
+    const unknown = await request(app)
+      .post(`/api/v1/workers/${workers.w2}/qualification`)
+      .set(auth)
+      .send({ qualification: 'no-such-qualification', value: 1 });
     expect(unknown.status).toBe(400);
     expect(unknown.body.detail).toMatch(/^--qualification: no qualification type "no-such-qualification"/);
   });
 
   it('overrides a discarded assignment: its votes count again and the labels are recomputed', async () => {
     const before = (await request(app).get(`/api/v1/batches/${BATCH}`)).body;
-    const res = await request(app).post(`/api/v1/assignments/${discarded}/override`).set(auth).send({ decision: 'approve', reason: 'the check item was ambiguous' });
+    const res = await request(app)
+      .post(`/api/v1/assignments/${discarded}/override`)
+      .set(auth)
+      .send({ decision: 'approve', reason: 'the check item was ambiguous' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ assignmentId: discarded, workerId: workers.w3, decision: 'approve', platform: 'already-approved', countsVotes: true });
+    expect(res.body).toMatchObject({
+      assignmentId: discarded,
+      workerId: workers.w3,
+      decision: 'approve',
+      platform: 'already-approved',
+      countsVotes: true,
+    });
     const after = (await request(app).get(`/api/v1/batches/${BATCH}`)).body;
     // 4 more valid votes: the discarded assignment answered the 4 real items of HIT 0
     expect(after.validVotes).toBe(before.validVotes + 4);
-    const w3 = (await request(app).get(`/api/v1/workers?batch=${BATCH}`)).body.workers.find((w: { workerId: string }) => w.workerId === workers.w3);
+    const w3 = (await request(app).get(`/api/v1/workers?batch=${BATCH}`)).body.workers.find(
+      (w: { workerId: string }) => w.workerId === workers.w3,
+    );
     expect(w3.assignments.counted).toBe(2);
-    const answers = (await request(app).get(`/api/v1/batches/${BATCH}/workers/${workers.w3}/answers`)).body as Array<{ assignmentId: string; review: string; kind: string }>;
+    const answers = (await request(app).get(`/api/v1/batches/${BATCH}/workers/${workers.w3}/answers`)).body as Array<{
+      assignmentId: string;
+      review: string;
+      kind: string;
+    }>;
     expect(answers.filter((a) => a.assignmentId === discarded).every((a) => a.review === 'override: approve')).toBe(true);
     expect(answers.some((a) => a.kind === 'check')).toBe(true);
   });
 
   it('takes a manual label into the exported JSONL qrels with source manual, and lists it', async () => {
-    const items = (await request(app).get(`/api/v1/batches/${BATCH}/items`)).body as Array<{ queryId: string; chunkId: string; label: string; source: string }>;
+    const items = (await request(app).get(`/api/v1/batches/${BATCH}/items`)).body as Array<{
+      queryId: string;
+      chunkId: string;
+      label: string;
+      source: string;
+    }>;
     expect(items).toHaveLength(8);
     const item = items[0]!;
     const flipped = item.label === 'yes' ? 'no' : 'yes';
-    const res = await request(app).post(`/api/v1/batches/${BATCH}/manual-labels`).set(auth).send({ queryId: item.queryId, chunkId: item.chunkId, label: flipped, note: 'read it myself' });
+    const res = await request(app)
+      .post(`/api/v1/batches/${BATCH}/manual-labels`)
+      .set(auth)
+      .send({ queryId: item.queryId, chunkId: item.chunkId, label: flipped, note: 'read it myself' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ label: flipped, previous: null, changed: true, who: 'api' });
     const listed = (await request(app).get(`/api/v1/batches/${BATCH}/manual-labels`)).body;
-    expect(listed).toEqual([expect.objectContaining({ queryId: item.queryId, chunkId: item.chunkId, label: flipped, note: 'read it myself' })]);
-    expect(((await request(app).get(`/api/v1/batches/${BATCH}/items`)).body as typeof items).find((i) => i.queryId === item.queryId && i.chunkId === item.chunkId)).toMatchObject({ label: flipped, source: 'manual' });
+    expect(listed).toEqual([
+      expect.objectContaining({ queryId: item.queryId, chunkId: item.chunkId, label: flipped, note: 'read it myself' }),
+    ]);
+    expect(
+      ((await request(app).get(`/api/v1/batches/${BATCH}/items`)).body as typeof items).find(
+        (i) => i.queryId === item.queryId && i.chunkId === item.chunkId,
+      ),
+    ).toMatchObject({ label: flipped, source: 'manual' });
     const out = join(dir, 'merged.jsonl');
     await exportQrels(testContext(h.db), { batch: BATCH, base: join(paths.samples, 'qrels', 'base.tsv'), out });
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { query_id: string; doc_id: string; rel: number; source: string });
-    expect(lines.find((l) => l.query_id === item.queryId && l.doc_id === item.chunkId)).toMatchObject({ source: 'manual', rel: flipped === 'yes' ? 1 : 0 });
-    const unknown = await request(app).post(`/api/v1/batches/${BATCH}/manual-labels`).set(auth).send({ queryId: 'nope', chunkId: 'nope', label: 'yes', note: 'x' });
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { query_id: string; doc_id: string; rel: number; source: string });
+    expect(lines.find((l) => l.query_id === item.queryId && l.doc_id === item.chunkId)).toMatchObject({
+      source: 'manual',
+      rel: flipped === 'yes' ? 1 : 0,
+    });
+    const unknown = await request(app)
+      .post(`/api/v1/batches/${BATCH}/manual-labels`)
+      .set(auth)
+      .send({ queryId: 'nope', chunkId: 'nope', label: 'yes', note: 'x' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.detail).toMatch(/^--query "nope" --chunk "nope": batch con-a has no such escalated item/);
   });
@@ -182,8 +252,14 @@ describe('REST actions under /api/v1', () => {
     expect((await request(app).get('/api/v1/batches/con-draft')).status).toBe(404);
     const refused = await request(app).delete(`/api/v1/batches/${BATCH}`).set(auth);
     expect(refused.status).toBe(409);
-    const audit = (await request(app).get(`/api/v1/batches/${BATCH}/audit`)).body as Array<{ who: string; action: string; outcome: string }>;
-    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['block', 'unblock', 'bonus', 'message', 'qualify', 'revoke', 'override', 'label']));
+    const audit = (await request(app).get(`/api/v1/batches/${BATCH}/audit`)).body as Array<{
+      who: string;
+      action: string;
+      outcome: string;
+    }>;
+    expect(audit.map((a) => a.action)).toEqual(
+      expect.arrayContaining(['block', 'unblock', 'bonus', 'message', 'qualify', 'revoke', 'override', 'label']),
+    );
     expect(audit.every((a) => a.who === 'api')).toBe(true);
     expect(audit.filter((a) => a.action === 'bonus').map((a) => a.outcome)).toEqual(['done', 'already-done']);
   });
@@ -202,7 +278,8 @@ describe('REST actions under /api/v1', () => {
     ] as const) {
       expect(doc.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
     }
-    for (const path of ['/api/v1/workers', '/api/v1/batches/{batch}/items', '/api/v1/batches/{batch}/audit', '/api/v1/overview']) expect(doc.paths[path]?.get, path).toBeDefined();
+    for (const path of ['/api/v1/workers', '/api/v1/batches/{batch}/items', '/api/v1/batches/{batch}/audit', '/api/v1/overview'])
+      expect(doc.paths[path]?.get, path).toBeDefined();
   });
 });
 
@@ -212,7 +289,9 @@ describe('the same actions on the command line', () => {
   it('lists the workers as JSON, blocks and unblocks, pays a repeated bonus once', { timeout: 180_000 }, async () => {
     const listed = await runCli(['workers', BATCH, '--json'], env());
     expect(listed.code, listed.stderr).toBe(0);
-    expect((JSON.parse(listed.stdout) as { workers: Array<{ workerId: string }> }).workers.map((w) => w.workerId).sort()).toEqual([workers.w1, workers.w2, workers.w3].sort());
+    expect((JSON.parse(listed.stdout) as { workers: Array<{ workerId: string }> }).workers.map((w) => w.workerId).sort()).toEqual(
+      [workers.w1, workers.w2, workers.w3].sort(),
+    );
 
     const block = await runCli(['worker', 'block', workers.w2, '--reason', 'testing the CLI'], env());
     expect(block.code, block.stderr).toBe(0);
@@ -239,9 +318,18 @@ describe('the same actions on the command line', () => {
 
   it('labels by hand, overrides a review, lists batches', { timeout: 180_000 }, async () => {
     const item = (await testContext(h.db).models.labels.find({ batch: BATCH }).lean()).sort((a, b) => (a._id < b._id ? -1 : 1))[1]!;
-    const label = await runCli(['label', BATCH, '--query', item.queryId, '--chunk', item.chunkId, '--label', 'yes', '--note', 'decided on the CLI', '--json'], env());
+    const label = await runCli(
+      ['label', BATCH, '--query', item.queryId, '--chunk', item.chunkId, '--label', 'yes', '--note', 'decided on the CLI', '--json'],
+      env(),
+    );
     expect(label.code, label.stderr).toBe(0);
-    expect(JSON.parse(label.stdout)).toMatchObject({ batch: BATCH, queryId: item.queryId, chunkId: item.chunkId, label: 'yes', who: expect.stringMatching(/^cli/) });
+    expect(JSON.parse(label.stdout)).toMatchObject({
+      batch: BATCH,
+      queryId: item.queryId,
+      chunkId: item.chunkId,
+      label: 'yes',
+      who: expect.stringMatching(/^cli/),
+    });
 
     const override = await runCli(['review', 'override', honestAssignment, '--reject', '--reason', 'copied answers'], env());
     expect(override.code, override.stderr).toBe(0);
@@ -252,17 +340,25 @@ describe('the same actions on the command line', () => {
 
     const batches = await runCli(['batches', '--json'], env());
     expect(batches.code, batches.stderr).toBe(0);
-    expect(JSON.parse(batches.stdout)).toEqual([expect.objectContaining({ batch: BATCH, state: expect.any(String), items: 8, budgetCents: 1000, bonusCents: 60 + 30 })]);
+    expect(JSON.parse(batches.stdout)).toEqual([
+      expect.objectContaining({ batch: BATCH, state: expect.any(String), items: 8, budgetCents: 1000, bonusCents: 60 + 30 }),
+    ]);
   });
 
   it('a bonus command killed (SIGKILL) after recording the bonus, then run again, pays exactly once', { timeout: 180_000 }, async () => {
     const ctx = testContext(h.db);
-    const w3Assignment = (await ctx.models.assignments.find({ batch: BATCH, workerId: workers.w3 }).lean()).map((a) => a._id).find((id) => id !== discarded)!;
+    const w3Assignment = (await ctx.models.assignments.find({ batch: BATCH, workerId: workers.w3 }).lean())
+      .map((a) => a._id)
+      .find((id) => id !== discarded)!;
     const args = ['worker', 'bonus', workers.w3, '--assignment', w3Assignment, '--amount', '0.15', '--reason', 'crash test'];
     // every marketplace answer is slow, so the kill lands while SendBonus is in flight or about to be
     h.running.chaos.set({ slowShare: 1, slowMs: 1500 });
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), ...args], { cwd: paths.root, env: { ...process.env, ...env(), LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+      const child = spawn(process.execPath, ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), ...args], {
+        cwd: paths.root,
+        env: { ...process.env, ...env(), LOG_LEVEL: 'warn' },
+        stdio: 'ignore',
+      });
       const exited = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
       const models = actionModels(h.db.connection);
       let recorded = null;

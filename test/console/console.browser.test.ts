@@ -87,7 +87,15 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   browser = await chromium.launch({
     executablePath: await chromiumPath(),
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -109,59 +117,66 @@ async function logIn(width: number): Promise<Page> {
 }
 
 const notice = async (page: Page) => (await page.waitForSelector('p.notice')).textContent();
-const noSidewaysScroll = async (page: Page, width: number) => expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+const noSidewaysScroll = async (page: Page, width: number) =>
+  expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    width,
+  );
 
 describe('the console in Chromium', () => {
-  it('logs in with the API token, blocks a worker, pays a bonus and decides an item; the marketplace agrees', { timeout: 180_000 }, async () => {
-    const page = await logIn(1440);
-    expect(await page.locator('#batches').textContent()).toContain(BATCH);
-    await page.click(`a[href="/console/batches/${BATCH}"]`);
-    await page.waitForSelector('#workers-table');
-    expect(await page.locator('#agreement').textContent()).toMatch(/95% interval/);
-    expect(await page.locator('#chart-progress').count()).toBe(1);
-    expect(await page.locator('#chart-spend').count()).toBe(1);
-    await page.screenshot({ path: join(ARTIFACTS, 'batch-1440.png'), fullPage: false });
+  it(
+    'logs in with the API token, blocks a worker, pays a bonus and decides an item; the marketplace agrees',
+    { timeout: 180_000 },
+    async () => {
+      const page = await logIn(1440);
+      expect(await page.locator('#batches').textContent()).toContain(BATCH);
+      await page.click(`a[href="/console/batches/${BATCH}"]`);
+      await page.waitForSelector('#workers-table');
+      expect(await page.locator('#agreement').textContent()).toMatch(/95% interval/);
+      expect(await page.locator('#chart-progress').count()).toBe(1);
+      expect(await page.locator('#chart-spend').count()).toBe(1);
+      await page.screenshot({ path: join(ARTIFACTS, 'batch-1440.png'), fullPage: false });
 
-    // block worker c from the workers table
-    const row = page.locator(`tr[data-worker="${w.c}"]`);
-    await row.locator('input[name="reason"]').fill('disagrees with everyone');
-    await row.locator('button', { hasText: 'Block' }).click();
-    expect(await notice(page)).toContain(`worker ${w.c} blocked`);
-    const blocks = (await h.client().send(new ListWorkerBlocksCommand({}))).WorkerBlocks ?? [];
-    expect(blocks).toContainEqual(expect.objectContaining({ WorkerId: w.c, Reason: 'disagrees with everyone' }));
-    expect(await page.locator(`tr[data-worker="${w.c}"] .blocked`).textContent()).toBe('blocked');
+      // block worker c from the workers table
+      const row = page.locator(`tr[data-worker="${w.c}"]`);
+      await row.locator('input[name="reason"]').fill('disagrees with everyone');
+      await row.locator('button', { hasText: 'Block' }).click();
+      expect(await notice(page)).toContain(`worker ${w.c} blocked`);
+      const blocks = (await h.client().send(new ListWorkerBlocksCommand({}))).WorkerBlocks ?? [];
+      expect(blocks).toContainEqual(expect.objectContaining({ WorkerId: w.c, Reason: 'disagrees with everyone' }));
+      expect(await page.locator(`tr[data-worker="${w.c}"] .blocked`).textContent()).toBe('blocked');
 
-    // pay worker a a bonus from their page
-    await page.goto(`${base}/console/batches/${BATCH}/workers/${w.a}`);
-    await page.selectOption('#bonus-form select[name="assignmentId"]', bonusAssignment);
-    await page.fill('#bonus-form input[name="amount"]', '0.40');
-    await page.fill('#bonus-form input[name="reason"]', 'clear comments');
-    await page.click('#bonus-form button');
-    expect(await notice(page)).toContain(`bonus of $0.40 paid to ${w.a}`);
-    const paid = (await h.client().send(new ListBonusPaymentsCommand({ AssignmentId: bonusAssignment }))).BonusPayments ?? [];
-    expect(paid).toEqual([expect.objectContaining({ WorkerId: w.a, BonusAmount: '0.40', Reason: 'clear comments' })]);
-    await page.screenshot({ path: join(ARTIFACTS, 'worker-1440.png'), fullPage: false });
+      // pay worker a a bonus from their page
+      await page.goto(`${base}/console/batches/${BATCH}/workers/${w.a}`);
+      await page.selectOption('#bonus-form select[name="assignmentId"]', bonusAssignment);
+      await page.fill('#bonus-form input[name="amount"]', '0.40');
+      await page.fill('#bonus-form input[name="reason"]', 'clear comments');
+      await page.click('#bonus-form button');
+      expect(await notice(page)).toContain(`bonus of $0.40 paid to ${w.a}`);
+      const paid = (await h.client().send(new ListBonusPaymentsCommand({ AssignmentId: bonusAssignment }))).BonusPayments ?? [];
+      expect(paid).toEqual([expect.objectContaining({ WorkerId: w.a, BonusAmount: '0.40', Reason: 'clear comments' })]);
+      await page.screenshot({ path: join(ARTIFACTS, 'worker-1440.png'), fullPage: false });
 
-    // decide the first contested item
-    await page.goto(`${base}/console/batches/${BATCH}#decide`);
-    const first = page.locator('article.decide').first();
-    const title = (await first.locator('h3').textContent()) ?? '';
-    // the heading reads "<query> · <chunk> contested"
-    const [queryId, rest] = title.split(' · ');
-    const chunkId = rest!.split(' ')[0];
-    await first.locator('input[name="label"][value="no"]').check();
-    await first.locator('input[name="note"]').fill('decided in the browser');
-    await first.locator('button', { hasText: 'Decide' }).click();
-    expect(await notice(page)).toContain(`query ${queryId} chunk ${chunkId} decided: no`);
-    const stored = await actionModels(h.db.connection).manualLabels.find({ batch: BATCH }).lean();
-    expect(stored).toEqual([expect.objectContaining({ queryId, chunkId, label: 'no', note: 'decided in the browser', who: 'console' })]);
+      // decide the first contested item
+      await page.goto(`${base}/console/batches/${BATCH}#decide`);
+      const first = page.locator('article.decide').first();
+      const title = (await first.locator('h3').textContent()) ?? '';
+      // the heading reads "<query> · <chunk> contested"
+      const [queryId, rest] = title.split(' · ');
+      const chunkId = rest!.split(' ')[0];
+      await first.locator('input[name="label"][value="no"]').check();
+      await first.locator('input[name="note"]').fill('decided in the browser');
+      await first.locator('button', { hasText: 'Decide' }).click();
+      expect(await notice(page)).toContain(`query ${queryId} chunk ${chunkId} decided: no`);
+      const stored = await actionModels(h.db.connection).manualLabels.find({ batch: BATCH }).lean();
+      expect(stored).toEqual([expect.objectContaining({ queryId, chunkId, label: 'no', note: 'decided in the browser', who: 'console' })]);
 
-    // the hostile comment is shown as text and never runs
-    await page.goto(`${base}/console/batches/${BATCH}?items=attention#items`);
-    expect(await page.locator('#items-table').textContent()).toContain('<script>window.__pwned=2</script>');
-    expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).__pwned)).toBeUndefined();
-    await page.close();
-  });
+      // the hostile comment is shown as text and never runs
+      await page.goto(`${base}/console/batches/${BATCH}?items=attention#items`);
+      expect(await page.locator('#items-table').textContent()).toContain('<script>window.__pwned=2</script>');
+      expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).__pwned)).toBeUndefined();
+      await page.close();
+    },
+  );
 
   it('is readable at 390 px: no sideways scrolling, tables as cards', { timeout: 120_000 }, async () => {
     const page = await logIn(390);
@@ -173,7 +188,14 @@ describe('the console in Chromium', () => {
     await page.goto(`${base}/console/batches/${BATCH}#workers`);
     await page.screenshot({ path: join(ARTIFACTS, 'workers-390.png'), fullPage: false });
     // each cell of a stacked table shows its column name
-    const label = await page.locator('#workers-table td[data-label="Agreement"]').first().evaluate((td) => (globalThis as unknown as { getComputedStyle(e: unknown, p: string): { content: string } }).getComputedStyle(td, '::before').content);
+    const label = await page
+      .locator('#workers-table td[data-label="Agreement"]')
+      .first()
+      .evaluate(
+        (td) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown, p: string): { content: string } }).getComputedStyle(td, '::before')
+            .content,
+      );
     expect(label).toBe('"Agreement"');
     await page.goto(`${base}/console/batches/${BATCH}/workers/${w.c}`);
     await noSidewaysScroll(page, 390);
@@ -183,7 +205,10 @@ describe('the console in Chromium', () => {
 
   it('refuses a form without its CSRF token and pages without a session', { timeout: 60_000 }, async () => {
     const page = await logIn(1440);
-    const res = await page.request.post(`${base}/console/workers/${w.b}/block`, { form: { reason: 'forged', return: '/' }, maxRedirects: 0 });
+    const res = await page.request.post(`${base}/console/workers/${w.b}/block`, {
+      form: { reason: 'forged', return: '/' },
+      maxRedirects: 0,
+    });
     expect(res.status()).toBe(403);
     expect((await h.client().send(new ListWorkerBlocksCommand({}))).WorkerBlocks?.map((b) => b.WorkerId)).not.toContain(w.b);
     const anonymous = await browser.newPage();

@@ -30,7 +30,13 @@ const hitType = {
 
 async function submittedAssignment(crowd: MturkBackend, token: string) {
   const hitTypeId = await crowd.createHitType(hitType);
-  const { hitId } = await crowd.createHit({ hitTypeId, question: htmlQuestion(), maxAssignments: 2, lifetimeSeconds: 3600, uniqueRequestToken: token });
+  const { hitId } = await crowd.createHit({
+    hitTypeId,
+    question: htmlQuestion(),
+    maxAssignments: 2,
+    lifetimeSeconds: 3600,
+    uniqueRequestToken: token,
+  });
   const worker = await newWorker(h);
   const view = await h.running.workers.acceptHit(worker.workerId, hitId);
   await h.running.workers.submitAssignment(worker.workerId, view.assignmentId, { relevance: 'yes' });
@@ -42,8 +48,20 @@ describe('MturkBackend on the bundled marketplace', () => {
     const crowd = backend();
     const hitTypeId = await crowd.createHitType(hitType);
     const token = hitRequestToken('batch-a', 0, 0);
-    const first = await crowd.createHit({ hitTypeId, question: htmlQuestion(), maxAssignments: 3, lifetimeSeconds: 3600, uniqueRequestToken: token });
-    const again = await crowd.createHit({ hitTypeId, question: htmlQuestion(), maxAssignments: 3, lifetimeSeconds: 3600, uniqueRequestToken: token });
+    const first = await crowd.createHit({
+      hitTypeId,
+      question: htmlQuestion(),
+      maxAssignments: 3,
+      lifetimeSeconds: 3600,
+      uniqueRequestToken: token,
+    });
+    const again = await crowd.createHit({
+      hitTypeId,
+      question: htmlQuestion(),
+      maxAssignments: 3,
+      lifetimeSeconds: 3600,
+      uniqueRequestToken: token,
+    });
     expect(first.reused).toBe(false);
     expect(again).toEqual({ hitId: first.hitId, reused: true });
     const all = [];
@@ -58,7 +76,13 @@ describe('MturkBackend on the bundled marketplace', () => {
     const { assignmentId, workerId } = await submittedAssignment(crowd, hitRequestToken('batch-b', 0, 0));
     expect(await crowd.approveAssignment(assignmentId, 'thanks')).toBe('approved');
     expect(await crowd.approveAssignment(assignmentId, 'thanks')).toBe('already-approved');
-    const bonus = { workerId, assignmentId, amount: '0.25', reason: 'careful work', uniqueRequestToken: bonusRequestToken(assignmentId, 'care') };
+    const bonus = {
+      workerId,
+      assignmentId,
+      amount: '0.25',
+      reason: 'careful work',
+      uniqueRequestToken: bonusRequestToken(assignmentId, 'care'),
+    };
     await crowd.sendBonus(bonus);
     await crowd.sendBonus(bonus);
     // reward 40c + 8c fee, bonus 25c + 5c fee
@@ -100,7 +124,13 @@ describe('MturkBackend on the bundled marketplace', () => {
       const hitTypeId = await crowd.createHitType(hitType);
       const ids = new Set<string>();
       for (let i = 0; i < 15; i++) {
-        const { hitId } = await crowd.createHit({ hitTypeId, question: htmlQuestion(), maxAssignments: 1, lifetimeSeconds: 600, uniqueRequestToken: hitRequestToken('batch-chaos', i, 0) });
+        const { hitId } = await crowd.createHit({
+          hitTypeId,
+          question: htmlQuestion(),
+          maxAssignments: 1,
+          lifetimeSeconds: 600,
+          uniqueRequestToken: hitRequestToken('batch-chaos', i, 0),
+        });
         ids.add(hitId);
       }
       expect(ids.size).toBe(15);

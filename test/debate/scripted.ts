@@ -66,25 +66,42 @@ function label(b: Behaviour, agent: 'A' | 'B', round: number): 'yes' | 'no' {
 }
 
 /** Usage tokens that differ per request, so sums check that each was counted once. */
-const usage = (req: ChatRequest) => ({ prompt_tokens: 200 + (req.messages.reduce((n, m) => n + m.content.length, 0) % 97), completion_tokens: 15 + req.round + req.reask });
+const usage = (req: ChatRequest) => ({
+  prompt_tokens: 200 + (req.messages.reduce((n, m) => n + m.content.length, 0) % 97),
+  completion_tokens: 15 + req.round + req.reask,
+});
 
 export function debateScript(req: ChatRequest, attempt: number): ScriptedReply {
   const b = behaviourOf(req);
   if (req.role === 'prefilter') {
-    return { reply: { kind: 'json', object: { is_supported: !/filter-out/.test(req.query) } }, usage: { prompt_tokens: 50, completion_tokens: 5 } };
+    return {
+      reply: { kind: 'json', object: { is_supported: !/filter-out/.test(req.query) } },
+      usage: { prompt_tokens: 50, completion_tokens: 5 },
+    };
   }
   if (req.role === 'adjudicator') {
-    return { reply: { kind: 'json', object: agentJson(/odd/.test(req.query) ? 'no' : 'yes', 'the adjudicator weighed both'), wrap: 'fence' }, usage: { prompt_tokens: 300, completion_tokens: 30 } };
+    return {
+      reply: { kind: 'json', object: agentJson(/odd/.test(req.query) ? 'no' : 'yes', 'the adjudicator weighed both'), wrap: 'fence' },
+      usage: { prompt_tokens: 300, completion_tokens: 30 },
+    };
   }
   const agent = req.role === 'B' ? 'B' : 'A';
   const l = label(b, agent, req.round);
   const reason = `Agent ${agent} round ${req.round} on ${req.query}: ${l}`;
   const answer = { kind: 'json' as const, object: agentJson(l, reason, [`sentence ${req.round}`]) };
-  if (b === 'malformed-always' && agent === 'A') return { reply: { kind: 'text', content: `I think ${l}, but no JSON here` }, usage: usage(req) };
-  if (b === 'malformed-once' && agent === 'A' && req.reask === 0) return { reply: { kind: 'text', content: '{"reference": [], "reason": "cut off' }, usage: usage(req) };
+  if (b === 'malformed-always' && agent === 'A')
+    return { reply: { kind: 'text', content: `I think ${l}, but no JSON here` }, usage: usage(req) };
+  if (b === 'malformed-once' && agent === 'A' && req.reask === 0)
+    return { reply: { kind: 'text', content: '{"reference": [], "reason": "cut off' }, usage: usage(req) };
   if (b === 'malformed-once') return { reply: { ...answer, wrap: 'fence' }, usage: usage(req) };
-  if (b === 'rate-limited' && attempt === 0) return { reply: { kind: 'status', status: 429, retryAfter: '1', message: 'Rate limit reached' } };
+  if (b === 'rate-limited' && attempt === 0)
+    return { reply: { kind: 'status', status: 429, retryAfter: '1', message: 'Rate limit reached' } };
   if (b === 'server-error' && attempt < 2) return { reply: { kind: 'status', status: attempt === 0 ? 500 : 503 } };
-  if (b === 'slow') return { reply: { kind: 'json', object: { Reference: [], Reason: reason, Response: l.toUpperCase() }, wrap: 'prose' }, delayMs: 300, usage: usage(req) };
+  if (b === 'slow')
+    return {
+      reply: { kind: 'json', object: { Reference: [], Reason: reason, Response: l.toUpperCase() }, wrap: 'prose' },
+      delayMs: 300,
+      usage: usage(req),
+    };
   return { reply: answer, usage: usage(req) };
 }

@@ -24,7 +24,9 @@ describe('qrelay demo', () => {
     const stdout = demo.stdout();
     expect(code, `${stdout}\n${demo.stderr()}`).toBe(0);
 
-    expect(stdout).toMatch(/^qrelay demo: batch sample, 18 escalated cases of the bundled sample \(samples\/\), files in .*\/out\/sample$/m);
+    expect(stdout).toMatch(
+      /^qrelay demo: batch sample, 18 escalated cases of the bundled sample \(samples\/\), files in .*\/out\/sample$/m,
+    );
     expect(stdout).toMatch(/^marketplace: started in this process at http:\/\/127\.0\.0\.1:\d+/m);
     for (const stage of STAGES) expect(stdout, stage).toMatch(new RegExp(`^${stage}: .* · done$`, 'm'));
     expect(stdout).toMatch(/^qrelay demo: batch sample, 18 escalated cases, finished in \S+$/m);
@@ -33,7 +35,9 @@ describe('qrelay demo', () => {
     expect(stdout).toMatch(/^ {12}quote \$\d+\.\d\d → actual \$\d+\.\d\d/m);
     expect(stdout).toMatch(/^latency {5}time to 3 votes p50 \S+, p90 \S+ \(simulated\)/m);
     expect(stdout).toMatch(/^ {12}wall time: crowd work \S+, whole workflow \S+$/m);
-    expect(stdout).toMatch(/^qrels {7}holes filled \d+ \(\d+ by the crowd, 212 by consensus\) · flips \d+ · unchanged \d+ · conflicts \d+$/m);
+    expect(stdout).toMatch(
+      /^qrels {7}holes filled \d+ \(\d+ by the crowd, 212 by consensus\) · flips \d+ · unchanged \d+ · conflicts \d+$/m,
+    );
     expect(stdout).toMatch(/^rankings {4}nDCG@10 +Kendall τ \S+ · /m);
 
     const files = summaryFiles(stdout);
@@ -63,14 +67,22 @@ describe('qrelay demo', () => {
 
     const report = checkReportContract(JSON.parse(readFileSync(files.get('report (JSON)')!, 'utf8')));
     expect([report.batch, report.items, report.labels]).toEqual(['sample', CASES, CASES]);
-    const evaluation = JSON.parse(readFileSync(files.get('evaluation (JSON)')!, 'utf8')) as { runs: Array<{ system: string }>; measures: Array<{ measure: string; kendallTau: number | null }> };
+    const evaluation = JSON.parse(readFileSync(files.get('evaluation (JSON)')!, 'utf8')) as {
+      runs: Array<{ system: string }>;
+      measures: Array<{ measure: string; kendallTau: number | null }>;
+    };
     expect(evaluation.runs.map((r) => r.system)).toEqual(['bm25.trec', 'dense.trec', 'hybrid.trec', 'rerank.trec', 'overlap.trec']);
     expect(evaluation.measures.map((m) => m.measure)).toEqual(['nDCG@10', 'R@100', 'Success@10', 'Judged@10', 'Hole@10']);
     expect(readFileSync(files.get('report (HTML)')!, 'utf8')).toMatch(/^<!DOCTYPE html>/i);
     expect(readFileSync(files.get('report (Markdown)')!, 'utf8')).toContain('sample');
     expect(readFileSync(files.get('report (CSV, items)')!, 'utf8').trim().split('\n')).toHaveLength(CASES + 1);
     const summary = JSON.parse(readFileSync(files.get('this summary (JSON)')!, 'utf8')) as DemoSummary;
-    expect(summary).toMatchObject({ batch: 'sample', cases: CASES, resumed: false, cost: { currency: 'USD', unit: 'cents', total: report.cost.total } });
+    expect(summary).toMatchObject({
+      batch: 'sample',
+      cases: CASES,
+      resumed: false,
+      cost: { currency: 'USD', unit: 'cents', total: report.cost.total },
+    });
     expect(summary.files.map((f) => f.path)).toEqual([...files.values()]);
 
     // the run is recorded as done; the next demo takes a new batch name instead of failing

@@ -19,11 +19,23 @@ const CASES = 18;
 
 /** A HIT created now on the marketplace that serves real clients: its CreationTime says what its clock reads. */
 async function createdAt(url: string): Promise<Date> {
-  const client = new MTurkClient({ endpoint: url, region: 'us-east-1', credentials: { accessKeyId: DEV_MARKETPLACE_ACCESS_KEY_ID, secretAccessKey: DEV_MARKETPLACE_SECRET_ACCESS_KEY } });
+  const client = new MTurkClient({
+    endpoint: url,
+    region: 'us-east-1',
+    credentials: { accessKeyId: DEV_MARKETPLACE_ACCESS_KEY_ID, secretAccessKey: DEV_MARKETPLACE_SECRET_ACCESS_KEY },
+  });
   try {
     const question = `<HTMLQuestion xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2011-11-11/HTMLQuestion.xsd"><HTMLContent><![CDATA[<!DOCTYPE html><html><body><form></form></body></html>]]></HTMLContent><FrameHeight>400</FrameHeight></HTMLQuestion>`;
     const out = await client.send(
-      new CreateHITCommand({ Title: 'clock probe', Description: 'clock probe', Reward: '0.01', AssignmentDurationInSeconds: 600, LifetimeInSeconds: 3600, MaxAssignments: 1, Question: question }),
+      new CreateHITCommand({
+        Title: 'clock probe',
+        Description: 'clock probe',
+        Reward: '0.01',
+        AssignmentDurationInSeconds: 600,
+        LifetimeInSeconds: 3600,
+        MaxAssignments: 1,
+        Question: question,
+      }),
     );
     return out.HIT!.CreationTime!;
   } finally {
@@ -32,7 +44,11 @@ async function createdAt(url: string): Promise<Date> {
 }
 
 async function marketplaceHits(url: string): Promise<HIT[]> {
-  const client = new MTurkClient({ endpoint: url, region: 'us-east-1', credentials: { accessKeyId: DEV_MARKETPLACE_ACCESS_KEY_ID, secretAccessKey: DEV_MARKETPLACE_SECRET_ACCESS_KEY } });
+  const client = new MTurkClient({
+    endpoint: url,
+    region: 'us-east-1',
+    credentials: { accessKeyId: DEV_MARKETPLACE_ACCESS_KEY_ID, secretAccessKey: DEV_MARKETPLACE_SECRET_ACCESS_KEY },
+  });
   try {
     const hits = await listAllHits(client);
     return hits;

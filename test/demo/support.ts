@@ -59,7 +59,9 @@ export function spawnCli(args: string[], env: Record<string, string>): SpawnedCl
     for (const w of waiters) w();
   });
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   let done = false;
   void exited.then(() => {
     done = true;
@@ -74,9 +76,16 @@ export function spawnCli(args: string[], env: Record<string, string>): SpawnedCl
       return new Promise((resolve, reject) => {
         const check = () => {
           if (pattern.test(out)) finish(() => resolve());
-          else if (done) finish(() => reject(new Error(`qrelay ${args.join(' ')} exited before printing ${pattern}; stdout:\n${out}\nstderr:\n${err}`)));
+          else if (done)
+            finish(() => reject(new Error(`qrelay ${args.join(' ')} exited before printing ${pattern}; stdout:\n${out}\nstderr:\n${err}`)));
         };
-        const timer = setTimeout(() => finish(() => reject(new Error(`qrelay ${args.join(' ')}: no ${pattern} within ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`))), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            finish(() =>
+              reject(new Error(`qrelay ${args.join(' ')}: no ${pattern} within ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`)),
+            ),
+          timeoutMs,
+        );
         const finish = (then: () => void) => {
           clearTimeout(timer);
           waiters.delete(check);

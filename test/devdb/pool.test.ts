@@ -77,7 +77,9 @@ describe('the dev database proxy under load', () => {
       expect(during.slotsInUse).toBeLessThanOrEqual(during.slotBudget);
       expect(during.cursorsKilled).toBeGreaterThan(0); // idle cursors made room for the last finds
 
-      const claimed = await db.collection('jobs').findOneAndUpdate({ _id: 'job' as never }, { $inc: { runs: 1 } }, { returnDocument: 'after' });
+      const claimed = await db
+        .collection('jobs')
+        .findOneAndUpdate({ _id: 'job' as never }, { $inc: { runs: 1 } }, { returnDocument: 'after' });
       expect(claimed?.runs).toBe(1);
 
       // every cursor finishes: read to the end, or told it was killed for being idle
@@ -111,7 +113,12 @@ describe('the dev database proxy under load', () => {
       process.stdout.write('ready\\n');
       for (;;) await Promise.all(Array.from({ length: 10 }, () => db.collection('jobs').findOneAndUpdate({ _id: 'job' }, { $inc: { runs: 1 } })));
     `;
-    const children = Array.from({ length: 4 }, () => spawn(process.execPath, ['--input-type=module', '-e', script, devdb.uri], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] }));
+    const children = Array.from({ length: 4 }, () =>
+      spawn(process.execPath, ['--input-type=module', '-e', script, devdb.uri], {
+        cwd: process.cwd(),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
     await Promise.all(
       children.map(
         (child) =>
@@ -129,7 +136,10 @@ describe('the dev database proxy under load', () => {
     const after = await until((s) => s.connections === before.connections && s.openCursors === 0 && s.slotsInUse === 0 && !s.writeLocked);
     expect(after.connections).toBe(before.connections);
     // and it still answers reads and writes
-    const job = await observer.db('pool').collection('jobs').findOneAndUpdate({ _id: 'job' as never }, { $inc: { runs: 1 } }, { returnDocument: 'after' });
+    const job = await observer
+      .db('pool')
+      .collection('jobs')
+      .findOneAndUpdate({ _id: 'job' as never }, { $inc: { runs: 1 } }, { returnDocument: 'after' });
     expect(job?.runs).toBeGreaterThan(1);
   });
 });

@@ -28,7 +28,16 @@ const pair = (i: { queryId: string; chunkId: string }) => `${i.queryId}\t${i.chu
 
 /** Stderr without the AWS SDK's Node version notice and JSON log lines. */
 function stderrLines(stderr: string): string[] {
-  return stderr.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('{') && !/NodeVersionSupportWarning|AWS SDK|node >=22|upgrade to node|a\.co\/|trace-warnings|versions published|will require|To continue receiving|security updates|More information/.test(l));
+  return stderr
+    .split('\n')
+    .filter(
+      (l) =>
+        l.trim() !== '' &&
+        !l.startsWith('{') &&
+        !/NodeVersionSupportWarning|AWS SDK|node >=22|upgrade to node|a\.co\/|trace-warnings|versions published|will require|To continue receiving|security updates|More information/.test(
+          l,
+        ),
+    );
 }
 
 interface Scenario {
@@ -51,23 +60,44 @@ async function setUp(): Promise<Scenario> {
   const real = (items: PlannedItem[]) => items.filter((i): i is PlannedItem & { kind: 'real' } => i.kind === 'real');
   const agreed = real(hit0!.items)[0]!;
   const tied = real(hit1!.items)[0]!;
-  const truth = new Map(cases.map((l) => JSON.parse(l) as { query_id: string; chunk_id: string; hidden_label: Judgment }).map((c) => [`${c.query_id}\t${c.chunk_id}`, c.hidden_label]));
+  const truth = new Map(
+    cases
+      .map((l) => JSON.parse(l) as { query_id: string; chunk_id: string; hidden_label: Judgment })
+      .map((c) => [`${c.query_id}\t${c.chunk_id}`, c.hidden_label]),
+  );
   const agreedTruth = truth.get(pair(agreed))!;
 
   // consensus imported into the batch: the agreed item with the other label (a human label overrides it)
-  await importFile(ctx, writeLines(dir, 'batch-consensus.jsonl', [JSON.stringify({ query_id: agreed.queryId, chunk_id: agreed.chunkId, label: flip(agreedTruth), dataset: agreed.dataset })]), { batch: BATCH, kind: 'consensus' });
+  await importFile(
+    ctx,
+    writeLines(dir, 'batch-consensus.jsonl', [
+      JSON.stringify({ query_id: agreed.queryId, chunk_id: agreed.chunkId, label: flip(agreedTruth), dataset: agreed.dataset }),
+    ]),
+    { batch: BATCH, kind: 'consensus' },
+  );
 
-  for (let w = 0; w < 3; w++) await work(h.running, ctx, `${BATCH}|0`, (await newWorker(h)).workerId, (item, t) => (item.kind === 'check' ? item.expected : t!));
+  for (let w = 0; w < 3; w++)
+    await work(h.running, ctx, `${BATCH}|0`, (await newWorker(h)).workerId, (item, t) => (item.kind === 'check' ? item.expected : t!));
   await work(h.running, ctx, `${BATCH}|1`, (await newWorker(h)).workerId, (item, t) => (item.kind === 'check' ? item.expected : t!));
-  await work(h.running, ctx, `${BATCH}|1`, (await newWorker(h)).workerId, (item, t) => (item.kind === 'check' ? item.expected : item.position === tied.position ? flip(t!) : t!));
+  await work(h.running, ctx, `${BATCH}|1`, (await newWorker(h)).workerId, (item, t) =>
+    item.kind === 'check' ? item.expected : item.position === tied.position ? flip(t!) : t!,
+  );
   await collectBatch(ctx, BATCH);
   await expireBatch(ctx, BATCH);
 
   // the base judges the agreed item the other way (a contradiction the export keeps and lists)
-  const base = writeLines(dir, 'base.trec', [...sampleLines('qrels/base.trec'), 'q-base 0 d-base 1', `${agreed.queryId} 0 ${agreed.chunkId} ${agreedTruth === 'yes' ? 0 : 1}`]);
+  const base = writeLines(dir, 'base.trec', [
+    ...sampleLines('qrels/base.trec'),
+    'q-base 0 d-base 1',
+    `${agreed.queryId} 0 ${agreed.chunkId} ${agreedTruth === 'yes' ? 0 : 1}`,
+  ]);
   // a consensus file: a new pair (twice: identical lines count once), and the agreed item as the batch has it (a duplicate across sources)
   const extra = JSON.stringify({ query_id: 'q-extra', chunk_id: 'd-extra', label: 'yes', dataset: 'extra' });
-  const consensus = writeLines(dir, 'consensus.jsonl', [extra, extra, JSON.stringify({ query_id: agreed.queryId, chunk_id: agreed.chunkId, label: flip(agreedTruth), dataset: agreed.dataset })]);
+  const consensus = writeLines(dir, 'consensus.jsonl', [
+    extra,
+    extra,
+    JSON.stringify({ query_id: agreed.queryId, chunk_id: agreed.chunkId, label: flip(agreedTruth), dataset: agreed.dataset }),
+  ]);
   return { agreed, agreedTruth, tied, base, consensus };
 }
 
@@ -78,13 +108,25 @@ describe('qrelay export-qrels', () => {
     mkdirSync(join(dir, 'out'), { recursive: true });
     const [text, json] = await Promise.all([
       runCli(['export-qrels', BATCH, '--base', scenario.base, '--consensus', scenario.consensus, '--out', out]),
-      runCli(['export-qrels', BATCH, '--base', scenario.base, '--consensus', scenario.consensus, '--out', join(dir, 'out', 'merged.jsonl'), '--json']),
+      runCli([
+        'export-qrels',
+        BATCH,
+        '--base',
+        scenario.base,
+        '--consensus',
+        scenario.consensus,
+        '--out',
+        join(dir, 'out', 'merged.jsonl'),
+        '--json',
+      ]),
     ]);
     expect(text.code, text.stderr).toBe(0);
     const { agreed, agreedTruth, tied } = scenario;
     expect(text.stdout).toContain(`batch ${BATCH}: wrote ${out} (trec, `);
     expect(text.stdout).toMatch(/^conflicts: 1 /m);
-    expect(text.stdout).toContain(`  query "${agreed.queryId}" chunk "${agreed.chunkId}": base ${agreedTruth === 'yes' ? 0 : 1}, consensus ${flip(agreedTruth)}, human ${agreedTruth} -> kept human-majority`);
+    expect(text.stdout).toContain(
+      `  query "${agreed.queryId}" chunk "${agreed.chunkId}": base ${agreedTruth === 'yes' ? 0 : 1}, consensus ${flip(agreedTruth)}, human ${agreedTruth} -> kept human-majority`,
+    );
     expect(text.stdout).toContain('unresolved items (not written): 1');
     expect(text.stdout).toContain(`  query "${tied.queryId}" chunk "${tied.chunkId}" (dataset "${tied.dataset}"): votes tied 1-1`);
     expect(text.stdout).toMatch(/^overall +\d+ +\d+ +1 +0 /m); // labelled, holes filled, 1 flip, 0 unchanged
@@ -99,9 +141,19 @@ describe('qrelay export-qrels', () => {
     const result = JSON.parse(json.stdout) as ExportQrelsResult;
     expect(result.summary.duplicates).toEqual({ consensus: 1, human: 0 });
     expect(result.summary.conflicts).toEqual([
-      { query_id: agreed.queryId, doc_id: agreed.chunkId, dataset: agreed.dataset, base: agreedTruth === 'yes' ? 0 : 1, consensus: flip(agreedTruth), human: agreedTruth, kept: { source: 'human-majority', rel: agreedTruth === 'yes' ? 1 : 0 } },
+      {
+        query_id: agreed.queryId,
+        doc_id: agreed.chunkId,
+        dataset: agreed.dataset,
+        base: agreedTruth === 'yes' ? 0 : 1,
+        consensus: flip(agreedTruth),
+        human: agreedTruth,
+        kept: { source: 'human-majority', rel: agreedTruth === 'yes' ? 1 : 0 },
+      },
     ]);
-    expect(result.human.unresolved).toEqual([expect.objectContaining({ query_id: tied.queryId, chunk_id: tied.chunkId, reason: 'tie', votes: { yes: 1, no: 1 } })]);
+    expect(result.human.unresolved).toEqual([
+      expect.objectContaining({ query_id: tied.queryId, chunk_id: tied.chunkId, reason: 'tie', votes: { yes: 1, no: 1 } }),
+    ]);
     expect(result.human.labels).toBe(7);
     expect(result.consensus).toEqual({ fromBatch: 1, fromFile: 2, file: scenario.consensus });
     expect(result.out.pairs).toBe(merged.pairs);
@@ -110,13 +162,17 @@ describe('qrelay export-qrels', () => {
   it('writes the same pairs in every format, each readable again; the report then counts holes against that base', async () => {
     const ctx = testContext(h.db);
     const results: ExportQrelsResult[] = [];
-    for (const name of ['m.trec', 'm.tsv', 'm.jsonl']) results.push(await exportQrels(ctx, { batch: BATCH, base: scenario.base, out: join(dir, 'out', name) }));
+    for (const name of ['m.trec', 'm.tsv', 'm.jsonl'])
+      results.push(await exportQrels(ctx, { batch: BATCH, base: scenario.base, out: join(dir, 'out', name) }));
     expect(results.map((r) => r.out.format)).toEqual(['trec', 'beir', 'jsonl']);
     const read = await Promise.all(['m.trec', 'm.tsv', 'm.jsonl'].map((n) => readQrels(join(dir, 'out', n))));
     expect(read.map((r) => r.format)).toEqual(['trec', 'beir', 'bridge']);
     expect(read[1]!.qrels).toEqual(read[0]!.qrels);
     expect(read[2]!.qrels).toEqual(read[0]!.qrels);
-    const provenance = readFileSync(join(dir, 'out', 'm.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { query_id: string; doc_id: string; source: string; votes: unknown; batch: string | null });
+    const provenance = readFileSync(join(dir, 'out', 'm.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { query_id: string; doc_id: string; source: string; votes: unknown; batch: string | null });
     const agreed = provenance.find((p) => p.query_id === scenario.agreed.queryId && p.doc_id === scenario.agreed.chunkId);
     expect(agreed).toMatchObject({ source: 'human-majority', votes: { yes: expect.any(Number), no: expect.any(Number) }, batch: BATCH });
 
@@ -129,20 +185,36 @@ describe('qrelay export-qrels', () => {
     const out = join(dir, 'out', 'kept.trec');
     writeFileSync(out, 'previous content\n');
     const badBase = writeLines(dir, 'bad-base.trec', ['q1 0 d1 1', 'q1 0 d2 0', 'q2 0 d3']);
-    const conflicting = writeLines(dir, 'conflicting.jsonl', [JSON.stringify({ query_id: scenario.agreed.queryId, chunk_id: scenario.agreed.chunkId, label: scenario.agreedTruth })]);
+    const conflicting = writeLines(dir, 'conflicting.jsonl', [
+      JSON.stringify({ query_id: scenario.agreed.queryId, chunk_id: scenario.agreed.chunkId, label: scenario.agreedTruth }),
+    ]);
     const args = (base: string, more: string[] = []) => ['export-qrels', BATCH, '--base', base, '--out', out, ...more];
     const [malformed, clash] = await Promise.all([runCli(args(badBase)), runCli(args(scenario.base, ['--consensus', conflicting]))]);
     expect(malformed.code).toBe(1);
-    expect(stderrLines(malformed.stderr)).toEqual([`qrelay: ${badBase}:3: expected 4 columns "qid iter docid rel" of TREC qrels ("qid iter docid rel"), found 3`]);
+    expect(stderrLines(malformed.stderr)).toEqual([
+      `qrelay: ${badBase}:3: expected 4 columns "qid iter docid rel" of TREC qrels ("qid iter docid rel"), found 3`,
+    ]);
     expect(clash.code).toBe(1);
-    expect(stderrLines(clash.stderr)).toEqual([expect.stringMatching(/^qrelay: 1 \(query, chunk\) pair has conflicting dream-consensus labels \(query ".+" chunk ".+": (yes vs no|no vs yes)\); keep one label per pair before merging$/)]);
+    expect(stderrLines(clash.stderr)).toEqual([
+      expect.stringMatching(
+        /^qrelay: 1 \(query, chunk\) pair has conflicting dream-consensus labels \(query ".+" chunk ".+": (yes vs no|no vs yes)\); keep one label per pair before merging$/,
+      ),
+    ]);
 
     // the same refusals in-process (each is one line through the CLI's action wrapper)
     const ctx = testContext(h.db);
-    await expect(exportQrels(ctx, { batch: BATCH, base: join(dir, 'no-such.trec'), out })).rejects.toThrow(`cannot read ${join(dir, 'no-such.trec')}: no such file; check the path`);
-    await expect(exportQrels(ctx, { batch: 'no-such-batch', base: scenario.base, out })).rejects.toThrow('no batch named no-such-batch: import its cases first');
-    await expect(exportQrels(ctx, { batch: BATCH, base: scenario.base, out: scenario.base })).rejects.toThrow(`--out ${scenario.base} is the --base file`);
-    await expect(exportQrels(ctx, { batch: BATCH, base: scenario.base, out: join(dir, 'no-dir', 'x.trec') })).rejects.toThrow(`the directory ${join(dir, 'no-dir')} does not exist; create it first`);
+    await expect(exportQrels(ctx, { batch: BATCH, base: join(dir, 'no-such.trec'), out })).rejects.toThrow(
+      `cannot read ${join(dir, 'no-such.trec')}: no such file; check the path`,
+    );
+    await expect(exportQrels(ctx, { batch: 'no-such-batch', base: scenario.base, out })).rejects.toThrow(
+      'no batch named no-such-batch: import its cases first',
+    );
+    await expect(exportQrels(ctx, { batch: BATCH, base: scenario.base, out: scenario.base })).rejects.toThrow(
+      `--out ${scenario.base} is the --base file`,
+    );
+    await expect(exportQrels(ctx, { batch: BATCH, base: scenario.base, out: join(dir, 'no-dir', 'x.trec') })).rejects.toThrow(
+      `the directory ${join(dir, 'no-dir')} does not exist; create it first`,
+    );
     expect(readFileSync(out, 'utf8')).toBe('previous content\n');
     expect(readdirSync(join(dir, 'out')).filter((f) => f.startsWith('.'))).toEqual([]);
   });

@@ -49,7 +49,12 @@ async function simulatedBatch(): Promise<void> {
 }
 
 function appContext(): AppContext {
-  return { config: loadConfig({ ...process.env }), logger: createLogger('silent'), connection: h.db.connection, apiToken: 'report-test-token' };
+  return {
+    config: loadConfig({ ...process.env }),
+    logger: createLogger('silent'),
+    connection: h.db.connection,
+    apiToken: 'report-test-token',
+  };
 }
 
 describe('qrelay report', () => {
@@ -85,12 +90,26 @@ describe('qrelay report --runs: did the holes matter', () => {
   const runs = ['bm25.run', 'dense.run', 'hybrid.run', 'weak.run'].flatMap((r) => ['--runs', join(evalDir, r)]);
 
   it('adds the section: runs under the base and the adjudicated qrels', { timeout: 120_000 }, async () => {
-    const args = ['report', BATCH, '--base', join(evalDir, 'base.qrels'), '--adjudicated', join(evalDir, 'new.qrels'), ...runs, '--measure', 'AP'];
+    const args = [
+      'report',
+      BATCH,
+      '--base',
+      join(evalDir, 'base.qrels'),
+      '--adjudicated',
+      join(evalDir, 'new.qrels'),
+      ...runs,
+      '--measure',
+      'AP',
+    ];
     const [md, json] = await Promise.all([runCli([...args, '--format', 'md']), runCli([...args, '--format', 'json'])]);
     expect(md.code, md.stderr).toBe(0);
     expect(md.stdout).toContain('## Did the holes matter?');
     expect(md.stdout).toMatch(/^\| hybrid\.run \| \d+\.\d% \| \d+\.\d% \| 0\.4482 \| 0\.6087 \| \+0\.16\d \| .+ \| 2 → 1 \(\+1\) \|$/m);
-    const section = (JSON.parse(json.stdout) as { holesMattered: { measure: string; runs: Array<{ system: string }>; swapped: Array<{ above: string; below: string }> } }).holesMattered;
+    const section = (
+      JSON.parse(json.stdout) as {
+        holesMattered: { measure: string; runs: Array<{ system: string }>; swapped: Array<{ above: string; below: string }> };
+      }
+    ).holesMattered;
     expect(section.measure).toBe('AP');
     expect(section.runs.map((r) => r.system)).toEqual(['bm25.run', 'dense.run', 'hybrid.run', 'weak.run']);
     expect(section.swapped.map((p) => [p.above, p.below])).toEqual([['hybrid.run', 'dense.run']]);
@@ -99,7 +118,9 @@ describe('qrelay report --runs: did the holes matter', () => {
   it('says in one line what is missing without adjudicated qrels', { timeout: 120_000 }, async () => {
     const res = await runCli(['report', BATCH, '--base', join(evalDir, 'base.qrels'), ...runs]);
     expect(res.code).toBe(1);
-    expect(res.stderr.trim()).toBe(`qrelay: batch ${BATCH}: no adjudicated qrels to compare the runs under; run export-qrels first, or give the file`);
+    expect(res.stderr.trim()).toBe(
+      `qrelay: batch ${BATCH}: no adjudicated qrels to compare the runs under; run export-qrels first, or give the file`,
+    );
   });
 });
 
@@ -136,8 +157,15 @@ describe('GET /api/v1/batches/{batch}/report', () => {
   });
 
   it('is described in /openapi.json with the four media types', async () => {
-    const doc = (await request(createApp(appContext())).get('/openapi.json')).body as { paths: Record<string, { get?: { responses: Record<string, { content?: Record<string, unknown> }> } }> };
+    const doc = (await request(createApp(appContext())).get('/openapi.json')).body as {
+      paths: Record<string, { get?: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+    };
     const route = doc.paths['/api/v1/batches/{batch}/report']?.get;
-    expect(Object.keys(route?.responses['200']?.content ?? {}).sort()).toEqual(['application/json', 'text/csv', 'text/html', 'text/markdown']);
+    expect(Object.keys(route?.responses['200']?.content ?? {}).sort()).toEqual([
+      'application/json',
+      'text/csv',
+      'text/html',
+      'text/markdown',
+    ]);
   });
 });

@@ -16,9 +16,23 @@ export function debateFor(chunk: string, opts: { agree?: boolean; refs?: [string
   const [refsA, refsB] = opts.refs ?? [[first], []];
   return [
     { round: 1, agent: 'A', stance: 'relevant', label: 'yes', reasoning: 'The chunk states the key fact directly.', references: refsA },
-    { round: 1, agent: 'B', stance: 'irrelevant', label: 'no', reasoning: 'The chunk only shares words with the query.', references: refsB },
+    {
+      round: 1,
+      agent: 'B',
+      stance: 'irrelevant',
+      label: 'no',
+      reasoning: 'The chunk only shares words with the query.',
+      references: refsB,
+    },
     { round: 2, agent: 'A', stance: 'relevant', label: 'yes', reasoning: 'I keep my view: the fact is stated.', references: refsA },
-    { round: 2, agent: 'B', stance: 'irrelevant', label: opts.agree ? 'yes' : 'no', reasoning: 'The scope differs from the query.', references: refsB },
+    {
+      round: 2,
+      agent: 'B',
+      stance: 'irrelevant',
+      label: opts.agree ? 'yes' : 'no',
+      reasoning: 'The scope differs from the query.',
+      references: refsB,
+    },
   ];
 }
 

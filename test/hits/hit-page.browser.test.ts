@@ -13,7 +13,6 @@ import { launchChromium } from '../support/chromium.js';
  * fields, and a hostile chunk that must stay text.
  */
 
-
 /** What the page-side callbacks use of the browser's globals (the project compiles without the DOM lib). */
 interface BrowserGlobals {
   __pwned?: number;
@@ -24,10 +23,20 @@ interface BrowserGlobals {
 const HOSTILE = 'Danger <script>window.__pwned = 1</script> <img src=x onerror="window.__pwned = 2"> ]]> </textarea> "quotes" & more.';
 
 const cases = makeCases(9);
-cases[0] = { ...cases[0]!, query: `hostile query <script>window.__pwned = 3</script>`, chunk: HOSTILE, debate: debateFor(HOSTILE, { refs: [['<script>window.__pwned = 1</script>'], ['"quotes" & more']] }) };
-const plan = planHits({ cases, gold: makeGold(3, 3), decoyPool: makeCases(3, { prefix: 'pool-', queriesEvery: 1 }) }, { seed: 'browser', layout: {}, pricing: PRICING });
+cases[0] = {
+  ...cases[0]!,
+  query: `hostile query <script>window.__pwned = 3</script>`,
+  chunk: HOSTILE,
+  debate: debateFor(HOSTILE, { refs: [['<script>window.__pwned = 1</script>'], ['"quotes" & more']] }),
+};
+const plan = planHits(
+  { cases, gold: makeGold(3, 3), decoyPool: makeCases(3, { prefix: 'pool-', queriesEvery: 1 }) },
+  { seed: 'browser', layout: {}, pricing: PRICING },
+);
 const hit = plan.hits[0]!;
-const html = (new XMLParser({ parseTagValue: false, trimValues: false }).parse(plan.questions[0]!.xml) as { HTMLQuestion: { HTMLContent: string } }).HTMLQuestion.HTMLContent;
+const html = (
+  new XMLParser({ parseTagValue: false, trimValues: false }).parse(plan.questions[0]!.xml) as { HTMLQuestion: { HTMLContent: string } }
+).HTMLQuestion.HTMLContent;
 const ITEMS = hit.items.length;
 
 let server: Server;
@@ -80,7 +89,9 @@ describe('the HIT page in Chromium', () => {
   it('disables every input in preview mode and says so', async () => {
     const { page, errors } = await open(`assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=HIT1&turkSubmitTo=${encodeURIComponent(base)}`);
     await expect(page.locator('#preview-notice').isVisible()).resolves.toBe(true);
-    const states = await page.locator('form input, form textarea, form button').evaluateAll((els) => els.map((e) => (e as unknown as { disabled: boolean }).disabled));
+    const states = await page
+      .locator('form input, form textarea, form button')
+      .evaluateAll((els) => els.map((e) => (e as unknown as { disabled: boolean }).disabled));
     expect(states.length).toBe(1 + ITEMS * 5 + 1);
     expect(states.every(Boolean)).toBe(true);
     expect(errors).toEqual([]);
@@ -126,7 +137,15 @@ describe('the HIT page in Chromium', () => {
 
     await Promise.all([page.waitForURL(`${base}/mturk/externalSubmit`), submit.click()]);
     const posted = submissions.at(-1)!;
-    const expectedFields = ['assignmentId', ...Array.from({ length: ITEMS }, (_, k) => k + 1).flatMap((i) => [`item${i}_answer`, ...(i === 2 ? [`item${i}_difficult`] : []), `item${i}_comment`, `item${i}_ms`])];
+    const expectedFields = [
+      'assignmentId',
+      ...Array.from({ length: ITEMS }, (_, k) => k + 1).flatMap((i) => [
+        `item${i}_answer`,
+        ...(i === 2 ? [`item${i}_difficult`] : []),
+        `item${i}_comment`,
+        `item${i}_ms`,
+      ]),
+    ];
     expect([...posted.keys()]).toEqual(expectedFields);
     expect(posted.get('assignmentId')).toBe('ASSIGN-42');
     expect(posted.get('item1_answer')).toBe('yes');
@@ -150,17 +169,23 @@ describe('the HIT page in Chromium', () => {
     await expect(page.getByRole('radio', { name: 'No' }).count()).resolves.toBe(ITEMS);
     await expect(page.getByRole('checkbox', { name: 'This one is difficult' }).count()).resolves.toBe(ITEMS);
     await expect(page.getByRole('textbox', { name: 'Comment (optional)' }).count()).resolves.toBe(ITEMS);
-    await expect(page.getByRole('group', { name: 'Does the chunk contain enough evidence to support at least one answer?' }).count()).resolves.toBe(ITEMS);
+    await expect(
+      page.getByRole('group', { name: 'Does the chunk contain enough evidence to support at least one answer?' }).count(),
+    ).resolves.toBe(ITEMS);
     await page.close();
   });
 
   it('lays out side by side at 1000px and stacked without horizontal scrolling on a phone', async () => {
     const wide = await open(work('A-WIDE'));
-    const columnsWide = await wide.page.locator('#item1 .evidence').evaluate((e) => (globalThis as unknown as BrowserGlobals).getComputedStyle(e).gridTemplateColumns.split(' ').length);
+    const columnsWide = await wide.page
+      .locator('#item1 .evidence')
+      .evaluate((e) => (globalThis as unknown as BrowserGlobals).getComputedStyle(e).gridTemplateColumns.split(' ').length);
     expect(columnsWide).toBe(2);
     await wide.page.close();
     const phone = await open(work('A-PHONE'), { width: 375, height: 740 });
-    const columnsPhone = await phone.page.locator('#item1 .evidence').evaluate((e) => (globalThis as unknown as BrowserGlobals).getComputedStyle(e).gridTemplateColumns.split(' ').length);
+    const columnsPhone = await phone.page
+      .locator('#item1 .evidence')
+      .evaluate((e) => (globalThis as unknown as BrowserGlobals).getComputedStyle(e).gridTemplateColumns.split(' ').length);
     expect(columnsPhone).toBe(1);
     const overflow = await phone.page.evaluate(() => {
       const w = globalThis as unknown as BrowserGlobals;

@@ -53,7 +53,9 @@ describe('streaming records', () => {
 
   it('reads a last line without a newline', async () => {
     const path = file(`${JSON.stringify({ query_id: 'q', chunk_id: 'd', label: 'no' })}`);
-    expect(await collect(path, 'consensus')).toEqual([{ line: 1, record: { query_id: 'q', chunk_id: 'd', label: 'no', dataset: 'default' } }]);
+    expect(await collect(path, 'consensus')).toEqual([
+      { line: 1, record: { query_id: 'q', chunk_id: 'd', label: 'no', dataset: 'default' } },
+    ]);
   });
 
   it('leaves out identical duplicates and returns the counts', async () => {
@@ -67,7 +69,16 @@ describe('streaming records', () => {
       next = await iterator.next();
     }
     expect(lines).toEqual([1, 2]);
-    expect(next.value).toEqual({ file: path, kind: 'consensus', format: 'canonical', lines: 3, records: 2, duplicates: 1, skipped: 0, ignoredFields: [] });
+    expect(next.value).toEqual({
+      file: path,
+      kind: 'consensus',
+      format: 'canonical',
+      lines: 3,
+      records: 2,
+      duplicates: 1,
+      skipped: 0,
+      ignoredFields: [],
+    });
   });
 
   it('throws at the first bad line, naming file, line, field and reason', async () => {
@@ -82,7 +93,9 @@ describe('streaming records', () => {
     );
     expect(seen).toEqual([1]);
     expect(err).toBeInstanceOf(IngestError);
-    expect(err.message).toBe(`${path} line 3: debate[2].label: expected "yes" or "no", got "maybe" (also accepted: relevant/irrelevant, 1/0, true/false)`);
+    expect(err.message).toBe(
+      `${path} line 3: debate[2].label: expected "yes" or "no", got "maybe" (also accepted: relevant/irrelevant, 1/0, true/false)`,
+    );
   });
 
   it('refuses a file with no records', async () => {
@@ -142,13 +155,19 @@ describe('validateFile', () => {
     const long = JSON.stringify(canonicalEscalation({ chunk: 'x'.repeat(5000) }));
     const report = await validateFile(file(jsonl([long, canonicalEscalation({ chunk_id: 'd2' })])), 'escalations', { maxLineBytes: 1000 });
     expect(report.errors).toEqual([
-      { line: 1, field: '', reason: `the line is ${Buffer.byteLength(long)} bytes long, over the limit of 1000 bytes: a record this large is refused (split it, or raise the limit)` },
+      {
+        line: 1,
+        field: '',
+        reason: `the line is ${Buffer.byteLength(long)} bytes long, over the limit of 1000 bytes: a record this large is refused (split it, or raise the limit)`,
+      },
     ]);
     expect(report.records).toBe(1);
   });
 
   it('refuses bytes that are not UTF-8', async () => {
-    const path = file(Buffer.concat([Buffer.from('{"query_id":"q","chunk_id":"d'), Buffer.from([0xff, 0xfe]), Buffer.from('","label":"yes"}\n')]));
+    const path = file(
+      Buffer.concat([Buffer.from('{"query_id":"q","chunk_id":"d'), Buffer.from([0xff, 0xfe]), Buffer.from('","label":"yes"}\n')]),
+    );
     const report = await validateFile(path, 'consensus');
     expect(report.errors).toEqual([{ line: 1, field: '', reason: 'the line is not valid UTF-8 text: save the file as UTF-8' }]);
   });
@@ -156,7 +175,9 @@ describe('validateFile', () => {
   it('says when a BRIDGE file holds no rows of the kind asked for', async () => {
     const report = await validateFile(file(jsonl([bridgeRow(), bridgeRow({ doc_id: 'd2' })])), 'consensus');
     expect(report.skipped).toBe(2);
-    expect(report.errors).toEqual([{ line: 0, field: '', reason: 'holds no consensus records: all 2 BRIDGE rows are escalated cases (consensus: false)' }]);
+    expect(report.errors).toEqual([
+      { line: 0, field: '', reason: 'holds no consensus records: all 2 BRIDGE rows are escalated cases (consensus: false)' },
+    ]);
   });
 
   it('reads both kinds out of one BRIDGE file', async () => {
@@ -175,7 +196,8 @@ describe('validateFile', () => {
       {
         line: 2,
         field: '',
-        reason: "this line is in the canonical format, but line 1 set the file's format to the BRIDGE format (round_1, round_2, ...): put each format in a file of its own",
+        reason:
+          "this line is in the canonical format, but line 1 set the file's format to the BRIDGE format (round_1, round_2, ...): put each format in a file of its own",
       },
     ]);
   });
@@ -200,7 +222,9 @@ describe('detectKind', () => {
   });
 
   it('asks for the kind of BRIDGE files and of unknown records', async () => {
-    expect((await failure(detectKind(file(jsonl([bridgeRow()]))))).message).toMatch(/line 1 is a BRIDGE debate row: .* say which kind to import \(escalations or consensus: --kind on the command line, kind= in the API\)$/);
+    expect((await failure(detectKind(file(jsonl([bridgeRow()]))))).message).toMatch(
+      /line 1 is a BRIDGE debate row: .* say which kind to import \(escalations or consensus: --kind on the command line, kind= in the API\)$/,
+    );
     expect((await failure(detectKind(file(jsonl([{ id: 1 }]))))).message).toMatch(/^cannot tell what .* holds from line 1: /);
     expect((await failure(detectKind(file('')))).message).toMatch(/: holds no records/);
   });

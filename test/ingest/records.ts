@@ -9,9 +9,23 @@ export function canonicalEscalation(overrides: Record<string, unknown> = {}): Re
     chunk: 'The Danube flows for 2,850 km. It crosses ten countries.',
     dataset: 'sample',
     debate: [
-      { round: 1, agent: 'A', stance: 'relevant', label: 'yes', reasoning: 'States the length.', references: ['The Danube flows for 2,850 km.'] },
+      {
+        round: 1,
+        agent: 'A',
+        stance: 'relevant',
+        label: 'yes',
+        reasoning: 'States the length.',
+        references: ['The Danube flows for 2,850 km.'],
+      },
       { round: 1, agent: 'B', stance: 'irrelevant', label: 'no', reasoning: 'Scope unclear.', references: [] },
-      { round: 2, agent: 'A', stance: 'relevant', label: 'yes', reasoning: 'Still states it.', references: ['The Danube flows for 2,850 km.'] },
+      {
+        round: 2,
+        agent: 'A',
+        stance: 'relevant',
+        label: 'yes',
+        reasoning: 'Still states it.',
+        references: ['The Danube flows for 2,850 km.'],
+      },
       { round: 2, agent: 'B', stance: 'irrelevant', label: 'no', reasoning: 'Still unclear.', references: [] },
     ],
     ...overrides,
@@ -49,4 +63,5 @@ export function bridgeConsensusRow(label: 'yes' | 'no', overrides: Record<string
   });
 }
 
-export const jsonl = (records: readonly unknown[]): string => records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n';
+export const jsonl = (records: readonly unknown[]): string =>
+  records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n';

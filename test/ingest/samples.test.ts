@@ -56,7 +56,10 @@ describe('the bundled samples', () => {
     const cases: EscalatedCase[] = await all('escalations.jsonl', 'escalations');
     for (const c of cases) {
       const where = `${c.query_id}/${c.chunk_id}`;
-      expect(c.debate.map((t) => `${t.round}${t.agent}:${t.stance}`), where).toEqual(['1A:relevant', '1B:irrelevant', '2A:relevant', '2B:irrelevant']);
+      expect(
+        c.debate.map((t) => `${t.round}${t.agent}:${t.stance}`),
+        where,
+      ).toEqual(['1A:relevant', '1B:irrelevant', '2A:relevant', '2B:irrelevant']);
       const final = finalLabels(c.debate);
       expect(final.get('A'), where).not.toBe(final.get('B'));
       for (const ref of c.debate.flatMap((t) => t.references)) expect(c.chunk, where).toContain(ref);
@@ -87,7 +90,12 @@ describe('the bundled samples', () => {
       await pairs('consensus.jsonl', 'consensus'),
       (await all('gold.jsonl', 'gold')).filter((g) => g.label === 'no').map((g) => `${g.query_id} ${g.chunk_id}`),
     ];
-    const judged = lines('qrels/base.trec').map((l) => l.split(' ').filter((_, i) => i === 0 || i === 2).join(' '));
+    const judged = lines('qrels/base.trec').map((l) =>
+      l
+        .split(' ')
+        .filter((_, i) => i === 0 || i === 2)
+        .join(' '),
+    );
     const everything = [...groups.flat(), ...judged];
     expect(new Set(everything).size).toBe(everything.length);
   });
@@ -138,7 +146,10 @@ describe('tools/samples/generate.ts', () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it('reproduces the committed samples byte for byte', () => {
-    execFileSync(process.execPath, ['--import', 'tsx', join(paths.root, 'tools/samples/generate.ts'), '--out', out], { cwd: paths.root, stdio: 'pipe' });
+    execFileSync(process.execPath, ['--import', 'tsx', join(paths.root, 'tools/samples/generate.ts'), '--out', out], {
+      cwd: paths.root,
+      stdio: 'pipe',
+    });
     const files = (dir: string) =>
       readdirSync(dir, { recursive: true, withFileTypes: true })
         .filter((e) => e.isFile() && e.name !== 'population.json')

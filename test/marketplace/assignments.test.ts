@@ -24,7 +24,12 @@ describe('assignments through the AWS SDK', () => {
   it('lists and gets submitted work with the answers as MTurk returns them', async () => {
     const client = h.client();
     const { HIT } = await client.send(new CreateHITCommand(hitParams()));
-    const { worker, assignmentId } = await submitted(h, HIT!.HITId!, { assignmentId: 'ignored', relevance: 'no', note: 'a < b & c', tags: ['x', 'y'] });
+    const { worker, assignmentId } = await submitted(h, HIT!.HITId!, {
+      assignmentId: 'ignored',
+      relevance: 'no',
+      note: 'a < b & c',
+      tags: ['x', 'y'],
+    });
     const other = await newWorker(h);
     await h.running.workers.acceptHit(other.workerId, HIT!.HITId!); // in progress: invisible to the requester
     const list = await client.send(new ListAssignmentsForHITCommand({ HITId: HIT!.HITId }));
@@ -42,7 +47,9 @@ describe('assignments through the AWS SDK', () => {
     const got = await client.send(new GetAssignmentCommand({ AssignmentId: assignmentId }));
     expect(got.Assignment).toEqual(a);
     expect(got.HIT).toMatchObject({ HITId: HIT!.HITId, NumberOfAssignmentsPending: 1, NumberOfAssignmentsAvailable: 1 });
-    await expect(client.send(new GetAssignmentCommand({ AssignmentId: `${HIT!.HITId}000009` }))).rejects.toMatchObject({ TurkErrorCode: 'AWS.MechanicalTurk.AssignmentDoesNotExist' });
+    await expect(client.send(new GetAssignmentCommand({ AssignmentId: `${HIT!.HITId}000009` }))).rejects.toMatchObject({
+      TurkErrorCode: 'AWS.MechanicalTurk.AssignmentDoesNotExist',
+    });
   });
 
   it('approves, rejects, filters by status, and overrides a rejection', async () => {
@@ -63,14 +70,18 @@ describe('assignments through the AWS SDK', () => {
     });
     expect(h.running.marketplace.ledger.balanceCents()).toBe(balance);
     const byStatus = async (...s: ('Submitted' | 'Approved' | 'Rejected')[]) =>
-      (await client.send(new ListAssignmentsForHITCommand({ HITId: hitId, AssignmentStatuses: s }))).Assignments!.map((a) => a.AssignmentId).sort();
+      (await client.send(new ListAssignmentsForHITCommand({ HITId: hitId, AssignmentStatuses: s })))
+        .Assignments!.map((a) => a.AssignmentId)
+        .sort();
     expect(await byStatus('Approved')).toEqual([one.assignmentId]);
     expect(await byStatus('Rejected')).toEqual([two.assignmentId]);
     expect(await byStatus('Approved', 'Rejected')).toEqual([one.assignmentId, two.assignmentId].sort());
     expect(await byStatus('Submitted')).toEqual([three.assignmentId]);
     const hit = (await client.send(new GetHITCommand({ HITId: hitId }))).HIT!;
     expect(hit).toMatchObject({ HITStatus: 'Reviewable', NumberOfAssignmentsCompleted: 2 });
-    await expect(client.send(new ApproveAssignmentCommand({ AssignmentId: two.assignmentId }))).rejects.toMatchObject({ TurkErrorCode: 'AWS.MechanicalTurk.InvalidAssignmentState' });
+    await expect(client.send(new ApproveAssignmentCommand({ AssignmentId: two.assignmentId }))).rejects.toMatchObject({
+      TurkErrorCode: 'AWS.MechanicalTurk.InvalidAssignmentState',
+    });
     await client.send(new ApproveAssignmentCommand({ AssignmentId: two.assignmentId, OverrideRejection: true }));
     const overridden = (await client.send(new GetAssignmentCommand({ AssignmentId: two.assignmentId }))).Assignment!;
     expect(overridden.AssignmentStatus).toBe('Approved');
@@ -94,7 +105,9 @@ describe('assignments through the AWS SDK', () => {
     }
     expect(seen).toEqual(ids.sort());
     const other = await client.send(new CreateHITCommand(hitParams()));
-    await expect(client.send(new ListAssignmentsForHITCommand({ HITId: other.HIT!.HITId, NextToken: first.NextToken }))).rejects.toMatchObject({
+    await expect(
+      client.send(new ListAssignmentsForHITCommand({ HITId: other.HIT!.HITId, NextToken: first.NextToken })),
+    ).rejects.toMatchObject({
       TurkErrorCode: 'AWS.MechanicalTurk.ValidationException',
       message: expect.stringMatching(/^NextToken: this token belongs to another request/),
     });
@@ -103,13 +116,23 @@ describe('assignments through the AWS SDK', () => {
   it('follows the 10-assignment rule and extends once per token', async () => {
     const client = h.client();
     const { HIT } = await client.send(new CreateHITCommand(hitParams({ MaxAssignments: 3 })));
-    await expect(client.send(new CreateAdditionalAssignmentsForHITCommand({ HITId: HIT!.HITId, NumberOfAdditionalAssignments: 7 }))).rejects.toMatchObject({
+    await expect(
+      client.send(new CreateAdditionalAssignmentsForHITCommand({ HITId: HIT!.HITId, NumberOfAdditionalAssignments: 7 })),
+    ).rejects.toMatchObject({
       name: 'RequestError',
       TurkErrorCode: 'AWS.MechanicalTurk.InvalidMaximumAssignmentsIncrease',
     });
-    await client.send(new CreateAdditionalAssignmentsForHITCommand({ HITId: HIT!.HITId, NumberOfAdditionalAssignments: 6, UniqueRequestToken: 'extend-1' }));
+    await client.send(
+      new CreateAdditionalAssignmentsForHITCommand({ HITId: HIT!.HITId, NumberOfAdditionalAssignments: 6, UniqueRequestToken: 'extend-1' }),
+    );
     await expect(
-      client.send(new CreateAdditionalAssignmentsForHITCommand({ HITId: HIT!.HITId, NumberOfAdditionalAssignments: 6, UniqueRequestToken: 'extend-1' })),
+      client.send(
+        new CreateAdditionalAssignmentsForHITCommand({
+          HITId: HIT!.HITId,
+          NumberOfAdditionalAssignments: 6,
+          UniqueRequestToken: 'extend-1',
+        }),
+      ),
     ).rejects.toMatchObject({ TurkErrorCode: 'AWS.MechanicalTurk.DuplicateRequest' });
     expect((await client.send(new GetHITCommand({ HITId: HIT!.HITId }))).HIT!.MaxAssignments).toBe(9);
     const big = await client.send(new CreateHITCommand(hitParams({ MaxAssignments: 10 })));
@@ -144,7 +167,13 @@ describe('assignments through the AWS SDK', () => {
     const a = await h.running.workers.acceptHit(worker.workerId, HIT!.HITId!);
     expect((await client.send(new GetHITCommand({ HITId: HIT!.HITId }))).HIT!.HITStatus).toBe('Unassignable');
     await advance(h, 601);
-    expect((await client.send(new GetHITCommand({ HITId: HIT!.HITId }))).HIT).toMatchObject({ HITStatus: 'Assignable', NumberOfAssignmentsAvailable: 1, NumberOfAssignmentsPending: 0 });
-    await expect(h.running.workers.submitAssignment(worker.workerId, a.assignmentId, { relevance: 'yes' })).rejects.toMatchObject({ code: 'AssignmentDoesNotExist' });
+    expect((await client.send(new GetHITCommand({ HITId: HIT!.HITId }))).HIT).toMatchObject({
+      HITStatus: 'Assignable',
+      NumberOfAssignmentsAvailable: 1,
+      NumberOfAssignmentsPending: 0,
+    });
+    await expect(h.running.workers.submitAssignment(worker.workerId, a.assignmentId, { relevance: 'yes' })).rejects.toMatchObject({
+      code: 'AssignmentDoesNotExist',
+    });
   });
 });

@@ -16,7 +16,10 @@ const PYTHON = VENV_PYTHON;
 describe('boto3 against the marketplace', () => {
   it('passes the pytest interoperability suite', async () => {
     // the vitest globalSetup (test/support/global-setup.ts) makes .venv before any test runs
-    if (!venvComplete()) throw new Error('the boto3 test needs .venv with test/python/requirements.txt, which the test setup creates: run the tests through vitest (npm test)');
+    if (!venvComplete())
+      throw new Error(
+        'the boto3 test needs .venv with test/python/requirements.txt, which the test setup creates: run the tests through vitest (npm test)',
+      );
     h.running.marketplace.clock.setSpeed(10_000);
     // asynchronously: the marketplace answering boto3 runs in this process
     const run = await promisify(execFile)(PYTHON, ['-m', 'pytest', 'test/python', '-q', '-p', 'no:cacheprovider'], {
@@ -33,7 +36,9 @@ describe('boto3 against the marketplace', () => {
       },
     }).catch((err: { stdout?: string; stderr?: string; message: string }) => {
       if (/No module named pytest|No module named 'boto3'/.test(err.stderr ?? '') || /ModuleNotFoundError/.test(err.stdout ?? '')) {
-        throw new Error(`.venv lacks boto3 or pytest: delete .venv and run the tests again (the test setup recreates it)\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+        throw new Error(
+          `.venv lacks boto3 or pytest: delete .venv and run the tests again (the test setup recreates it)\n${err.stdout ?? ''}${err.stderr ?? ''}`,
+        );
       }
       throw new Error(`pytest failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
     });

@@ -55,7 +55,9 @@ describe('HITs through the AWS SDK', () => {
     const c = await client.send(new CreateHITTypeCommand({ ...props, Reward: '0.11' }));
     expect(a.HITTypeId).toBe(b.HITTypeId);
     expect(c.HITTypeId).not.toBe(a.HITTypeId);
-    const hit = await client.send(new CreateHITWithHITTypeCommand({ HITTypeId: a.HITTypeId, LifetimeInSeconds: 600, Question: htmlQuestion() }));
+    const hit = await client.send(
+      new CreateHITWithHITTypeCommand({ HITTypeId: a.HITTypeId, LifetimeInSeconds: 600, Question: htmlQuestion() }),
+    );
     expect(hit.HIT).toMatchObject({ HITTypeId: a.HITTypeId, Title: 'T', Reward: '0.10', MaxAssignments: 1 });
     await client.send(new UpdateHITTypeOfHITCommand({ HITId: hit.HIT!.HITId, HITTypeId: c.HITTypeId }));
     expect((await client.send(new GetHITCommand({ HITId: hit.HIT!.HITId }))).HIT).toMatchObject({ HITTypeId: c.HITTypeId, Reward: '0.11' });
@@ -71,7 +73,10 @@ describe('HITs through the AWS SDK', () => {
     let got = (await client.send(new GetHITCommand({ HITId: id }))).HIT!;
     expect(got.HITStatus).toBe('Unassignable');
     expect(got.NumberOfAssignmentsPending).toBe(1);
-    await expect(client.send(new DeleteHITCommand({ HITId: id }))).rejects.toMatchObject({ name: 'RequestError', TurkErrorCode: 'AWS.MechanicalTurk.InvalidHITState' });
+    await expect(client.send(new DeleteHITCommand({ HITId: id }))).rejects.toMatchObject({
+      name: 'RequestError',
+      TurkErrorCode: 'AWS.MechanicalTurk.InvalidHITState',
+    });
     // accepted work may still be submitted after expiry
     await h.running.workers.submitAssignment(worker.workerId, accepted.assignmentId, { relevance: 'yes' });
     got = (await client.send(new GetHITCommand({ HITId: id }))).HIT!;
@@ -82,7 +87,9 @@ describe('HITs through the AWS SDK', () => {
     expect((await client.send(new GetHITCommand({ HITId: id }))).HIT!.HITStatus).toBe('Reviewing');
     const reviewing = await client.send(new ListReviewableHITsCommand({ Status: 'Reviewing' }));
     expect(reviewing.HITs!.map((x) => x.HITId)).toEqual([id]);
-    await expect(client.send(new DeleteHITCommand({ HITId: id }))).rejects.toMatchObject({ TurkErrorCode: 'AWS.MechanicalTurk.InvalidHITState' });
+    await expect(client.send(new DeleteHITCommand({ HITId: id }))).rejects.toMatchObject({
+      TurkErrorCode: 'AWS.MechanicalTurk.InvalidHITState',
+    });
     const [a] = (await client.send(new ListAssignmentsForHITCommand({ HITId: id }))).Assignments!;
     await client.send(new ApproveAssignmentCommand({ AssignmentId: a!.AssignmentId }));
     await client.send(new DeleteHITCommand({ HITId: id }));
@@ -134,7 +141,9 @@ describe('HITs through the AWS SDK', () => {
     const worker = await newWorker(h);
     const a = await h.running.workers.acceptHit(worker.workerId, HIT!.HITId!);
     await h.running.workers.submitAssignment(worker.workerId, a.assignmentId, { relevance: 'yes' });
-    await expect(client.send(new GetFileUploadURLCommand({ AssignmentId: a.assignmentId, QuestionIdentifier: 'relevance' }))).rejects.toMatchObject({
+    await expect(
+      client.send(new GetFileUploadURLCommand({ AssignmentId: a.assignmentId, QuestionIdentifier: 'relevance' })),
+    ).rejects.toMatchObject({
       TurkErrorCode: 'AWS.MechanicalTurk.UnsupportedFeature',
     });
   });

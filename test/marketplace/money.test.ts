@@ -48,7 +48,13 @@ describe('balance and MTurk fees, in exact cents', () => {
     const { hitId, assignments } = await approvedHit(h, { MaxAssignments: 1, Reward: '0.05' });
     expect(await balance()).toBe('9.29'); // 0.05 + 0.01 minimum fee
     const [{ assignmentId, workerId }] = assignments as [{ assignmentId: string; workerId: string }];
-    const bonus = { WorkerId: workerId, AssignmentId: assignmentId, BonusAmount: '1.00', Reason: 'passed every check', UniqueRequestToken: 'bonus-1' };
+    const bonus = {
+      WorkerId: workerId,
+      AssignmentId: assignmentId,
+      BonusAmount: '1.00',
+      Reason: 'passed every check',
+      UniqueRequestToken: 'bonus-1',
+    };
     await client.send(new SendBonusCommand(bonus));
     expect(await balance()).toBe('8.09');
     await expect(client.send(new SendBonusCommand(bonus))).rejects.toMatchObject({
@@ -65,7 +71,9 @@ describe('balance and MTurk fees, in exact cents', () => {
     expect(byHit.BonusPayments![0]!.GrantTime).toBeInstanceOf(Date);
     const byAssignment = await client.send(new ListBonusPaymentsCommand({ AssignmentId: assignmentId, MaxResults: 1 }));
     expect(byAssignment).toMatchObject({ NumResults: 1, NextToken: expect.any(String) });
-    await expect(client.send(new SendBonusCommand({ ...bonus, WorkerId: 'AOTHERWORKER', UniqueRequestToken: 'bonus-2' }))).rejects.toMatchObject({
+    await expect(
+      client.send(new SendBonusCommand({ ...bonus, WorkerId: 'AOTHERWORKER', UniqueRequestToken: 'bonus-2' })),
+    ).rejects.toMatchObject({
       TurkErrorCode: 'AWS.MechanicalTurk.ValidationException',
     });
   });
@@ -81,13 +89,19 @@ describe('balance and MTurk fees, in exact cents', () => {
     const w = await newWorker(h);
     const a = await h.running.workers.acceptHit(w.workerId, HIT!.HITId!);
     await h.running.workers.submitAssignment(w.workerId, a.assignmentId, { relevance: 'no' });
-    const [{ assignmentId, workerId }] = (await approvedHit(h, { MaxAssignments: 1, Reward: '0.10' })).assignments as [{ assignmentId: string; workerId: string }];
+    const [{ assignmentId, workerId }] = (await approvedHit(h, { MaxAssignments: 1, Reward: '0.10' })).assignments as [
+      { assignmentId: string; workerId: string },
+    ];
     await client.send(new SendBonusCommand({ WorkerId: workerId, AssignmentId: assignmentId, BonusAmount: '2.00', Reason: 'r' }));
     expect(await balance()).toBe('5.52'); // 8.04 - 0.12 - 2.40
-    await expect(client.send(new SendBonusCommand({ WorkerId: workerId, AssignmentId: assignmentId, BonusAmount: '5.00', Reason: 'r' }))).rejects.toMatchObject({
+    await expect(
+      client.send(new SendBonusCommand({ WorkerId: workerId, AssignmentId: assignmentId, BonusAmount: '5.00', Reason: 'r' })),
+    ).rejects.toMatchObject({
       TurkErrorCode: 'AWS.MechanicalTurk.InsufficientFunds',
     });
-    await expect(client.send(new ApproveAssignmentCommand({ AssignmentId: a.assignmentId }))).rejects.toMatchObject({ TurkErrorCode: 'AWS.MechanicalTurk.InsufficientFunds' });
+    await expect(client.send(new ApproveAssignmentCommand({ AssignmentId: a.assignmentId }))).rejects.toMatchObject({
+      TurkErrorCode: 'AWS.MechanicalTurk.InsufficientFunds',
+    });
     expect(await balance()).toBe('5.52');
     const deposit = await fetch(`${h.running.url}/admin/deposits`, {
       method: 'POST',

@@ -60,6 +60,11 @@ export function crowdFormItemsPage(keys: readonly string[]): string {
 
 /** A page whose form lacks the assignmentId field MTurk needs: it cannot be submitted. */
 export function brokenPage(keys: readonly string[]): string {
-  const items = keys.map((key, i) => `<div data-sim-key="${key}"><input type="radio" name="item${i + 1}" value="yes"><input type="radio" name="item${i + 1}" value="no"></div>`).join('');
+  const items = keys
+    .map(
+      (key, i) =>
+        `<div data-sim-key="${key}"><input type="radio" name="item${i + 1}" value="yes"><input type="radio" name="item${i + 1}" value="no"></div>`,
+    )
+    .join('');
   return `<!DOCTYPE html><html><body><form method="post" action="https://www.mturk.com/mturk/externalSubmit">${items}<input type="submit"></form></body></html>`;
 }

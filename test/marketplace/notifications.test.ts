@@ -60,7 +60,15 @@ const eventTypes = () => received.flatMap((m) => m.Events.map((e) => e.EventType
 describe('notifications', () => {
   it('delivers HIT events to an http(s) destination at least once, retrying after a failure', async () => {
     const client = h.client();
-    const { HITTypeId } = await client.send(new CreateHITTypeCommand({ Title: 'Judge', Description: 'relevance', Reward: '0.20', AssignmentDurationInSeconds: 300, AutoApprovalDelayInSeconds: 60 }));
+    const { HITTypeId } = await client.send(
+      new CreateHITTypeCommand({
+        Title: 'Judge',
+        Description: 'relevance',
+        Reward: '0.20',
+        AssignmentDurationInSeconds: 300,
+        AutoApprovalDelayInSeconds: 60,
+      }),
+    );
     await client.send(
       new UpdateNotificationSettingsCommand({
         HITTypeId,
@@ -82,9 +90,19 @@ describe('notifications', () => {
     expect(attempts).toBeGreaterThan(received.length); // the first POST failed and was retried
     expect(new Set(eventTypes())).toEqual(new Set(expected));
     const submittedMessage = received.find((m) => m.Events.some((e) => e.EventType === 'AssignmentSubmitted'))!;
-    expect(submittedMessage).toMatchObject({ EventDocVersion: '2014-08-15', CustomerId: expect.stringMatching(/^A[A-Z0-9]+$/), EventDocId: expect.any(String) });
+    expect(submittedMessage).toMatchObject({
+      EventDocVersion: '2014-08-15',
+      CustomerId: expect.stringMatching(/^A[A-Z0-9]+$/),
+      EventDocId: expect.any(String),
+    });
     const event = submittedMessage.Events.find((e) => e.EventType === 'AssignmentSubmitted')!;
-    expect(event).toEqual({ EventType: 'AssignmentSubmitted', EventTimestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), HITTypeId, HITId: HIT!.HITId, AssignmentId: a.assignmentId });
+    expect(event).toEqual({
+      EventType: 'AssignmentSubmitted',
+      EventTimestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      HITTypeId,
+      HITId: HIT!.HITId,
+      AssignmentId: a.assignmentId,
+    });
     expect(new Set(received.map((m) => m.EventDocId)).size).toBe(received.length);
 
     // deactivated: no more messages
@@ -110,44 +128,89 @@ describe('notifications', () => {
         TestEventType: 'AssignmentSubmitted',
       }),
     );
-    await until(() => eventTypes().includes('AssignmentSubmitted') && received.some((m) => m.EventDocVersion === '2006-05-05'), 'the 2006-05-05 test event');
-    const { HITTypeId } = await client.send(new CreateHITTypeCommand({ Title: 'V', Description: 'V', Reward: '0.20', AssignmentDurationInSeconds: 300 }));
+    await until(
+      () => eventTypes().includes('AssignmentSubmitted') && received.some((m) => m.EventDocVersion === '2006-05-05'),
+      'the 2006-05-05 test event',
+    );
+    const { HITTypeId } = await client.send(
+      new CreateHITTypeCommand({ Title: 'V', Description: 'V', Reward: '0.20', AssignmentDurationInSeconds: 300 }),
+    );
     await client.send(
-      new UpdateNotificationSettingsCommand({ HITTypeId, Notification: { Destination: receiverUrl, Transport: 'SQS', Version: '2006-05-05', EventTypes: ['HITCreated'] } }),
+      new UpdateNotificationSettingsCommand({
+        HITTypeId,
+        Notification: { Destination: receiverUrl, Transport: 'SQS', Version: '2006-05-05', EventTypes: ['HITCreated'] },
+      }),
     );
   });
 
   it('explains destinations it cannot deliver to', async () => {
     const client = h.client();
-    const { HITTypeId } = await client.send(new CreateHITTypeCommand({ Title: 'X', Description: 'Y', Reward: '0.20', AssignmentDurationInSeconds: 300 }));
+    const { HITTypeId } = await client.send(
+      new CreateHITTypeCommand({ Title: 'X', Description: 'Y', Reward: '0.20', AssignmentDurationInSeconds: 300 }),
+    );
     await expect(
-      client.send(new UpdateNotificationSettingsCommand({ HITTypeId, Notification: { Destination: 'me@example.org', Transport: 'Email', Version: '2014-08-15', EventTypes: ['HITReviewable'] } })),
-    ).rejects.toMatchObject({ TurkErrorCode: 'AWS.MechanicalTurk.ValidationException', message: expect.stringContaining('Notification.Transport: this marketplace delivers notifications by HTTP POST') });
+      client.send(
+        new UpdateNotificationSettingsCommand({
+          HITTypeId,
+          Notification: { Destination: 'me@example.org', Transport: 'Email', Version: '2014-08-15', EventTypes: ['HITReviewable'] },
+        }),
+      ),
+    ).rejects.toMatchObject({
+      TurkErrorCode: 'AWS.MechanicalTurk.ValidationException',
+      message: expect.stringContaining('Notification.Transport: this marketplace delivers notifications by HTTP POST'),
+    });
     // an SQS queue URL and an SNS topic ARN: AWS endpoints this marketplace cannot deliver to
     for (const [Transport, Destination] of [
       ['SQS', 'https://sqs.us-east-1.amazonaws.com/123456789012/mturk-events'],
       ['SNS', 'arn:aws:sns:us-east-1:123456789012:mturk-events'],
     ] as const) {
       await expect(
-        client.send(new UpdateNotificationSettingsCommand({ HITTypeId, Notification: { Destination, Transport, Version: '2006-05-05', EventTypes: ['HITReviewable'] } })),
-      ).rejects.toMatchObject({ name: 'RequestError', TurkErrorCode: 'AWS.MechanicalTurk.ValidationException', message: expect.stringContaining('Notification.Destination') });
+        client.send(
+          new UpdateNotificationSettingsCommand({
+            HITTypeId,
+            Notification: { Destination, Transport, Version: '2006-05-05', EventTypes: ['HITReviewable'] },
+          }),
+        ),
+      ).rejects.toMatchObject({
+        name: 'RequestError',
+        TurkErrorCode: 'AWS.MechanicalTurk.ValidationException',
+        message: expect.stringContaining('Notification.Destination'),
+      });
       await expect(
-        client.send(new SendTestEventNotificationCommand({ Notification: { Destination, Transport, Version: '2014-08-15', EventTypes: ['Ping'] }, TestEventType: 'Ping' })),
-      ).rejects.toMatchObject({ TurkErrorCode: 'AWS.MechanicalTurk.ValidationException', message: expect.stringContaining('cannot deliver to AWS') });
+        client.send(
+          new SendTestEventNotificationCommand({
+            Notification: { Destination, Transport, Version: '2014-08-15', EventTypes: ['Ping'] },
+            TestEventType: 'Ping',
+          }),
+        ),
+      ).rejects.toMatchObject({
+        TurkErrorCode: 'AWS.MechanicalTurk.ValidationException',
+        message: expect.stringContaining('cannot deliver to AWS'),
+      });
     }
-    await expect(client.send(new UpdateNotificationSettingsCommand({ HITTypeId, Active: true }))).rejects.toMatchObject({ message: expect.stringContaining('has no notification specification yet') });
+    await expect(client.send(new UpdateNotificationSettingsCommand({ HITTypeId, Active: true }))).rejects.toMatchObject({
+      message: expect.stringContaining('has no notification specification yet'),
+    });
   });
 
   it('notifies workers whose work was reviewed, in their inbox', async () => {
     const client = h.client();
-    const { HITTypeId } = await client.send(new CreateHITTypeCommand({ Title: 'N', Description: 'N', Reward: '0.20', AssignmentDurationInSeconds: 300 }));
+    const { HITTypeId } = await client.send(
+      new CreateHITTypeCommand({ Title: 'N', Description: 'N', Reward: '0.20', AssignmentDurationInSeconds: 300 }),
+    );
     const { HIT } = await client.send(new CreateHITWithHITTypeCommand({ HITTypeId, LifetimeInSeconds: 3600, Question: htmlQuestion() }));
     const [done, stranger] = [await newWorker(h), await newWorker(h)];
     const a = await h.running.workers.acceptHit(done.workerId, HIT!.HITId!);
     await h.running.workers.submitAssignment(done.workerId, a.assignmentId, { relevance: 'no' });
     await client.send(new ApproveAssignmentCommand({ AssignmentId: a.assignmentId }));
-    const res = await client.send(new NotifyWorkersCommand({ Subject: 'New batch', MessageText: 'More HITs tomorrow.', WorkerIds: [done.workerId, stranger.workerId] }));
-    expect(res.NotifyWorkersFailureStatuses).toEqual([expect.objectContaining({ WorkerId: stranger.workerId, NotifyWorkersFailureCode: 'HardFailure' })]);
-    expect(await h.running.workers.listMessages(done.workerId)).toEqual([expect.objectContaining({ subject: 'New batch', text: 'More HITs tomorrow.' })]);
+    const res = await client.send(
+      new NotifyWorkersCommand({ Subject: 'New batch', MessageText: 'More HITs tomorrow.', WorkerIds: [done.workerId, stranger.workerId] }),
+    );
+    expect(res.NotifyWorkersFailureStatuses).toEqual([
+      expect.objectContaining({ WorkerId: stranger.workerId, NotifyWorkersFailureCode: 'HardFailure' }),
+    ]);
+    expect(await h.running.workers.listMessages(done.workerId)).toEqual([
+      expect.objectContaining({ subject: 'New batch', text: 'More HITs tomorrow.' }),
+    ]);
   });
 });

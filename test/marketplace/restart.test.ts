@@ -18,7 +18,13 @@ const h = useMarketplace();
 describe('state across restarts', () => {
   it('refuses a second marketplace process on the same database', async () => {
     await expect(
-      startMarketplace({ config: loadConfig(process.env), logger: createLogger('silent'), connection: h.db.connection, port: 0, host: '127.0.0.1' }),
+      startMarketplace({
+        config: loadConfig(process.env),
+        logger: createLogger('silent'),
+        connection: h.db.connection,
+        port: 0,
+        host: '127.0.0.1',
+      }),
     ).rejects.toThrow(/another marketplace process .* is serving the database/);
   });
 
@@ -30,14 +36,27 @@ describe('state across restarts', () => {
       new UpdateNotificationSettingsCommand({
         HITTypeId: HIT!.HITTypeId,
         // nothing listens on port 9 here: the messages stay pending
-        Notification: { Destination: 'http://127.0.0.1:9/events', Transport: 'SQS', Version: '2014-08-15', EventTypes: ['AssignmentSubmitted'] },
+        Notification: {
+          Destination: 'http://127.0.0.1:9/events',
+          Transport: 'SQS',
+          Version: '2014-08-15',
+          EventTypes: ['AssignmentSubmitted'],
+        },
       }),
     );
     const w = await newWorker(h);
     const a = await h.running.workers.acceptHit(w.workerId, hitId);
     await h.running.workers.submitAssignment(w.workerId, a.assignmentId, { relevance: 'yes', why: 'stated directly' });
     await client.send(new ApproveAssignmentCommand({ AssignmentId: a.assignmentId }));
-    await client.send(new SendBonusCommand({ WorkerId: w.workerId, AssignmentId: a.assignmentId, BonusAmount: '0.25', Reason: 'thanks', UniqueRequestToken: 'restart-bonus' }));
+    await client.send(
+      new SendBonusCommand({
+        WorkerId: w.workerId,
+        AssignmentId: a.assignmentId,
+        BonusAmount: '0.25',
+        Reason: 'thanks',
+        UniqueRequestToken: 'restart-bonus',
+      }),
+    );
     h.running.marketplace.clock.advance(3 * 3_600_000); // within the 24 h of the tokens
     const w2 = await newWorker(h);
     const inProgress = await h.running.workers.acceptHit(w2.workerId, hitId);
@@ -59,15 +78,27 @@ describe('state across restarts', () => {
     expect((await client.send(new GetAccountBalanceCommand({}))).AvailableBalance).toBe(before.balance);
     const hit = (await client.send(new GetHITCommand({ HITId: hitId }))).HIT!;
     expect({ ...hit, HITStatus: undefined }).toEqual({ ...before.hit, HITStatus: undefined });
-    await expect(client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'restart-hit-1', MaxAssignments: 2 })))).rejects.toMatchObject({
+    await expect(
+      client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'restart-hit-1', MaxAssignments: 2 }))),
+    ).rejects.toMatchObject({
       TurkErrorCode: 'AWS.MechanicalTurk.HitAlreadyExists',
       message: expect.stringContaining(hitId),
     });
     await expect(
-      client.send(new SendBonusCommand({ WorkerId: w.workerId, AssignmentId: a.assignmentId, BonusAmount: '0.25', Reason: 'thanks', UniqueRequestToken: 'restart-bonus' })),
+      client.send(
+        new SendBonusCommand({
+          WorkerId: w.workerId,
+          AssignmentId: a.assignmentId,
+          BonusAmount: '0.25',
+          Reason: 'thanks',
+          UniqueRequestToken: 'restart-bonus',
+        }),
+      ),
     ).rejects.toMatchObject({ TurkErrorCode: 'AWS.MechanicalTurk.DuplicateRequest' });
     // the worker's work in progress survived too
-    expect(h.running.workers.listAssignments(w2.workerId)).toEqual([expect.objectContaining({ assignmentId: inProgress.assignmentId, status: 'Accepted' })]);
+    expect(h.running.workers.listAssignments(w2.workerId)).toEqual([
+      expect.objectContaining({ assignmentId: inProgress.assignmentId, status: 'Accepted' }),
+    ]);
   });
 
   it('finishes an approval whose payment was written just before a crash', async () => {
@@ -97,8 +128,13 @@ describe('state across restarts', () => {
     expect((await c2.send(new GetAssignmentCommand({ AssignmentId: a.assignmentId }))).Assignment!.AssignmentStatus).toBe('Approved');
     expect(h.running.marketplace.ledger.balanceCents()).toBe(balance - 120);
     // the client's retry of the approval pays nothing more
-    await expect(c2.send(new ApproveAssignmentCommand({ AssignmentId: a.assignmentId }))).rejects.toMatchObject({ TurkErrorCode: 'AWS.MechanicalTurk.InvalidAssignmentState' });
+    await expect(c2.send(new ApproveAssignmentCommand({ AssignmentId: a.assignmentId }))).rejects.toMatchObject({
+      TurkErrorCode: 'AWS.MechanicalTurk.InvalidAssignmentState',
+    });
     expect(h.running.marketplace.ledger.balanceCents()).toBe(balance - 120);
-    expect(await h.running.marketplace.ledger.audit()).toMatchObject({ storedBalanceCents: balance - 120, workingBalanceCents: balance - 120 });
+    expect(await h.running.marketplace.ledger.audit()).toMatchObject({
+      storedBalanceCents: balance - 120,
+      workingBalanceCents: balance - 120,
+    });
   });
 });

@@ -25,7 +25,13 @@ export function useMarketplace(defaults: Partial<StartMarketplaceOptions> & { en
     db,
     running: undefined as unknown as SimulatedMarketplace,
     client(config = {}) {
-      const client = new MTurkClient({ endpoint: harness.running.url, region: 'us-east-1', credentials: CREDENTIALS, maxAttempts: 1, ...config });
+      const client = new MTurkClient({
+        endpoint: harness.running.url,
+        region: 'us-east-1',
+        credentials: CREDENTIALS,
+        maxAttempts: 1,
+        ...config,
+      });
       clients.push(client);
       return client;
     },
@@ -60,7 +66,9 @@ export function useMarketplace(defaults: Partial<StartMarketplaceOptions> & { en
   return harness;
 }
 
-export function htmlQuestion(body = '<form><input type="radio" name="relevance" value="yes"><input type="radio" name="relevance" value="no"></form>'): string {
+export function htmlQuestion(
+  body = '<form><input type="radio" name="relevance" value="yes"><input type="radio" name="relevance" value="no"></form>',
+): string {
   return `<HTMLQuestion xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2011-11-11/HTMLQuestion.xsd"><HTMLContent><![CDATA[<!DOCTYPE html><html><body>${body}</body></html>]]></HTMLContent><FrameHeight>0</FrameHeight></HTMLQuestion>`;
 }
 
@@ -78,7 +86,10 @@ export const hitParams = (overrides: Record<string, unknown> = {}) => ({
 
 let counter = 0;
 /** A worker account with a fresh name. */
-export async function newWorker(h: MarketplaceHarness, profile: Parameters<SimulatedMarketplace['workers']['createWorker']>[0]['profile'] = {}) {
+export async function newWorker(
+  h: MarketplaceHarness,
+  profile: Parameters<SimulatedMarketplace['workers']['createWorker']>[0]['profile'] = {},
+) {
   counter++;
   return h.running.workers.createWorker({ displayName: `worker-${process.pid}-${counter}`, profile });
 }

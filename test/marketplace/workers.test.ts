@@ -1,4 +1,10 @@
-import { ApproveAssignmentCommand, CreateHITCommand, CreateQualificationTypeCommand, GetAssignmentCommand, SendBonusCommand } from '@aws-sdk/client-mturk';
+import {
+  ApproveAssignmentCommand,
+  CreateHITCommand,
+  CreateQualificationTypeCommand,
+  GetAssignmentCommand,
+  SendBonusCommand,
+} from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
 import { hitParams, newWorker, useMarketplace } from './support.js';
 
@@ -26,19 +32,34 @@ describe('the worker-facing functions', () => {
     const mine = await h.running.workers.acceptHit(me.workerId, hitId);
     const theirs = await h.running.workers.acceptHit(other.workerId, hitId);
     expect((await h.running.workers.listAvailableHits(me.workerId)).map((x) => x.hitId)).not.toContain(hitId);
-    expect((await h.running.workers.previewHit(me.workerId, hitId)).assignment).toMatchObject({ assignmentId: mine.assignmentId, status: 'Accepted' });
-    await expect(h.running.workers.getAssignment(me.workerId, theirs.assignmentId)).rejects.toMatchObject({ code: 'AssignmentDoesNotExist' });
-    await expect(h.running.workers.submitAssignment(me.workerId, theirs.assignmentId, { relevance: 'no' })).rejects.toMatchObject({ code: 'AssignmentDoesNotExist' });
+    expect((await h.running.workers.previewHit(me.workerId, hitId)).assignment).toMatchObject({
+      assignmentId: mine.assignmentId,
+      status: 'Accepted',
+    });
+    await expect(h.running.workers.getAssignment(me.workerId, theirs.assignmentId)).rejects.toMatchObject({
+      code: 'AssignmentDoesNotExist',
+    });
+    await expect(h.running.workers.submitAssignment(me.workerId, theirs.assignmentId, { relevance: 'no' })).rejects.toMatchObject({
+      code: 'AssignmentDoesNotExist',
+    });
     await h.running.workers.returnAssignment(other.workerId, theirs.assignmentId);
     expect(h.running.workers.listAssignments(other.workerId)).toEqual([]);
     await h.running.workers.submitAssignment(me.workerId, mine.assignmentId, { relevance: 'yes' });
     const detail = await h.running.workers.getAssignment(me.workerId, mine.assignmentId);
-    expect(detail).toMatchObject({ status: 'Submitted', title: HIT!.Title, answerXml: expect.stringContaining('<FreeText>yes</FreeText>') });
+    expect(detail).toMatchObject({
+      status: 'Submitted',
+      title: HIT!.Title,
+      answerXml: expect.stringContaining('<FreeText>yes</FreeText>'),
+    });
     expect(h.running.workers.earnings(me.workerId)).toEqual({ approvedRewardsCents: 0, bonusesCents: 0, pendingRewardsCents: 80 });
     await client.send(new ApproveAssignmentCommand({ AssignmentId: mine.assignmentId }));
-    await client.send(new SendBonusCommand({ WorkerId: me.workerId, AssignmentId: mine.assignmentId, BonusAmount: '0.10', Reason: 'good' }));
+    await client.send(
+      new SendBonusCommand({ WorkerId: me.workerId, AssignmentId: mine.assignmentId, BonusAmount: '0.10', Reason: 'good' }),
+    );
     expect(h.running.workers.earnings(me.workerId)).toEqual({ approvedRewardsCents: 80, bonusesCents: 10, pendingRewardsCents: 0 });
-    expect(h.running.workers.listAssignments(me.workerId, { status: 'Approved' })).toEqual([expect.objectContaining({ assignmentId: mine.assignmentId })]);
+    expect(h.running.workers.listAssignments(me.workerId, { status: 'Approved' })).toEqual([
+      expect.objectContaining({ assignmentId: mine.assignmentId }),
+    ]);
   });
 
   it('gives each slot to exactly one of many workers accepting at once', async () => {
@@ -48,7 +69,9 @@ describe('the worker-facing functions', () => {
     const won = results.filter((r) => r.status === 'fulfilled');
     expect(won).toHaveLength(3);
     expect(new Set(won.map((r) => (r as PromiseFulfilledResult<{ assignmentId: string }>).value.assignmentId)).size).toBe(3);
-    expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason.code === 'HITNotAvailable')).toBe(true);
+    expect(
+      results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason.code === 'HITNotAvailable'),
+    ).toBe(true);
   });
 
   it('records QuestionForm answers with selection identifiers', async () => {
@@ -56,16 +79,24 @@ describe('the worker-facing functions', () => {
     const { HIT } = await client.send(new CreateHITCommand(hitParams({ Question: FORM })));
     const w = await newWorker(h);
     const a = await h.running.workers.acceptHit(w.workerId, HIT!.HITId!);
-    await expect(h.running.workers.submitAssignment(w.workerId, a.assignmentId, { label: 'maybe' })).rejects.toMatchObject({ code: 'ValidationException' });
+    await expect(h.running.workers.submitAssignment(w.workerId, a.assignmentId, { label: 'maybe' })).rejects.toMatchObject({
+      code: 'ValidationException',
+    });
     await h.running.workers.submitAssignment(w.workerId, a.assignmentId, { label: 'no', why: 'different scope' });
     const answer = (await client.send(new GetAssignmentCommand({ AssignmentId: a.assignmentId }))).Assignment!.Answer!;
-    expect(answer).toContain('<Answer><QuestionIdentifier>label</QuestionIdentifier><SelectionIdentifier>no</SelectionIdentifier></Answer>');
+    expect(answer).toContain(
+      '<Answer><QuestionIdentifier>label</QuestionIdentifier><SelectionIdentifier>no</SelectionIdentifier></Answer>',
+    );
     expect(answer).toContain('<Answer><QuestionIdentifier>why</QuestionIdentifier><FreeText>different scope</FreeText></Answer>');
   });
 
   it('show a worker their qualifications and what they may request', async () => {
     const client = h.client();
-    const w = await newWorker(h, { locale: { Country: 'US', Subdivision: 'WA' }, baseline: { submitted: 300, approved: 291 }, masters: true });
+    const w = await newWorker(h, {
+      locale: { Country: 'US', Subdivision: 'WA' },
+      baseline: { submitted: 300, approved: 291 },
+      masters: true,
+    });
     const mine = await h.running.workers.listQualifications(w.workerId);
     expect(mine).toEqual(
       expect.arrayContaining([
@@ -74,12 +105,20 @@ describe('the worker-facing functions', () => {
         expect.objectContaining({ qualificationTypeId: '2F1QJWKUDD8XADTFD2Q0G6UTO95ALH', integerValue: 1 }),
       ]),
     );
-    const once = (await client.send(new CreateQualificationTypeCommand({ Name: 'One try', Description: 'no retries', QualificationTypeStatus: 'Active' }))).QualificationType!;
+    const once = (
+      await client.send(
+        new CreateQualificationTypeCommand({ Name: 'One try', Description: 'no retries', QualificationTypeStatus: 'Active' }),
+      )
+    ).QualificationType!;
     await h.running.workers.requestQualification(w.workerId, once.QualificationTypeId!);
-    const listed = (await h.running.workers.listRequestableQualifications(w.workerId)).find((q) => q.qualificationTypeId === once.QualificationTypeId);
+    const listed = (await h.running.workers.listRequestableQualifications(w.workerId)).find(
+      (q) => q.qualificationTypeId === once.QualificationTypeId,
+    );
     expect(listed).toMatchObject({ pendingRequest: true, nextRequestAt: null, hasTest: false });
     const updated = await h.running.workers.updateProfile(w.workerId, { adult: true });
     expect(updated.profile).toMatchObject({ adult: true, masters: true, locale: { Country: 'US', Subdivision: 'WA' } });
-    await expect(h.running.workers.updateProfile(w.workerId, { locale: { Country: 'usa' } })).rejects.toMatchObject({ code: 'ValidationException' });
+    await expect(h.running.workers.updateProfile(w.workerId, { locale: { Country: 'usa' } })).rejects.toMatchObject({
+      code: 'ValidationException',
+    });
   });
 });

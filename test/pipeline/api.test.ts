@@ -20,7 +20,12 @@ beforeAll(async () => {
   const logger = createLogger('silent');
   const config = loadConfig({ ...process.env });
   const pipeline = testContext(h.db);
-  agenda = createAgenda({ db: h.db.db, logger, processEvery: 100, pipeline: { ctx: pipeline, defaultTarget: h.running.url, collectEvery: '2 seconds' } });
+  agenda = createAgenda({
+    db: h.db.db,
+    logger,
+    processEvery: 100,
+    pipeline: { ctx: pipeline, defaultTarget: h.running.url, collectEvery: '2 seconds' },
+  });
   await agenda.start();
   ctx = { config, logger, connection: h.db.connection, apiToken: TOKEN, agenda };
 });
@@ -44,19 +49,34 @@ const ndjson = (lines: readonly string[]) => `${lines.join('\n')}\n`;
 describe('REST /api/v1/batches', () => {
   it('imports NDJSON bodies, and answers a bad file with every error as problem+json', async () => {
     const app = createApp(ctx);
-    const denied = await request(app).post('/api/v1/batches?batch=api-a').set('Content-Type', 'application/x-ndjson').send(ndjson(sampleLines('escalations.jsonl').slice(0, 8)));
+    const denied = await request(app)
+      .post('/api/v1/batches?batch=api-a')
+      .set('Content-Type', 'application/x-ndjson')
+      .send(ndjson(sampleLines('escalations.jsonl').slice(0, 8)));
     expect(denied.status).toBe(401);
 
-    const ok = await request(app).post('/api/v1/batches?batch=api-a').set(auth).set('Content-Type', 'application/x-ndjson').send(ndjson(sampleLines('escalations.jsonl').slice(0, 8)));
+    const ok = await request(app)
+      .post('/api/v1/batches?batch=api-a')
+      .set(auth)
+      .set('Content-Type', 'application/x-ndjson')
+      .send(ndjson(sampleLines('escalations.jsonl').slice(0, 8)));
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body).toMatchObject({ batch: 'api-a', kind: 'escalations', counts: { records: 8, inserted: 8 } });
-    const gold = await request(app).post('/api/v1/batches?batch=api-a&kind=gold').set(auth).set('Content-Type', 'application/x-ndjson').send(ndjson(sampleLines('gold.jsonl')));
+    const gold = await request(app)
+      .post('/api/v1/batches?batch=api-a&kind=gold')
+      .set(auth)
+      .set('Content-Type', 'application/x-ndjson')
+      .send(ndjson(sampleLines('gold.jsonl')));
     expect(gold.status).toBe(201);
 
     const lines = sampleLines('escalations.jsonl').slice(10, 13);
     lines[0] = lines[0]!.replace(/"chunk":"[^"]*"/, '"chunk":""');
     lines[2] = '{"query_id": 1';
-    const bad = await request(app).post('/api/v1/batches?batch=api-b').set(auth).set('Content-Type', 'application/x-ndjson').send(ndjson(lines));
+    const bad = await request(app)
+      .post('/api/v1/batches?batch=api-b')
+      .set(auth)
+      .set('Content-Type', 'application/x-ndjson')
+      .send(ndjson(lines));
     expect(bad.status).toBe(400);
     expect(bad.type).toBe('application/problem+json');
     expect(bad.body.errors).toEqual([
@@ -73,10 +93,16 @@ describe('REST /api/v1/batches', () => {
 
   it('quotes a dry run, then plans and publishes through the job', async () => {
     const app = createApp(ctx);
-    const dry = await request(app).post('/api/v1/batches/api-a/publish').set(auth).send({ preset: 'quick', target: h.running.url, dryRun: true });
+    const dry = await request(app)
+      .post('/api/v1/batches/api-a/publish')
+      .set(auth)
+      .send({ preset: 'quick', target: h.running.url, dryRun: true });
     expect(dry.status, JSON.stringify(dry.body)).toBe(200);
     expect(dry.body).toMatchObject({ dryRun: true, hits: 2, quote: { total: 6 * 66 } });
-    const over = await request(app).post('/api/v1/batches/api-a/publish').set(auth).send({ preset: 'quick', target: h.running.url, budgetUsd: 1 });
+    const over = await request(app)
+      .post('/api/v1/batches/api-a/publish')
+      .set(auth)
+      .send({ preset: 'quick', target: h.running.url, budgetUsd: 1 });
     expect(over.status).toBe(400);
     expect(over.body.detail).toMatch(/over the budget of \$1\.00/);
     const missing = await request(app).post('/api/v1/batches/nope/publish').set(auth).send({ preset: 'quick' });
@@ -104,7 +130,14 @@ describe('REST /api/v1/batches', () => {
     expect(wrongKey.status).toBe(404);
     const note = await request(app)
       .post(`/api/v1/notifications/${notificationKey(TOKEN)}`)
-      .send({ EventDocVersion: '2014-08-15', EventDocId: 'doc-1', Events: [{ EventType: 'AssignmentSubmitted', HITId: hit0, AssignmentId: 'X' }, { EventType: 'HITReviewable', HITId: 'UNKNOWN' }] });
+      .send({
+        EventDocVersion: '2014-08-15',
+        EventDocId: 'doc-1',
+        Events: [
+          { EventType: 'AssignmentSubmitted', HITId: hit0, AssignmentId: 'X' },
+          { EventType: 'HITReviewable', HITId: 'UNKNOWN' },
+        ],
+      });
     expect(note.status).toBe(202);
     expect(note.body).toEqual({ batches: ['api-a'], hits: 2 });
 
@@ -112,7 +145,12 @@ describe('REST /api/v1/batches', () => {
       const res = await request(app).get('/api/v1/batches/api-a');
       return res.body.state === 'complete' && res.body;
     });
-    expect(status).toMatchObject({ items: { total: 8, complete: 8, labelled: 8 }, assignments: { total: 6, approved: 6 }, validVotes: 24, accuracy: { value: 1, compared: 8 } });
+    expect(status).toMatchObject({
+      items: { total: 8, complete: 8, labelled: 8 },
+      assignments: { total: 6, approved: 6 },
+      validVotes: 24,
+      accuracy: { value: 1, compared: 8 },
+    });
     expect(status.fleissKappa.value).toBeGreaterThan(0.99);
 
     const votes = await request(app).get('/api/v1/batches/api-a/votes');
@@ -123,7 +161,11 @@ describe('REST /api/v1/batches', () => {
     expect(labels.body[0]).toMatchObject({ method: 'majority', complete: true, validVotes: 3 });
     const ws = await request(app).get('/api/v1/batches/api-a/workers');
     expect(ws.body).toHaveLength(3);
-    expect(ws.body[0]).toMatchObject({ assignments: { submitted: 2, counted: 2 }, checks: { total: 2, passed: 2 }, medianMsPerItem: 15000 });
+    expect(ws.body[0]).toMatchObject({
+      assignments: { submitted: 2, counted: 2 },
+      checks: { total: 2, passed: 2 },
+      medianMsPerItem: 15000,
+    });
 
     // a repeated collection round may still hold the batch: cleanup answers 409 until it is done
     const cleaned = await until('cleanup after any running round', async () => {
@@ -134,13 +176,23 @@ describe('REST /api/v1/batches', () => {
     expect(cleaned.body).toMatchObject({ deleted: 2, remaining: [], closed: true });
     expect((await request(app).get('/api/v1/batches/api-a')).body.state).toBe('closed');
     // the repeated collection ended with the batch
-    await until('the collect job to be cancelled', async () => (await h.db.db.collection('agendaJobs').countDocuments({ name: 'pipeline.collect' })) === 0);
+    await until(
+      'the collect job to be cancelled',
+      async () => (await h.db.db.collection('agendaJobs').countDocuments({ name: 'pipeline.collect' })) === 0,
+    );
   });
 
   it('describes every pipeline route in /openapi.json, with bearer security on mutations', async () => {
     const res = await request(createApp(ctx)).get('/openapi.json');
     const paths = res.body.paths as Record<string, Record<string, { security?: unknown }>>;
-    for (const p of ['/api/v1/batches', '/api/v1/batches/{batch}', '/api/v1/batches/{batch}/hits', '/api/v1/batches/{batch}/votes', '/api/v1/batches/{batch}/labels', '/api/v1/batches/{batch}/workers']) {
+    for (const p of [
+      '/api/v1/batches',
+      '/api/v1/batches/{batch}',
+      '/api/v1/batches/{batch}/hits',
+      '/api/v1/batches/{batch}/votes',
+      '/api/v1/batches/{batch}/labels',
+      '/api/v1/batches/{batch}/workers',
+    ]) {
       expect(paths[p], p).toBeDefined();
     }
     expect(paths['/api/v1/batches']!.post!.security).toEqual([{ bearerAuth: [] }]);

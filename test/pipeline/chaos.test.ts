@@ -54,8 +54,20 @@ describe('under throttling and service faults', () => {
       h.running.chaos.set({ throttleShare: 0, faultShare: 0 });
     }
     expect(calm.status.state).toBe('complete');
-    expect(calm.status).toMatchObject({ items: { total: 24, complete: 24, labelled: 24 }, assignments: { total: 24, approved: 18, discarded: 6, rejected: 0 }, validVotes: 72 });
-    const counts = (r: typeof calm) => ({ state: r.status.state, items: r.status.items, hits: r.status.hits, assignments: r.status.assignments, validVotes: r.status.validVotes, spent: r.status.cost.spent, platform: r.platform });
+    expect(calm.status).toMatchObject({
+      items: { total: 24, complete: 24, labelled: 24 },
+      assignments: { total: 24, approved: 18, discarded: 6, rejected: 0 },
+      validVotes: 72,
+    });
+    const counts = (r: typeof calm) => ({
+      state: r.status.state,
+      items: r.status.items,
+      hits: r.status.hits,
+      assignments: r.status.assignments,
+      validVotes: r.status.validVotes,
+      spent: r.status.cost.spent,
+      platform: r.platform,
+    });
     expect(counts(storm)).toEqual(counts(calm));
     expect(storm.labels).toEqual(calm.labels);
     expect(storm.platform).toBe(6);

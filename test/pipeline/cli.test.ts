@@ -18,7 +18,16 @@ async function hitsOf(batch: string): Promise<HIT[]> {
 }
 
 function stderrLines(stderr: string): string[] {
-  return stderr.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('{') && !/NodeVersionSupportWarning|AWS SDK|node >=22|upgrade to node|a\.co\/|trace-warnings|versions published|will require|To continue receiving|security updates|More information/.test(l));
+  return stderr
+    .split('\n')
+    .filter(
+      (l) =>
+        l.trim() !== '' &&
+        !l.startsWith('{') &&
+        !/NodeVersionSupportWarning|AWS SDK|node >=22|upgrade to node|a\.co\/|trace-warnings|versions published|will require|To continue receiving|security updates|More information/.test(
+          l,
+        ),
+    );
 }
 
 describe('qrelay import, publish, status', () => {
@@ -30,7 +39,9 @@ describe('qrelay import, publish, status', () => {
     expect(res.code).toBe(1);
     expect(res.stdout).toMatch(/bad\.jsonl line 2: query_id: required but missing/);
     expect(res.stdout).toMatch(/bad\.jsonl line 4: /);
-    expect(stderrLines(res.stderr)).toEqual([expect.stringMatching(/^qrelay: .*bad\.jsonl has 2 errors, nothing was imported \(the errors are listed above\)$/)]);
+    expect(stderrLines(res.stderr)).toEqual([
+      expect.stringMatching(/^qrelay: .*bad\.jsonl has 2 errors, nothing was imported \(the errors are listed above\)$/),
+    ]);
   });
 
   it('imports, with a line of counts', async () => {
@@ -46,11 +57,15 @@ describe('qrelay import, publish, status', () => {
   it('a publisher killed mid-batch (SIGKILL) and started again leaves exactly one HIT per planned HIT', async () => {
     // slow answers keep several CreateHIT calls in flight when the kill lands
     h.running.chaos.set({ slowShare: 1, slowMs: 120 });
-    const child = spawn(process.execPath, ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), 'publish', 'cli-a', '--preset', 'quick', '--target', h.running.url], {
-      cwd: paths.root,
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), 'publish', 'cli-a', '--preset', 'quick', '--target', h.running.url],
+      {
+        cwd: paths.root,
+        env: { ...process.env, LOG_LEVEL: 'warn' },
+        stdio: 'ignore',
+      },
+    );
     const exited = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
     let seen = 0;
     for (let i = 0; i < 600 && seen < 12; i++) {
@@ -86,10 +101,16 @@ describe('qrelay import, publish, status', () => {
   it('status prints progress, or one JSON object', async () => {
     const text = await runCli(['status', 'cli-a']);
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toMatch(/^batch cli-a: collecting on http:\/\/127\.0\.0\.1:\d+, preset quick\nitems {8}0 of 200 with 3 valid votes/);
+    expect(text.stdout).toMatch(
+      /^batch cli-a: collecting on http:\/\/127\.0\.0\.1:\d+, preset quick\nitems {8}0 of 200 with 3 valid votes/,
+    );
     expect(text.stdout).toMatch(/HITs {9}50: 50 published/);
     const json = await runCli(['status', 'cli-a', '--json']);
-    const status = JSON.parse(json.stdout) as { items: { total: number }; hits: { total: number }; cost: { quote: { total: number }; committed: number } };
+    const status = JSON.parse(json.stdout) as {
+      items: { total: number };
+      hits: { total: number };
+      cost: { quote: { total: number }; committed: number };
+    };
     expect(status).toMatchObject({ items: { total: 200 }, hits: { total: 50 }, cost: { quote: { total: 9900 }, committed: 9900 } });
   });
 });

@@ -31,7 +31,10 @@ describe('collecting a batch', () => {
     expect(first.review).toMatchObject({ decided: 6, approved: 5, discarded: 1, rejected: 0 });
     // the default policy pays for the failed assignment but does not count it
     expect(await platformStatus(careless)).toBe('Approved');
-    expect((await ctx.models.assignments.findById(careless).lean())?.review).toMatchObject({ action: 'approve-and-discard', countsVotes: false });
+    expect((await ctx.models.assignments.findById(careless).lean())?.review).toMatchObject({
+      action: 'approve-and-discard',
+      countsVotes: false,
+    });
     expect(first.followUp).toMatchObject({ extended: 1, extraAssignments: 1, complete: false });
     expect((await ctx.models.hits.findById('col-a|0').lean())?.maxAssignments).toBe(4);
     expect((await requireBatch(ctx, 'col-a')).summary).toMatchObject({ items: 8, itemsComplete: 4 });
@@ -85,7 +88,14 @@ describe('collecting a batch', () => {
     const { reconcileBatch } = await import('../../src/pipeline/reconcile.js');
     await reconcileBatch(ctx, await requireBatch(ctx, 'col-c'));
     // a reviewer that died after recording decisions: one sent already, two not
-    const crashed = { ...ctx, backend: () => ({ ...ctx.backend(h.running.url), approveAssignment: () => Promise.reject(new Error('killed')), rejectAssignment: () => Promise.reject(new Error('killed')) }) };
+    const crashed = {
+      ...ctx,
+      backend: () => ({
+        ...ctx.backend(h.running.url),
+        approveAssignment: () => Promise.reject(new Error('killed')),
+        rejectAssignment: () => Promise.reject(new Error('killed')),
+      }),
+    };
     await expect(reviewBatch(crashed as typeof ctx, await requireBatch(ctx, 'col-c'))).rejects.toThrow('killed');
     expect(await ctx.models.assignments.countDocuments({ batch: 'col-c', reviewState: 'decided' })).toBe(3);
     await ctx.backend(h.running.url).approveAssignment(approvedTwice);
@@ -97,7 +107,11 @@ describe('collecting a batch', () => {
     const docs = new Map((await ctx.models.assignments.find({ batch: 'col-c' }).lean()).map((x) => [x._id, x]));
     expect(docs.get(good)).toMatchObject({ reviewState: 'done', outcome: 'approved' });
     expect(docs.get(approvedTwice)).toMatchObject({ reviewState: 'done', outcome: 'approved' });
-    expect(docs.get(bad)).toMatchObject({ reviewState: 'done', outcome: 'auto-approved', review: { action: 'reject', countsVotes: false } });
+    expect(docs.get(bad)).toMatchObject({
+      reviewState: 'done',
+      outcome: 'auto-approved',
+      review: { action: 'reject', countsVotes: false },
+    });
   });
 });
 
@@ -109,7 +123,14 @@ describe('the report input', () => {
     const { input, options } = await reportInputFor(ctx, 'col-a');
     const report = buildReport(input, options);
     const batch = await requireBatch(ctx, 'col-a');
-    expect(report).toMatchObject({ batch: 'col-a', items: 8, hits: 2, assignments: 7, votes: batch.summary!.validVotes, labels: batch.summary!.labels });
+    expect(report).toMatchObject({
+      batch: 'col-a',
+      items: 8,
+      hits: 2,
+      assignments: 7,
+      votes: batch.summary!.validVotes,
+      labels: batch.summary!.labels,
+    });
     expect(report.fleissKappa).toBe(batch.summary!.fleissKappa);
     expect(report.cost.quote?.quoted.total).toBe(batch.plan!.quote.total);
     expect(report.cost.discardedWork.assignments).toBe(1);
@@ -120,7 +141,10 @@ describe('one round at a time', () => {
   it('refuses a second round while one holds the batch, and takes over a dead round after its lease', async () => {
     const { RoundBusy, ROUND_LEASE_MS } = await import('../../src/pipeline/collect.js');
     const ctx = testContext(h.db);
-    await ctx.models.batches.updateOne({ _id: 'col-b' }, { $set: { roundLeaseUntil: new Date(Date.now() + ROUND_LEASE_MS), roundOwner: 'someone-else' } });
+    await ctx.models.batches.updateOne(
+      { _id: 'col-b' },
+      { $set: { roundLeaseUntil: new Date(Date.now() + ROUND_LEASE_MS), roundOwner: 'someone-else' } },
+    );
     await expect(collectBatch(ctx, 'col-b')).rejects.toThrow(RoundBusy);
     await ctx.models.batches.updateOne({ _id: 'col-b' }, { $set: { roundLeaseUntil: new Date(Date.now() - 1) } });
     await expect(collectBatch(ctx, 'col-b')).resolves.toMatchObject({ batch: 'col-b' });

@@ -35,13 +35,23 @@ describe('sampled intervals', () => {
   it('centre on the analytic prediction and widen when a HIT’s items share workers', async () => {
     const { sampledIntervals } = await import('./e2e-model.js');
     const workers: ModelWorker[] = [
-      ...Array.from({ length: 8 }, (_, i): ModelWorker => ({ kind: 'diligent', accuracy: { relevant: 0.9, notRelevant: 0.85 }, share: 0.1 - i * 0.001 })),
+      ...Array.from({ length: 8 }, (_, i): ModelWorker => ({
+        kind: 'diligent',
+        accuracy: { relevant: 0.9, notRelevant: 0.85 },
+        share: 0.1 - i * 0.001,
+      })),
       { kind: 'spammer', accuracy: { relevant: 0.5, notRelevant: 0.5 }, share: 0.1 },
       { kind: 'alwaysYes', accuracy: { relevant: 1, notRelevant: 0 }, share: 0.1 },
     ];
-    const hit = (check: 'yes' | 'no', n: number) => ({ check, items: Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 'yes' : 'no') as 'yes' | 'no') });
+    const hit = (check: 'yes' | 'no', n: number) => ({
+      check,
+      items: Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 'yes' : 'no') as 'yes' | 'no'),
+    });
     const nine = Array.from({ length: 22 }, (_, i) => hit(i % 2 ? 'yes' : 'no', 9));
-    const analytic = predict(workers, nine.flatMap((x) => x.items.map((truth) => ({ truth, check: x.check }))));
+    const analytic = predict(
+      workers,
+      nine.flatMap((x) => x.items.map((truth) => ({ truth, check: x.check }))),
+    );
     const sampled = sampledIntervals(workers, nine, 2000);
     expect(sampled.accuracy.mean).toBeCloseTo(analytic.accuracy, 1);
     expect(sampled.accuracy.low).toBeLessThan(sampled.accuracy.mean);

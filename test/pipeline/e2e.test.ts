@@ -94,7 +94,9 @@ describe('escalation pipeline, end to end', () => {
     expect(labels).toHaveLength(CASES);
     expect(labels.every((l) => l.votes.yes + l.votes.no === 3 && l.validVotes >= 3)).toBe(true);
     // one HIT per planned HIT (plus any posted again), none twice
-    const onPlatform = ((await h.client().send(new ListHITsCommand({ MaxResults: 100 }))).HITs ?? []).filter((x) => x.RequesterAnnotation?.startsWith('qrelay:e2e|'));
+    const onPlatform = ((await h.client().send(new ListHITsCommand({ MaxResults: 100 }))).HITs ?? []).filter((x) =>
+      x.RequesterAnnotation?.startsWith('qrelay:e2e|'),
+    );
     expect(onPlatform).toHaveLength(status.hits.total);
 
     // the checks catch spammers and always-yes workers
@@ -103,7 +105,10 @@ describe('escalation pipeline, end to end', () => {
     const byKind = (kind: Kind) => data.assignments.filter((a) => kindOf.get(a.workerId) === kind && a.reviewState === 'done');
     const discarded = (list: typeof data.assignments) => list.filter((a) => a.review?.countsVotes === false).length;
     const alwaysYes = byKind('alwaysYes');
-    const behindNo = alwaysYes.filter((a) => { const c = checkOf.get(a.hit); return c?.kind === 'check' && c.expected === 'no'; });
+    const behindNo = alwaysYes.filter((a) => {
+      const c = checkOf.get(a.hit);
+      return c?.kind === 'check' && c.expected === 'no';
+    });
     expect(behindNo.length).toBeGreaterThan(0);
     expect(discarded(behindNo)).toBe(behindNo.length); // every one behind a "no" check is caught
     // a spammer's assignment counts exactly when it happened to answer its check right
@@ -129,7 +134,11 @@ describe('escalation pipeline, end to end', () => {
 
     // accuracy and κ where the population's accuracies predict (e2e-model.ts derives both)
     const submitted = data.assignments.length;
-    const model: ModelWorker[] = workers.map((w) => ({ kind: w.kind, accuracy: w.accuracy, share: data.assignments.filter((a) => a.workerId === w.workerId).length / submitted }));
+    const model: ModelWorker[] = workers.map((w) => ({
+      kind: w.kind,
+      accuracy: w.accuracy,
+      share: data.assignments.filter((a) => a.workerId === w.workerId).length / submitted,
+    }));
     const truth = new Map((await ctx.models.items.find({ batch: 'e2e' }).lean()).map((r) => [r._id, r.label!]));
     // the planned HITs: each item with its truth and its HIT's check (an item posted again counts once)
     const planned = data.hits.flatMap((x) => {
@@ -137,7 +146,10 @@ describe('escalation pipeline, end to end', () => {
       return x.origin === 'plan' && check?.kind === 'check' ? [{ check: check.expected, items: hitItems(x, truth) }] : [];
     });
     expect(planned.reduce((n, x) => n + x.items.length, 0)).toBe(CASES);
-    const predicted = predict(model, planned.flatMap((x) => x.items.map((t) => ({ truth: t, check: x.check }))));
+    const predicted = predict(
+      model,
+      planned.flatMap((x) => x.items.map((t) => ({ truth: t, check: x.check }))),
+    );
     const interval = sampledIntervals(model, planned);
     const accuracy = status.accuracy!.value!;
     const kappa = status.fleissKappa.value!;
@@ -153,7 +165,10 @@ describe('escalation pipeline, end to end', () => {
   });
 });
 
-function hitItems(hit: { batch: string; items: ReadonlyArray<{ kind: string; queryId: string; chunkId: string }> }, truth: ReadonlyMap<string, 'yes' | 'no'>): Array<'yes' | 'no'> {
+function hitItems(
+  hit: { batch: string; items: ReadonlyArray<{ kind: string; queryId: string; chunkId: string }> },
+  truth: ReadonlyMap<string, 'yes' | 'no'>,
+): Array<'yes' | 'no'> {
   return hit.items.flatMap((i) => {
     if (i.kind !== 'real') return [];
     const t = [...truth].find(([id]) => id.endsWith(`|${encode(i.queryId)}:${encode(i.chunkId)}`))?.[1];

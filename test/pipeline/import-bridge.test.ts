@@ -38,9 +38,25 @@ describe('a BRIDGE debate file without --kind', () => {
 
   it('of one kind only imports that kind', async () => {
     const ctx = testContext(t);
-    const escalated = await importAny(ctx, writeLines(dir, 'esc.jsonl', escalatedRows.map((r) => JSON.stringify(r))), { batch: 'br-b' });
+    const escalated = await importAny(
+      ctx,
+      writeLines(
+        dir,
+        'esc.jsonl',
+        escalatedRows.map((r) => JSON.stringify(r)),
+      ),
+      { batch: 'br-b' },
+    );
     expect(escalated.imports.map((r) => [r.kind, r.counts.records])).toEqual([['escalations', 8]]);
-    const consensus = await importAny(ctx, writeLines(dir, 'con.jsonl', consensusRows.map((r) => JSON.stringify(r))), { batch: 'br-b' });
+    const consensus = await importAny(
+      ctx,
+      writeLines(
+        dir,
+        'con.jsonl',
+        consensusRows.map((r) => JSON.stringify(r)),
+      ),
+      { batch: 'br-b' },
+    );
     expect(consensus.imports.map((r) => [r.kind, r.counts.records])).toEqual([['consensus', 4]]);
   });
 
@@ -77,10 +93,14 @@ describe('qrelay import of a BRIDGE file', () => {
     expect(res.stdout).toContain(
       `imported ${file} into batch br-cli: 8 escalations records (8 new, 0 already in the batch) and 4 consensus records (4 new, 0 already in the batch) (a BRIDGE file, split per row by its consensus field)`,
     );
-    expect(res.stderr).toContain(`qrelay: warning: ${file}: fields qrelay does not use were ignored: source_model (12 lines, first line 1)`);
+    expect(res.stderr).toContain(
+      `qrelay: warning: ${file}: fields qrelay does not use were ignored: source_model (12 lines, first line 1)`,
+    );
 
     const only = await runCli(['import', file, '--batch', 'br-cli-2', '--kind', 'consensus']);
     expect(only.code, only.stderr).toBe(0);
-    expect(only.stdout).toContain(`into batch br-cli-2: 4 consensus records (4 new, 0 already in the batch), 8 BRIDGE rows of the other kind skipped`);
+    expect(only.stdout).toContain(
+      `into batch br-cli-2: 4 consensus records (4 new, 0 already in the batch), 8 BRIDGE rows of the other kind skipped`,
+    );
   });
 });

@@ -58,7 +58,9 @@ describe('import in one pass', () => {
     const ctx = testContext(t);
     await importFile(ctx, writeLines(dir, 'first.jsonl', escalations.slice(0, 10)), { batch: 'kept' });
     const bad = [...escalations.slice(5, 20), '{"broken": '];
-    await expect(importFile(ctx, writeLines(dir, 'second.jsonl', bad), { batch: 'kept', chunkSize: 3 })).rejects.toBeInstanceOf(ImportRejected);
+    await expect(importFile(ctx, writeLines(dir, 'second.jsonl', bad), { batch: 'kept', chunkSize: 3 })).rejects.toBeInstanceOf(
+      ImportRejected,
+    );
     expect((await visibleRecords(ctx, 'escalations', 'kept')).length).toBe(10);
     expect(await ctx.models.items.countDocuments({ batch: 'kept' })).toBe(10);
     expect(await ctx.models.batches.countDocuments({ _id: 'kept' })).toBe(1);

@@ -80,7 +80,9 @@ describe('importFile', () => {
     const ctx = testContext(t);
     const changed = JSON.parse(escalations[4]!) as { chunk: string };
     changed.chunk = `${changed.chunk} (edited)`;
-    const err = await rejection(importFile(ctx, writeLines(dir, 'changed.jsonl', [escalations[0]!, JSON.stringify(changed)]), { batch: 'imp-a' }));
+    const err = await rejection(
+      importFile(ctx, writeLines(dir, 'changed.jsonl', [escalations[0]!, JSON.stringify(changed)]), { batch: 'imp-a' }),
+    );
     expect(err.errors).toEqual([{ line: 2, field: '', reason: expect.stringMatching(/already holds .* with different content/) }]);
   });
 
@@ -89,10 +91,13 @@ describe('importFile', () => {
     const file = writeLines(dir, 'half.jsonl', escalations.slice(0, 10));
     // a crash after the first chunk: the import record stays `committing`
     let chunks = 0;
-    const crashing = { ...ctx, progress: () => {
-      chunks++;
-      throw new Error('killed');
-    } };
+    const crashing = {
+      ...ctx,
+      progress: () => {
+        chunks++;
+        throw new Error('killed');
+      },
+    };
     await expect(importFile(crashing, file, { batch: 'imp-c', chunkSize: 4 })).rejects.toThrow('killed');
     expect(chunks).toBe(1);
     expect(await ctx.models.items.countDocuments({ batch: 'imp-c' })).toBe(4);
@@ -107,14 +112,22 @@ describe('importFile', () => {
     await expect(importFile(ctx, writeLines(dir, 'b.jsonl', sampleLines('escalations.bridge.jsonl')), { batch: 'imp-d' })).rejects.toThrow(
       /is a BRIDGE debate row: .* say which kind to import/,
     );
-    const bridge = await importFile(ctx, writeLines(dir, 'b.jsonl', sampleLines('escalations.bridge.jsonl')), { batch: 'imp-d', kind: 'escalations' });
+    const bridge = await importFile(ctx, writeLines(dir, 'b.jsonl', sampleLines('escalations.bridge.jsonl')), {
+      batch: 'imp-d',
+      kind: 'escalations',
+    });
     expect(bridge.counts).toMatchObject({ records: 8, skipped: 4, inserted: 8 });
-    const consensus = await importFile(ctx, writeLines(dir, 'b.jsonl', sampleLines('escalations.bridge.jsonl')), { batch: 'imp-d', kind: 'consensus' });
+    const consensus = await importFile(ctx, writeLines(dir, 'b.jsonl', sampleLines('escalations.bridge.jsonl')), {
+      batch: 'imp-d',
+      kind: 'consensus',
+    });
     expect(consensus.counts).toMatchObject({ records: 4, skipped: 8 });
   });
 
   it('refuses bad batch names', async () => {
     const ctx = testContext(t);
-    await expect(importFile(ctx, writeLines(dir, 'e.jsonl', escalations), { batch: 'a|b' })).rejects.toThrow(/batch "a\|b": expected 1-100 letters/);
+    await expect(importFile(ctx, writeLines(dir, 'e.jsonl', escalations), { batch: 'a|b' })).rejects.toThrow(
+      /batch "a\|b": expected 1-100 letters/,
+    );
   });
 });

@@ -26,7 +26,15 @@ describe('publish', () => {
     const dry = await dryRunPublish(ctx, 'pub-a', { preset: 'quick', target: h.running.url }, 'local');
     // quick: 4 real + 1 check per HIT; 30 items -> 7 x 4 + 1 x 2; 3 assignments of $0.55 + $0.11 fee
     expect(dry.plan.hits).toHaveLength(8);
-    expect(dry.plan.quote).toMatchObject({ hits: 8, assignments: 24, rewards: 24 * 55, fees: 24 * 11, total: 24 * 66, realItems: 30, feePercent: 20 });
+    expect(dry.plan.quote).toMatchObject({
+      hits: 8,
+      assignments: 24,
+      rewards: 24 * 55,
+      fees: 24 * 11,
+      total: 24 * 66,
+      realItems: 30,
+      feePercent: 20,
+    });
     expect(dry.text).toContain('batch pub-a: 30 items in 8 HITs (7 x 4 items + 1 x 2 items)');
     expect(dry.text).toMatch(/total\s+\$15\.84/);
     expect(dry.text).toMatch(/per real label\s+\$0\.53/);
@@ -34,7 +42,12 @@ describe('publish', () => {
     const batch = await requireBatch(ctx, 'pub-a');
     expect(batch.settings).toBeNull();
     const { batchStatus } = await import('../../src/pipeline/status.js');
-    expect(await batchStatus(ctx, 'pub-a')).toMatchObject({ state: 'draft', items: { total: 30, complete: 0 }, hits: { total: 0 }, cost: { spent: 0, quote: null } });
+    expect(await batchStatus(ctx, 'pub-a')).toMatchObject({
+      state: 'draft',
+      items: { total: 30, complete: 0 },
+      hits: { total: 0 },
+      cost: { spent: 0, quote: null },
+    });
     expect(await ctx.models.hits.countDocuments({ batch: 'pub-a' })).toBe(0);
     expect(ofBatch(await marketplaceHits(), 'pub-a')).toHaveLength(0);
   });
@@ -79,9 +92,15 @@ describe('publish', () => {
     const saved = await ctx.models.hitQuestions.findById('pub-d|1').lean();
     await ctx.models.hitQuestions.updateOne({ _id: 'pub-d|1' }, { $set: { xml: '<HTMLQuestion>not closed' } });
     await ctx.models.hits.updateOne({ _id: 'pub-d|1' }, { $set: { state: 'planned', attempt: 1, hitId: null, requestToken: null } });
-    await expect(publishBatch(ctx, 'pub-d', undefined, 'local')).rejects.toThrow(/^HIT 1 of batch pub-d: .* refused it: CreateHITWithHITType failed: AWS\.MechanicalTurk\.\w+/);
+    await expect(publishBatch(ctx, 'pub-d', undefined, 'local')).rejects.toThrow(
+      /^HIT 1 of batch pub-d: .* refused it: CreateHITWithHITType failed: AWS\.MechanicalTurk\.\w+/,
+    );
     const failed = await ctx.models.hits.findById('pub-d|1').lean();
-    expect(failed).toMatchObject({ state: 'creating', requestToken: hitRequestToken('pub-d', 1, 1), lastError: expect.stringMatching(/refused it/) });
+    expect(failed).toMatchObject({
+      state: 'creating',
+      requestToken: hitRequestToken('pub-d', 1, 1),
+      lastError: expect.stringMatching(/refused it/),
+    });
     await ctx.models.hitQuestions.updateOne({ _id: 'pub-d|1' }, { $set: { xml: saved!.xml } });
     expect(await publishBatch(ctx, 'pub-d', undefined, 'local')).toMatchObject({ created: 1, alreadyPublished: 1 });
     expect(ofBatch(await marketplaceHits(), 'pub-d')).toHaveLength(3); // HITs 0 and 1 of attempt 0, HIT 1 of attempt 1
@@ -102,7 +121,9 @@ describe('publish', () => {
     await expect(publishBatch(ctx, 'pub-b', { preset: 'quick', target: 'production' }, 'local')).rejects.toThrow(
       'publishing to production spends real money: confirm with --yes and --budget <usd> (check the quote first with --dry-run)',
     );
-    await expect(publishBatch(ctx, 'pub-b', { preset: 'quick', target: 'production', yes: true }, 'local')).rejects.toThrow(/confirm with --budget <usd>/);
+    await expect(publishBatch(ctx, 'pub-b', { preset: 'quick', target: 'production', yes: true }, 'local')).rejects.toThrow(
+      /confirm with --budget <usd>/,
+    );
     expect((await requireBatch(ctx, 'pub-b')).settings).toBeNull();
   });
 
@@ -114,6 +135,8 @@ describe('publish', () => {
     const { importFile } = await import('../../src/pipeline/import.js');
     const { sampleLines, writeLines } = await import('./support.js');
     await importFile(ctx, writeLines(dir, 'ng.jsonl', sampleLines('escalations.jsonl').slice(0, 3)), { batch: 'pub-nogold' });
-    await expect(dryRunPublish(ctx, 'pub-nogold', { preset: 'quick' }, 'local')).rejects.toThrow(/batch pub-nogold has no gold items for attention checks: import a gold pool/);
+    await expect(dryRunPublish(ctx, 'pub-nogold', { preset: 'quick' }, 'local')).rejects.toThrow(
+      /batch pub-nogold has no gold items for attention checks: import a gold pool/,
+    );
   });
 });

@@ -49,7 +49,9 @@ describe('the batch lock of qrelay review', () => {
 
     const again = await runCli(['review', 'lock-a']);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain(`batch lock-a: took over the collection round lock of process ${child.pid} on ${hostname()}, which is no longer running`);
+    expect(again.stdout).toContain(
+      `batch lock-a: took over the collection round lock of process ${child.pid} on ${hostname()}, which is no longer running`,
+    );
     expect(again.stdout).toMatch(/^batch lock-a: collecting; 0\/24 items with their votes/m);
     expect(await ctx.models.batches.findById('lock-a').lean()).toMatchObject({ roundLeaseUntil: null, roundOwner: null });
   });
@@ -69,6 +71,8 @@ describe('the batch lock of qrelay review', () => {
     await expect(collectBatch(ctx, 'lock-b')).rejects.toThrow('(process 999999 on elsewhere.example)');
     const cli = await runCli(['review', 'lock-b']);
     expect(cli.code).toBe(1);
-    expect(cli.stderr).toMatch(/^qrelay: another collection round of batch lock-b is running \(process 999999 on elsewhere\.example\): try again when it is done$/m);
+    expect(cli.stderr).toMatch(
+      /^qrelay: another collection round of batch lock-b is running \(process 999999 on elsewhere\.example\): try again when it is done$/m,
+    );
   });
 });

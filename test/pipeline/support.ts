@@ -34,7 +34,9 @@ export function tempDir(prefix = 'qrelay-pipeline-'): string {
 }
 
 export function sampleLines(file: string): string[] {
-  return readFileSync(join(paths.samples, file), 'utf8').split('\n').filter((l) => l.trim() !== '');
+  return readFileSync(join(paths.samples, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
 }
 
 export function writeLines(dir: string, name: string, lines: readonly string[]): string {
@@ -57,7 +59,13 @@ export const honest: Answerer = (item, truth) => (item.kind === 'check' ? item.e
 export const alwaysYes: Answerer = () => 'yes';
 
 /** Accepts and submits one assignment of our HIT `hitDoc` as `workerId`, through the marketplace's worker functions. */
-export async function work(running: SimulatedMarketplace, ctx: PipelineContext, hitDoc: string, workerId: string, answer: Answerer): Promise<string> {
+export async function work(
+  running: SimulatedMarketplace,
+  ctx: PipelineContext,
+  hitDoc: string,
+  workerId: string,
+  answer: Answerer,
+): Promise<string> {
   const hit = await ctx.models.hits.findById(hitDoc).lean();
   if (!hit?.hitId) throw new Error(`HIT ${hitDoc} is not published`);
   const truth = new Map((await ctx.models.items.find({ batch: hit.batch }).lean()).map((r) => [r.key, r.label ?? undefined]));

@@ -20,11 +20,22 @@ const services: Array<{ child: ChildProcess; url: string; log: string[] }> = [];
 
 async function startService(): Promise<{ child: ChildProcess; url: string; log: string[] }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), 'serve', '--no-marketplace', '--port', String(port)], {
-    cwd: paths.root,
-    env: { ...process.env, LOG_LEVEL: 'info', MTURK_TARGET: 'local', MARKETPLACE_URL: h.running.url, QRELAY_API_TOKEN: TOKEN, QRELAY_DATA_DIR: tempDir('qrelay-two-services-') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), 'serve', '--no-marketplace', '--port', String(port)],
+    {
+      cwd: paths.root,
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'info',
+        MTURK_TARGET: 'local',
+        MARKETPLACE_URL: h.running.url,
+        QRELAY_API_TOKEN: TOKEN,
+        QRELAY_DATA_DIR: tempDir('qrelay-two-services-'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const log: string[] = [];
   let partial = '';
   child.stdout!.on('data', (d: Buffer) => {
@@ -36,7 +47,13 @@ async function startService(): Promise<{ child: ChildProcess; url: string; log: 
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`qrelay serve exited (${child.exitCode}): ${log.join('\n')}`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 100));
   }
   return { child, url, log };
@@ -56,13 +73,19 @@ afterAll(async () => {
 });
 
 const post = (url: string, path: string, body: unknown = {}) =>
-  fetch(`${url}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('two qrelay serve processes on one database', () => {
   it('publish each HIT once and run each queued job once, whichever process takes it', async () => {
     const ctx = testContext(h.db);
     // both are asked to publish at once, then to collect, many times
-    const published = await Promise.all(services.map((s) => post(s.url, '/api/v1/batches/multi/publish', { target: 'local', preset: 'dream' })));
+    const published = await Promise.all(
+      services.map((s) => post(s.url, '/api/v1/batches/multi/publish', { target: 'local', preset: 'dream' })),
+    );
     expect(published.map((r) => r.status)).toEqual([202, 202]);
     const jobs = (await Promise.all(published.map((r) => r.json()))) as Array<{ id: string }>;
     expect(new Set(jobs.map((j) => j.id)).size).toBe(2);

@@ -27,14 +27,24 @@ describe.concurrent('qrelay evaluate', { timeout: 180_000 }, () => {
   it('prints a table of means, rank changes and τ-b with the default measures', async () => {
     const res = await runCli(['evaluate', ...qrelsArgs, ...runs]);
     expect(res.code, res.stderr).toBe(0);
-    for (const m of ['nDCG@10', 'R@100', 'Success@10', 'Judged@10']) expect(res.stdout).toMatch(new RegExp(`^${m}  \\(queries: base 5, new 6\\)  Kendall τ-b -?\\d\\.\\d{4}$`, 'm'));
+    for (const m of ['nDCG@10', 'R@100', 'Success@10', 'Judged@10'])
+      expect(res.stdout).toMatch(new RegExp(`^${m}  \\(queries: base 5, new 6\\)  Kendall τ-b -?\\d\\.\\d{4}$`, 'm'));
     expect(res.stdout).toMatch(/^Hole@10 {2}\(new relevant documents unjudged in the base; 6 queries of the new qrels\)$/m);
     expect(res.stdout).toMatch(/^ {2}hybrid\.run\s+0\.4997\s+0\.6848\s+\+0\.1851\s+2 → 1\s+\+1$/m);
     expect(res.stderr).toBe('');
   });
 
   it('prints one JSON object with --json, matching the golden means', async () => {
-    const res = await runCli(['evaluate', ...qrelsArgs, ...runs, '--measures', 'nDCG@10,R@100', '--measures', 'Success@10 Judged@10', '--json']);
+    const res = await runCli([
+      'evaluate',
+      ...qrelsArgs,
+      ...runs,
+      '--measures',
+      'nDCG@10,R@100',
+      '--measures',
+      'Success@10 Judged@10',
+      '--json',
+    ]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout.trim().split('\n')).toHaveLength(1);
     const doc = JSON.parse(res.stdout) as {
@@ -75,7 +85,9 @@ describe.concurrent('qrelay evaluate', { timeout: 180_000 }, () => {
     writeFileSync(bad, 'q1 0 d1 1\nq1 0 d2 0\nq1 0 d1 0\n');
     const res = await runCli(['evaluate', '--qrels', bad, '--qrels', f('new.qrels'), runs[0]!]);
     expect(res.code).toBe(1);
-    expect(oneLine(res.stderr)).toBe(`qrelay: ${bad}:3: query "q1" document "d1" has grade 0 here but grade 1 on line 1; keep one grade per (query, document)`);
+    expect(oneLine(res.stderr)).toBe(
+      `qrelay: ${bad}:3: query "q1" document "d1" has grade 0 here but grade 1 on line 1; keep one grade per (query, document)`,
+    );
   });
 
   it('exits 1 with one line on wrong usage', async () => {

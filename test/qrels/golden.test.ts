@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { paths } from '../../src/paths.js';
-import { compareSystems, evaluateSystem, evaluationContext, pairSignificance, parseMeasures, readQrels, readRun } from '../../src/qrels/index.js';
+import {
+  compareSystems,
+  evaluateSystem,
+  evaluationContext,
+  pairSignificance,
+  parseMeasures,
+  readQrels,
+  readRun,
+} from '../../src/qrels/index.js';
 
 /**
  * Values computed by ir_measures (pytrec_eval / trec_eval for most measures; its
@@ -24,7 +32,10 @@ interface Golden {
       relLevel?: number;
       systems: Record<string, Record<'base' | 'new', Record<string, { mean: number; perQuery: Record<string, number> }>>>;
       kendallTau: Record<string, number | null>;
-      tTest: Record<string, Record<'base' | 'new', Array<{ a: string; b: string; meanDifference: number; t: number | null; p: number | null }>>>;
+      tTest: Record<
+        string,
+        Record<'base' | 'new', Array<{ a: string; b: string; meanDifference: number; t: number | null; p: number | null }>>
+      >;
     }
   >;
 }

@@ -16,7 +16,12 @@ describe('readQrels', () => {
   it('reads each format from a file, detecting it', async () => {
     const trec = await readQrels(file('a.qrels', '\n\nq1 0 d1 2\nq1 0 d2 0\n'));
     expect(trec).toMatchObject({ format: 'trec', pairs: 2 });
-    expect(trec.qrels.get('q1')).toEqual(new Map([['d1', 2], ['d2', 0]]));
+    expect(trec.qrels.get('q1')).toEqual(
+      new Map([
+        ['d1', 2],
+        ['d2', 0],
+      ]),
+    );
     expect((await readQrels(file('b.tsv', 'query-id\tcorpus-id\tscore\r\nq1\td1\t1\r\n'))).format).toBe('beir');
     expect((await readQrels(file('c.jsonl', '{"q_id":"q1","doc_id":["d1","d2"]}\n'))).pairs).toBe(2);
     expect((await readQrels(file('d.txt', '\uFEFFquery-id\tcorpus-id\tscore\nq1\td1\t1\n'))).format).toBe('beir');
@@ -33,11 +38,15 @@ describe('readQrels', () => {
     const err = await readQrels(path).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputLineError);
     expect((err as InputLineError).line).toBe(50_001);
-    expect((err as Error).message).toBe(`${path}:50001: expected 4 columns "qid iter docid rel" of TREC qrels ("qid iter docid rel"), found 3`);
+    expect((err as Error).message).toBe(
+      `${path}:50001: expected 4 columns "qid iter docid rel" of TREC qrels ("qid iter docid rel"), found 3`,
+    );
   });
 
   it('says why a file cannot be read', async () => {
-    await expect(readQrels(join(dir, 'missing.qrels'))).rejects.toThrow(`cannot read ${join(dir, 'missing.qrels')}: no such file; check the path`);
+    await expect(readQrels(join(dir, 'missing.qrels'))).rejects.toThrow(
+      `cannot read ${join(dir, 'missing.qrels')}: no such file; check the path`,
+    );
     const sub = join(dir, 'sub');
     mkdirSync(sub);
     await expect(readQrels(sub)).rejects.toThrow(UserError);

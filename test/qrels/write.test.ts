@@ -11,7 +11,13 @@ describe('writeQrels', () => {
     const dir = fresh();
     const base = new Map([
       ['q2', new Map([['d1', 1]])],
-      ['q1', new Map([['d9', 0], ['d10', 2]])],
+      [
+        'q1',
+        new Map([
+          ['d9', 0],
+          ['d10', 2],
+        ]),
+      ],
     ]);
     const { entries } = mergeQrels({
       base,
@@ -25,8 +31,21 @@ describe('writeQrels', () => {
     const expected = new Map([...base, ['q3', new Map([['d1', 1]])]]);
     expect((await readQrels(join(dir, 'out.txt'))).qrels).toEqual(expected);
     expect((await readQrels(join(dir, 'out.tsv'))).qrels).toEqual(expected);
-    const jsonl = readFileSync(join(dir, 'out.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(jsonl[3]).toEqual({ query_id: 'q3', doc_id: 'd1', rel: 1, source: 'human-majority', base_rel: null, votes: { yes: 3, no: 0 }, workers: 3, batch: 'b1', dataset: 'default' });
+    const jsonl = readFileSync(join(dir, 'out.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(jsonl[3]).toEqual({
+      query_id: 'q3',
+      doc_id: 'd1',
+      rel: 1,
+      source: 'human-majority',
+      base_rel: null,
+      votes: { yes: 3, no: 0 },
+      workers: 3,
+      batch: 'b1',
+      dataset: 'default',
+    });
     expect(readdirSync(dir).sort()).toEqual(['out.jsonl', 'out.tsv', 'out.txt']);
   });
 

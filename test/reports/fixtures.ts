@@ -27,7 +27,13 @@ export const hit = (hitId: string, items: string[], checks: Hit['checks'] = [], 
  * An assignment answering `labels` (item -> label), accepted at `start` seconds after
  * publishing and submitted `workSeconds` later.
  */
-export function work(id: string, hitId: string, worker: string, labels: Record<string, Judgment>, opts: { start?: number; workSeconds?: number } & Partial<Assignment> = {}): Assignment {
+export function work(
+  id: string,
+  hitId: string,
+  worker: string,
+  labels: Record<string, Judgment>,
+  opts: { start?: number; workSeconds?: number } & Partial<Assignment> = {},
+): Assignment {
   const { start = 60, workSeconds = 480, ...extra } = opts;
   return {
     assignmentId: id,
@@ -74,7 +80,11 @@ export function simulatedBatch(options: Partial<SimulatedBatch> = {}): ReportInp
   const rand = random(seed);
   const truth: Judgment[] = Array.from({ length: n }, () => (rand() < 0.45 ? 'yes' : 'no'));
   const items: Item[] = truth.map((t, i) =>
-    item(`it${String(i).padStart(4, '0')}`, { agentLabels: { A: 'yes', B: rand() < 0.3 ? 'yes' : 'no' }, hiddenLabel: t, dataset: `ds${i % 2}` }),
+    item(`it${String(i).padStart(4, '0')}`, {
+      agentLabels: { A: 'yes', B: rand() < 0.3 ? 'yes' : 'no' },
+      hiddenLabel: t,
+      dataset: `ds${i % 2}`,
+    }),
   );
   const hits: Hit[] = [];
   for (let h = 0; h * 9 < n; h++) {
@@ -142,8 +152,16 @@ export function simulatedBatch(options: Partial<SimulatedBatch> = {}): ReportInp
       h.maxAssignments! += 1; // and one slot nobody took
     }
   });
-  assignments.filter((a) => a.worker === workers[0]).slice(0, 2).forEach((a) => bonuses.push({ worker: a.worker, assignmentId: a.assignmentId, amountCents: 25 }));
+  assignments
+    .filter((a) => a.worker === workers[0])
+    .slice(0, 2)
+    .forEach((a) => bonuses.push({ worker: a.worker, assignmentId: a.assignmentId, amountCents: 25 }));
 
-  const quote = quoteCost({ hits: hits.map((h) => ({ realItems: h.items.length, checks: (h.checks ?? []).length })), reward: '1.00', assignmentsPerHit: 3, masters: false });
+  const quote = quoteCost({
+    hits: hits.map((h) => ({ realItems: h.items.length, checks: (h.checks ?? []).length })),
+    reward: '1.00',
+    assignmentsPerHit: 3,
+    masters: false,
+  });
   return { batch, publishedAt: PUBLISHED, quote, holesFound: Math.round(n / 5), items, hits, assignments, bonuses };
 }

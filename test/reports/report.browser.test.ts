@@ -36,7 +36,9 @@ const requests: string[] = [];
 const problems: string[] = [];
 
 beforeAll(async () => {
-  report = buildReport(simulatedBatch({ items: 90, batch: `sim <b>${HOSTILE}</b>`, workers: WORKERS }), { generatedAt: '2026-05-05T10:00:00.000Z' });
+  report = buildReport(simulatedBatch({ items: 90, batch: `sim <b>${HOSTILE}</b>`, workers: WORKERS }), {
+    generatedAt: '2026-05-05T10:00:00.000Z',
+  });
   dir = mkdtempSync(join(tmpdir(), 'qrelay-report-'));
   const file = join(dir, 'report.html');
   writeFileSync(file, renderReport(report, 'html'));
@@ -98,11 +100,15 @@ describe('the html report in Chromium', () => {
     expect(ys.at(-1)!).toBeLessThan(ys[0]!);
     await expect(votes.locator('circle').count()).resolves.toBe(buckets.length);
     await expect(page.locator('#chart-progress [data-series="completed-items"] circle').count()).resolves.toBe(buckets.length);
-    await expect(votes.locator('circle').last().locator('title').textContent()).resolves.toContain(String(buckets.at(-1)!.cumulativeValidVotes));
+    await expect(votes.locator('circle').last().locator('title').textContent()).resolves.toContain(
+      String(buckets.at(-1)!.cumulativeValidVotes),
+    );
   });
 
   it('draws the latency distribution with every item that reached 3 valid votes, and its p50 and p90', async () => {
-    const counts = await page.locator('#chart-latency rect.bar').evaluateAll((bars) => bars.map((b) => Number((b as unknown as SvgElement).getAttribute('data-count'))));
+    const counts = await page
+      .locator('#chart-latency rect.bar')
+      .evaluateAll((bars) => bars.map((b) => Number((b as unknown as SvgElement).getAttribute('data-count'))));
     expect(counts.length).toBeGreaterThan(1);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(report.latency.timeToTarget.itemsReached);
     for (const bar of await page.locator('#chart-latency rect.bar').all()) expect((await bar.boundingBox())!.height).toBeGreaterThan(0);

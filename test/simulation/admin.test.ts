@@ -13,7 +13,10 @@ const h = useMarketplace();
 async function call(method: string, path: string, body?: unknown, token: string | null = h.running.adminToken) {
   const res = await fetch(`${h.running.url}/admin/simulation${path}`, {
     method,
-    headers: { ...(token !== null ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token !== null ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -41,7 +44,10 @@ describe('the simulation admin routes', () => {
     expect((await call('GET', '', undefined, null)).status).toBe(401);
     expect((await call('GET', '', undefined, 'wrong')).status).toBe(403);
     expect(await call('GET', '')).toMatchObject({ status: 200, body: { state: 'empty', population: 0, oracleSize: 0 } });
-    expect(await call('POST', '/start')).toMatchObject({ status: 409, body: { detail: 'load a population first (PUT /admin/simulation/population)' } });
+    expect(await call('POST', '/start')).toMatchObject({
+      status: 409,
+      body: { detail: 'load a population first (PUT /admin/simulation/population)' },
+    });
     const bad = await call('PUT', '/population', { ...basePopulation(), size: 0, shares: { spammer: 0.9, llm: 0.2 }, typo: 1 });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual(
@@ -65,7 +71,11 @@ describe('the simulation admin routes', () => {
     expect(loaded.status).toBe(200);
     const workers = loaded.body.workers as { workerId: string; kind: string; profile: { locale: { Country: string } } }[];
     expect(workers).toHaveLength(5);
-    expect(workers[0]).toMatchObject({ workerId: expect.stringMatching(/^ART[A-Z0-9]{5}\d$/), kind: 'diligent', profile: { locale: { Country: 'US' } } });
+    expect(workers[0]).toMatchObject({
+      workerId: expect.stringMatching(/^ART[A-Z0-9]{5}\d$/),
+      kind: 'diligent',
+      profile: { locale: { Country: 'US' } },
+    });
     // loading the same population again updates the same accounts
     expect((await call('PUT', '/population', basePopulation({ seed: 'routes', size: 5, idPrefix: 'RT' }))).body.workers).toEqual(workers);
     expect((await h.running.workers.listWorkers()).filter((w) => w.workerId.startsWith('ART'))).toHaveLength(5);
@@ -75,18 +85,49 @@ describe('the simulation admin routes', () => {
 describe('simulated workers and qualifications', () => {
   it('take the qualification test a HIT asks for, and never take HITs their profile does not qualify for', async () => {
     const { QualificationType } = await h.client().send(
-      new CreateQualificationTypeCommand({ Name: 'Sim exam', Description: 'four questions', QualificationTypeStatus: 'Active', Test: TEST, AnswerKey: KEY, TestDurationInSeconds: 600 }),
+      new CreateQualificationTypeCommand({
+        Name: 'Sim exam',
+        Description: 'four questions',
+        QualificationTypeStatus: 'Active',
+        Test: TEST,
+        AnswerKey: KEY,
+        TestDurationInSeconds: 600,
+      }),
     );
     const exam = QualificationType!.QualificationTypeId!;
     const keys = itemKeys('qual', 6);
-    const examHits = await createHits(h.client(), keys.slice(0, 3), 3, hitParams({ MaxAssignments: 3, QualificationRequirements: [{ QualificationTypeId: exam, Comparator: 'GreaterThanOrEqualTo', IntegerValues: [75] }] }));
+    const examHits = await createHits(
+      h.client(),
+      keys.slice(0, 3),
+      3,
+      hitParams({
+        MaxAssignments: 3,
+        QualificationRequirements: [{ QualificationTypeId: exam, Comparator: 'GreaterThanOrEqualTo', IntegerValues: [75] }],
+      }),
+    );
     const [usOnly] = await createHits(
       h.client(),
       keys.slice(3),
       3,
-      hitParams({ MaxAssignments: 3, QualificationRequirements: [{ QualificationTypeId: SYSTEM_QUALIFICATION_IDS.locale, Comparator: 'EqualTo', LocaleValues: [{ Country: 'US' }] }] }),
+      hitParams({
+        MaxAssignments: 3,
+        QualificationRequirements: [
+          { QualificationTypeId: SYSTEM_QUALIFICATION_IDS.locale, Comparator: 'EqualTo', LocaleValues: [{ Country: 'US' }] },
+        ],
+      }),
     );
-    await admin(h, 'PUT', '/population', basePopulation({ seed: 'exam', size: 3, idPrefix: 'EX', qualificationSkill: { alpha: 1000, beta: 0.01 }, profile: { locales: [{ country: 'GB', share: 1 }] } }));
+    await admin(
+      h,
+      'PUT',
+      '/population',
+      basePopulation({
+        seed: 'exam',
+        size: 3,
+        idPrefix: 'EX',
+        qualificationSkill: { alpha: 1000, beta: 0.01 },
+        profile: { locales: [{ country: 'GB', share: 1 }] },
+      }),
+    );
     await admin(h, 'PUT', '/oracle', Object.fromEntries(keys.map((k) => [k, { truth: 'yes' }])));
     h.running.marketplace.clock.setSpeed(100_000);
     await admin(h, 'POST', '/start');
@@ -95,7 +136,9 @@ describe('simulated workers and qualifications', () => {
     expect(done.qualificationTests).toEqual({ taken: 3, granted: 3, pending: 0 });
     expect(stopped.workers.visitsWithoutWork).toBeGreaterThan(0);
     const { Assignments = [] } = await h.client().send(new ListAssignmentsForHITCommand({ HITId: examHits[0]!.hitId }));
-    expect(Assignments.map((a) => a.WorkerId).sort()).toEqual(((await admin<{ workers: { workerId: string }[] }>(h, 'GET', '/population')).workers).map((w) => w.workerId).sort());
+    expect(Assignments.map((a) => a.WorkerId).sort()).toEqual(
+      (await admin<{ workers: { workerId: string }[] }>(h, 'GET', '/population')).workers.map((w) => w.workerId).sort(),
+    );
     for (const w of Assignments) {
       const quals = await h.running.workers.listQualifications(w.WorkerId!);
       expect(quals.find((q) => q.qualificationTypeId === exam)).toMatchObject({ integerValue: 100 });

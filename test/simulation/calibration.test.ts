@@ -19,10 +19,15 @@ const PAPER = { withDebate: { kappa: 0.62, balancedAccuracy: 0.92 }, withoutDeba
 
 describe('the default population against the DREAM human study', () => {
   it('reproduces κ and balanced accuracy with and without the debate history', { timeout: 1_800_000 }, async () => {
-    const cases = readFileSync(join(paths.samples, 'escalations.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const cases = readFileSync(join(paths.samples, 'escalations.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     writeFileSync(
       join(e.dataDir, 'truth.jsonl'),
-      cases.map((l) => JSON.parse(l) as { query_id: string; chunk_id: string; hidden_label: string }).map((c) => `${JSON.stringify({ query_id: c.query_id, chunk_id: c.chunk_id, label: c.hidden_label })}\n`).join(''),
+      cases
+        .map((l) => JSON.parse(l) as { query_id: string; chunk_id: string; hidden_label: string })
+        .map((c) => `${JSON.stringify({ query_id: c.query_id, chunk_id: c.chunk_id, label: c.hidden_label })}\n`)
+        .join(''),
     );
     for (const args of [
       ['import', join(paths.samples, 'escalations.jsonl'), '--batch', 'sample', '--kind', 'escalations'],
@@ -39,7 +44,10 @@ describe('the default population against the DREAM human study', () => {
       expect(f.hideDebate).toBe(arm === 'withoutDebate');
       expect(f.labels).toBe(270);
       expect(Math.abs(f.fleissKappa! - PAPER[arm].kappa), `${arm} κ ${f.fleissKappa}`).toBeLessThanOrEqual(0.05);
-      expect(Math.abs(f.accuracy!.balancedAccuracy! - PAPER[arm].balancedAccuracy), `${arm} balanced accuracy ${f.accuracy!.balancedAccuracy}`).toBeLessThanOrEqual(0.02);
+      expect(
+        Math.abs(f.accuracy!.balancedAccuracy! - PAPER[arm].balancedAccuracy),
+        `${arm} balanced accuracy ${f.accuracy!.balancedAccuracy}`,
+      ).toBeLessThanOrEqual(0.02);
     }
     // the paper's direction: the debate raises both
     expect(both.withDebate.fleissKappa!).toBeGreaterThan(both.withoutDebate.fleissKappa!);

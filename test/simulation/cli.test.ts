@@ -22,11 +22,28 @@ let url: string;
 
 beforeAll(async () => {
   await db.connection.useDb(`${db.connection.name}${MARKETPLACE_DB_SUFFIX}`).dropDatabase();
-  server = spawn(process.execPath, ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), 'marketplace', '--port', '0', '--host', '127.0.0.1', '--clock-speed', '3600', '--simulate', 'samples/population.json'], {
-    cwd: paths.root,
-    env: { ...process.env, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  server = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(paths.root, 'src', 'cli.ts'),
+      'marketplace',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--clock-speed',
+      '3600',
+      '--simulate',
+      'samples/population.json',
+    ],
+    {
+      cwd: paths.root,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   exited = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
   url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the marketplace did not start in 30 s: ${lines.join('\n')}`)), 30_000);
@@ -52,8 +69,15 @@ describe('qrelay marketplace --simulate', () => {
     expect(lines[1]).toBe(
       `simulation: 60 simulated workers (seed qrelay-default-population) at clock speed 3600; give them an oracle with PUT ${url}/admin/simulation/oracle, follow them at GET ${url}/admin/simulation`,
     );
-    const res = await fetch(`${url}/admin/simulation`, { headers: { authorization: `Bearer ${adminToken(DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY)}` } });
-    expect(await res.json()).toMatchObject({ state: 'running', population: 60, seed: 'qrelay-default-population', clock: { speed: 3600, held: true } });
+    const res = await fetch(`${url}/admin/simulation`, {
+      headers: { authorization: `Bearer ${adminToken(DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY)}` },
+    });
+    expect(await res.json()).toMatchObject({
+      state: 'running',
+      population: 60,
+      seed: 'qrelay-default-population',
+      clock: { speed: 3600, held: true },
+    });
   });
 
   it('creates worker accounts with a password from a file, never from the command line', async () => {
@@ -67,15 +91,27 @@ describe('qrelay marketplace --simulate', () => {
 
     const [noTty, short] = await Promise.all([
       runCli(['marketplace', 'add-worker', '--name', 'Kim', '--ask-password'], { MARKETPLACE_URL: url }),
-      (writeFileSync(join(dir, 'short'), 'short'), runCli(['marketplace', 'add-worker', '--name', 'Kim', '--password-file', join(dir, 'short')], { MARKETPLACE_URL: url })),
+      (writeFileSync(join(dir, 'short'), 'short'),
+      runCli(['marketplace', 'add-worker', '--name', 'Kim', '--password-file', join(dir, 'short')], { MARKETPLACE_URL: url })),
     ]);
-    expect(noTty.stderr).toBe('qrelay: --ask-password needs a terminal: use --password-file <file> (or - to read standard input) instead\n');
+    expect(noTty.stderr).toBe(
+      'qrelay: --ask-password needs a terminal: use --password-file <file> (or - to read standard input) instead\n',
+    );
     expect(short.stderr).toBe('qrelay: the password must have at least 8 characters\n');
   });
 
   it('refuses a population file that does not match the schema, naming the fields', async () => {
     const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ seed: 1, size: 10, arrivalsPerHour: -1, accuracy: { relevant: { alpha: 1, beta: 1 } }, workTime: { medianSeconds: 30 } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        seed: 1,
+        size: 10,
+        arrivalsPerHour: -1,
+        accuracy: { relevant: { alpha: 1, beta: 1 } },
+        workTime: { medianSeconds: 30 },
+      }),
+    );
     const bad = await runCli(['marketplace', '--simulate', file]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe(

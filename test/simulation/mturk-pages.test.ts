@@ -16,7 +16,9 @@ import { admin, basePopulation, runUntil } from './support.js';
 const h = useMarketplace();
 
 async function hitWith(page: string): Promise<string> {
-  const { HIT } = await h.client().send(new CreateHITCommand(hitParams({ Question: htmlQuestionOf(page), MaxAssignments: 3, AssignmentDurationInSeconds: 900 })));
+  const { HIT } = await h
+    .client()
+    .send(new CreateHITCommand(hitParams({ Question: htmlQuestionOf(page), MaxAssignments: 3, AssignmentDurationInSeconds: 900 })));
   return HIT!.HITId!;
 }
 
@@ -38,7 +40,18 @@ describe('simulated workers on MTurk pages', () => {
       const answers = parseAnswersXml(a.Answer!);
       expect(answers.map((x) => x.questionIdentifier)).toEqual(['taskAnswers']);
       const [task] = JSON.parse(answers[0]!.freeText!) as [Record<string, unknown>];
-      expect(Object.keys(task).sort()).toEqual(['comment', 'confidence', 'item1_difficult', 'item1_ms', 'item1_no', 'item1_yes', 'item2_difficult', 'item2_ms', 'item2_no', 'item2_yes']);
+      expect(Object.keys(task).sort()).toEqual([
+        'comment',
+        'confidence',
+        'item1_difficult',
+        'item1_ms',
+        'item1_no',
+        'item1_yes',
+        'item2_difficult',
+        'item2_ms',
+        'item2_no',
+        'item2_yes',
+      ]);
       for (const i of [1, 2]) {
         const yes = (task[`item${i}_yes`] as { yes: boolean }).yes;
         const no = (task[`item${i}_no`] as { no: boolean }).no;

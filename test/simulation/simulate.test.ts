@@ -26,7 +26,11 @@ function run(args: string[]) {
 }
 
 function client(): MTurkClient {
-  return new MTurkClient({ endpoint: e.marketplaceUrl, region: 'us-east-1', credentials: { accessKeyId: DEV_MARKETPLACE_ACCESS_KEY_ID, secretAccessKey: DEV_MARKETPLACE_SECRET_ACCESS_KEY } });
+  return new MTurkClient({
+    endpoint: e.marketplaceUrl,
+    region: 'us-east-1',
+    credentials: { accessKeyId: DEV_MARKETPLACE_ACCESS_KEY_ID, secretAccessKey: DEV_MARKETPLACE_SECRET_ACCESS_KEY },
+  });
 }
 
 /** The forecast without the fields that measure the machine (wall times). */
@@ -34,11 +38,17 @@ const repeatable = (f: Forecast) => ({ ...f, wallSeconds: 0, wall: { ...f.wall, 
 
 describe('qrelay simulate', () => {
   it('forecasts a batch from a copy on a private simulated marketplace, repeatably', { timeout: 900_000 }, async () => {
-    const lines = readFileSync(join(paths.samples, 'escalations.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '').slice(0, CASES);
+    const lines = readFileSync(join(paths.samples, 'escalations.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .slice(0, CASES);
     writeFileSync(join(e.dataDir, 'cases.jsonl'), `${lines.join('\n')}\n`);
     const truth = lines.map((l) => JSON.parse(l) as { query_id: string; chunk_id: string; hidden_label: string });
     // TREC qrels, one of the two truth formats
-    writeFileSync(join(e.dataDir, 'truth.qrels'), truth.map((c) => `${c.query_id} 0 ${c.chunk_id} ${c.hidden_label === 'yes' ? 1 : 0}\n`).join(''));
+    writeFileSync(
+      join(e.dataDir, 'truth.qrels'),
+      truth.map((c) => `${c.query_id} 0 ${c.chunk_id} ${c.hidden_label === 'yes' ? 1 : 0}\n`).join(''),
+    );
     for (const args of [
       ['import', join(e.dataDir, 'cases.jsonl'), '--batch', 'b', '--kind', 'escalations'],
       ['import', join(paths.samples, 'gold.jsonl'), '--batch', 'b', '--kind', 'gold'],
@@ -56,9 +66,21 @@ describe('qrelay simulate', () => {
         const first = await run(['simulate', 'b', '--truth', join(e.dataDir, 'truth.qrels'), '--seed', 's1', '--json']);
         expect(first.code, first.stderr).toBe(0);
         const f = JSON.parse(first.stdout) as Forecast;
-        expect(f).toMatchObject({ batch: 'b-sim', simulated: true, seed: 's1', items: CASES, labels: expect.any(Number), unresolved: expect.any(Number) });
-        for (const k of ['fleissKappa', 'krippendorffAlpha', 'accuracy', 'cost', 'latency', 'votes', 'workers']) expect(f).toHaveProperty(k);
-        expect(f.accuracy).toMatchObject({ accuracy: expect.any(Number), balancedAccuracy: expect.any(Number), ci95: [expect.any(Number), expect.any(Number)] });
+        expect(f).toMatchObject({
+          batch: 'b-sim',
+          simulated: true,
+          seed: 's1',
+          items: CASES,
+          labels: expect.any(Number),
+          unresolved: expect.any(Number),
+        });
+        for (const k of ['fleissKappa', 'krippendorffAlpha', 'accuracy', 'cost', 'latency', 'votes', 'workers'])
+          expect(f).toHaveProperty(k);
+        expect(f.accuracy).toMatchObject({
+          accuracy: expect.any(Number),
+          balancedAccuracy: expect.any(Number),
+          ci95: [expect.any(Number), expect.any(Number)],
+        });
         expect(f.cost).toMatchObject({ quote: expect.any(Number), total: expect.any(Number) });
         expect(f.latency).toMatchObject({ p50Seconds: expect.any(Number), p90Seconds: expect.any(Number) });
         expect(f.labels + f.unresolved).toBe(CASES);
@@ -71,7 +93,15 @@ describe('qrelay simulate', () => {
         expect(perCase.size).toBe(CASES);
         expect(Math.min(...perCase.values())).toBeGreaterThanOrEqual(3);
         expect(f.workers.length).toBeGreaterThan(0);
-        for (const w of f.workers) expect(w).toMatchObject({ workerId: expect.any(String), kind: expect.any(String), assignments: expect.any(Number), discardedAssignments: expect.any(Number), blocked: expect.any(Boolean), flags: expect.any(Array) });
+        for (const w of f.workers)
+          expect(w).toMatchObject({
+            workerId: expect.any(String),
+            kind: expect.any(String),
+            assignments: expect.any(Number),
+            discardedAssignments: expect.any(Number),
+            blocked: expect.any(Boolean),
+            flags: expect.any(Array),
+          });
 
         // the name is taken: refused without --replace; the same seed gives the same forecast
         const refused = await run(['simulate', 'b', '--truth', join(e.dataDir, 'truth.qrels'), '--seed', 's1', '--json']);
@@ -83,7 +113,12 @@ describe('qrelay simulate', () => {
 
         // the copy is a batch like any other, marked simulated; the source is untouched
         const status = await run(['status', 'b-sim', '--json']);
-        expect(JSON.parse(status.stdout)).toMatchObject({ batch: 'b-sim', simulated: true, state: 'complete', items: { total: CASES, complete: CASES } });
+        expect(JSON.parse(status.stdout)).toMatchObject({
+          batch: 'b-sim',
+          simulated: true,
+          state: 'complete',
+          items: { total: CASES, complete: CASES },
+        });
         expect(JSON.parse((await run(['status', 'b', '--json'])).stdout)).toMatchObject({ batch: 'b', state: 'draft' });
         const report = await run(['report', 'b-sim']);
         expect(report.code, report.stderr).toBe(0);
@@ -117,9 +152,14 @@ describe('qrelay simulate', () => {
   });
 
   it('names the line of a bad truth file', { timeout: 120_000 }, async () => {
-    writeFileSync(join(e.dataDir, 'bad.jsonl'), '{"query_id":"q1","chunk_id":"c1","label":"yes"}\n{"query_id":"q1","chunk_id":"c2","label":"maybe"}\n');
+    writeFileSync(
+      join(e.dataDir, 'bad.jsonl'),
+      '{"query_id":"q1","chunk_id":"c1","label":"yes"}\n{"query_id":"q1","chunk_id":"c2","label":"maybe"}\n',
+    );
     const r = await run(['simulate', 'b', '--truth', join(e.dataDir, 'bad.jsonl'), '--as', 'b-bad']);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`qrelay: ${join(e.dataDir, 'bad.jsonl')}:2: field label: expected yes or no (or 1/0, true/false), got "maybe"`);
+    expect(r.stderr.trim()).toBe(
+      `qrelay: ${join(e.dataDir, 'bad.jsonl')}:2: field label: expected yes or no (or 1/0, true/false), got "maybe"`,
+    );
   });
 });

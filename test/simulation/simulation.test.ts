@@ -24,7 +24,9 @@ async function runRecord(hits: readonly PlannedHit[], startedAt: string) {
     const { Assignments = [] } = await h.client().send(new ListAssignmentsForHITCommand({ HITId: hit.hitId }));
     for (const a of Assignments) {
       const mine = answers.filter((x) => x.assignmentId === a.AssignmentId).map((x) => `${x.answer}:${x.ms}`);
-      out.push(`hit ${i} seq ${a.AssignmentId!.slice(-6)} ${a.WorkerId} accepted +${a.AcceptTime!.getTime() - t0} submitted +${a.SubmitTime!.getTime() - t0} ${mine.join(',')}`);
+      out.push(
+        `hit ${i} seq ${a.AssignmentId!.slice(-6)} ${a.WorkerId} accepted +${a.AcceptTime!.getTime() - t0} submitted +${a.SubmitTime!.getTime() - t0} ${mine.join(',')}`,
+      );
     }
   }
   return out.sort();

@@ -99,7 +99,10 @@ describe('the simulated population', () => {
     }
     for (const [kind, s] of tally) {
       expect(s.n, kind).toBeGreaterThan(50);
-      expect(Math.abs(s.correct - s.expected), `${kind}: ${s.correct} right of ${s.n}, expected ${s.expected.toFixed(1)}`).toBeLessThanOrEqual(4 * Math.sqrt(s.variance) + 1e-9);
+      expect(
+        Math.abs(s.correct - s.expected),
+        `${kind}: ${s.correct} right of ${s.n}, expected ${s.expected.toFixed(1)}`,
+      ).toBeLessThanOrEqual(4 * Math.sqrt(s.variance) + 1e-9);
       // the simulation's own tally agrees with what the Requester API returned
       expect(stopped.byKind[kind]).toMatchObject({ judged: s.n, correct: s.correct });
     }

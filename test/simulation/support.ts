@@ -25,7 +25,11 @@ export async function admin<T = unknown>(h: MarketplaceHarness, method: string, 
  * `maxSimulatedSeconds` (default 3 days: past the tests' HIT lifetimes of a day, no work is
  * left to do) without getting there.
  */
-export async function runUntil(h: MarketplaceHarness, done: (p: SimulationProgress) => boolean, maxSimulatedSeconds = 3 * 86_400): Promise<SimulationProgress> {
+export async function runUntil(
+  h: MarketplaceHarness,
+  done: (p: SimulationProgress) => boolean,
+  maxSimulatedSeconds = 3 * 86_400,
+): Promise<SimulationProgress> {
   for (;;) {
     const p = await admin<SimulationProgress>(h, 'GET', '');
     if (done(p)) return p;
@@ -42,11 +46,18 @@ export interface PlannedHit {
 }
 
 /** HITs with qrelay's HIT page, `perHit` items each, keys taken in order from `keys`. */
-export async function createHits(client: MTurkClient, keys: readonly string[], perHit: number, params: Record<string, unknown>): Promise<PlannedHit[]> {
+export async function createHits(
+  client: MTurkClient,
+  keys: readonly string[],
+  perHit: number,
+  params: Record<string, unknown>,
+): Promise<PlannedHit[]> {
   const hits: PlannedHit[] = [];
   for (let i = 0; i < keys.length; i += perHit) {
     const mine = keys.slice(i, i + perHit);
-    const { HIT } = await client.send(new CreateHITCommand({ ...params, Question: relevanceQuestion(mine.map((key) => ({ key }))) } as never));
+    const { HIT } = await client.send(
+      new CreateHITCommand({ ...params, Question: relevanceQuestion(mine.map((key) => ({ key }))) } as never),
+    );
     hits.push({ hitId: HIT!.HITId!, keys: mine });
   }
   return hits;
@@ -69,7 +80,14 @@ export async function submittedAnswers(client: MTurkClient, hits: readonly Plann
     for (const a of Assignments) {
       const fields = new Map(parseAnswersXml(a.Answer!).map((e) => [e.questionIdentifier, e.freeText ?? '']));
       hit.keys.forEach((key, i) => {
-        out.push({ hitId: hit.hitId, assignmentId: a.AssignmentId!, workerId: a.WorkerId!, key, answer: fields.get(`item${i + 1}_answer`) ?? '', ms: Number(fields.get(`item${i + 1}_ms`)) });
+        out.push({
+          hitId: hit.hitId,
+          assignmentId: a.AssignmentId!,
+          workerId: a.WorkerId!,
+          key,
+          answer: fields.get(`item${i + 1}_answer`) ?? '',
+          ms: Number(fields.get(`item${i + 1}_ms`)),
+        });
       });
     }
   }

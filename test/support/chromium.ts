@@ -24,7 +24,15 @@ export interface ChromiumChoice {
   source: 'QRELAY_CHROMIUM' | 'debian' | '@sparticuz/chromium';
 }
 
-const LAUNCH_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+const LAUNCH_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 
 /** Whether `executable --version` runs (Debian's wrapper script exists but may lack its libraries). */
 function runs(executable: string): boolean {
@@ -52,7 +60,9 @@ function sparticuzPackage(): { dir: string; version: string } {
   try {
     entry = require.resolve('@sparticuz/chromium');
   } catch {
-    throw new Error('no Chromium found: set QRELAY_CHROMIUM to a Chromium executable, install Debian\'s chromium, or run `npm install` (it installs the @sparticuz/chromium devDependency)');
+    throw new Error(
+      "no Chromium found: set QRELAY_CHROMIUM to a Chromium executable, install Debian's chromium, or run `npm install` (it installs the @sparticuz/chromium devDependency)",
+    );
   }
   let dir = dirname(entry);
   while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
@@ -123,7 +133,10 @@ export function findChromium(): Promise<ChromiumChoice> {
   chosen ??= (async (): Promise<ChromiumChoice> => {
     const configured = process.env.QRELAY_CHROMIUM;
     if (configured !== undefined && configured !== '') {
-      if (!runs(configured)) throw new Error(`QRELAY_CHROMIUM=${configured} does not run (\`${configured} --version\` failed): point it at a Chromium executable, or unset it`);
+      if (!runs(configured))
+        throw new Error(
+          `QRELAY_CHROMIUM=${configured} does not run (\`${configured} --version\` failed): point it at a Chromium executable, or unset it`,
+        );
       return { executablePath: configured, source: 'QRELAY_CHROMIUM' };
     }
     const debian = onPath('chromium');
@@ -141,6 +154,7 @@ export async function launchChromium(): Promise<Browser> {
     executablePath,
     args: LAUNCH_ARGS,
     // the bundled binary brings its own fonts: fontconfig reads them beside the system's
-    ...(source === '@sparticuz/chromium' && existsSync(fontsConf) && { env: { ...process.env, FONTCONFIG_FILE: fontsConf } as Record<string, string> }),
+    ...(source === '@sparticuz/chromium' &&
+      existsSync(fontsConf) && { env: { ...process.env, FONTCONFIG_FILE: fontsConf } as Record<string, string> }),
   });
 }

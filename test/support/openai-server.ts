@@ -54,13 +54,18 @@ function parseRequest(body: Record<string, unknown>): ChatRequest {
   const query = (/<query>\s*([\s\S]*?)\s*<\/query>/.exec(firstUser)?.[1] ?? /QUERY: (.*)/.exec(firstUser)?.[1] ?? '').trim();
   const history = /<history>([\s\S]*?)<\/history>/.exec(firstUser)?.[1] ?? '';
   const marks = [...history.matchAll(/\(round (\d+)\)/g)].map((m) => Number(m[1]));
-  const round = /The chunk contains complete information to construct at least one answer to the target query\. Agent B: No\. The chunk does not contain/.test(history)
-    ? 1
-    : marks.length > 0
-      ? Math.max(...marks) + 1
-      : 2;
+  const round =
+    /The chunk contains complete information to construct at least one answer to the target query\. Agent B: No\. The chunk does not contain/.test(
+      history,
+    )
+      ? 1
+      : marks.length > 0
+        ? Math.max(...marks) + 1
+        : 2;
   const reask = messages.filter((m) => m.role === 'assistant').length;
-  const key = createHash('sha256').update(JSON.stringify([body.model, body.temperature, messages])).digest('hex');
+  const key = createHash('sha256')
+    .update(JSON.stringify([body.model, body.temperature, messages]))
+    .digest('hex');
   return { model: String(body.model), temperature: body.temperature as number | undefined, messages, role, round, query, reask, key };
 }
 
@@ -124,7 +129,9 @@ export async function startOpenAiServer(script: Script): Promise<OpenAiServer> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
       return;
     }
     const request = parseRequest(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>);
@@ -150,7 +157,9 @@ export async function startOpenAiServer(script: Script): Promise<OpenAiServer> {
     if (reply.kind === 'status') {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (reply.retryAfter !== undefined) headers['retry-after'] = reply.retryAfter;
-      res.writeHead(reply.status, headers).end(JSON.stringify({ error: { message: reply.message ?? `status ${reply.status}`, type: 'scripted' } }));
+      res
+        .writeHead(reply.status, headers)
+        .end(JSON.stringify({ error: { message: reply.message ?? `status ${reply.status}`, type: 'scripted' } }));
       return;
     }
     const usage = scripted.usage ?? { prompt_tokens: 100 + request.messages.length, completion_tokens: 20 };

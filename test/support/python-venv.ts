@@ -40,7 +40,9 @@ export function ensureVenv(log: (line: string) => void = () => {}): 'reused' | '
   if (venvComplete()) return 'reused';
   const python3 = process.env.QRELAY_PYTHON ?? 'python3';
   if (!pythonRuns(python3)) {
-    throw new Error(`${python3} is missing: the tests need Python 3 (with its venv module) to create .venv for the boto3 test; install Python 3, or set QRELAY_PYTHON to its executable`);
+    throw new Error(
+      `${python3} is missing: the tests need Python 3 (with its venv module) to create .venv for the boto3 test; install Python 3, or set QRELAY_PYTHON to its executable`,
+    );
   }
   log(`test setup: creating the Python virtual environment .venv (${REQUIREMENTS.slice(paths.root.length + 1)}); reused by later runs`);
   const run = (cmd: string, args: string[]) => {

@@ -10,7 +10,10 @@ import type { OwnHosts } from './protocol/own-hosts.js';
  * `/admin/*`, `/healthz`, and whatever `mount` adds (the worker website, the simulation's
  * /admin/simulation routes).
  */
-export function createMarketplaceApp(deps: AdminDeps & { chaos: ChaosControl; ownHosts?: OwnHosts }, mount?: (app: Express) => void): Express {
+export function createMarketplaceApp(
+  deps: AdminDeps & { chaos: ChaosControl; ownHosts?: OwnHosts },
+  mount?: (app: Express) => void,
+): Express {
   const mp: Marketplace = deps.marketplace;
   const app = express();
   app.disable('x-powered-by');
@@ -28,7 +31,10 @@ export function createMarketplaceApp(deps: AdminDeps & { chaos: ChaosControl; ow
   app.use('/admin', adminRouter(deps));
   app.use(requesterApiRouter(mp, deps.chaos, deps.ownHosts));
   app.use((req, res) => {
-    res.status(404).type('application/problem+json').send(JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: `no route for ${req.method} ${req.path}` }));
+    res
+      .status(404)
+      .type('application/problem+json')
+      .send(JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: `no route for ${req.method} ${req.path}` }));
   });
   return app;
 }

@@ -16,7 +16,9 @@ async function main(): Promise<void> {
   try {
     connection = await mongoose.createConnection(env.MARKETPLACE_MONGODB_URI, { serverSelectionTimeoutMS: 10_000 }).asPromise();
   } catch (err) {
-    throw new MarketplaceUserError(`cannot reach the database at MARKETPLACE_MONGODB_URI (${errorMessage(err)}): start MongoDB or FerretDB there, or point the variable at one`);
+    throw new MarketplaceUserError(
+      `cannot reach the database at MARKETPLACE_MONGODB_URI (${errorMessage(err)}): start MongoDB or FerretDB there, or point the variable at one`,
+    );
   }
   const running = await startMarketplace({ config: { env }, logger, connection });
   process.stdout.write(`marketplace: serving the MTurk Requester API at ${running.url}\n`);

@@ -29,7 +29,11 @@ describe('marketplace clock', () => {
   it('reports changes so they can be persisted', () => {
     let real = 0;
     const seen: number[] = [];
-    const clock = new Clock(realTimeClock(0), () => real, (st) => seen.push(st.speed));
+    const clock = new Clock(
+      realTimeClock(0),
+      () => real,
+      (st) => seen.push(st.speed),
+    );
     real = 1000;
     clock.setSpeed(10);
     real = 2000;

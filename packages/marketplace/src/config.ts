@@ -27,7 +27,10 @@ const chaosSpec = z
     try {
       parseChaosSpec(v);
     } catch (err) {
-      ctx.addIssue({ code: 'custom', message: `${(err as Error).message}; expected e.g. throttle-rate=5,throttle-burst=10,fault-share=0.05` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${(err as Error).message}; expected e.g. throttle-rate=5,throttle-burst=10,fault-share=0.05`,
+      });
     }
   });
 
@@ -39,7 +42,10 @@ export const marketplaceEnvShape = {
   MARKETPLACE_ACCESS_KEY_ID: z.string().trim().min(1).default(DEV_MARKETPLACE_ACCESS_KEY_ID),
   MARKETPLACE_SECRET_ACCESS_KEY: z.string().trim().min(1).default(DEV_MARKETPLACE_SECRET_ACCESS_KEY),
   MARKETPLACE_INITIAL_BALANCE: usdAmount.default('10000.00'),
-  MARKETPLACE_CLOCK_SPEED: z.coerce.number({ message: 'expected a number' }).positive('expected a speed above 0 (1 = real time)').optional(),
+  MARKETPLACE_CLOCK_SPEED: z.coerce
+    .number({ message: 'expected a number' })
+    .positive('expected a speed above 0 (1 = real time)')
+    .optional(),
   MARKETPLACE_CHAOS: chaosSpec.optional(),
 };
 
@@ -49,7 +55,10 @@ export type MarketplaceEnv = z.infer<typeof marketplaceEnvSchema>;
 /** What the standalone `qrelay-marketplace` command reads besides the shared variables. */
 export const marketplaceCommandEnvSchema = marketplaceEnvSchema.extend({
   MARKETPLACE_MONGODB_URI: z
-    .string({ message: 'required: the MongoDB (or FerretDB) database the marketplace keeps its state in, e.g. mongodb://127.0.0.1:27017/marketplace' })
+    .string({
+      message:
+        'required: the MongoDB (or FerretDB) database the marketplace keeps its state in, e.g. mongodb://127.0.0.1:27017/marketplace',
+    })
     .trim()
     .refine((v) => /^mongodb(\+srv)?:\/\/[^/?#\s]+(\/[^?#\s]*)?(\?\S*)?$/.test(v), {
       message: 'expected a MongoDB connection string such as mongodb://127.0.0.1:27017/marketplace',

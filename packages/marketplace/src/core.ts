@@ -97,7 +97,15 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
       },
     };
     await ledger.post(
-      { key: 'deposit:initial', kind: 'deposit', amountCents: opts.settings.initialBalanceCents, rewardCents: 0, feeCents: 0, at: clock.now(), reason: 'initial balance' },
+      {
+        key: 'deposit:initial',
+        kind: 'deposit',
+        amountCents: opts.settings.initialBalanceCents,
+        rewardCents: 0,
+        feeCents: 0,
+        at: clock.now(),
+        reason: 'initial balance',
+      },
       { requireCover: false },
     );
     opts.logger.info(

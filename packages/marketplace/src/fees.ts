@@ -77,7 +77,8 @@ export interface Cost {
 
 /** What `assignments` approved assignments of one HIT cost, in cents. */
 export function assignmentsCost(rewardCents: number, assignments: number, terms: FeeTerms): Cost {
-  if (!Number.isSafeInteger(assignments) || assignments < 0) throw new RangeError(`assignments must be a whole number >= 0, got ${assignments}`);
+  if (!Number.isSafeInteger(assignments) || assignments < 0)
+    throw new RangeError(`assignments must be a whole number >= 0, got ${assignments}`);
   const rewards = rewardCents * assignments;
   const fees = assignmentFeeCents(rewardCents, terms) * assignments;
   return { rewards, fees, total: rewards + fees };

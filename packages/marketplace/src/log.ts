@@ -4,7 +4,15 @@ import { pino, type Logger } from 'pino';
 export type { Logger };
 
 /** Paths whose values never reach a log line. */
-const redactedPaths = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.secretAccessKey', '*.SecretAccessKey', '*.token'];
+const redactedPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.secretAccessKey',
+  '*.SecretAccessKey',
+  '*.token',
+];
 
 export function createMarketplaceLogger(level: string = 'info'): Logger {
   return pino({ level, base: { service: 'qrelay-marketplace' }, redact: { paths: redactedPaths, censor: '[redacted]' } });

@@ -61,8 +61,14 @@ function listen(app: Express, host: string, port: number): Promise<Server> {
     const server = app.listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new MarketplaceUserError(`port ${port} on ${host} is already in use: stop what runs there, or give the marketplace another port (--port or MARKETPLACE_URL)`));
-      else if (err.code === 'EACCES') reject(new MarketplaceUserError(`no permission to listen on ${host}:${port}: choose a port above 1023`));
+      if (err.code === 'EADDRINUSE')
+        reject(
+          new MarketplaceUserError(
+            `port ${port} on ${host} is already in use: stop what runs there, or give the marketplace another port (--port or MARKETPLACE_URL)`,
+          ),
+        );
+      else if (err.code === 'EACCES')
+        reject(new MarketplaceUserError(`no permission to listen on ${host}:${port}: choose a port above 1023`));
       else reject(err);
     });
   });
@@ -71,7 +77,11 @@ function listen(app: Express, host: string, port: number): Promise<Server> {
 /** The MTurk-compatible marketplace: state loaded, background loops running, HTTP listening. */
 export async function startMarketplace(opts: StartMarketplaceOptions): Promise<RunningMarketplace> {
   const base = marketplaceConfig(opts.config);
-  const settings: MarketplaceSettings = { ...base.settings, delivery: { ...DEFAULT_DELIVERY, ...opts.delivery }, ...(opts.idSeed !== undefined && { idSeed: opts.idSeed }) };
+  const settings: MarketplaceSettings = {
+    ...base.settings,
+    delivery: { ...DEFAULT_DELIVERY, ...opts.delivery },
+    ...(opts.idSeed !== undefined && { idSeed: opts.idSeed }),
+  };
   const clockSpeed = opts.clockSpeed ?? base.clockSpeed;
   const marketplace = await openMarketplace({
     connection: opts.connection,
@@ -96,7 +106,7 @@ export async function startMarketplace(opts: StartMarketplaceOptions): Promise<R
     const host = opts.host ?? base.listen.host;
     server = await listen(app, host, opts.port ?? base.listen.port);
     const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : opts.port ?? base.listen.port;
+    const port = typeof address === 'object' && address ? address.port : (opts.port ?? base.listen.port);
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     const configured = new URL(opts.config.env.MARKETPLACE_URL);
     const configuredHost = parseHost(configured.host, configured.protocol === 'https:' ? 443 : 80);

@@ -17,7 +17,12 @@ describe('marketplace settings from the environment', () => {
 
   it('reads balance, clock speed, chaos and the listening address', () => {
     const c = marketplaceConfig(
-      env({ MARKETPLACE_URL: 'http://0.0.0.0:9000', MARKETPLACE_INITIAL_BALANCE: '250.5', MARKETPLACE_CLOCK_SPEED: '3600', MARKETPLACE_CHAOS: 'fault-share=0.1,throttle-rate=5' }),
+      env({
+        MARKETPLACE_URL: 'http://0.0.0.0:9000',
+        MARKETPLACE_INITIAL_BALANCE: '250.5',
+        MARKETPLACE_CLOCK_SPEED: '3600',
+        MARKETPLACE_CHAOS: 'fault-share=0.1,throttle-rate=5',
+      }),
     );
     expect(c.settings.initialBalanceCents).toBe(25_050);
     expect(c.clockSpeed).toBe(3600);

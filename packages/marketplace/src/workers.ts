@@ -30,7 +30,14 @@ import {
   type TestAnswers,
   type TestOutcome,
 } from './services/qualifications.js';
-import { isDuplicateKey, type MessageDoc, type QualificationAttemptDoc, type QualificationRequestDoc, type WorkerDoc, type WorkerQualificationDoc } from './store/models.js';
+import {
+  isDuplicateKey,
+  type MessageDoc,
+  type QualificationAttemptDoc,
+  type QualificationRequestDoc,
+  type WorkerDoc,
+  type WorkerQualificationDoc,
+} from './store/models.js';
 
 /**
  * The worker side of the marketplace, called in-process by the worker website
@@ -193,13 +200,15 @@ const MAX_ANSWER_BYTES = 512 * 1024;
 
 function checkProfile(p: WorkerProfile): WorkerProfile {
   const bad = (field: string, message: string) => new DomainError('ValidationException', `profile.${field}: ${message}`);
-  if (!/^[A-Z]{2}$/.test(p.locale.Country)) throw bad('locale.Country', `must be an ISO 3166 country code of two capital letters (got "${p.locale.Country}")`);
+  if (!/^[A-Z]{2}$/.test(p.locale.Country))
+    throw bad('locale.Country', `must be an ISO 3166 country code of two capital letters (got "${p.locale.Country}")`);
   if (p.locale.Subdivision !== undefined && !/^[A-Z0-9]{1,3}$/.test(p.locale.Subdivision)) {
     throw bad('locale.Subdivision', `must be an ISO 3166-2 subdivision code such as WA (got "${p.locale.Subdivision}")`);
   }
   const { submitted, approved } = p.baseline;
   if (!Number.isSafeInteger(submitted) || submitted < 0) throw bad('baseline.submitted', `must be a whole number >= 0 (got ${submitted})`);
-  if (!Number.isSafeInteger(approved) || approved < 0 || approved > submitted) throw bad('baseline.approved', `must be a whole number from 0 to baseline.submitted (got ${approved})`);
+  if (!Number.isSafeInteger(approved) || approved < 0 || approved > submitted)
+    throw bad('baseline.approved', `must be a whole number from 0 to baseline.submitted (got ${approved})`);
   return p;
 }
 
@@ -208,7 +217,8 @@ function mergeBaseline(base: WorkerProfile['baseline'], input: ProfileInput): Wo
   if (input.approvedHits === undefined && input.approvalRate === undefined) {
     return { submitted: input.baseline?.submitted ?? base.submitted, approved: input.baseline?.approved ?? base.approved };
   }
-  if (input.baseline !== undefined) throw new DomainError('ValidationException', 'profile: give baseline or approvedHits/approvalRate, not both');
+  if (input.baseline !== undefined)
+    throw new DomainError('ValidationException', 'profile: give baseline or approvedHits/approvalRate, not both');
   const approvedHits = input.approvedHits ?? base.approved;
   if (input.approvalRate === undefined) return { submitted: approvedHits + (base.submitted - base.approved), approved: approvedHits };
   const r = baselineFor(approvedHits, input.approvalRate);
@@ -218,7 +228,9 @@ function mergeBaseline(base: WorkerProfile['baseline'], input: ProfileInput): Wo
 
 function mergeProfile(base: WorkerProfile, input: ProfileInput = {}): WorkerProfile {
   return checkProfile({
-    locale: input.locale ? { Country: input.locale.Country, ...(input.locale.Subdivision ? { Subdivision: input.locale.Subdivision } : {}) } : base.locale,
+    locale: input.locale
+      ? { Country: input.locale.Country, ...(input.locale.Subdivision ? { Subdivision: input.locale.Subdivision } : {}) }
+      : base.locale,
     adult: input.adult ?? base.adult,
     masters: input.masters ?? base.masters,
     baseline: mergeBaseline(base.baseline, input),
@@ -226,7 +238,13 @@ function mergeProfile(base: WorkerProfile, input: ProfileInput = {}): WorkerProf
 }
 
 function account(doc: WorkerDoc): WorkerAccount {
-  return { workerId: doc._id, displayName: doc.displayName, profile: doc.profile, createdAt: doc.createdAt, hasPassword: doc.passwordHash !== undefined };
+  return {
+    workerId: doc._id,
+    displayName: doc.displayName,
+    profile: doc.profile,
+    createdAt: doc.createdAt,
+    hasPassword: doc.passwordHash !== undefined,
+  };
 }
 
 function assignmentView(hit: HitState, a: AssignmentState): WorkerAssignmentView {
@@ -253,9 +271,11 @@ export class WorkerApi {
 
   async createWorker(input: NewWorker): Promise<WorkerAccount> {
     const displayName = input.displayName.trim();
-    if (displayName === '' || displayName.length > 64) throw new DomainError('ValidationException', 'displayName: must be 1 to 64 characters');
+    if (displayName === '' || displayName.length > 64)
+      throw new DomainError('ValidationException', 'displayName: must be 1 to 64 characters');
     const workerId = input.workerId ?? newWorkerId();
-    if (!/^A[A-Z0-9]{1,63}$/.test(workerId)) throw new DomainError('ValidationException', `workerId: must match ^A[A-Z0-9]+$ (got "${workerId}")`);
+    if (!/^A[A-Z0-9]{1,63}$/.test(workerId))
+      throw new DomainError('ValidationException', `workerId: must match ^A[A-Z0-9]+$ (got "${workerId}")`);
     const profile = mergeProfile(DEFAULT_PROFILE, input.profile);
     const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
     const key = displayName.toLowerCase();
@@ -269,7 +289,13 @@ export class WorkerApi {
       }
       await this.mp.models.workerNames.updateOne({ _id: key }, { $set: { target: workerId } });
     }
-    const doc: WorkerDoc = { _id: workerId, displayName, ...(passwordHash ? { passwordHash } : {}), profile, createdAt: this.mp.clock.now() };
+    const doc: WorkerDoc = {
+      _id: workerId,
+      displayName,
+      ...(passwordHash ? { passwordHash } : {}),
+      profile,
+      createdAt: this.mp.clock.now(),
+    };
     try {
       await this.mp.models.workers.create(doc);
     } catch (err) {
@@ -371,7 +397,11 @@ export class WorkerApi {
       if (opts.afterHitId !== undefined && hit.id <= opts.afterHitId) continue;
       if (hit.disposed || hit.expiration.getTime() <= now.getTime()) continue;
       // every slot taken and none overdue: settling cannot free one (the common case of a busy marketplace)
-      if (hit.assignments.length >= hit.maxAssignments && !hit.assignments.some((a) => a.status === 'Accepted' && a.deadline.getTime() <= now.getTime())) continue;
+      if (
+        hit.assignments.length >= hit.maxAssignments &&
+        !hit.assignments.some((a) => a.status === 'Accepted' && a.deadline.getTime() <= now.getTime())
+      )
+        continue;
       const h = settle(hit, now);
       if (statusOf(h, now) === 'Assignable' && !workerAssignment(h, workerId)) candidates.push(h);
     }
@@ -404,7 +434,12 @@ export class WorkerApi {
     if (!summary.canPreview && !own) return summary;
     const xml = await questionXml(this.mp, hitId);
     const question = await parsedQuestion(this.mp, hitId);
-    return { ...summary, ...(question ? { question } : {}), ...(xml !== undefined ? { questionXml: xml } : {}), ...(own ? { assignment: assignmentView(h, own) } : {}) };
+    return {
+      ...summary,
+      ...(question ? { question } : {}),
+      ...(xml !== undefined ? { questionXml: xml } : {}),
+      ...(own ? { assignment: assignmentView(h, own) } : {}),
+    };
   }
 
   /** Takes one slot of the HIT: the worker must meet every requirement, not be blocked, not have worked on it. */
@@ -430,7 +465,8 @@ export class WorkerApi {
     const h = hit ? settle(hit, this.mp.clock.now()) : undefined;
     const a = h?.assignments.find((x) => x.id === assignmentId);
     // another worker's assignment is answered as if it did not exist
-    if (!h || !a || a.workerId !== workerId) throw new DomainError('AssignmentDoesNotExist', `Assignment ${assignmentId} does not exist, or was returned or abandoned.`);
+    if (!h || !a || a.workerId !== workerId)
+      throw new DomainError('AssignmentDoesNotExist', `Assignment ${assignmentId} does not exist, or was returned or abandoned.`);
     return { hit: h, assignment: a };
   }
 
@@ -452,7 +488,12 @@ export class WorkerApi {
     const question = await parsedQuestion(this.mp, hit.id);
     const answer = await this.mp.models.answers.findById(assignmentId).lean();
     if (xml === undefined || !question) throw new DomainError('HITNotAvailable', `HIT ${hit.id} has no question.`);
-    return { ...assignmentView(hit, assignment), question, questionXml: xml, ...(answer && assignment.status !== 'Accepted' ? { answerXml: answer.xml } : {}) };
+    return {
+      ...assignmentView(hit, assignment),
+      question,
+      questionXml: xml,
+      ...(answer && assignment.status !== 'Accepted' ? { answerXml: answer.xml } : {}),
+    };
   }
 
   /**
@@ -465,7 +506,8 @@ export class WorkerApi {
     const { hit } = this.ownAssignment(workerId, assignmentId);
     const question = await parsedQuestion(this.mp, hit.id);
     const xml = question?.kind === 'QuestionForm' ? answersXml(questionFormAnswerEntries(question.form, answers)) : formAnswersXml(answers);
-    if (Buffer.byteLength(xml) > MAX_ANSWER_BYTES) throw new DomainError('ValidationException', `answers: at most ${MAX_ANSWER_BYTES} bytes can be submitted`);
+    if (Buffer.byteLength(xml) > MAX_ANSWER_BYTES)
+      throw new DomainError('ValidationException', `answers: at most ${MAX_ANSWER_BYTES} bytes can be submitted`);
     // the answer is stored first: the assignment only becomes Submitted once it is there
     await this.mp.models.answers.replaceOne({ _id: assignmentId }, { _id: assignmentId, xml, hitId: hit.id }, { upsert: true });
     return mutateHit(this.mp, hit.id, (current, now) => {
@@ -477,7 +519,10 @@ export class WorkerApi {
   /** Gives the assignment back: its slot returns to the HIT. */
   async returnAssignment(workerId: string, assignmentId: string): Promise<void> {
     const { hit } = this.ownAssignment(workerId, assignmentId);
-    await mutateHit(this.mp, hit.id, (current, now) => ({ hit: returnAssignment(current, assignmentId, workerId, now), result: undefined }));
+    await mutateHit(this.mp, hit.id, (current, now) => ({
+      hit: returnAssignment(current, assignmentId, workerId, now),
+      result: undefined,
+    }));
   }
 
   // ---- qualifications
@@ -507,7 +552,9 @@ export class WorkerApi {
   /** Active custom qualification types a worker can ask for, with where the worker stands. */
   async listRequestableQualifications(workerId: string): Promise<RequestableQualification[]> {
     await requireWorker(this.mp, workerId);
-    const types = [...this.mp.types.qualificationTypes.values()].filter((t) => !t.deleted && t.status === 'Active').sort((a, b) => (a.id < b.id ? -1 : 1));
+    const types = [...this.mp.types.qualificationTypes.values()]
+      .filter((t) => !t.deleted && t.status === 'Active')
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
     const held = new Map((await this.listQualifications(workerId)).filter((q) => !q.system).map((q) => [q.qualificationTypeId, q]));
     const pending = await this.mp.models.qualificationRequests.find({ workerId, status: 'Pending' }).lean<QualificationRequestDoc[]>();
     const out: RequestableQualification[] = [];
@@ -577,4 +624,3 @@ export class WorkerApi {
     return { approvedRewardsCents, bonusesCents, pendingRewardsCents };
   }
 }
-

@@ -18,7 +18,13 @@ const NAMED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', qu
 function decodeEntity(_match: string, name: string): string {
   if (!name.startsWith('#')) return NAMED[name] as string;
   const code = name[1] === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-  const allowed = code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  const allowed =
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff);
   return allowed ? String.fromCodePoint(code) : '\uFFFD';
 }
 

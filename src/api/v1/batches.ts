@@ -56,14 +56,22 @@ registry.registerPath({
   request: { query: ImportQuery, body: { content: { 'application/x-ndjson': { schema: z.string() } } } },
   responses: {
     201: json(ImportResultSchema, 'imported'),
-    400: { description: 'the file has errors; nothing was imported', content: { 'application/problem+json': { schema: ImportProblemSchema } } },
+    400: {
+      description: 'the file has errors; nothing was imported',
+      content: { 'application/problem+json': { schema: ImportProblemSchema } },
+    },
     401: problemResponse('missing bearer token'),
     409: problemResponse('the batch is already published'),
     413: problemResponse('the body is over 1 GiB'),
     415: problemResponse('the body is not NDJSON'),
   },
 });
-registry.registerPath({ method: 'get', path: '/api/v1/batches', summary: 'Every batch with its state', responses: { 200: json(z.array(BatchSummarySchema), 'the batches') } });
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/batches',
+  summary: 'Every batch with its state',
+  responses: { 200: json(z.array(BatchSummarySchema), 'the batches') },
+});
 registry.registerPath({
   method: 'get',
   path: '/api/v1/batches/{batch}',
@@ -97,16 +105,28 @@ for (const [action, summary] of [
     summary,
     ...secured,
     request: { params: BatchParam },
-    responses: { 202: json(QueuedSchema, 'queued'), 401: problemResponse('missing bearer token'), 404: notFound, 409: problemResponse('not published yet, or closed'), 503: problemResponse('this process runs no job scheduler') },
+    responses: {
+      202: json(QueuedSchema, 'queued'),
+      401: problemResponse('missing bearer token'),
+      404: notFound,
+      409: problemResponse('not published yet, or closed'),
+      503: problemResponse('this process runs no job scheduler'),
+    },
   });
 }
 registry.registerPath({
   method: 'post',
   path: '/api/v1/batches/{batch}/expire',
-  summary: "Stop the batch: expire its HITs on the platform, collect and review what was accepted already",
+  summary: 'Stop the batch: expire its HITs on the platform, collect and review what was accepted already',
   ...secured,
   request: { params: BatchParam },
-  responses: { 200: json(ExpireResultSchema, 'expired'), 401: problemResponse('missing bearer token'), 404: notFound, 409: problemResponse('not published'), 502: problemResponse('the crowd platform failed') },
+  responses: {
+    200: json(ExpireResultSchema, 'expired'),
+    401: problemResponse('missing bearer token'),
+    404: notFound,
+    409: problemResponse('not published'),
+    502: problemResponse('the crowd platform failed'),
+  },
 });
 registry.registerPath({
   method: 'post',
@@ -114,9 +134,21 @@ registry.registerPath({
   summary: "Delete a finished batch's HITs on the platform (votes and labels stay)",
   ...secured,
   request: { params: BatchParam },
-  responses: { 200: json(CleanupResultSchema, 'cleaned up (closed when no HIT remains)'), 401: problemResponse('missing bearer token'), 404: notFound, 409: problemResponse('still collecting, or a collection round holds the batch'), 502: problemResponse('the crowd platform failed') },
+  responses: {
+    200: json(CleanupResultSchema, 'cleaned up (closed when no HIT remains)'),
+    401: problemResponse('missing bearer token'),
+    404: notFound,
+    409: problemResponse('still collecting, or a collection round holds the batch'),
+    502: problemResponse('the crowd platform failed'),
+  },
 });
-registry.registerPath({ method: 'get', path: '/api/v1/batches/{batch}/hits', summary: "The batch's HITs with their planned items", request: { params: BatchParam }, responses: { 200: json(z.array(HitSchema), 'the HITs'), 404: notFound } });
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/batches/{batch}/hits',
+  summary: "The batch's HITs with their planned items",
+  request: { params: BatchParam },
+  responses: { 200: json(z.array(HitSchema), 'the HITs'), 404: notFound },
+});
 registry.registerPath({
   method: 'get',
   path: '/api/v1/batches/{batch}/votes',
@@ -163,7 +195,10 @@ export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
 
 export function parseWith<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new HttpProblem(400, 'Bad Request', `the request's ${where} does not match its schema`, { errors: zodProblemErrors(parsed.error, where) });
+  if (!parsed.success)
+    throw new HttpProblem(400, 'Bad Request', `the request's ${where} does not match its schema`, {
+      errors: zodProblemErrors(parsed.error, where),
+    });
   return parsed.data;
 }
 
@@ -174,7 +209,14 @@ async function saveUpload(req: Request, dir: string, maxBytes: number): Promise<
   const limit = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       bytes += chunk.length;
-      if (bytes > maxBytes) done(new HttpProblem(413, 'Content Too Large', `the file is over ${maxBytes} bytes: import it with qrelay import, which reads it from disk`));
+      if (bytes > maxBytes)
+        done(
+          new HttpProblem(
+            413,
+            'Content Too Large',
+            `the file is over ${maxBytes} bytes: import it with qrelay import, which reads it from disk`,
+          ),
+        );
       else done(null, chunk);
     },
   });
@@ -193,20 +235,35 @@ export function batchesRouter(ctx: AppContext): Router {
   const router = Router();
   // built on first use: an app may be created before its database connection is usable
   let context: PipelineContext | undefined;
-  const pipelineOf = () => (context ??= createPipelineContext({ connection: ctx.connection, config: ctx.config, logger: ctx.logger, progress: (line) => ctx.logger.info(line) }));
+  const pipelineOf = () =>
+    (context ??= createPipelineContext({
+      connection: ctx.connection,
+      config: ctx.config,
+      logger: ctx.logger,
+      progress: (line) => ctx.logger.info(line),
+    }));
   const defaultTarget = ctx.config.env.MTURK_TARGET;
   const batchOf = (req: Request) => parseWith(BatchParam, req.params, 'path').batch;
 
   router.post('/batches', async (req, res) => {
     const query = parseWith(ImportQuery, req.query, 'query');
     if (req.is('application/json')) {
-      throw new HttpProblem(415, 'Unsupported Media Type', 'send the file as one JSON record per line with Content-Type: application/x-ndjson');
+      throw new HttpProblem(
+        415,
+        'Unsupported Media Type',
+        'send the file as one JSON record per line with Content-Type: application/x-ndjson',
+      );
     }
     const dir = mkdtempSync(join(tmpdir(), 'qrelay-upload-'));
     try {
       const file = await saveUpload(req, dir, MAX_UPLOAD_BYTES);
       const outcome = await guarded(() =>
-        importAny(pipelineOf(), file, { batch: query.batch, displayName: 'the uploaded file', ...(query.kind && { kind: query.kind }), ...(query.maxErrors && { maxErrors: query.maxErrors }) }),
+        importAny(pipelineOf(), file, {
+          batch: query.batch,
+          displayName: 'the uploaded file',
+          ...(query.kind && { kind: query.kind }),
+          ...(query.maxErrors && { maxErrors: query.maxErrors }),
+        }),
       );
       // the first (or only) import at the top, as before; a split BRIDGE file lists both in `imports`
       const imports = outcome.imports.map((r) => ({ ...r, file: 'upload' }));
@@ -217,11 +274,20 @@ export function batchesRouter(ctx: AppContext): Router {
   });
 
   router.get('/batches', async (_req, res) => {
-    const docs = await pipelineOf().models.batches.find({}, { state: 1, settings: 1, createdAt: 1, summary: 1, plan: 1 }).lean<BatchDoc[]>();
+    const docs = await pipelineOf()
+      .models.batches.find({}, { state: 1, settings: 1, createdAt: 1, summary: 1, plan: 1 })
+      .lean<BatchDoc[]>();
     res.json(
       docs
         .sort((a, b) => new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime())
-        .map((d) => ({ batch: d._id, state: d.state, target: d.settings?.target ?? null, createdAt: new Date(d.createdAt).toISOString(), items: d.plan?.realItems ?? null, itemsComplete: d.summary?.itemsComplete ?? null })),
+        .map((d) => ({
+          batch: d._id,
+          state: d.state,
+          target: d.settings?.target ?? null,
+          createdAt: new Date(d.createdAt).toISOString(),
+          items: d.plan?.realItems ?? null,
+          itemsComplete: d.summary?.itemsComplete ?? null,
+        })),
     );
   });
 
@@ -236,7 +302,15 @@ export function batchesRouter(ctx: AppContext): Router {
     const { dryRun, ...request } = parseWith(PublishBody, req.body ?? {}, 'body');
     if (dryRun) {
       const dry = await guarded(() => dryRunPublish(pipelineOf(), batch, request, defaultTarget));
-      res.json({ batch, dryRun: true, hits: dry.plan.hits.length, checks: { total: dry.plan.checks.total, yes: dry.plan.checks.yes, no: dry.plan.checks.no }, splits: dry.plan.splits, quote: dry.plan.quote, text: dry.text });
+      res.json({
+        batch,
+        dryRun: true,
+        hits: dry.plan.hits.length,
+        checks: { total: dry.plan.checks.total, yes: dry.plan.checks.yes, no: dry.plan.checks.no },
+        splits: dry.plan.splits,
+        quote: dry.plan.quote,
+        text: dry.text,
+      });
       return;
     }
     const agenda = jobsOf(ctx);
@@ -277,7 +351,14 @@ export function batchesRouter(ctx: AppContext): Router {
         checks: h.checks,
         extensions: h.extensions ?? 0,
         publishedAt: iso(h.publishedAt),
-        items: h.items.map((i) => ({ position: i.position, kind: i.kind, queryId: i.queryId, chunkId: i.chunkId, dataset: i.dataset, ...(i.kind === 'check' && { expected: i.expected }) })),
+        items: h.items.map((i) => ({
+          position: i.position,
+          kind: i.kind,
+          queryId: i.queryId,
+          chunkId: i.chunkId,
+          dataset: i.dataset,
+          ...(i.kind === 'check' && { expected: i.expected }),
+        })),
       })),
     );
   });
@@ -286,7 +367,9 @@ export function batchesRouter(ctx: AppContext): Router {
     const batch = batchOf(req);
     const doc = await guarded(() => requireBatch(pipelineOf(), batch));
     const data = await loadBatchData(pipelineOf(), batch);
-    const valid = doc.settings ? new Set(buildLabels(doc, data, pipelineOf().now()).aggregate.valid.map((v) => `${v.item}\u0000${v.worker}`)) : new Set<string>();
+    const valid = doc.settings
+      ? new Set(buildLabels(doc, data, pipelineOf().now()).aggregate.valid.map((v) => `${v.item}\u0000${v.worker}`))
+      : new Set<string>();
     const hitsById = new Map(data.hits.map((h) => [h._id, h]));
     res.json(
       data.assignments.flatMap((a: AssignmentDoc) =>

@@ -6,7 +6,18 @@ import { payBonus } from '../../actions/bonus.js';
 import { createActionContext, type ActionContext } from '../../actions/context.js';
 import { manualLabelsOf, setManualLabel } from '../../actions/manual-labels.js';
 import { overrideReview } from '../../actions/override.js';
-import { AssignmentParam, BlockBody, BonusBody, ManualLabelBody, MessageBody, OverrideBody, QualifyBody, UnblockBody, WorkerParam, WorkersQuery } from '../../actions/schemas.js';
+import {
+  AssignmentParam,
+  BlockBody,
+  BonusBody,
+  ManualLabelBody,
+  MessageBody,
+  OverrideBody,
+  QualifyBody,
+  UnblockBody,
+  WorkerParam,
+  WorkersQuery,
+} from '../../actions/schemas.js';
 import { blockWorker, messageWorkers, qualifyWorker, unblockWorker } from '../../actions/worker-actions.js';
 import { loadItems, loadWorkerAnswers, loadWorkerTable } from '../../actions/views.js';
 import { createPipelineContext } from '../../pipeline/context.js';
@@ -25,42 +36,131 @@ import { BatchParam } from './pipeline-schemas.js';
 const secured = { security: [{ [bearerAuth.name]: [] }] };
 const json = (description: string, schema: z.ZodType = z.looseObject({})) => ({ description, content: { 'application/json': { schema } } });
 const body = (schema: z.ZodType) => ({ body: { content: { 'application/json': { schema } } } });
-const errors = { 400: problemResponse('bad input (the problem names the field)'), 401: problemResponse('missing bearer token'), 404: problemResponse('no such batch, worker or assignment'), 502: problemResponse('the crowd platform failed') };
+const errors = {
+  400: problemResponse('bad input (the problem names the field)'),
+  401: problemResponse('missing bearer token'),
+  404: problemResponse('no such batch, worker or assignment'),
+  502: problemResponse('the crowd platform failed'),
+};
 
 const actions: Array<{ method: 'post' | 'delete'; path: string; summary: string; request: Record<string, unknown> }> = [
-  { method: 'post', path: '/api/v1/workers/{worker}/block', summary: "Block a worker from the requester's HITs (CreateWorkerBlock); repeat-safe", request: { params: WorkerParam, ...body(BlockBody) } },
-  { method: 'post', path: '/api/v1/workers/{worker}/unblock', summary: 'Lift a block (DeleteWorkerBlock); repeat-safe', request: { params: WorkerParam, ...body(UnblockBody) } },
+  {
+    method: 'post',
+    path: '/api/v1/workers/{worker}/block',
+    summary: "Block a worker from the requester's HITs (CreateWorkerBlock); repeat-safe",
+    request: { params: WorkerParam, ...body(BlockBody) },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/workers/{worker}/unblock',
+    summary: 'Lift a block (DeleteWorkerBlock); repeat-safe',
+    request: { params: WorkerParam, ...body(UnblockBody) },
+  },
   {
     method: 'post',
     path: '/api/v1/workers/{worker}/bonus',
-    summary: "Pay a bonus for one of the worker's assignments (SendBonus with a UniqueRequestToken: a repeat pays once); counted in the batch's spend and held to its budget",
+    summary:
+      "Pay a bonus for one of the worker's assignments (SendBonus with a UniqueRequestToken: a repeat pays once); counted in the batch's spend and held to its budget",
     request: { params: WorkerParam, ...body(BonusBody) },
   },
   { method: 'post', path: '/api/v1/workers/message', summary: 'Send workers a message (NotifyWorkers)', request: body(MessageBody) },
-  { method: 'post', path: '/api/v1/workers/{worker}/qualification', summary: "Set a worker's qualification score (AssociateQualificationWithWorker) or revoke it", request: { params: WorkerParam, ...body(QualifyBody) } },
-  { method: 'post', path: '/api/v1/assignments/{assignment}/override', summary: 'Overturn the review of an assignment (approve: its votes count; reject: they never do); labels and κ recomputed', request: { params: AssignmentParam, ...body(OverrideBody) } },
-  { method: 'post', path: '/api/v1/batches/{batch}/manual-labels', summary: 'Decide an item by hand (provenance manual): export-qrels uses it over the crowd label', request: { params: BatchParam, ...body(ManualLabelBody) } },
-  { method: 'delete', path: '/api/v1/batches/{batch}', summary: 'Delete a draft batch (never published) and what was imported into it', request: { params: BatchParam } },
+  {
+    method: 'post',
+    path: '/api/v1/workers/{worker}/qualification',
+    summary: "Set a worker's qualification score (AssociateQualificationWithWorker) or revoke it",
+    request: { params: WorkerParam, ...body(QualifyBody) },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/assignments/{assignment}/override',
+    summary: 'Overturn the review of an assignment (approve: its votes count; reject: they never do); labels and κ recomputed',
+    request: { params: AssignmentParam, ...body(OverrideBody) },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/batches/{batch}/manual-labels',
+    summary: 'Decide an item by hand (provenance manual): export-qrels uses it over the crowd label',
+    request: { params: BatchParam, ...body(ManualLabelBody) },
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/batches/{batch}',
+    summary: 'Delete a draft batch (never published) and what was imported into it',
+    request: { params: BatchParam },
+  },
 ];
-for (const a of actions) registry.registerPath({ method: a.method, path: a.path, summary: a.summary, ...secured, request: a.request, responses: { 200: json('done (or already done: see the fields)'), ...errors, 409: problemResponse('not allowed in the batch\'s state') } });
+for (const a of actions)
+  registry.registerPath({
+    method: a.method,
+    path: a.path,
+    summary: a.summary,
+    ...secured,
+    request: a.request,
+    responses: { 200: json('done (or already done: see the fields)'), ...errors, 409: problemResponse("not allowed in the batch's state") },
+  });
 
 const reads: Array<{ path: string; summary: string; request: Record<string, unknown>; list?: true }> = [
-  { path: '/api/v1/workers', summary: "A batch's workers: assignments, check results, agreement, time per item, flags, blocked, qualification scores, bonuses paid (as qrelay workers --json)", request: { query: WorkersQuery } },
-  { path: '/api/v1/batches/{batch}/workers/{worker}/answers', summary: "One worker's answers next to the final labels (real items) and the known answers (checks)", request: { params: BatchParam.merge(WorkerParam) }, list: true },
-  { path: '/api/v1/batches/{batch}/items', summary: 'Every real item: votes with comments and "difficult" marks, the debate, the label and its source (manual, crowd, unresolved, pending)', request: { params: BatchParam }, list: true },
-  { path: '/api/v1/batches/{batch}/manual-labels', summary: "The batch's manual decisions (who, when, note)", request: { params: BatchParam }, list: true },
-  { path: '/api/v1/batches/{batch}/audit', summary: "The batch's audit log: every action, who, when, why, outcome", request: { params: BatchParam }, list: true },
-  { path: '/api/v1/batches/{batch}/overview', summary: 'State, items, progress, κ, spend (bonuses included) vs budget', request: { params: BatchParam } },
+  {
+    path: '/api/v1/workers',
+    summary:
+      "A batch's workers: assignments, check results, agreement, time per item, flags, blocked, qualification scores, bonuses paid (as qrelay workers --json)",
+    request: { query: WorkersQuery },
+  },
+  {
+    path: '/api/v1/batches/{batch}/workers/{worker}/answers',
+    summary: "One worker's answers next to the final labels (real items) and the known answers (checks)",
+    request: { params: BatchParam.merge(WorkerParam) },
+    list: true,
+  },
+  {
+    path: '/api/v1/batches/{batch}/items',
+    summary:
+      'Every real item: votes with comments and "difficult" marks, the debate, the label and its source (manual, crowd, unresolved, pending)',
+    request: { params: BatchParam },
+    list: true,
+  },
+  {
+    path: '/api/v1/batches/{batch}/manual-labels',
+    summary: "The batch's manual decisions (who, when, note)",
+    request: { params: BatchParam },
+    list: true,
+  },
+  {
+    path: '/api/v1/batches/{batch}/audit',
+    summary: "The batch's audit log: every action, who, when, why, outcome",
+    request: { params: BatchParam },
+    list: true,
+  },
+  {
+    path: '/api/v1/batches/{batch}/overview',
+    summary: 'State, items, progress, κ, spend (bonuses included) vs budget',
+    request: { params: BatchParam },
+  },
   { path: '/api/v1/overview', summary: 'Every batch as in qrelay batches: state, items, progress, spend', request: {}, list: true },
 ];
-for (const r of reads) registry.registerPath({ method: 'get', path: r.path, summary: r.summary, request: r.request, responses: { 200: json(r.list ? 'the list' : 'the data', r.list ? z.array(z.looseObject({})) : undefined), 404: problemResponse('no such batch or worker') } });
+for (const r of reads)
+  registry.registerPath({
+    method: 'get',
+    path: r.path,
+    summary: r.summary,
+    request: r.request,
+    responses: {
+      200: json(r.list ? 'the list' : 'the data', r.list ? z.array(z.looseObject({})) : undefined),
+      404: problemResponse('no such batch or worker'),
+    },
+  });
 
 export function consoleActionsRouter(ctx: AppContext): Router {
   const router = Router();
   let context: ActionContext | undefined;
   const actionsOf = () =>
     (context ??= createActionContext({
-      pipeline: createPipelineContext({ connection: ctx.connection, config: ctx.config, logger: ctx.logger, progress: (line) => ctx.logger.info(line) }),
+      pipeline: createPipelineContext({
+        connection: ctx.connection,
+        config: ctx.config,
+        logger: ctx.logger,
+        progress: (line) => ctx.logger.info(line),
+      }),
       connection: ctx.connection,
       who: 'api',
       defaultTarget: ctx.config.env.MTURK_TARGET,
@@ -75,7 +175,11 @@ export function consoleActionsRouter(ctx: AppContext): Router {
   });
   router.post('/workers/message', async (req, res) => {
     const b = parseWith(MessageBody, req.body ?? {}, 'body');
-    res.json(await guarded(() => messageWorkers(actionsOf(), { workerIds: b.workerIds, subject: b.subject, text: b.text, ...opt(b.batch, 'batch') })));
+    res.json(
+      await guarded(() =>
+        messageWorkers(actionsOf(), { workerIds: b.workerIds, subject: b.subject, text: b.text, ...opt(b.batch, 'batch') }),
+      ),
+    );
   });
   router.post('/workers/:worker/block', async (req, res) => {
     const b = parseWith(BlockBody, req.body ?? {}, 'body');
@@ -83,17 +187,37 @@ export function consoleActionsRouter(ctx: AppContext): Router {
   });
   router.post('/workers/:worker/unblock', async (req, res) => {
     const b = parseWith(UnblockBody, req.body ?? {}, 'body');
-    res.json(await guarded(() => unblockWorker(actionsOf(), { workerId: workerOf(req), ...opt(b.reason, 'reason'), ...opt(b.batch, 'batch') })));
+    res.json(
+      await guarded(() => unblockWorker(actionsOf(), { workerId: workerOf(req), ...opt(b.reason, 'reason'), ...opt(b.batch, 'batch') })),
+    );
   });
   router.post('/workers/:worker/bonus', async (req, res) => {
     const b = parseWith(BonusBody, req.body ?? {}, 'body');
-    res.json(await guarded(() => payBonus(actionsOf(), { workerId: workerOf(req), assignmentId: b.assignmentId, amount: b.amount, reason: b.reason, ...opt(b.token, 'token'), ...opt(b.batch, 'batch') })));
+    res.json(
+      await guarded(() =>
+        payBonus(actionsOf(), {
+          workerId: workerOf(req),
+          assignmentId: b.assignmentId,
+          amount: b.amount,
+          reason: b.reason,
+          ...opt(b.token, 'token'),
+          ...opt(b.batch, 'batch'),
+        }),
+      ),
+    );
   });
   router.post('/workers/:worker/qualification', async (req, res) => {
     const b = parseWith(QualifyBody, req.body ?? {}, 'body');
     res.json(
       await guarded(() =>
-        qualifyWorker(actionsOf(), { workerId: workerOf(req), qualification: b.qualification, ...opt(b.value, 'value'), revoke: b.revoke, ...opt(b.reason, 'reason'), ...opt(b.batch, 'batch') }),
+        qualifyWorker(actionsOf(), {
+          workerId: workerOf(req),
+          qualification: b.qualification,
+          ...opt(b.value, 'value'),
+          revoke: b.revoke,
+          ...opt(b.reason, 'reason'),
+          ...opt(b.batch, 'batch'),
+        }),
       ),
     );
   });

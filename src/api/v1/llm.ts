@@ -3,7 +3,16 @@ import { join } from 'node:path';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { HttpProblem } from '../../errors.js';
-import { AdjudicateRequest, DebateRequest, LLM_JOB_STATES, llmJobModel, queueAdjudication, queueDebate, type LlmJobDoc, type LlmJobsOptions } from '../../debate/jobs.js';
+import {
+  AdjudicateRequest,
+  DebateRequest,
+  LLM_JOB_STATES,
+  llmJobModel,
+  queueAdjudication,
+  queueDebate,
+  type LlmJobDoc,
+  type LlmJobsOptions,
+} from '../../debate/jobs.js';
 import { OUTPUT_FILES } from '../../debate/outputs.js';
 import { createPipelineContext, type PipelineContext } from '../../pipeline/context.js';
 import { requireBatch } from '../../batches/index.js';
@@ -26,14 +35,24 @@ const LlmJobSchema = registry.register(
     batch: z.string().nullable(),
     request: z.record(z.string(), z.unknown()),
     progress: z.object({ done: z.number().int(), total: z.number().int() }),
-    result: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'debate: the summary of `qrelay debate --json`; adjudicate: the result of `qrelay adjudicate --json`' }),
+    result: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: 'debate: the summary of `qrelay debate --json`; adjudicate: the result of `qrelay adjudicate --json`' }),
     error: z.string().nullable(),
     createdAt: date,
     updatedAt: date,
   }),
 );
-const JobIdParam = z.object({ id: z.string().regex(/^(debate|adjudicate)-[0-9a-f]{20}$/).openapi({ param: { name: 'id', in: 'path' } }) });
-const DebateFileParam = JobIdParam.extend({ file: z.enum(['escalations', 'consensus', 'filtered', 'failed']).openapi({ param: { name: 'file', in: 'path' } }) });
+const JobIdParam = z.object({
+  id: z
+    .string()
+    .regex(/^(debate|adjudicate)-[0-9a-f]{20}$/)
+    .openapi({ param: { name: 'id', in: 'path' } }),
+});
+const DebateFileParam = JobIdParam.extend({
+  file: z.enum(['escalations', 'consensus', 'filtered', 'failed']).openapi({ param: { name: 'file', in: 'path' } }),
+});
 const DebateBody = registry.register('DebateRequest', DebateRequest);
 const AdjudicateBody = registry.register('AdjudicateRequest', AdjudicateRequest);
 const jobJson = (description: string) => ({ description, content: { 'application/json': { schema: LlmJobSchema } } });
@@ -44,15 +63,30 @@ registry.registerPath({
   summary: 'Queue a DREAM debate over candidates (as `qrelay debate`); the same request is the same job (resumed, never asked twice)',
   ...secured,
   request: { body: { content: { 'application/json': { schema: DebateBody } } } },
-  responses: { 202: jobJson('queued (or the existing job of the same request)'), 400: problemResponse('the request does not match its schema'), 401: problemResponse('missing bearer token'), 503: problemResponse('this process runs no job scheduler') },
+  responses: {
+    202: jobJson('queued (or the existing job of the same request)'),
+    400: problemResponse('the request does not match its schema'),
+    401: problemResponse('missing bearer token'),
+    503: problemResponse('this process runs no job scheduler'),
+  },
 });
-registry.registerPath({ method: 'get', path: '/api/v1/debates/{id}', summary: "A debate job's state, progress (candidates done) and summary", request: { params: JobIdParam }, responses: { 200: jobJson('the job'), 404: problemResponse('no such job') } });
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/debates/{id}',
+  summary: "A debate job's state, progress (candidates done) and summary",
+  request: { params: JobIdParam },
+  responses: { 200: jobJson('the job'), 404: problemResponse('no such job') },
+});
 registry.registerPath({
   method: 'get',
   path: '/api/v1/debates/{id}/{file}',
   summary: "A finished debate's output file: escalations, consensus, filtered or failed (JSONL)",
   request: { params: DebateFileParam },
-  responses: { 200: { description: 'the file', content: { 'application/x-ndjson': { schema: z.string() } } }, 404: problemResponse('no such job'), 409: problemResponse('the debate has not finished') },
+  responses: {
+    200: { description: 'the file', content: { 'application/x-ndjson': { schema: z.string() } } },
+    404: problemResponse('no such job'),
+    409: problemResponse('the debate has not finished'),
+  },
 });
 registry.registerPath({
   method: 'post',
@@ -60,9 +94,21 @@ registry.registerPath({
   summary: "Queue the LLM adjudicator (as `qrelay adjudicate`) on the batch's escalated cases",
   ...secured,
   request: { params: BatchParam, body: { content: { 'application/json': { schema: AdjudicateBody } } } },
-  responses: { 202: jobJson('queued'), 400: problemResponse('the request does not match its schema'), 401: problemResponse('missing bearer token'), 404: problemResponse('no such batch'), 503: problemResponse('this process runs no job scheduler') },
+  responses: {
+    202: jobJson('queued'),
+    400: problemResponse('the request does not match its schema'),
+    401: problemResponse('missing bearer token'),
+    404: problemResponse('no such batch'),
+    503: problemResponse('this process runs no job scheduler'),
+  },
 });
-registry.registerPath({ method: 'get', path: '/api/v1/adjudications/{id}', summary: "An adjudication job's state, progress (cases done) and result", request: { params: JobIdParam }, responses: { 200: jobJson('the job'), 404: problemResponse('no such job') } });
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/adjudications/{id}',
+  summary: "An adjudication job's state, progress (cases done) and result",
+  request: { params: JobIdParam },
+  responses: { 200: jobJson('the job'), 404: problemResponse('no such job') },
+});
 
 function view(doc: LlmJobDoc) {
   return {
@@ -103,7 +149,8 @@ export function llmRouter(ctx: AppContext): Router {
   router.get('/debates/:id/:file', async (req, res) => {
     const { file } = parseWith(DebateFileParam, req.params, 'path');
     const doc = await findJob(req, 'debate');
-    if (doc.state !== 'done' || !doc.dir) throw new HttpProblem(409, 'Conflict', `debate ${doc._id} is ${doc.state}: its files come when it is done`);
+    if (doc.state !== 'done' || !doc.dir)
+      throw new HttpProblem(409, 'Conflict', `debate ${doc._id} is ${doc.state}: its files come when it is done`);
     res.type('application/x-ndjson').send(await readFile(join(doc.dir, OUTPUT_FILES[file]), 'utf8'));
   });
   router.post('/batches/:batch/adjudicate', async (req, res) => {

@@ -32,7 +32,10 @@ registry.registerPath({
     body: { content: { 'application/json': { schema: NotificationBody } } },
   },
   responses: {
-    202: { description: 'accepted', content: { 'application/json': { schema: z.object({ batches: z.array(z.string()), hits: z.number().int() }) } } },
+    202: {
+      description: 'accepted',
+      content: { 'application/json': { schema: z.object({ batches: z.array(z.string()), hits: z.number().int() }) } },
+    },
     400: problemResponse('not an MTurk notification'),
     404: problemResponse('wrong key'),
     503: problemResponse('this process runs no job scheduler'),
@@ -47,7 +50,8 @@ export function notificationsRouter(ctx: AppContext): Router {
     // a wrong key looks like any unknown path
     if (req.params.key !== key) throw new HttpProblem(404, 'Not Found', `no route for POST ${req.path}`);
     const parsed = NotificationBody.safeParse(req.body);
-    if (!parsed.success) throw new HttpProblem(400, 'Bad Request', 'expected an MTurk notification: {"Events": [{"EventType": ..., "HITId": ...}]}');
+    if (!parsed.success)
+      throw new HttpProblem(400, 'Bad Request', 'expected an MTurk notification: {"Events": [{"EventType": ..., "HITId": ...}]}');
     if (!ctx.agenda) throw new HttpProblem(503, 'Service Unavailable', 'this process runs no job scheduler');
     const hitIds = [...new Set(parsed.data.Events.flatMap((e) => (e.HITId ? [e.HITId] : [])))];
     const byBatch = new Map<string, string[]>();

@@ -15,7 +15,9 @@ export const BatchParam = z.object({ batch: BatchName.openapi({ param: { name: '
 
 export const ImportQuery = z.object({
   batch: BatchName.openapi({ description: 'batch to import into (created if new)' }),
-  kind: z.enum(INGEST_KINDS).optional().openapi({ description: 'default: from the first record; a BRIDGE debate file is split per row (consensus false: escalations, true: consensus)' }),
+  kind: z.enum(INGEST_KINDS).optional().openapi({
+    description: 'default: from the first record; a BRIDGE debate file is split per row (consensus false: escalations, true: consensus)',
+  }),
   maxErrors: z.coerce.number().int().min(1).max(10_000).optional(),
 });
 
@@ -28,13 +30,23 @@ const OneImport = z.object({
   kind: z.enum(INGEST_KINDS),
   file: z.string(),
   format: z.string().nullable(),
-  counts: z.object({ lines: z.number().int(), records: z.number().int(), inserted: z.number().int(), existing: z.number().int(), duplicates: z.number().int(), skipped: z.number().int() }),
+  counts: z.object({
+    lines: z.number().int(),
+    records: z.number().int(),
+    inserted: z.number().int(),
+    existing: z.number().int(),
+    duplicates: z.number().int(),
+    skipped: z.number().int(),
+  }),
 });
 
 export const ImportResultSchema = registry.register(
   'ImportResult',
   OneImport.extend({
-    imports: z.array(OneImport).openapi({ description: 'every import the file made: one, or two for a BRIDGE file split per row (escalations, then consensus); the first is also given at the top' }),
+    imports: z.array(OneImport).openapi({
+      description:
+        'every import the file made: one, or two for a BRIDGE file split per row (escalations, then consensus); the first is also given at the top',
+    }),
     ignoredFields: z
       .array(z.object({ field: z.string(), lines: z.number().int(), firstLine: z.number().int() }))
       .openapi({ description: 'fields of the file that qrelay does not read, e.g. `debate[].confidence`: ignored, listed here' }),
@@ -71,7 +83,15 @@ export const QuoteSchema = registry.register(
 
 export const DryRunSchema = registry.register(
   'PublishDryRun',
-  z.object({ batch: z.string(), dryRun: z.literal(true), hits: z.number().int(), checks: z.object({ total: z.number().int(), yes: z.number().int(), no: z.number().int() }), splits: z.number().int(), quote: QuoteSchema, text: z.string() }),
+  z.object({
+    batch: z.string(),
+    dryRun: z.literal(true),
+    hits: z.number().int(),
+    checks: z.object({ total: z.number().int(), yes: z.number().int(), no: z.number().int() }),
+    splits: z.number().int(),
+    quote: QuoteSchema,
+    text: z.string(),
+  }),
 );
 
 export const QueuedSchema = registry.register('QueuedJob', z.object({ batch: z.string(), job: z.string(), id: z.string() }));
@@ -89,20 +109,54 @@ export const BatchStatusSchema = registry.register(
     publishedAt: date.nullable(),
     completedAt: date.nullable(),
     voteTarget: z.number().int().nullable(),
-    items: z.object({ total: z.number().int(), complete: z.number().int(), withVotes: z.number().int(), labelled: z.number().int(), unresolved: z.number().int() }),
-    hits: z.object({ total: z.number().int(), byState: z.record(z.enum(HIT_STATES), z.number().int()), extraAssignments: z.number().int(), reposts: z.number().int() }),
-    assignments: z.object({ total: z.number().int(), awaitingReview: z.number().int(), approved: z.number().int(), discarded: z.number().int(), rejected: z.number().int(), autoApproved: z.number().int() }),
+    items: z.object({
+      total: z.number().int(),
+      complete: z.number().int(),
+      withVotes: z.number().int(),
+      labelled: z.number().int(),
+      unresolved: z.number().int(),
+    }),
+    hits: z.object({
+      total: z.number().int(),
+      byState: z.record(z.enum(HIT_STATES), z.number().int()),
+      extraAssignments: z.number().int(),
+      reposts: z.number().int(),
+    }),
+    assignments: z.object({
+      total: z.number().int(),
+      awaitingReview: z.number().int(),
+      approved: z.number().int(),
+      discarded: z.number().int(),
+      rejected: z.number().int(),
+      autoApproved: z.number().int(),
+    }),
     validVotes: z.number().int(),
     fleissKappa: agreement,
     krippendorffAlpha: agreement,
     accuracy: z.object({ value: z.number().nullable(), compared: z.number().int() }).nullable(),
-    cost: z.object({ currency: z.literal('USD'), unit: z.literal('cents'), spent: cents, rewards: cents, fees: cents, committed: cents, quote: QuoteSchema.nullable(), budget: cents.nullable() }),
+    cost: z.object({
+      currency: z.literal('USD'),
+      unit: z.literal('cents'),
+      spent: cents,
+      rewards: cents,
+      fees: cents,
+      committed: cents,
+      quote: QuoteSchema.nullable(),
+      budget: cents.nullable(),
+    }),
   }),
 );
 
 export const BatchSummarySchema = registry.register(
   'BatchListEntry',
-  z.object({ batch: z.string(), state: z.enum(BATCH_STATES), target: z.string().nullable(), createdAt: date, items: z.number().int().nullable(), itemsComplete: z.number().int().nullable() }),
+  z.object({
+    batch: z.string(),
+    state: z.enum(BATCH_STATES),
+    target: z.string().nullable(),
+    createdAt: date,
+    items: z.number().int().nullable(),
+    itemsComplete: z.number().int().nullable(),
+  }),
 );
 
 export const HitSchema = registry.register(
@@ -117,7 +171,16 @@ export const HitSchema = registry.register(
     checks: z.number().int(),
     extensions: z.number().int(),
     publishedAt: date.nullable(),
-    items: z.array(z.object({ position: z.number().int(), kind: z.enum(['real', 'check']), queryId: z.string(), chunkId: z.string(), dataset: z.string(), expected: Judgment.optional() })),
+    items: z.array(
+      z.object({
+        position: z.number().int(),
+        kind: z.enum(['real', 'check']),
+        queryId: z.string(),
+        chunkId: z.string(),
+        dataset: z.string(),
+        expected: Judgment.optional(),
+      }),
+    ),
   }),
 );
 
@@ -160,20 +223,41 @@ export const WorkerSchema = registry.register(
   'WorkerStats',
   z.object({
     worker: z.string(),
-    assignments: z.object({ submitted: z.number().int(), pendingReview: z.number().int(), approved: z.number().int(), discarded: z.number().int(), rejected: z.number().int(), counted: z.number().int() }),
+    assignments: z.object({
+      submitted: z.number().int(),
+      pendingReview: z.number().int(),
+      approved: z.number().int(),
+      discarded: z.number().int(),
+      rejected: z.number().int(),
+      counted: z.number().int(),
+    }),
     answers: z.object({ total: z.number().int(), yes: z.number().int(), no: z.number().int() }),
     checks: passRate.extend({ byPolarity: z.object({ yes: passRate, no: passRate }) }),
-    agreement: z.object({ compared: z.number().int(), agreed: z.number().int(), rate: z.number().nullable(), skippedTies: z.number().int(), skippedNoOthers: z.number().int() }),
+    agreement: z.object({
+      compared: z.number().int(),
+      agreed: z.number().int(),
+      rate: z.number().nullable(),
+      skippedTies: z.number().int(),
+      skippedNoOthers: z.number().int(),
+    }),
     medianMsPerItem: z.number().nullable(),
     flags: z.array(z.enum(['always-same-answer', 'fast', 'low-agreement', 'low-check-pass-rate'])),
   }),
 );
 
-export const ExpireResultSchema = registry.register('ExpireResult', z.object({ batch: z.string(), expired: z.number().int(), dropped: z.number().int(), state: z.enum(BATCH_STATES) }));
+export const ExpireResultSchema = registry.register(
+  'ExpireResult',
+  z.object({ batch: z.string(), expired: z.number().int(), dropped: z.number().int(), state: z.enum(BATCH_STATES) }),
+);
 
 export const CleanupResultSchema = registry.register(
   'CleanupResult',
-  z.object({ batch: z.string(), deleted: z.number().int(), remaining: z.array(z.object({ hit: z.string(), reason: z.string() })), closed: z.boolean() }),
+  z.object({
+    batch: z.string(),
+    deleted: z.number().int(),
+    remaining: z.array(z.object({ hit: z.string(), reason: z.string() })),
+    closed: z.boolean(),
+  }),
 );
 
 export const NotificationBody = registry.register(
@@ -181,7 +265,18 @@ export const NotificationBody = registry.register(
   z
     .object({
       EventDocId: z.string().optional(),
-      Events: z.array(z.object({ EventType: z.string(), HITId: z.string().optional(), AssignmentId: z.string().optional(), HITTypeId: z.string().optional() }).passthrough()).max(1000),
+      Events: z
+        .array(
+          z
+            .object({
+              EventType: z.string(),
+              HITId: z.string().optional(),
+              AssignmentId: z.string().optional(),
+              HITTypeId: z.string().optional(),
+            })
+            .passthrough(),
+        )
+        .max(1000),
     })
     .passthrough(),
 );

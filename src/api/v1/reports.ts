@@ -43,7 +43,10 @@ registry.registerPath({
 
 function parseQuery(req: Request) {
   const parsed = ReportQuery.safeParse(req.query);
-  if (!parsed.success) throw new HttpProblem(400, 'Bad Request', "the request's query does not match its schema", { errors: zodProblemErrors(parsed.error, 'query') });
+  if (!parsed.success)
+    throw new HttpProblem(400, 'Bad Request', "the request's query does not match its schema", {
+      errors: zodProblemErrors(parsed.error, 'query'),
+    });
   return parsed.data;
 }
 
@@ -55,14 +58,18 @@ function problemOf(err: unknown): unknown {
 }
 
 /** The HTML report is a whole document with its own style and inline SVG; it runs no script. */
-const HTML_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const HTML_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 export function reportsRouter(ctx: AppContext): Router {
   const router = Router();
 
   router.get('/batches/:batch/report', async (req, res) => {
     const parsedParams = BatchParam.safeParse(req.params);
-    if (!parsedParams.success) throw new HttpProblem(400, 'Bad Request', "the request's path does not match its schema", { errors: zodProblemErrors(parsedParams.error, 'path') });
+    if (!parsedParams.success)
+      throw new HttpProblem(400, 'Bad Request', "the request's path does not match its schema", {
+        errors: zodProblemErrors(parsedParams.error, 'path'),
+      });
     const { format, table } = parseQuery(req);
     const batch = parsedParams.data.batch;
     let answer: RenderedAnswer;

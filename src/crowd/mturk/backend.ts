@@ -160,7 +160,15 @@ export class MturkBackend implements CrowdBackend {
     let nextToken: string | undefined;
     do {
       const page = await this.call('ListQualificationTypes', () =>
-        this.client.send(new ListQualificationTypesCommand({ Query: name, MustBeRequestable: false, MustBeOwnedByCaller: true, MaxResults: 100, NextToken: nextToken })),
+        this.client.send(
+          new ListQualificationTypesCommand({
+            Query: name,
+            MustBeRequestable: false,
+            MustBeOwnedByCaller: true,
+            MaxResults: 100,
+            NextToken: nextToken,
+          }),
+        ),
       );
       const hit = page.QualificationTypes?.find((q) => q.Name === name);
       if (hit?.QualificationTypeId) return hit.QualificationTypeId;
@@ -238,7 +246,9 @@ export class MturkBackend implements CrowdBackend {
     let nextToken: string | undefined;
     do {
       const page = await this.call('ListReviewableHITs', () =>
-        this.client.send(new ListReviewableHITsCommand({ HITTypeId: hitTypeId, Status: 'Reviewable', MaxResults: 100, NextToken: nextToken })),
+        this.client.send(
+          new ListReviewableHITsCommand({ HITTypeId: hitTypeId, Status: 'Reviewable', MaxResults: 100, NextToken: nextToken }),
+        ),
       );
       for (const h of page.HITs ?? []) if (h.HITId) yield h.HITId;
       nextToken = page.NextToken;
@@ -250,7 +260,9 @@ export class MturkBackend implements CrowdBackend {
     let nextToken: string | undefined;
     do {
       const page = await this.call('ListAssignmentsForHIT', () =>
-        this.client.send(new ListAssignmentsForHITCommand({ HITId: hitId, AssignmentStatuses: statuses, MaxResults: 100, NextToken: nextToken })),
+        this.client.send(
+          new ListAssignmentsForHITCommand({ HITId: hitId, AssignmentStatuses: statuses, MaxResults: 100, NextToken: nextToken }),
+        ),
       );
       for (const a of page.Assignments ?? []) out.push(toAssignment(a));
       nextToken = page.NextToken;
@@ -266,12 +278,22 @@ export class MturkBackend implements CrowdBackend {
   async approveAssignment(assignmentId: string, feedback?: string, overrideRejection?: boolean): Promise<'approved' | 'already-approved'> {
     try {
       await this.call('ApproveAssignment', () =>
-        this.client.send(new ApproveAssignmentCommand({ AssignmentId: assignmentId, RequesterFeedback: feedback, ...(overrideRejection && { OverrideRejection: true }) })),
+        this.client.send(
+          new ApproveAssignmentCommand({
+            AssignmentId: assignmentId,
+            RequesterFeedback: feedback,
+            ...(overrideRejection && { OverrideRejection: true }),
+          }),
+        ),
       );
       return 'approved';
     } catch (err) {
       // a repeat after a crash or a lost response: the first call did it
-      if (err instanceof CrowdCallError && err.failure.kind === 'request-error' && (await this.assignmentStatus(assignmentId)) === 'Approved') {
+      if (
+        err instanceof CrowdCallError &&
+        err.failure.kind === 'request-error' &&
+        (await this.assignmentStatus(assignmentId)) === 'Approved'
+      ) {
         return 'already-approved';
       }
       throw err;
@@ -280,10 +302,16 @@ export class MturkBackend implements CrowdBackend {
 
   async rejectAssignment(assignmentId: string, feedback: string): Promise<'rejected' | 'already-rejected'> {
     try {
-      await this.call('RejectAssignment', () => this.client.send(new RejectAssignmentCommand({ AssignmentId: assignmentId, RequesterFeedback: feedback })));
+      await this.call('RejectAssignment', () =>
+        this.client.send(new RejectAssignmentCommand({ AssignmentId: assignmentId, RequesterFeedback: feedback })),
+      );
       return 'rejected';
     } catch (err) {
-      if (err instanceof CrowdCallError && err.failure.kind === 'request-error' && (await this.assignmentStatus(assignmentId)) === 'Rejected') {
+      if (
+        err instanceof CrowdCallError &&
+        err.failure.kind === 'request-error' &&
+        (await this.assignmentStatus(assignmentId)) === 'Rejected'
+      ) {
         return 'already-rejected';
       }
       throw err;
@@ -297,26 +325,39 @@ export class MturkBackend implements CrowdBackend {
     try {
       await this.call('CreateAdditionalAssignmentsForHIT', () =>
         this.client.send(
-          new CreateAdditionalAssignmentsForHITCommand({ HITId: hitId, NumberOfAdditionalAssignments: missing, UniqueRequestToken: uniqueRequestToken }),
+          new CreateAdditionalAssignmentsForHITCommand({
+            HITId: hitId,
+            NumberOfAdditionalAssignments: missing,
+            UniqueRequestToken: uniqueRequestToken,
+          }),
         ),
       );
     } catch (err) {
       // the same token already raised it (lost response): check rather than guess
-      if (err instanceof CrowdCallError && err.failure.kind === 'request-error' && (await this.getHit(hitId)).maxAssignments >= targetMax) return;
+      if (err instanceof CrowdCallError && err.failure.kind === 'request-error' && (await this.getHit(hitId)).maxAssignments >= targetMax)
+        return;
       throw err;
     }
   }
 
   async expireHit(hitId: string): Promise<void> {
     // a time in the past expires the HIT at once (MTurk semantics)
-    await this.call('UpdateExpirationForHIT', () => this.client.send(new UpdateExpirationForHITCommand({ HITId: hitId, ExpireAt: new Date(0) })));
+    await this.call('UpdateExpirationForHIT', () =>
+      this.client.send(new UpdateExpirationForHITCommand({ HITId: hitId, ExpireAt: new Date(0) })),
+    );
   }
 
   async deleteHit(hitId: string): Promise<void> {
     await this.call('DeleteHIT', () => this.client.send(new DeleteHITCommand({ HITId: hitId })));
   }
 
-  async sendBonus(spec: { workerId: string; assignmentId: string; amount: string; reason: string; uniqueRequestToken: string }): Promise<void> {
+  async sendBonus(spec: {
+    workerId: string;
+    assignmentId: string;
+    amount: string;
+    reason: string;
+    uniqueRequestToken: string;
+  }): Promise<void> {
     try {
       await this.sendBonusOnce(spec);
     } catch (err) {
@@ -326,7 +367,13 @@ export class MturkBackend implements CrowdBackend {
     }
   }
 
-  private async sendBonusOnce(spec: { workerId: string; assignmentId: string; amount: string; reason: string; uniqueRequestToken: string }): Promise<void> {
+  private async sendBonusOnce(spec: {
+    workerId: string;
+    assignmentId: string;
+    amount: string;
+    reason: string;
+    uniqueRequestToken: string;
+  }): Promise<void> {
     await this.call('SendBonus', () =>
       this.client.send(
         new SendBonusCommand({
@@ -352,7 +399,9 @@ export class MturkBackend implements CrowdBackend {
     const out: WorkerBlock[] = [];
     let nextToken: string | undefined;
     do {
-      const page = await this.call('ListWorkerBlocks', () => this.client.send(new ListWorkerBlocksCommand({ MaxResults: 100, NextToken: nextToken })));
+      const page = await this.call('ListWorkerBlocks', () =>
+        this.client.send(new ListWorkerBlocksCommand({ MaxResults: 100, NextToken: nextToken })),
+      );
       for (const b of page.WorkerBlocks ?? []) if (b.WorkerId) out.push({ workerId: b.WorkerId, reason: b.Reason ?? '' });
       nextToken = page.NextToken;
     } while (nextToken);
@@ -364,9 +413,15 @@ export class MturkBackend implements CrowdBackend {
     // NotifyWorkers takes at most 100 workers per call
     for (let i = 0; i < workerIds.length; i += 100) {
       const ids = workerIds.slice(i, i + 100);
-      const res = await this.call('NotifyWorkers', () => this.client.send(new NotifyWorkersCommand({ WorkerIds: ids, Subject: subject, MessageText: text })));
+      const res = await this.call('NotifyWorkers', () =>
+        this.client.send(new NotifyWorkersCommand({ WorkerIds: ids, Subject: subject, MessageText: text })),
+      );
       for (const f of res.NotifyWorkersFailureStatuses ?? []) {
-        failures.push({ workerId: f.WorkerId ?? '', code: f.NotifyWorkersFailureCode ?? 'HardFailure', message: f.NotifyWorkersFailureMessage ?? '' });
+        failures.push({
+          workerId: f.WorkerId ?? '',
+          code: f.NotifyWorkersFailureCode ?? 'HardFailure',
+          message: f.NotifyWorkersFailureMessage ?? '',
+        });
       }
     }
     return failures;
@@ -374,13 +429,22 @@ export class MturkBackend implements CrowdBackend {
 
   async setQualificationScore(qualificationTypeId: string, workerId: string, value: number): Promise<void> {
     await this.call('AssociateQualificationWithWorker', () =>
-      this.client.send(new AssociateQualificationWithWorkerCommand({ QualificationTypeId: qualificationTypeId, WorkerId: workerId, IntegerValue: value, SendNotification: false })),
+      this.client.send(
+        new AssociateQualificationWithWorkerCommand({
+          QualificationTypeId: qualificationTypeId,
+          WorkerId: workerId,
+          IntegerValue: value,
+          SendNotification: false,
+        }),
+      ),
     );
   }
 
   async revokeQualification(qualificationTypeId: string, workerId: string, reason: string): Promise<void> {
     await this.call('DisassociateQualificationFromWorker', () =>
-      this.client.send(new DisassociateQualificationFromWorkerCommand({ QualificationTypeId: qualificationTypeId, WorkerId: workerId, Reason: reason })),
+      this.client.send(
+        new DisassociateQualificationFromWorkerCommand({ QualificationTypeId: qualificationTypeId, WorkerId: workerId, Reason: reason }),
+      ),
     );
   }
 
@@ -389,7 +453,14 @@ export class MturkBackend implements CrowdBackend {
     let nextToken: string | undefined;
     do {
       const page = await this.call('ListWorkersWithQualificationType', () =>
-        this.client.send(new ListWorkersWithQualificationTypeCommand({ QualificationTypeId: qualificationTypeId, Status: 'Granted', MaxResults: 100, NextToken: nextToken })),
+        this.client.send(
+          new ListWorkersWithQualificationTypeCommand({
+            QualificationTypeId: qualificationTypeId,
+            Status: 'Granted',
+            MaxResults: 100,
+            NextToken: nextToken,
+          }),
+        ),
       );
       for (const q of page.Qualifications ?? []) if (q.WorkerId) out.set(q.WorkerId, q.IntegerValue ?? 0);
       nextToken = page.NextToken;
@@ -401,13 +472,20 @@ export class MturkBackend implements CrowdBackend {
     const out: BonusPayment[] = [];
     let nextToken: string | undefined;
     do {
-      const page = await this.call('ListBonusPayments', () => this.client.send(new ListBonusPaymentsCommand({ AssignmentId: assignmentId, MaxResults: 100, NextToken: nextToken })));
+      const page = await this.call('ListBonusPayments', () =>
+        this.client.send(new ListBonusPaymentsCommand({ AssignmentId: assignmentId, MaxResults: 100, NextToken: nextToken })),
+      );
       for (const b of page.BonusPayments ?? []) {
-        out.push({ workerId: b.WorkerId ?? '', assignmentId: b.AssignmentId ?? assignmentId, amount: b.BonusAmount ?? '0.00', reason: b.Reason ?? '', ...(b.GrantTime && { grantTime: b.GrantTime }) });
+        out.push({
+          workerId: b.WorkerId ?? '',
+          assignmentId: b.AssignmentId ?? assignmentId,
+          amount: b.BonusAmount ?? '0.00',
+          reason: b.Reason ?? '',
+          ...(b.GrantTime && { grantTime: b.GrantTime }),
+        });
       }
       nextToken = page.NextToken;
     } while (nextToken);
     return out;
   }
 }
-

@@ -23,8 +23,23 @@ interface SdkLikeError {
   $retryable?: { throttling?: boolean };
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET', 'ECONNABORTED']);
-const THROTTLING_NAMES = new Set(['ThrottlingException', 'Throttling', 'TooManyRequestsException', 'RequestLimitExceeded', 'ThrottledException']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'UND_ERR_SOCKET',
+  'ECONNABORTED',
+]);
+const THROTTLING_NAMES = new Set([
+  'ThrottlingException',
+  'Throttling',
+  'TooManyRequestsException',
+  'RequestLimitExceeded',
+  'ThrottledException',
+]);
 
 export function classifyFailure(err: unknown): ClassifiedFailure {
   const e = (typeof err === 'object' && err !== null ? err : {}) as SdkLikeError;
@@ -36,7 +51,11 @@ export function classifyFailure(err: unknown): ClassifiedFailure {
   if (e.name === 'ServiceFault' || (status !== undefined && status >= 500)) {
     return { kind: 'service-fault', retryable: true, turkErrorCode: e.TurkErrorCode, message };
   }
-  if ((e.code && NETWORK_CODES.has(e.code)) || e.name === 'TimeoutError' || /socket hang up|ECONNRESET|ECONNREFUSED|fetch failed/i.test(message)) {
+  if (
+    (e.code && NETWORK_CODES.has(e.code)) ||
+    e.name === 'TimeoutError' ||
+    /socket hang up|ECONNRESET|ECONNREFUSED|fetch failed/i.test(message)
+  ) {
     return { kind: 'network', retryable: true, message };
   }
   return { kind: 'unknown', retryable: false, message };

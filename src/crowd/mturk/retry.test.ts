@@ -3,12 +3,18 @@ import { classifyFailure, hitIdFromAlreadyExists } from './errors.js';
 import { backoffDelayMs, CrowdCallError, withRetries } from './retry.js';
 import { bonusRequestToken, extraAssignmentsToken, hitRequestToken } from './request-tokens.js';
 
-const sdkError = (name: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(String(extra.Message ?? name)), { name, ...extra });
+const sdkError = (name: string, extra: Record<string, unknown> = {}) =>
+  Object.assign(new Error(String(extra.Message ?? name)), { name, ...extra });
 
 describe('classifyFailure', () => {
   it('sorts SDK errors into retryable and final', () => {
-    expect(classifyFailure(sdkError('ThrottlingException', { $metadata: { httpStatusCode: 400 } }))).toMatchObject({ kind: 'throttled', retryable: true });
-    expect(classifyFailure(sdkError('ServiceFault', { TurkErrorCode: 'AWS.MechanicalTurk.ServiceFault', $metadata: { httpStatusCode: 500 } }))).toMatchObject({
+    expect(classifyFailure(sdkError('ThrottlingException', { $metadata: { httpStatusCode: 400 } }))).toMatchObject({
+      kind: 'throttled',
+      retryable: true,
+    });
+    expect(
+      classifyFailure(sdkError('ServiceFault', { TurkErrorCode: 'AWS.MechanicalTurk.ServiceFault', $metadata: { httpStatusCode: 500 } })),
+    ).toMatchObject({
       kind: 'service-fault',
       retryable: true,
     });
@@ -18,13 +24,18 @@ describe('classifyFailure', () => {
       turkErrorCode: 'AWS.MechanicalTurk.HitAlreadyExists',
       message: 'exists',
     });
-    expect(classifyFailure(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }))).toMatchObject({ kind: 'network', retryable: true });
+    expect(classifyFailure(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }))).toMatchObject({
+      kind: 'network',
+      retryable: true,
+    });
     expect(classifyFailure(new Error('weird'))).toMatchObject({ kind: 'unknown', retryable: false });
     expect(classifyFailure('text')).toMatchObject({ kind: 'unknown', message: 'text' });
   });
 
   it('finds the HITId in a HitAlreadyExists message', () => {
-    expect(hitIdFromAlreadyExists('The HIT 3AB0C1D2E3F4G5H6I7J8K9L0M1N2O3 already exists (token qrh-abc).')).toBe('3AB0C1D2E3F4G5H6I7J8K9L0M1N2O3');
+    expect(hitIdFromAlreadyExists('The HIT 3AB0C1D2E3F4G5H6I7J8K9L0M1N2O3 already exists (token qrh-abc).')).toBe(
+      '3AB0C1D2E3F4G5H6I7J8K9L0M1N2O3',
+    );
     expect(hitIdFromAlreadyExists('no id here')).toBeUndefined();
   });
 });
@@ -69,10 +80,15 @@ describe('withRetries', () => {
 
   it('gives up after maxAttempts', async () => {
     let calls = 0;
-    const err = await withRetries('GetHIT', async () => {
-      calls += 1;
-      throw sdkError('ThrottlingException', { Message: 'Rate exceeded' });
-    }, policy, { sleep: async () => undefined }).catch((e: unknown) => e);
+    const err = await withRetries(
+      'GetHIT',
+      async () => {
+        calls += 1;
+        throw sdkError('ThrottlingException', { Message: 'Rate exceeded' });
+      },
+      policy,
+      { sleep: async () => undefined },
+    ).catch((e: unknown) => e);
     expect(calls).toBe(5);
     expect((err as Error).message).toBe('GetHIT failed after 5 attempts: Rate exceeded');
   });
@@ -91,6 +107,7 @@ describe('request tokens', () => {
     expect(a).not.toBe(hitRequestToken('batch-1', 1, 0));
     expect(a).not.toBe(hitRequestToken('batch-1', 0, 1));
     expect(a).not.toBe(hitRequestToken('batch-10', 0, 0));
-    for (const t of [a, extraAssignmentsToken('HIT1', 1), bonusRequestToken('ASG1', 'check-bonus')]) expect(t.length).toBeLessThanOrEqual(64);
+    for (const t of [a, extraAssignmentsToken('HIT1', 1), bonusRequestToken('ASG1', 'check-bonus')])
+      expect(t.length).toBeLessThanOrEqual(64);
   });
 });

@@ -40,7 +40,12 @@ export interface RetryHooks {
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Runs `call`, retrying throttling, service faults and network errors; a RequestError stops at once. */
-export async function withRetries<T>(operation: string, call: () => Promise<T>, policy: RetryPolicy = DEFAULT_RETRY_POLICY, hooks: RetryHooks = {}): Promise<T> {
+export async function withRetries<T>(
+  operation: string,
+  call: () => Promise<T>,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  hooks: RetryHooks = {},
+): Promise<T> {
   const sleep = hooks.sleep ?? realSleep;
   for (let attempt = 0; ; attempt++) {
     try {

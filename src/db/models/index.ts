@@ -41,7 +41,15 @@ import {
  * evaluates non-`_id` filters document by document.
  */
 
-export type { AssignmentAnswerDoc, AssignmentDoc, ReviewOutcome, ReviewOverride, ReviewRecord, ReviewState, StoredAnswer } from './assignments.js';
+export type {
+  AssignmentAnswerDoc,
+  AssignmentDoc,
+  ReviewOutcome,
+  ReviewOverride,
+  ReviewRecord,
+  ReviewState,
+  StoredAnswer,
+} from './assignments.js';
 export type { BatchDoc, BatchPlanSummary, BatchSettings, BatchState, BatchSummary, TieChoice } from './batches.js';
 export { BATCH_STATES } from './batches.js';
 export type { HitDoc, HitIdDoc, HitQuestionDoc, HitState, PendingExtension, PlatformHitView } from './hits.js';

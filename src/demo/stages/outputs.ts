@@ -2,7 +2,17 @@ import { join } from 'node:path';
 import { batchReport, exportQrels, type ExportQrelsResult } from '../../export/index.js';
 import { aggregateBatch } from '../../pipeline/aggregate.js';
 import { requireBatch } from '../../batches/index.js';
-import { DEFAULT_MEASURES, DEFAULT_SIGNIFICANCE, evaluateFiles, evaluationDocument, parseMeasures, renderEvaluationTable, writeTextAtomically, type EvaluationReport, type QrelsOutputFormat } from '../../qrels/index.js';
+import {
+  DEFAULT_MEASURES,
+  DEFAULT_SIGNIFICANCE,
+  evaluateFiles,
+  evaluationDocument,
+  parseMeasures,
+  renderEvaluationTable,
+  writeTextAtomically,
+  type EvaluationReport,
+  type QrelsOutputFormat,
+} from '../../qrels/index.js';
 import { renderReport, type Report, type ReportFormat, type CsvTable } from '../../reports/index.js';
 import { checkAborted, type DemoEnv } from '../env.js';
 import { sampleFiles } from '../sample.js';
@@ -32,7 +42,11 @@ const QRELS_OUTPUTS: Array<[QrelsOutputFormat, string, string]> = [
   ['jsonl', 'qrels.jsonl', 'qrels (JSONL, provenance)'],
 ];
 
-export async function exportStage(env: DemoEnv, batch: string, outDir: string): Promise<{ result: ExportQrelsResult; files: WrittenFile[] }> {
+export async function exportStage(
+  env: DemoEnv,
+  batch: string,
+  outDir: string,
+): Promise<{ result: ExportQrelsResult; files: WrittenFile[] }> {
   const bar = env.progress.stage('export', { total: QRELS_OUTPUTS.length, unit: 'qrels files' });
   const files: WrittenFile[] = [];
   let result: ExportQrelsResult | undefined;
@@ -49,11 +63,21 @@ export async function exportStage(env: DemoEnv, batch: string, outDir: string): 
   return { result: result!, files };
 }
 
-export async function evaluateStage(env: DemoEnv, merged: string, outDir: string): Promise<{ report: EvaluationReport; files: WrittenFile[] }> {
+export async function evaluateStage(
+  env: DemoEnv,
+  merged: string,
+  outDir: string,
+): Promise<{ report: EvaluationReport; files: WrittenFile[] }> {
   checkAborted(env.signal);
   const runs = sampleFiles.runs;
   const bar = env.progress.stage('evaluate', { total: runs.length, unit: 'runs' });
-  const { inputs, report, significance } = await evaluateFiles({ base: sampleFiles.base, next: merged, runs, measures: parseMeasures([...DEFAULT_MEASURES]), significance: DEFAULT_SIGNIFICANCE });
+  const { inputs, report, significance } = await evaluateFiles({
+    base: sampleFiles.base,
+    next: merged,
+    runs,
+    measures: parseMeasures([...DEFAULT_MEASURES]),
+    significance: DEFAULT_SIGNIFICANCE,
+  });
   bar.update(runs.length, runs.length);
   const json = join(outDir, 'evaluation.json');
   const text = join(outDir, 'evaluation.txt');
@@ -61,7 +85,13 @@ export async function evaluateStage(env: DemoEnv, merged: string, outDir: string
   await writeTextAtomically(text, renderEvaluationTable(inputs, report, significance));
   const moved = report.measures.filter((m) => m.systems.some((s) => s.rankChange !== null && s.rankChange !== 0)).length;
   bar.finish(`base vs adjudicated qrels, ${report.measures.length} measures, rankings changed under ${moved}`);
-  return { report, files: [{ what: 'evaluation (JSON)', path: json }, { what: 'evaluation (table)', path: text }] };
+  return {
+    report,
+    files: [
+      { what: 'evaluation (JSON)', path: json },
+      { what: 'evaluation (table)', path: text },
+    ],
+  };
 }
 
 const REPORT_OUTPUTS: Array<[ReportFormat, CsvTable | undefined, string, string]> = [

@@ -49,6 +49,8 @@ export async function simulatedCrowdStage(env: DemoEnv, config: Config, batch: s
   );
   const state = (await requireBatch(env.ctx, batch)).state;
   if (!review) work?.finish(`${population.size} simulated workers (samples/population.json)`);
-  (review ?? env.progress.stage('review', { total: 0, unit: 'collection rounds' })).finish(`batch ${state} after ${run.rounds} collection rounds, ${formatDuration(run.simulatedSeconds)} simulated`);
+  (review ?? env.progress.stage('review', { total: 0, unit: 'collection rounds' })).finish(
+    `batch ${state} after ${run.rounds} collection rounds, ${formatDuration(run.simulatedSeconds)} simulated`,
+  );
   return { wallSeconds: run.wallSeconds };
 }

@@ -16,7 +16,10 @@ export interface Table {
 
 export type ChartName = 'progress' | 'latency' | 'workers';
 
-export type Block = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'table'; readonly table: Table } | { readonly kind: 'chart'; readonly chart: ChartName };
+export type Block =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'table'; readonly table: Table }
+  | { readonly kind: 'chart'; readonly chart: ChartName };
 
 export interface Section {
   /** For anchors (html ids). */

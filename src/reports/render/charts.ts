@@ -23,7 +23,10 @@ export function progressChart(r: Report): Chart {
   const y: Axis = { ticks: niceTicks(yMax, 5), label: 'count', format: (v) => count(v) };
   const title = 'Progress over time';
   if (!last) {
-    return { svg: svgChart('chart-progress', title, 'No valid votes yet.', noData('No valid votes yet', x, y)), caption: 'Progress: no valid votes yet.' };
+    return {
+      svg: svgChart('chart-progress', title, 'No valid votes yet.', noData('No valid votes yet', x, y)),
+      caption: 'Progress: no valid votes yet.',
+    };
   }
   const sx = scaleX(x);
   const sy = scaleY(y);
@@ -51,7 +54,10 @@ export function progressChart(r: Report): Chart {
     series('completed-items', `items with ${target} valid votes`, COLOURS.vermillion, '6 3', (b) => b.cumulativeCompletedItems) +
     legend([
       { label: 'valid votes', swatch: `<line x1="-8" x2="8" y1="0" y2="0" stroke="${COLOURS.blue}" stroke-width="2"/>` },
-      { label: `items with ${target} valid votes`, swatch: `<line x1="-8" x2="8" y1="0" y2="0" stroke="${COLOURS.vermillion}" stroke-width="2" stroke-dasharray="6 3"/>` },
+      {
+        label: `items with ${target} valid votes`,
+        swatch: `<line x1="-8" x2="8" y1="0" y2="0" stroke="${COLOURS.vermillion}" stroke-width="2" stroke-dasharray="6 3"/>`,
+      },
       { label: 'all items', swatch: `<line x1="-8" x2="8" y1="0" y2="0" stroke="${COLOURS.grey}" stroke-dasharray="2 3"/>` },
     ]);
   const description = `${count(last.cumulativeValidVotes)} valid votes and ${count(last.cumulativeCompletedItems)} of ${count(r.items)} items with ${target} valid votes within ${duration(endSeconds)} of publishing, in ${duration(bucketSeconds)} steps.`;
@@ -73,7 +79,15 @@ export function latencyChart(r: Report): Chart {
   const x: Axis = { ticks: bins, label: xLabel, format: (v) => v.toFixed(bins.decimals) };
   const y: Axis = { ticks: niceTicks(Math.max(...counts, 1), 5), label: 'items', format: (v) => (Number.isInteger(v) ? count(v) : '') };
   if (values.length === 0) {
-    return { svg: svgChart('chart-latency', title, `No item has ${t.voteTarget} valid votes yet.`, noData(`No item has ${t.voteTarget} valid votes yet`, x, y)), caption: `Latency: no item has ${t.voteTarget} valid votes yet.` };
+    return {
+      svg: svgChart(
+        'chart-latency',
+        title,
+        `No item has ${t.voteTarget} valid votes yet.`,
+        noData(`No item has ${t.voteTarget} valid votes yet`, x, y),
+      ),
+      caption: `Latency: no item has ${t.voteTarget} valid votes yet.`,
+    };
   }
   const sx = scaleX(x);
   const sy = scaleY(y);
@@ -112,7 +126,10 @@ export function workerQualityChart(r: Report): Chart {
     `${count(plotted.length)} workers plotted (${count(flagged)} flagged, drawn as squares)` +
     (missing > 0 ? `; ${count(missing)} without checks or items to compare are not shown.` : '.');
   if (plotted.length === 0) {
-    return { svg: svgChart('chart-workers', title, description, noData('No worker with checks and compared items yet', x, y)), caption: `Worker quality: ${description}` };
+    return {
+      svg: svgChart('chart-workers', title, description, noData('No worker with checks and compared items yet', x, y)),
+      caption: `Worker quality: ${description}`,
+    };
   }
   const sx = scaleX(x);
   const sy = scaleY(y);

@@ -2,7 +2,6 @@ import { formatUsd } from '@qrelay/marketplace/fees';
 import type { ItemRow, Report, WorkerRow } from '../types.js';
 import type { CsvTable } from './formats.js';
 
-
 type Value = string | number | boolean | null;
 
 /**
@@ -89,7 +88,22 @@ function workerRow(w: WorkerRow): Value[] {
 
 function itemTable(report: Report): string {
   const agents = report.quality.agents.map((a) => a.agent);
-  const head = ['item', 'query_id', 'chunk_id', 'dataset', 'hits', 'valid_votes', 'yes', 'no', 'label', 'decided_by', ...agents.map((a) => `agent_${a}`), 'hidden_label', 'correct', 'time_to_target_seconds'];
+  const head = [
+    'item',
+    'query_id',
+    'chunk_id',
+    'dataset',
+    'hits',
+    'valid_votes',
+    'yes',
+    'no',
+    'label',
+    'decided_by',
+    ...agents.map((a) => `agent_${a}`),
+    'hidden_label',
+    'correct',
+    'time_to_target_seconds',
+  ];
   const row = (it: ItemRow): Value[] => [
     it.item,
     it.queryId,

@@ -21,11 +21,24 @@ export interface ReportDocument {
 const text = (t: string): Block => ({ kind: 'text', text: t });
 const chart = (c: ChartName): Block => ({ kind: 'chart', chart: c });
 const row = (cells: readonly string[], strong = false): Row => ({ cells, strong });
-const table = (caption: string, head: readonly string[], numeric: readonly boolean[], rows: readonly Row[]): Block => ({ kind: 'table', table: { caption, head, numeric, rows } });
+const table = (caption: string, head: readonly string[], numeric: readonly boolean[], rows: readonly Row[]): Block => ({
+  kind: 'table',
+  table: { caption, head, numeric, rows },
+});
 /** A two-column "what / value" table. */
 const facts = (caption: string, rows: readonly (readonly [string, string])[], strongFrom = -1): Block =>
-  table(caption, ['', 'value'], [false, true], rows.map(([k, v], i) => row([k, v], i === strongFrom)));
-const section = (id: string, title: string, blocks: readonly Block[], subsections: readonly Section[] = []): Section => ({ id, title, blocks, subsections });
+  table(
+    caption,
+    ['', 'value'],
+    [false, true],
+    rows.map(([k, v], i) => row([k, v], i === strongFrom)),
+  );
+const section = (id: string, title: string, blocks: readonly Block[], subsections: readonly Section[] = []): Section => ({
+  id,
+  title,
+  blocks,
+  subsections,
+});
 const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
 
 /** κ or α for people: the value, or "undefined" with the reason. */
@@ -46,7 +59,10 @@ function summary(r: Report): Section {
         `${count(r.assignments)} (${count(c.paidAssignments - c.discardedWork.assignments)} approved, ${count(c.discardedWork.assignments)} approved and discarded, ${count(c.rejectedAssignments)} rejected, ${count(c.pendingReview.assignments)} pending review)`,
       ],
       ['Valid votes', count(r.votes)],
-      ['Labels', `${count(r.labels)} (${count(l.yes)} yes, ${count(l.no)} no); ${count(l.unresolved)} unresolved, ${count(l.withoutVotes)} without votes`],
+      [
+        'Labels',
+        `${count(r.labels)} (${count(l.yes)} yes, ${count(l.no)} no); ${count(l.unresolved)} unresolved, ${count(l.withoutVotes)} without votes`,
+      ],
       ["Fleiss' κ", agreementText(r.quality.fleissKappa)],
       ["Krippendorff's α (nominal)", agreementText(r.quality.krippendorffAlpha)],
       ['Total cost', usd(c.total)],
@@ -68,7 +84,9 @@ const REASON_TEXT: Record<QuoteDifferenceReason, string> = {
 function cost(r: Report): Section {
   const c = r.cost;
   const blocks: Block[] = [
-    text('US dollars, by MTurk’s fee rules at each HIT’s own terms: 20% of each reward, +20% for HITs with 10 or more assignments, +5% with Masters, at least $0.01 per assignment; 20% of each bonus, at least $0.01. Rejected work costs nothing; work pending review is not in the total.'),
+    text(
+      'US dollars, by MTurk’s fee rules at each HIT’s own terms: 20% of each reward, +20% for HITs with 10 or more assignments, +5% with Masters, at least $0.01 per assignment; 20% of each bonus, at least $0.01. Rejected work costs nothing; work pending review is not in the total.',
+    ),
     facts(
       'Spend',
       [
@@ -90,17 +108,41 @@ function cost(r: Report): Section {
       'Fee terms',
       ['reward', 'MaxAssignments', 'Masters', 'fee', 'fee per assignment', 'HITs'],
       [true, true, false, true, true, true],
-      c.feeTerms.map((f) => row([usd(f.rewardCents), count(f.maxAssignments), f.masters ? 'yes' : 'no', `${f.feePercent}%`, usd(f.feePerAssignmentCents), count(f.hits)])),
+      c.feeTerms.map((f) =>
+        row([
+          usd(f.rewardCents),
+          count(f.maxAssignments),
+          f.masters ? 'yes' : 'no',
+          `${f.feePercent}%`,
+          usd(f.feePerAssignmentCents),
+          count(f.hits),
+        ]),
+      ),
     ),
   ];
   const q = c.quote;
   const quote = q
     ? [
-        table('The quote and what changed it', ['', 'assignments', 'amount'], [false, true, true], [
-          row([`Quoted (${plural(q.quoted.hits, 'HIT')} × ${q.quoted.assignmentsPerHit} assignments)`, count(q.quoted.assignments), usd(q.quoted.total)]),
-          ...q.differences.map((d) => row([REASON_TEXT[d.reason], d.reason === 'bonuses' ? `${plural(d.count, 'bonus', 'bonuses')}` : signedCount(d.count), signedUsd(d.cents)])),
-          row(['Actual (assignments paid)', count(c.paidAssignments), usd(q.actual)], true),
-        ]),
+        table(
+          'The quote and what changed it',
+          ['', 'assignments', 'amount'],
+          [false, true, true],
+          [
+            row([
+              `Quoted (${plural(q.quoted.hits, 'HIT')} × ${q.quoted.assignmentsPerHit} assignments)`,
+              count(q.quoted.assignments),
+              usd(q.quoted.total),
+            ]),
+            ...q.differences.map((d) =>
+              row([
+                REASON_TEXT[d.reason],
+                d.reason === 'bonuses' ? `${plural(d.count, 'bonus', 'bonuses')}` : signedCount(d.count),
+                signedUsd(d.cents),
+              ]),
+            ),
+            row(['Actual (assignments paid)', count(c.paidAssignments), usd(q.actual)], true),
+          ],
+        ),
         text(
           `Actual minus quoted: ${signedUsd(q.difference)}. The actual total includes ${usd(q.discardedWork.cents)} for ${plural(q.discardedWork.assignments, 'discarded assignment')} (paid, votes not counted: the reason extra assignments are bought). ` +
             `Attention-check overhead: quoted ${usd(q.checkOverhead.quoted)}, actual ${usd(q.checkOverhead.actual)}. Per label: quoted ${usd(q.perLabel.quoted)}, actual ${usd(q.perLabel.actual)}.`,
@@ -128,10 +170,16 @@ function latency(r: Report): Section {
     [
       facts('Latency', [
         ['Publish → first accept', duration(l.publishToFirstAcceptSeconds)],
-        [`Time to ${t.voteTarget} valid votes, p50 / p90 / p99`, `${duration(t.p50Seconds)} / ${duration(t.p90Seconds)} / ${duration(t.p99Seconds)}`],
+        [
+          `Time to ${t.voteTarget} valid votes, p50 / p90 / p99`,
+          `${duration(t.p50Seconds)} / ${duration(t.p90Seconds)} / ${duration(t.p99Seconds)}`,
+        ],
         [`Items with ${t.voteTarget} valid votes`, `${count(t.itemsReached)} (${count(t.itemsPending)} pending)`],
         ['Publish → last valid vote', duration(l.publishToLastValidVoteSeconds)],
-        ['Worker time per item, p50 / p90', `${duration(w.p50Seconds)} / ${duration(w.p90Seconds)} (${count(w.measured)} measured by the page, ${count(w.estimated)} estimated from work time)`],
+        [
+          'Worker time per item, p50 / p90',
+          `${duration(w.p50Seconds)} / ${duration(w.p90Seconds)} (${count(w.measured)} measured by the page, ${count(w.estimated)} estimated from work time)`,
+        ],
         ['Effective hourly pay', payText],
       ]),
       text(
@@ -147,7 +195,15 @@ function latency(r: Report): Section {
           ['from (since publish)', 'valid votes', 'completed items', 'votes per hour', 'items per hour', 'votes so far', 'items so far'],
           [true, true, true, true, true, true, true],
           l.throughput.buckets.map((b) =>
-            row([duration(b.startSeconds), count(b.validVotes), count(b.completedItems), b.validVotesPerHour.toFixed(1), b.completedItemsPerHour.toFixed(1), count(b.cumulativeValidVotes), count(b.cumulativeCompletedItems)]),
+            row([
+              duration(b.startSeconds),
+              count(b.validVotes),
+              count(b.completedItems),
+              b.validVotesPerHour.toFixed(1),
+              b.completedItemsPerHour.toFixed(1),
+              count(b.cumulativeValidVotes),
+              count(b.cumulativeCompletedItems),
+            ]),
           ),
         ),
       ]),
@@ -157,33 +213,48 @@ function latency(r: Report): Section {
 
 function quality(r: Report): Section {
   const q = r.quality;
-  const agreementRow = (name: string, a: AgreementResult) => row([name, a.value === null ? 'undefined' : decimal(a.value), count(a.itemsUsed), count(a.itemsExcluded), a.reason ?? DASH]);
+  const agreementRow = (name: string, a: AgreementResult) =>
+    row([name, a.value === null ? 'undefined' : decimal(a.value), count(a.itemsUsed), count(a.itemsExcluded), a.reason ?? DASH]);
   const checks = q.attentionChecks;
   const subsections: Section[] = [
     section('agreement', 'Agreement between workers', [
-      table('Agreement', ['measure', 'value', 'items used', 'items left out', 'note'], [false, true, true, true, false], [
-        agreementRow("Fleiss' κ", q.fleissKappa),
-        agreementRow("Krippendorff's α (nominal)", q.krippendorffAlpha),
-      ]),
+      table(
+        'Agreement',
+        ['measure', 'value', 'items used', 'items left out', 'note'],
+        [false, true, true, true, false],
+        [agreementRow("Fleiss' κ", q.fleissKappa), agreementRow("Krippendorff's α (nominal)", q.krippendorffAlpha)],
+      ),
       text(
         `Both over each item’s first ${q.voteTarget} valid votes in submission order (${plural(q.agreementVotes, 'vote')}). Both use every item with at least 2 of them, so both describe the same items (Fleiss’ κ in its form for unequal numbers of raters${q.fleissKappa.raters ? `: ${q.fleissKappa.raters.min === q.fleissKappa.raters.max ? q.fleissKappa.raters.min : `${q.fleissKappa.raters.min} to ${q.fleissKappa.raters.max}`} per item` : ''}).`,
       ),
     ]),
     section('checks', 'Attention checks', [
-      table('Attention-check pass rates by polarity', ['checks', 'passed / total'], [false, true], [
-        row(['Known relevant (expected yes)', passRate(checks.byPolarity.yes)]),
-        row(['Known not relevant (expected no)', passRate(checks.byPolarity.no)]),
-        row(['All', passRate(checks)], true),
-      ]),
-      text(`${count(checks.assignmentsPassedAll)} of ${plural(checks.assignmentsWithChecks, 'assignment')} with checks passed all of them; an assignment’s votes count only if it did.`),
+      table(
+        'Attention-check pass rates by polarity',
+        ['checks', 'passed / total'],
+        [false, true],
+        [
+          row(['Known relevant (expected yes)', passRate(checks.byPolarity.yes)]),
+          row(['Known not relevant (expected no)', passRate(checks.byPolarity.no)]),
+          row(['All', passRate(checks)], true),
+        ],
+      ),
+      text(
+        `${count(checks.assignmentsPassedAll)} of ${plural(checks.assignmentsWithChecks, 'assignment')} with checks passed all of them; an assignment’s votes count only if it did.`,
+      ),
     ]),
     section('labels', 'Labels', [
-      table('Label distribution', ['human label', 'items', 'share'], [false, true, true], [
-        row(['yes (relevant)', count(q.labels.yes), percent(r.items === 0 ? null : q.labels.yes / r.items)]),
-        row(['no (not relevant)', count(q.labels.no), percent(r.items === 0 ? null : q.labels.no / r.items)]),
-        row(['unresolved (tied votes)', count(q.labels.unresolved), percent(r.items === 0 ? null : q.labels.unresolved / r.items)]),
-        row(['no valid vote yet', count(q.labels.withoutVotes), percent(r.items === 0 ? null : q.labels.withoutVotes / r.items)]),
-      ]),
+      table(
+        'Label distribution',
+        ['human label', 'items', 'share'],
+        [false, true, true],
+        [
+          row(['yes (relevant)', count(q.labels.yes), percent(r.items === 0 ? null : q.labels.yes / r.items)]),
+          row(['no (not relevant)', count(q.labels.no), percent(r.items === 0 ? null : q.labels.no / r.items)]),
+          row(['unresolved (tied votes)', count(q.labels.unresolved), percent(r.items === 0 ? null : q.labels.unresolved / r.items)]),
+          row(['no valid vote yet', count(q.labels.withoutVotes), percent(r.items === 0 ? null : q.labels.withoutVotes / r.items)]),
+        ],
+      ),
       text(
         `${q.aggregator === 'dawid-skene' ? 'Labels by Dawid–Skene over all valid votes' : `Labels by majority of each item’s first ${q.voteTarget} valid votes`}. Valid votes: ${count(q.votes.yes)} yes, ${count(q.votes.no)} no.`,
       ),
@@ -191,7 +262,12 @@ function quality(r: Report): Section {
     section('agents', 'Human majority vs the debating agents', [
       q.agents.length === 0
         ? text('The items carry no agent labels.')
-        : table('Agreement of the human majority with each agent’s final label', ['agent', 'items compared', 'majority agrees', 'rate'], [false, true, true, true], q.agents.map((a) => row([a.agent, count(a.compared), count(a.agreed), percent(a.rate)]))),
+        : table(
+            'Agreement of the human majority with each agent’s final label',
+            ['agent', 'items compared', 'majority agrees', 'rate'],
+            [false, true, true, true],
+            q.agents.map((a) => row([a.agent, count(a.compared), count(a.agreed), percent(a.rate)])),
+          ),
     ]),
   ];
   if (q.accuracy) {
@@ -200,15 +276,29 @@ function quality(r: Report): Section {
       section('accuracy', 'Accuracy against the hidden truth', [
         facts('Accuracy', [
           ['Items with a known truth', count(a.itemsWithTruth)],
-          ['Accuracy', `${percent(a.accuracy.value)} (${count(a.accuracy.correct)} / ${count(a.accuracy.compared)}; ${count(a.accuracy.unlabeled)} without a label)`],
+          [
+            'Accuracy',
+            `${percent(a.accuracy.value)} (${count(a.accuracy.correct)} / ${count(a.accuracy.compared)}; ${count(a.accuracy.unlabeled)} without a label)`,
+          ],
           ['Balanced accuracy', percent(a.balancedAccuracy.value)],
-          ['Recall of yes', `${percent(a.balancedAccuracy.perClass.yes.recall)} (${count(a.balancedAccuracy.perClass.yes.correct)} / ${count(a.balancedAccuracy.perClass.yes.support)})`],
-          ['Recall of no', `${percent(a.balancedAccuracy.perClass.no.recall)} (${count(a.balancedAccuracy.perClass.no.correct)} / ${count(a.balancedAccuracy.perClass.no.support)})`],
+          [
+            'Recall of yes',
+            `${percent(a.balancedAccuracy.perClass.yes.recall)} (${count(a.balancedAccuracy.perClass.yes.correct)} / ${count(a.balancedAccuracy.perClass.yes.support)})`,
+          ],
+          [
+            'Recall of no',
+            `${percent(a.balancedAccuracy.perClass.no.recall)} (${count(a.balancedAccuracy.perClass.no.correct)} / ${count(a.balancedAccuracy.perClass.no.support)})`,
+          ],
         ]),
       ]),
     );
   }
-  subsections.push(section('worker-quality', 'Worker quality', [chart('workers'), text(`${plural(q.flaggedWorkers, 'worker')} flagged; see the worker table.`)]));
+  subsections.push(
+    section('worker-quality', 'Worker quality', [
+      chart('workers'),
+      text(`${plural(q.flaggedWorkers, 'worker')} flagged; see the worker table.`),
+    ]),
+  );
   return section('quality', 'Quality', [], subsections);
 }
 
@@ -216,7 +306,22 @@ function workers(r: Report): Section {
   return section('workers', 'Workers', [
     table(
       'Per-worker table',
-      ['worker', 'assignments', 'approved', 'approved, discarded', 'rejected', 'pending review', 'valid votes', 'checks: yes', 'checks: no', 'agreement (leave-one-out)', 'median time per item', 'paid', 'hourly pay', 'flags'],
+      [
+        'worker',
+        'assignments',
+        'approved',
+        'approved, discarded',
+        'rejected',
+        'pending review',
+        'valid votes',
+        'checks: yes',
+        'checks: no',
+        'agreement (leave-one-out)',
+        'median time per item',
+        'paid',
+        'hourly pay',
+        'flags',
+      ],
       [false, true, true, true, true, true, true, true, true, true, true, true, true, false],
       r.workers.map((w) =>
         row([
@@ -237,7 +342,9 @@ function workers(r: Report): Section {
         ]),
       ),
     ),
-    text('Assignments: approved, approved and discarded (paid, votes not counted), rejected and pending review add up to the assignments submitted. Agreement: with the majority of the other workers’ valid votes on the same items.'),
+    text(
+      'Assignments: approved, approved and discarded (paid, votes not counted), rejected and pending review add up to the assignments submitted. Agreement: with the majority of the other workers’ valid votes on the same items.',
+    ),
   ]);
 }
 
@@ -246,7 +353,20 @@ function items(r: Report): Section {
   return section('items', 'Items', [
     table(
       'Per-item table',
-      ['item', 'query', 'chunk', 'dataset', 'valid votes', 'yes', 'no', 'label', 'decided by', ...agents.map((a) => `agent ${a}`), 'truth', `time to ${r.latency.timeToTarget.voteTarget} votes`],
+      [
+        'item',
+        'query',
+        'chunk',
+        'dataset',
+        'valid votes',
+        'yes',
+        'no',
+        'label',
+        'decided by',
+        ...agents.map((a) => `agent ${a}`),
+        'truth',
+        `time to ${r.latency.timeToTarget.voteTarget} votes`,
+      ],
       [false, false, false, false, true, true, true, false, false, ...agents.map(() => false), false, true],
       r.itemRows.map((it) =>
         row([
@@ -281,12 +401,19 @@ function manual(r: Report): Section {
 }
 
 export function reportDocument(r: Report, options: { itemTable: boolean }): ReportDocument {
-  const lead = [
-    `Published ${r.publishedAt ?? 'not yet'}${r.generatedAt ? `; report generated ${r.generatedAt}` : ''}.`,
-  ];
+  const lead = [`Published ${r.publishedAt ?? 'not yet'}${r.generatedAt ? `; report generated ${r.generatedAt}` : ''}.`];
   return {
     title: `qrelay report: ${r.batch}`,
     lead,
-    sections: [summary(r), cost(r), latency(r), quality(r), ...(r.holesMattered ? [holesSection(r.holesMattered)] : []), manual(r), workers(r), ...(options.itemTable ? [items(r)] : [])],
+    sections: [
+      summary(r),
+      cost(r),
+      latency(r),
+      quality(r),
+      ...(r.holesMattered ? [holesSection(r.holesMattered)] : []),
+      manual(r),
+      workers(r),
+      ...(options.itemTable ? [items(r)] : []),
+    ],
   };
 }

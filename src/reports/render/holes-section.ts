@@ -11,7 +11,8 @@ import { DASH, decimal, percent } from './format.js';
 
 const signed = (v: number) => (v > 0 ? `+${v.toFixed(3)}` : v.toFixed(3));
 const interval = (i: { low: number; high: number } | null) => (i ? `[${signed(i.low)}, ${signed(i.high)}]` : DASH);
-const rank = (before: number, after: number, change: number) => `${before} → ${after}${change === 0 ? '' : ` (${change > 0 ? '+' : ''}${change})`}`;
+const rank = (before: number, after: number, change: number) =>
+  `${before} → ${after}${change === 0 ? '' : ` (${change > 0 ? '+' : ''}${change})`}`;
 const pValue = (p: number | null) => (p === null ? DASH : p < 0.001 ? p.toExponential(1) : p.toFixed(3));
 
 export function holesSection(h: HolesMattered): Section {
@@ -24,11 +25,29 @@ export function holesSection(h: HolesMattered): Section {
       kind: 'table',
       table: {
         caption: `${h.measure} before and after, per run`,
-        head: ['run', `${h.judgedMeasure} before`, `${h.judgedMeasure} after`, `${h.measure} before`, `${h.measure} after`, 'change', 'change 95% interval', 'rank before → after'],
+        head: [
+          'run',
+          `${h.judgedMeasure} before`,
+          `${h.judgedMeasure} after`,
+          `${h.measure} before`,
+          `${h.measure} after`,
+          'change',
+          'change 95% interval',
+          'rank before → after',
+        ],
         numeric: [false, true, true, true, true, true, true, true],
         rows: h.runs.map((r) => ({
           strong: false,
-          cells: [r.system, percent(r.judgedBefore), percent(r.judgedAfter), decimal(r.before, 4), decimal(r.after, 4), signed(r.difference), interval(r.interval), rank(r.rankBefore, r.rankAfter, r.rankChange)],
+          cells: [
+            r.system,
+            percent(r.judgedBefore),
+            percent(r.judgedAfter),
+            decimal(r.before, 4),
+            decimal(r.after, 4),
+            signed(r.difference),
+            interval(r.interval),
+            rank(r.rankBefore, r.rankAfter, r.rankChange),
+          ],
         })),
       },
     },
@@ -47,7 +66,10 @@ export function holesSection(h: HolesMattered): Section {
         caption: `Pairs of runs the adjudication swapped: ${significant} of ${h.swapped.length} significant after it (paired t-test, Holm p < 0.05)`,
         head: ['now above', 'now below', 'difference after', 'Holm p', 'significant'],
         numeric: [false, false, true, true, false],
-        rows: h.swapped.map((s) => ({ strong: false, cells: [s.above, s.below, signed(s.difference), pValue(s.pHolm), s.significant ? 'yes' : 'no'] })),
+        rows: h.swapped.map((s) => ({
+          strong: false,
+          cells: [s.above, s.below, signed(s.difference), pValue(s.pHolm), s.significant ? 'yes' : 'no'],
+        })),
       },
     });
   }

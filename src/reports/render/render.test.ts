@@ -8,11 +8,24 @@ import { renderReport, ReportFormat, type ReportFormat as Format } from './index
 import { escapeMarkdown } from './markdown.js';
 
 const HOSTILE_BATCH = '<script>alert("batch")</script> | =cmd, "quoted"';
-const HOSTILE_WORKERS = ['<script>alert(1)</script>', 'pipe|worker', 'comma,worker', 'quote"worker', "=cmd|' /C calc'!A0", '@SUM(A1)', '+fast'];
+const HOSTILE_WORKERS = [
+  '<script>alert(1)</script>',
+  'pipe|worker',
+  'comma,worker',
+  'quote"worker',
+  "=cmd|' /C calc'!A0",
+  '@SUM(A1)',
+  '+fast',
+];
 
 function hostileInput(): ReportInput {
   const input = simulatedBatch({ items: 27, batch: HOSTILE_BATCH, workers: HOSTILE_WORKERS });
-  input.items[0] = { ...input.items[0]!, queryId: '=HYPERLINK("http://evil.example")', chunkId: '-2+3', agentLabels: { A: 'yes', '<b>agent</b>': 'no' } };
+  input.items[0] = {
+    ...input.items[0]!,
+    queryId: '=HYPERLINK("http://evil.example")',
+    chunkId: '-2+3',
+    agentLabels: { A: 'yes', '<b>agent</b>': 'no' },
+  };
   return input;
 }
 
@@ -124,13 +137,17 @@ describe('html', () => {
     const html = renderReport(buildReport(hostileInput()), 'html');
     expect(html).not.toMatch(/<script/i);
     // Handlebars escapes = ' ` too
-    expect(html).toContain('<title>qrelay report: &lt;script&gt;alert(&quot;batch&quot;)&lt;/script&gt; | &#x3D;cmd, &quot;quoted&quot;</title>');
+    expect(html).toContain(
+      '<title>qrelay report: &lt;script&gt;alert(&quot;batch&quot;)&lt;/script&gt; | &#x3D;cmd, &quot;quoted&quot;</title>',
+    );
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).toContain('data-worker="quote&quot;worker"');
     expect(html).toContain('agent &lt;b&gt;agent&lt;/b&gt;');
     expect(html).not.toContain('<b>agent</b>');
     expect(html).not.toMatch(/\ssrc=|href="(?!#)|url\(|@import|@font-face/);
-    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src &#x27;none&#x27;; style-src &#x27;sha256-[A-Za-z0-9+/]+(&#x3D;)*&#x27;; img-src &#x27;none&#x27;/);
+    expect(html).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src &#x27;none&#x27;; style-src &#x27;sha256-[A-Za-z0-9+/]+(&#x3D;)*&#x27;; img-src &#x27;none&#x27;/,
+    );
   });
 
   it('draws the three charts with titles, descriptions and data', () => {
@@ -166,7 +183,11 @@ describe('κ and α that are undefined', () => {
   const report = buildReport(unanimous);
 
   it('are null in json, with the reason beside them', () => {
-    const json = JSON.parse(renderReport(report, 'json')) as { fleissKappa: null; krippendorffAlpha: null; quality: { fleissKappa: { reason: string } } };
+    const json = JSON.parse(renderReport(report, 'json')) as {
+      fleissKappa: null;
+      krippendorffAlpha: null;
+      quality: { fleissKappa: { reason: string } };
+    };
     expect(json.fleissKappa).toBeNull();
     expect(json.krippendorffAlpha).toBeNull();
     expect(json.quality.fleissKappa.reason).toContain('κ is undefined');

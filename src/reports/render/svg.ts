@@ -41,7 +41,15 @@ export const HEIGHT = 320;
 export const PLOT = { left: 64, right: WIDTH - 20, top: 36, bottom: HEIGHT - 52 } as const;
 
 /** Colours from the Okabe–Ito palette, distinguishable with the common colour-vision deficiencies. */
-export const COLOURS = { blue: '#0072B2', orange: '#E69F00', vermillion: '#D55E00', green: '#009E73', grey: '#6b6b6b', grid: '#dddddd', ink: '#222222' } as const;
+export const COLOURS = {
+  blue: '#0072B2',
+  orange: '#E69F00',
+  vermillion: '#D55E00',
+  green: '#009E73',
+  grey: '#6b6b6b',
+  grid: '#dddddd',
+  ink: '#222222',
+} as const;
 
 export interface Axis {
   readonly ticks: Ticks;
@@ -70,9 +78,13 @@ export function axes(x: Axis, y: Axis): string {
   }
   parts.push(`<line x1="${n(PLOT.left)}" x2="${n(PLOT.right)}" y1="${n(PLOT.bottom)}" y2="${n(PLOT.bottom)}" stroke="${COLOURS.ink}"/>`);
   parts.push(`<line x1="${n(PLOT.left)}" x2="${n(PLOT.left)}" y1="${n(PLOT.top)}" y2="${n(PLOT.bottom)}" stroke="${COLOURS.ink}"/>`);
-  parts.push(`<text class="axis-label" x="${n((PLOT.left + PLOT.right) / 2)}" y="${n(HEIGHT - 10)}" text-anchor="middle" fill="${COLOURS.ink}">${escapeXml(x.label)}</text>`);
+  parts.push(
+    `<text class="axis-label" x="${n((PLOT.left + PLOT.right) / 2)}" y="${n(HEIGHT - 10)}" text-anchor="middle" fill="${COLOURS.ink}">${escapeXml(x.label)}</text>`,
+  );
   const midY = (PLOT.top + PLOT.bottom) / 2;
-  parts.push(`<text class="axis-label" x="16" y="${n(midY)}" text-anchor="middle" transform="rotate(-90 16 ${n(midY)})" fill="${COLOURS.ink}">${escapeXml(y.label)}</text>`);
+  parts.push(
+    `<text class="axis-label" x="16" y="${n(midY)}" text-anchor="middle" transform="rotate(-90 16 ${n(midY)})" fill="${COLOURS.ink}">${escapeXml(y.label)}</text>`,
+  );
   parts.push('</g>');
   return parts.join('');
 }

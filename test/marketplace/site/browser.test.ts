@@ -46,14 +46,23 @@ describe('the worker site in Chromium', () => {
   it('takes a worker from login through the HIT frame to an assignment the Requester API returns', async () => {
     const alice = await h.running.workers.createWorker({ displayName: 'alice', password: PASSWORD });
     await h.running.workers.createWorker({ displayName: 'bob', password: PASSWORD });
-    const { HIT } = await h.client().send(new CreateHITCommand(hitParams({ Title: 'Judge two passages', Question: relevanceQuestion([{ key: 'cccc000000000001' }, { key: 'cccc000000000002' }]) })));
+    const { HIT } = await h.client().send(
+      new CreateHITCommand(
+        hitParams({
+          Title: 'Judge two passages',
+          Question: relevanceQuestion([{ key: 'cccc000000000001' }, { key: 'cccc000000000002' }]),
+        }),
+      ),
+    );
     const { page, problems } = await loggedIn('alice');
 
     await page.getByRole('link', { name: 'Preview' }).click();
     await page.waitForURL(`${h.running.url}/worker/hits/${HIT!.HITId}`);
     const preview = page.frameLocator('#hit-frame');
     await expect(preview.locator('#preview-notice').isVisible()).resolves.toBe(true);
-    const disabled = await preview.locator('form input, form textarea, form button').evaluateAll((els) => els.map((e) => (e as unknown as { disabled: boolean }).disabled));
+    const disabled = await preview
+      .locator('form input, form textarea, form button')
+      .evaluateAll((els) => els.map((e) => (e as unknown as { disabled: boolean }).disabled));
     expect(disabled.length).toBeGreaterThan(8);
     expect(disabled.every(Boolean)).toBe(true);
 
@@ -75,7 +84,15 @@ describe('the worker site in Chromium', () => {
     expect(Assignments).toHaveLength(1);
     expect(Assignments![0]).toMatchObject({ AssignmentId: assignmentId, WorkerId: alice.workerId, AssignmentStatus: 'Submitted' });
     const answers = parseAnswersXml(Assignments![0]!.Answer!);
-    expect(answers.map((a) => a.questionIdentifier)).toEqual(['item1_answer', 'item1_comment', 'item1_ms', 'item2_answer', 'item2_difficult', 'item2_comment', 'item2_ms']);
+    expect(answers.map((a) => a.questionIdentifier)).toEqual([
+      'item1_answer',
+      'item1_comment',
+      'item1_ms',
+      'item2_answer',
+      'item2_difficult',
+      'item2_comment',
+      'item2_ms',
+    ]);
     const value = new Map(answers.map((a) => [a.questionIdentifier, a.freeText]));
     expect(value.get('item1_answer')).toBe('yes');
     expect(value.get('item1_comment')).toBe('clear & direct <evidence>');

@@ -27,7 +27,10 @@ export class SiteClient {
     return { status: res.status, html: await res.text(), location: res.headers.get('location'), headers: res.headers };
   }
 
-  async post(path: string, fields: Record<string, string> | [string, string][]): Promise<{ status: number; html: string; location: string | null; headers: Headers }> {
+  async post(
+    path: string,
+    fields: Record<string, string> | [string, string][],
+  ): Promise<{ status: number; html: string; location: string | null; headers: Headers }> {
     const res = await fetch(path.startsWith('http') ? path : `${this.base}${path}`, {
       method: 'POST',
       redirect: 'manual',

@@ -12,7 +12,8 @@ describe('logging in', () => {
     const w = await h.running.workers.createWorker({ displayName: 'Limited', password: PASSWORD });
     const c = new SiteClient(h.running.url);
     const csrf = SiteClient.csrf((await c.get('/worker/login')).html);
-    for (let i = 0; i < 10; i++) expect((await c.post('/worker/login', { _csrf: csrf, name: 'limited', password: `guess ${i}` })).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await c.post('/worker/login', { _csrf: csrf, name: 'limited', password: `guess ${i}` })).status).toBe(401);
     const refused = await c.post('/worker/login', { _csrf: csrf, name: 'Limited', password: PASSWORD });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -28,5 +29,4 @@ describe('logging in', () => {
     // the limits are the site's, not the account's: the worker functions still authenticate
     expect(await h.running.workers.authenticate('limited', PASSWORD)).toMatchObject({ workerId: w.workerId });
   });
-
 });

@@ -27,7 +27,15 @@ async function chromiumPath(): Promise<string> {
 beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: await chromiumPath(),
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
 }, 120_000);
 
@@ -39,7 +47,9 @@ let n = 0;
 async function workerOnHit(page: string): Promise<{ page: Page; problems: string[]; hitId: string; workerId: string }> {
   n++;
   const worker = await h.running.workers.createWorker({ displayName: `browser-mturk-${n}`, password: PASSWORD });
-  const { HIT } = await h.client().send(new CreateHITCommand(hitParams({ Title: `An MTurk page ${n}`, Question: htmlQuestionOf(page), MaxAssignments: 1 })));
+  const { HIT } = await h
+    .client()
+    .send(new CreateHITCommand(hitParams({ Title: `An MTurk page ${n}`, Question: htmlQuestionOf(page), MaxAssignments: 1 })));
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   const tab = await context.newPage();
   const problems: string[] = [];
@@ -104,7 +114,9 @@ describe('HIT pages written for MTurk, in Chromium', () => {
     await page.waitForURL(`${h.running.url}/worker/assignments/${assignmentId}?notice=submitted`);
     const answer = await submittedAnswer(hitId, workerId);
     expect([...answer.keys()]).toEqual(['taskAnswers']);
-    expect(JSON.parse(answer.get('taskAnswers')!)).toEqual([{ relevant: { yes: true }, notRelevant: { no: false }, difficult: { yes: true }, comment: 'clear "match"', confidence: 4 }]);
+    expect(JSON.parse(answer.get('taskAnswers')!)).toEqual([
+      { relevant: { yes: true }, notRelevant: { no: false }, difficult: { yes: true }, comment: 'clear "match"', confidence: 4 },
+    ]);
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -28,7 +28,15 @@ async function accepted(page: string) {
   const assignmentId = /\/worker\/assignments\/([A-Z0-9]+)$/.exec(accept.location!)![1]!;
   const work = await client.get(accept.location!);
   const frameUrl = new URL(SiteClient.frameSrc(work.html));
-  return { worker, client, hitId: HIT!.HITId!, assignmentId, frameUrl, turkSubmitTo: frameUrl.searchParams.get('turkSubmitTo')!, csrf: SiteClient.csrf(work.html) };
+  return {
+    worker,
+    client,
+    hitId: HIT!.HITId!,
+    assignmentId,
+    frameUrl,
+    turkSubmitTo: frameUrl.searchParams.get('turkSubmitTo')!,
+    csrf: SiteClient.csrf(work.html),
+  };
 }
 
 async function answerOf(hitId: string): Promise<Map<string, string>> {
@@ -46,12 +54,16 @@ describe('HIT pages written for MTurk', () => {
     expect(frame.html).toContain(`<script type="text/javascript" src="${h.running.url}/mturk/externalHIT_v1.js"></script>`);
     expect(frame.html).toContain(`action="${a.turkSubmitTo}/mturk/externalSubmit"`);
     expect(frame.html).not.toContain('amazonaws.com');
-    expect(frame.headers.get('content-security-policy')).toContain(`script-src 'unsafe-inline' ${h.running.url}/mturk/externalHIT_v1.js ${h.running.url}/mturk/crowd-html-elements.js;`);
+    expect(frame.headers.get('content-security-policy')).toContain(
+      `script-src 'unsafe-inline' ${h.running.url}/mturk/externalHIT_v1.js ${h.running.url}/mturk/crowd-html-elements.js;`,
+    );
     for (const name of ['externalHIT_v1.js', 'crowd-html-elements.js']) {
       const script = await fetch(`${h.running.url}/mturk/${name}`);
       expect(script.status).toBe(200);
       expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-      expect(await script.text()).toMatch(name === 'externalHIT_v1.js' ? /function turkGetParam\(name, defaultValue\)/ : /customElements\.define/);
+      expect(await script.text()).toMatch(
+        name === 'externalHIT_v1.js' ? /function turkGetParam\(name, defaultValue\)/ : /customElements\.define/,
+      );
     }
     expect((await fetch(`${h.running.url}/mturk/other.js`)).status).toBe(404);
   });
@@ -72,7 +84,10 @@ describe('HIT pages written for MTurk', () => {
   it('takes a crowd-form submission (taskAnswers) as one answer', async () => {
     const a = await accepted(crowdFormPage());
     const taskAnswers = JSON.stringify([{ relevant: { yes: true }, notRelevant: { no: false }, comment: 'ok' }]);
-    const res = await new SiteClient(h.running.url).post(`${a.turkSubmitTo}/mturk/externalSubmit`, { assignmentId: a.assignmentId, taskAnswers });
+    const res = await new SiteClient(h.running.url).post(`${a.turkSubmitTo}/mturk/externalSubmit`, {
+      assignmentId: a.assignmentId,
+      taskAnswers,
+    });
     expect(res.status).toBe(200);
     expect((await answerOf(a.hitId)).get('taskAnswers')).toBe(taskAnswers);
   });
@@ -81,18 +96,27 @@ describe('HIT pages written for MTurk', () => {
     const a = await accepted(classicMturkPage());
     const b = await accepted(classicMturkPage());
     // not logged in
-    expect((await new SiteClient(h.running.url).post('/mturk/externalSubmit', { assignmentId: a.assignmentId, relevance: 'yes' })).status).toBe(401);
+    expect(
+      (await new SiteClient(h.running.url).post('/mturk/externalSubmit', { assignmentId: a.assignmentId, relevance: 'yes' })).status,
+    ).toBe(401);
     // another worker's assignment
     expect((await b.client.post('/mturk/externalSubmit', { assignmentId: a.assignmentId, relevance: 'yes' })).status).toBe(404);
     // sent from another site
     const cross = await fetch(`${h.running.url}/mturk/externalSubmit?assignmentId=${a.assignmentId}&relevance=yes`, {
-      headers: { cookie: (a.client as unknown as { cookieHeader: { cookie: string } }).cookieHeader.cookie, 'sec-fetch-site': 'cross-site' },
+      headers: {
+        cookie: (a.client as unknown as { cookieHeader: { cookie: string } }).cookieHeader.cookie,
+        'sec-fetch-site': 'cross-site',
+      },
     });
     expect(cross.status).toBe(403);
     // from a sandboxed frame (Origin: null), with the worker's cookie
     const framed = await fetch(`${h.running.url}/mturk/externalSubmit`, {
       method: 'POST',
-      headers: { cookie: (a.client as unknown as { cookieHeader: { cookie: string } }).cookieHeader.cookie, origin: 'null', 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        cookie: (a.client as unknown as { cookieHeader: { cookie: string } }).cookieHeader.cookie,
+        origin: 'null',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: new URLSearchParams({ assignmentId: a.assignmentId, relevance: 'yes' }).toString(),
     });
     expect(framed.status).toBe(403);

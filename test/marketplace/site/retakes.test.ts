@@ -13,7 +13,9 @@ import { SiteClient } from './client.js';
 const h = useMarketplace();
 const PASSWORD = 'correct horse battery';
 /** A one-question test: is Paris the capital of France (yes/no). */
-const selections = ['yes', 'no'].map((id) => `<Selection><SelectionIdentifier>${id}</SelectionIdentifier><Text>${id}</Text></Selection>`).join('');
+const selections = ['yes', 'no']
+  .map((id) => `<Selection><SelectionIdentifier>${id}</SelectionIdentifier><Text>${id}</Text></Selection>`)
+  .join('');
 const FORM = `<QuestionForm xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2017-11-06/QuestionForm.xsd"><Question><QuestionIdentifier>capital</QuestionIdentifier><QuestionContent><Text>Is Paris the capital of France?</Text></QuestionContent><AnswerSpecification><SelectionAnswer><Selections>${selections}</Selections></SelectionAnswer></AnswerSpecification></Question></QuestionForm>`;
 const KEY = `<AnswerKey xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/AnswerKey.xsd">
   <Question><QuestionIdentifier>capital</QuestionIdentifier><AnswerOption><SelectionIdentifier>yes</SelectionIdentifier><AnswerScore>1</AnswerScore></AnswerOption></Question>
@@ -24,20 +26,35 @@ let n = 0;
 async function setting() {
   n++;
   const { QualificationType } = await h.client().send(
-    new CreateQualificationTypeCommand({ Name: `Relevance exam ${n}`, Description: 'an exam', QualificationTypeStatus: 'Active', Test: FORM, AnswerKey: KEY, TestDurationInSeconds: 600, RetryDelayInSeconds: 86_400 }),
+    new CreateQualificationTypeCommand({
+      Name: `Relevance exam ${n}`,
+      Description: 'an exam',
+      QualificationTypeStatus: 'Active',
+      Test: FORM,
+      AnswerKey: KEY,
+      TestDurationInSeconds: 600,
+      RetryDelayInSeconds: 86_400,
+    }),
   );
   const worker = await h.running.workers.createWorker({ displayName: `retaker-${n}`, password: PASSWORD });
   const client = new SiteClient(h.running.url);
   await client.login(worker.displayName, PASSWORD);
   const typeId = QualificationType!.QualificationTypeId!;
-  const request = async () => client.post(`/worker/qualifications/${typeId}/request`, { _csrf: SiteClient.csrf((await client.get('/worker/qualifications')).html) });
-  const answer = async (testHtml: string, choice: string) => client.post(`/worker/qualifications/${typeId}/test`, { _csrf: SiteClient.csrf(testHtml), 'q.capital': choice });
-  const score = async () => (await h.client().send(new GetQualificationScoreCommand({ QualificationTypeId: typeId, WorkerId: worker.workerId }))).Qualification!.IntegerValue;
+  const request = async () =>
+    client.post(`/worker/qualifications/${typeId}/request`, { _csrf: SiteClient.csrf((await client.get('/worker/qualifications')).html) });
+  const answer = async (testHtml: string, choice: string) =>
+    client.post(`/worker/qualifications/${typeId}/test`, { _csrf: SiteClient.csrf(testHtml), 'q.capital': choice });
+  const score = async () =>
+    (await h.client().send(new GetQualificationScoreCommand({ QualificationTypeId: typeId, WorkerId: worker.workerId }))).Qualification!
+      .IntegerValue;
   return { typeId, client, request, answer, score };
 }
 
 const policy = (typeId: string, init: RequestInit = {}) =>
-  fetch(`${h.running.url}/admin/qualification-types/${typeId}/retake-policy`, { ...init, headers: { authorization: `Bearer ${h.running.adminToken}`, 'content-type': 'application/json' } });
+  fetch(`${h.running.url}/admin/qualification-types/${typeId}/retake-policy`, {
+    ...init,
+    headers: { authorization: `Bearer ${h.running.adminToken}`, 'content-type': 'application/json' },
+  });
 
 describe('retaking a qualification test', () => {
   it('reloading the test page gives the same test; after a failed test, one retake 10 minutes on, then the 24-hour delay', async () => {
@@ -77,7 +94,11 @@ describe('retaking a qualification test', () => {
 
   it('follows the policy set per test through the admin interface', async () => {
     const s = await setting();
-    expect(await (await policy(s.typeId)).json()).toEqual({ qualificationTypeId: s.typeId, retakePolicy: { retakes: 1, delaySeconds: 600 }, default: true });
+    expect(await (await policy(s.typeId)).json()).toEqual({
+      qualificationTypeId: s.typeId,
+      retakePolicy: { retakes: 1, delaySeconds: 600 },
+      default: true,
+    });
     const bad = await policy(s.typeId, { method: 'PUT', body: JSON.stringify({ retakes: -1, delaySeconds: 60 }) });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ errors: [{ path: 'body.retakes' }] });

@@ -58,7 +58,10 @@ describe('logging in and out', () => {
     );
     // the old session's CSRF token does not outlive the login
     expect((await c.post('/worker/logout', { _csrf: csrf })).status).toBe(403);
-    expect(await c.post('/worker/logout', { _csrf: SiteClient.csrf(hits.html) })).toMatchObject({ status: 303, location: '/worker/login?notice=logged-out' });
+    expect(await c.post('/worker/logout', { _csrf: SiteClient.csrf(hits.html) })).toMatchObject({
+      status: 303,
+      location: '/worker/login?notice=logged-out',
+    });
     expect((await c.get('/worker/hits')).status).toBe(303);
   });
 
@@ -107,7 +110,14 @@ describe('finding and doing work', () => {
   });
 
   it('hides, previews and refuses by the HIT qualification requirements and blocks', async () => {
-    const locale = (guard: string) => [{ QualificationTypeId: SYSTEM_QUALIFICATION_IDS.locale, Comparator: 'EqualTo', LocaleValues: [{ Country: 'DE' }], ActionsGuarded: guard }];
+    const locale = (guard: string) => [
+      {
+        QualificationTypeId: SYSTEM_QUALIFICATION_IDS.locale,
+        Comparator: 'EqualTo',
+        LocaleValues: [{ Country: 'DE' }],
+        ActionsGuarded: guard,
+      },
+    ];
     const hidden = await createHit({ Title: 'Hidden from you', QualificationRequirements: locale('DiscoverPreviewAndAccept') });
     const noPreview = await createHit({ Title: 'No preview for you', QualificationRequirements: locale('PreviewAndAccept') });
     const noAccept = await createHit({ Title: 'Look but do not take', QualificationRequirements: locale('Accept') });
@@ -137,7 +147,11 @@ describe('finding and doing work', () => {
     const { client, worker } = await account();
     const preview = await client.get(`/worker/hits/${hit.HITId}`);
     const previewSrc = SiteClient.frameSrc(preview.html);
-    expect(previewSrc).toMatch(new RegExp(`^${h.running.url}/worker/preview/${hit.HITId}/${worker.workerId}\\.[\\w-]{32}\\?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=${hit.HITId}$`));
+    expect(previewSrc).toMatch(
+      new RegExp(
+        `^${h.running.url}/worker/preview/${hit.HITId}/${worker.workerId}\\.[\\w-]{32}\\?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=${hit.HITId}$`,
+      ),
+    );
     expect(preview.html).toContain('sandbox="allow-scripts allow-forms"');
     expect((await new SiteClient(h.running.url).get(previewSrc)).html).toContain('data-sim-key="aaaa000000000001"');
 
@@ -148,7 +162,12 @@ describe('finding and doing work', () => {
     expect(work.html).toContain('sandbox="allow-scripts allow-forms"');
     const src = new URL(SiteClient.frameSrc(work.html));
     const token = /^\/worker\/frame\/([A-Z0-9]+\.[\w-]{32})$/.exec(src.pathname)![1]!;
-    expect(Object.fromEntries(src.searchParams)).toEqual({ assignmentId, hitId: hit.HITId, workerId: worker.workerId, turkSubmitTo: `${h.running.url}/submit/${token}` });
+    expect(Object.fromEntries(src.searchParams)).toEqual({
+      assignmentId,
+      hitId: hit.HITId,
+      workerId: worker.workerId,
+      turkSubmitTo: `${h.running.url}/submit/${token}`,
+    });
 
     // the frame needs no cookie: its address is the capability
     const frame = await new SiteClient(h.running.url).get(src.toString());
@@ -188,7 +207,9 @@ describe('finding and doing work', () => {
     );
     // once submitted, neither the frame nor the endpoint take it again
     expect((await new SiteClient(h.running.url).get(src.toString())).status).toBe(410);
-    expect((await new SiteClient(h.running.url).post(`${src.searchParams.get('turkSubmitTo')}/mturk/externalSubmit`, fields)).status).toBe(409);
+    expect((await new SiteClient(h.running.url).post(`${src.searchParams.get('turkSubmitTo')}/mturk/externalSubmit`, fields)).status).toBe(
+      409,
+    );
     const mine = await client.get(`/worker/assignments/${assignmentId}`);
     expect(mine.html).toContain('Submitted');
     expect(mine.html).toContain('fine &amp; &lt;clear&gt;');
@@ -221,7 +242,10 @@ describe('finding and doing work', () => {
     const bobHit = await bob.client.get(`/worker/hits/${hit.HITId}`);
     const bobAccepted = await bob.client.post(`/worker/hits/${hit.HITId}/accept`, { _csrf: SiteClient.csrf(bobHit.html) });
     const bobSrc = new URL(SiteClient.frameSrc((await bob.client.get(bobAccepted.location!)).html));
-    const crossed = await bob.client.post(`${bobSrc.searchParams.get('turkSubmitTo')}/mturk/externalSubmit`, { assignmentId, item1_answer: 'no' });
+    const crossed = await bob.client.post(`${bobSrc.searchParams.get('turkSubmitTo')}/mturk/externalSubmit`, {
+      assignmentId,
+      item1_answer: 'no',
+    });
     expect(crossed.status).toBe(400);
     expect(crossed.html).toContain('is not the assignment this page was opened for');
     // Alice can still return hers; then its link is dead
@@ -233,7 +257,11 @@ describe('finding and doing work', () => {
   });
 
   it('abandons work whose time ran out: its frame and page are gone, the slot is back', async () => {
-    const hit = await createHit({ Question: relevanceQuestion([{ key: 'dddd000000000001' }]), AssignmentDurationInSeconds: 60, MaxAssignments: 1 });
+    const hit = await createHit({
+      Question: relevanceQuestion([{ key: 'dddd000000000001' }]),
+      AssignmentDurationInSeconds: 60,
+      MaxAssignments: 1,
+    });
     const { client } = await account();
     const view = await client.get(`/worker/hits/${hit.HITId}`);
     const accepted = await client.post(`/worker/hits/${hit.HITId}/accept`, { _csrf: SiteClient.csrf(view.html) });
@@ -244,18 +272,28 @@ describe('finding and doing work', () => {
     const frame = await client.get(src.toString());
     expect(frame.status).toBe(404);
     expect(frame.html).toContain('its time ran out');
-    expect((await client.post(`${src.searchParams.get('turkSubmitTo')}/mturk/externalSubmit`, { assignmentId: accepted.location!.split('/').pop()!, item1_answer: 'yes' })).status).toBe(404);
+    expect(
+      (
+        await client.post(`${src.searchParams.get('turkSubmitTo')}/mturk/externalSubmit`, {
+          assignmentId: accepted.location!.split('/').pop()!,
+          item1_answer: 'yes',
+        })
+      ).status,
+    ).toBe(404);
     expect((await client.get(accepted.location!)).status).toBe(404);
     const again = await client.get(`/worker/hits/${hit.HITId}`);
     expect(again.html).toContain('Accept &amp; work');
   });
 
   it('opens an ExternalQuestion at its URL with the MTurk parameters appended', async () => {
-    const external = '<ExternalQuestion xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2006-07-14/ExternalQuestion.xsd"><ExternalURL>http://localhost:9/task?study=7</ExternalURL><FrameHeight>600</FrameHeight></ExternalQuestion>';
+    const external =
+      '<ExternalQuestion xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2006-07-14/ExternalQuestion.xsd"><ExternalURL>http://localhost:9/task?study=7</ExternalURL><FrameHeight>600</FrameHeight></ExternalQuestion>';
     const hit = await createHit({ Question: external });
     const { client, worker } = await account();
     const view = await client.get(`/worker/hits/${hit.HITId}`);
-    expect(SiteClient.frameSrc(view.html)).toBe(`http://localhost:9/task?study=7&assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=${hit.HITId}`);
+    expect(SiteClient.frameSrc(view.html)).toBe(
+      `http://localhost:9/task?study=7&assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=${hit.HITId}`,
+    );
     expect(view.headers.get('content-security-policy')).toContain("frame-src 'self' http://localhost:9;");
     const accepted = await client.post(`/worker/hits/${hit.HITId}/accept`, { _csrf: SiteClient.csrf(view.html) });
     const work = await client.get(accepted.location!);
@@ -302,9 +340,18 @@ describe('QuestionForms', () => {
     const assignmentId = accepted.location!.split('/').pop()!;
     const src = SiteClient.frameSrc((await client.get(accepted.location!)).html);
     const frame = await client.get(src);
-    expect(frame.headers.get('content-security-policy')).toBe(`default-src 'none'; style-src 'unsafe-inline'; form-action ${h.running.url}; frame-ancestors 'self'; base-uri 'none'; sandbox allow-forms`);
+    expect(frame.headers.get('content-security-policy')).toBe(
+      `default-src 'none'; style-src 'unsafe-inline'; form-action ${h.running.url}; frame-ancestors 'self'; base-uri 'none'; sandbox allow-forms`,
+    );
     const html = frame.html;
-    const order = ['<h3>Read first</h3>', 'Judge the passage.', 'Query: capital of France', '<li>Paris</li>', '<p>Passage: <b>Paris</b> is the capital.link</p>', '[Binary content is not shown'];
+    const order = [
+      '<h3>Read first</h3>',
+      'Judge the passage.',
+      'Query: capital of France',
+      '<li>Paris</li>',
+      '<p>Passage: <b>Paris</b> is the capital.link</p>',
+      '[Binary content is not shown',
+    ];
     const positions = order.map((s) => html.indexOf(s));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
@@ -314,16 +361,28 @@ describe('QuestionForms', () => {
     expect(action).toBe(`${new URL(src).searchParams.get('turkSubmitTo')}/mturk/externalSubmit`);
     expect((await client.post(action, { assignmentId, label: 'no', why: 'it says so' })).status).toBe(200);
     const { Assignment } = await h.client().send(new GetAssignmentCommand({ AssignmentId: assignmentId }));
-    expect(Assignment!.Answer).toContain('<Answer><QuestionIdentifier>label</QuestionIdentifier><SelectionIdentifier>no</SelectionIdentifier></Answer>');
+    expect(Assignment!.Answer).toContain(
+      '<Answer><QuestionIdentifier>label</QuestionIdentifier><SelectionIdentifier>no</SelectionIdentifier></Answer>',
+    );
     expect(Assignment!.Answer).toContain('<Answer><QuestionIdentifier>why</QuestionIdentifier><FreeText>it says so</FreeText></Answer>');
   });
 
   it('gives a qualification test, scores it with the answer key and shows the score', async () => {
     const { QualificationType } = await h.client().send(
-      new CreateQualificationTypeCommand({ Name: 'Site exam <b>', Description: 'an exam', QualificationTypeStatus: 'Active', Test: FORM, AnswerKey: ANSWER_KEY, TestDurationInSeconds: 600 }),
+      new CreateQualificationTypeCommand({
+        Name: 'Site exam <b>',
+        Description: 'an exam',
+        QualificationTypeStatus: 'Active',
+        Test: FORM,
+        AnswerKey: ANSWER_KEY,
+        TestDurationInSeconds: 600,
+      }),
     );
     const typeId = QualificationType!.QualificationTypeId!;
-    await createHit({ Title: 'Needs the site exam', QualificationRequirements: [{ QualificationTypeId: typeId, Comparator: 'GreaterThanOrEqualTo', IntegerValues: [100] }] });
+    await createHit({
+      Title: 'Needs the site exam',
+      QualificationRequirements: [{ QualificationTypeId: typeId, Comparator: 'GreaterThanOrEqualTo', IntegerValues: [100] }],
+    });
     const { client } = await account();
     const list = await client.get('/worker/hits');
     expect(list.html).toContain('Site exam &lt;b&gt; at least 100');
@@ -333,7 +392,11 @@ describe('QuestionForms', () => {
     expect(test.status).toBe(200);
     expect(test.html).toContain('<h1>Test: Site exam &lt;b&gt;</h1>');
     expect(test.html).toMatch(/name="q\.label" value="yes"/);
-    const result = await client.post(`/worker/qualifications/${typeId}/test`, { _csrf: SiteClient.csrf(test.html), 'q.label': 'yes', 'q.why': 'because' });
+    const result = await client.post(`/worker/qualifications/${typeId}/test`, {
+      _csrf: SiteClient.csrf(test.html),
+      'q.label': 'yes',
+      'q.why': 'because',
+    });
     expect(result.status).toBe(200);
     expect(result.html).toContain('Your score: <strong>100</strong>');
     expect((await client.get('/worker/qualifications')).html).toMatch(/<td>Site exam &lt;b&gt;<\/td><td>100<\/td><td>Granted<\/td>/);

@@ -18,13 +18,19 @@ import { sameToken } from './token.js';
  */
 
 const share = z.number().min(0).max(1);
-const locale = z.object({ Country: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166 country code such as US'), Subdivision: z.string().min(1).max(3).optional() });
+const locale = z.object({
+  Country: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166 country code such as US'),
+  Subdivision: z.string().min(1).max(3).optional(),
+});
 const profile = z
   .object({
     locale: locale.optional(),
     adult: z.boolean().optional(),
     masters: z.boolean().optional(),
-    baseline: z.object({ submitted: z.number().int().min(0).optional(), approved: z.number().int().min(0).optional() }).strict().optional(),
+    baseline: z
+      .object({ submitted: z.number().int().min(0).optional(), approved: z.number().int().min(0).optional() })
+      .strict()
+      .optional(),
     approvedHits: z.number().int().min(0).optional(),
     approvalRate: z.number().int('a whole percent').min(0).max(100).optional(),
   })
@@ -36,7 +42,10 @@ export const adminSchemas = {
     .object({
       displayName: z.string().trim().min(1).max(64),
       password: password.optional(),
-      workerId: z.string().regex(/^A[A-Z0-9]{1,63}$/, 'an MTurk worker id: A followed by capital letters and digits').optional(),
+      workerId: z
+        .string()
+        .regex(/^A[A-Z0-9]{1,63}$/, 'an MTurk worker id: A followed by capital letters and digits')
+        .optional(),
       profile: profile.optional(),
     })
     .strict(),
@@ -59,14 +68,26 @@ export const adminSchemas = {
       slowMs: z.number().int().min(0).max(120_000).optional(),
     })
     .strict(),
-  retakePolicy: z.object({ retakes: z.number().int().min(0).max(MAX_RETAKES), delaySeconds: z.number().int().min(0).max(365 * 86_400) }).strict(),
+  retakePolicy: z
+    .object({
+      retakes: z.number().int().min(0).max(MAX_RETAKES),
+      delaySeconds: z
+        .number()
+        .int()
+        .min(0)
+        .max(365 * 86_400),
+    })
+    .strict(),
   clock: z.object({ speed: z.number().positive().max(1_000_000).optional(), advanceSeconds: z.number().min(0).optional() }).strict(),
 };
 
 const NOT_FOUND = new Set(['WorkerDoesNotExist', 'QualificationTypeDoesNotExist']);
 
 function problem(res: Response, status: number, title: string, detail: string, extra: Record<string, unknown> = {}): void {
-  res.status(status).type('application/problem+json').send(JSON.stringify({ type: 'about:blank', title, status, detail, ...extra }));
+  res
+    .status(status)
+    .type('application/problem+json')
+    .send(JSON.stringify({ type: 'about:blank', title, status, detail, ...extra }));
 }
 
 export interface AdminDeps {
@@ -119,7 +140,11 @@ export function adminRouter(deps: AdminDeps): Router {
   // a qualification test's retake policy (domain/retakes.ts): GET shows it (the default when none was set), PUT sets it
   const retakes = (typeId: string) => {
     const type = requireQualificationType(mp, typeId);
-    if (!type.hasTest) throw new DomainError('ValidationException', `QualificationType ${typeId} has no test: its requests follow RetryDelayInSeconds alone`);
+    if (!type.hasTest)
+      throw new DomainError(
+        'ValidationException',
+        `QualificationType ${typeId} has no test: its requests follow RetryDelayInSeconds alone`,
+      );
     return type;
   };
   router.get('/qualification-types/:typeId/retake-policy', (req, res) => {

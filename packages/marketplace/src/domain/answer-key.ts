@@ -86,7 +86,8 @@ export function checkAnswerKeyAgainstTest(key: AnswerKey, test: QuestionForm, wh
   for (const q of key.questions) {
     const question = test.questions.find((t) => t.id === q.id);
     if (!question) throw parseError(what, `question "${q.id}" is not in the Test`);
-    if (question.answer.kind !== 'selection') throw parseError(what, `question "${q.id}" is not a multiple-choice question; only those can be scored`);
+    if (question.answer.kind !== 'selection')
+      throw parseError(what, `question "${q.id}" is not a multiple-choice question; only those can be scored`);
     const known = new Set(question.answer.selections.map((s) => s.id));
     for (const option of q.options) {
       for (const s of option.selections) {

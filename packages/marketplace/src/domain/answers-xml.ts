@@ -7,7 +7,8 @@ import { childText, children, escapeXml, parseXml, rootOf, text } from './xml.js
  * an ASCII document with one Answer per question or form field.
  */
 
-export const QUESTION_FORM_ANSWERS_NS = 'http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/QuestionFormAnswers.xsd';
+export const QUESTION_FORM_ANSWERS_NS =
+  'http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/QuestionFormAnswers.xsd';
 
 const PROLOG = '<?xml version="1.0" encoding="ASCII"?>';
 
@@ -59,7 +60,9 @@ export function questionFormAnswerEntries(form: QuestionForm, answers: FormField
       const values = Array.isArray(given) ? given : [given];
       if (q.answer.kind === 'selection') {
         const known = new Set(q.answer.selections.map((s) => s.id));
-        for (const v of values) if (!known.has(v)) throw new DomainError('ValidationException', `answers.${q.id}: "${v}" is not one of the question's selections`);
+        for (const v of values)
+          if (!known.has(v))
+            throw new DomainError('ValidationException', `answers.${q.id}: "${v}" is not one of the question's selections`);
         return { questionIdentifier: q.id, selections: values };
       }
       return { questionIdentifier: q.id, freeText: values.join('|') };

@@ -78,7 +78,14 @@ describe('accepting, submitting, returning', () => {
     h = submitAssignment(h, a2.assignment.id, 'AW2', at(40));
     expect(statusOf(h, at(40))).toBe('Reviewable');
     expect(countsOf(h)).toEqual({ pending: 0, available: 0, completed: 0, awaitingReview: 2 });
-    expect(types(h)).toEqual(['HITCreated', 'AssignmentAccepted', 'AssignmentAccepted', 'AssignmentSubmitted', 'AssignmentSubmitted', 'HITReviewable']);
+    expect(types(h)).toEqual([
+      'HITCreated',
+      'AssignmentAccepted',
+      'AssignmentAccepted',
+      'AssignmentSubmitted',
+      'AssignmentSubmitted',
+      'HITReviewable',
+    ]);
     const submitted = h.assignments[1]!;
     expect(submitted).toMatchObject({ status: 'Submitted', submitTime: at(40), autoApprovalTime: at(3640) });
   });
@@ -178,7 +185,11 @@ describe('review: approve, reject, auto-approval', () => {
   it('rejects a submitted assignment; approving it needs OverrideRejection within 30 days', () => {
     const { hit, id } = submittedHit();
     const r = rejectAssignment(hit, id, 'did not follow the guideline', at(200));
-    expect(r.assignments[0]).toMatchObject({ status: 'Rejected', rejectionTime: at(200), requesterFeedback: 'did not follow the guideline' });
+    expect(r.assignments[0]).toMatchObject({
+      status: 'Rejected',
+      rejectionTime: at(200),
+      requesterFeedback: 'did not follow the guideline',
+    });
     expect(code(() => approveAssignment(r, id, {}, at(300)))).toBe('InvalidAssignmentState');
     expect(code(() => rejectAssignment(r, id, 'again', at(300)))).toBe('InvalidAssignmentState');
     const o = approveAssignment(r, id, { overrideRejection: true }, at(400));
@@ -257,7 +268,9 @@ describe('additional assignments', () => {
 
   it('states the counts right when a HIT extended to 9 is extended past 9', () => {
     const nine = addAssignments(newHit(3), 6, at(1));
-    expect(() => addAssignments(nine, 1, at(2))).toThrow(`The HIT ${nine.id} has 9 assignments; a HIT created with fewer than 10 cannot be extended to 10 or more (9 + 1 = 10).`);
+    expect(() => addAssignments(nine, 1, at(2))).toThrow(
+      `The HIT ${nine.id} has 9 assignments; a HIT created with fewer than 10 cannot be extended to 10 or more (9 + 1 = 10).`,
+    );
   });
 
   it('extends once per UniqueRequestToken within 24 hours', () => {

@@ -213,7 +213,11 @@ function requireVisible(hit: HitState, assignmentId: string): AssignmentState {
 }
 
 function requireLive(hit: HitState): void {
-  if (hit.disposed) throw new DomainError('InvalidHITState', `This HIT is currently in the state 'Disposed'. This operation can be called with a status of: Assignable, Unassignable, Reviewable, Reviewing`);
+  if (hit.disposed)
+    throw new DomainError(
+      'InvalidHITState',
+      `This HIT is currently in the state 'Disposed'. This operation can be called with a status of: Assignable, Unassignable, Reviewable, Reviewing`,
+    );
 }
 
 /** A worker takes a slot. Qualification and block checks are the caller's (they need the worker). */
@@ -221,7 +225,10 @@ export function acceptAssignment(hit: HitState, workerId: string, now: Date): { 
   const h = settle(hit, now);
   const status = statusOf(h, now);
   if (status !== 'Assignable') {
-    throw new DomainError('HITNotAvailable', `This HIT is no longer available to accept (status ${status}${now.getTime() >= h.expiration.getTime() ? ', expired' : ''}).`);
+    throw new DomainError(
+      'HITNotAvailable',
+      `This HIT is no longer available to accept (status ${status}${now.getTime() >= h.expiration.getTime() ? ', expired' : ''}).`,
+    );
   }
   const existing = h.assignments.find((a) => a.workerId === workerId);
   if (existing) throw new DomainError('AlreadyWorkedOn', `You have already worked on this HIT (assignment ${existing.id}).`);
@@ -232,7 +239,12 @@ export function acceptAssignment(hit: HitState, workerId: string, now: Date): { 
     acceptTime: now,
     deadline: new Date(now.getTime() + h.props.assignmentDurationSeconds * 1000),
   };
-  const next = emit({ ...h, nextSeq: h.nextSeq + 1, assignments: [...h.assignments, assignment] }, 'AssignmentAccepted', now, assignment.id);
+  const next = emit(
+    { ...h, nextSeq: h.nextSeq + 1, assignments: [...h.assignments, assignment] },
+    'AssignmentAccepted',
+    now,
+    assignment.id,
+  );
   return { hit: settle(next, now), assignment };
 }
 
@@ -240,7 +252,8 @@ function requireOwnInProgress(hit: HitState, assignmentId: string, workerId: str
   const a = assignmentOf(hit, assignmentId);
   if (!a) throw new DomainError('AssignmentDoesNotExist', `Assignment ${assignmentId} does not exist, or was returned or abandoned.`);
   if (a.workerId !== workerId) throw new DomainError('AssignmentNotOwned', `Assignment ${assignmentId} belongs to another worker.`);
-  if (a.status !== 'Accepted') throw new DomainError('InvalidAssignmentState', `Assignment ${assignmentId} was already submitted (status ${a.status}).`);
+  if (a.status !== 'Accepted')
+    throw new DomainError('InvalidAssignmentState', `Assignment ${assignmentId} was already submitted (status ${a.status}).`);
   return a;
 }
 
@@ -273,9 +286,13 @@ export function approveAssignment(hit: HitState, assignmentId: string, opts: App
   const h = settle(hit, now);
   const a = requireVisible(h, assignmentId);
   if (a.status === 'Rejected' && opts.overrideRejection) {
-    if (h.disposed) throw new DomainError('InvalidAssignmentState', `Assignment ${assignmentId} cannot be approved: its HIT has been deleted.`);
+    if (h.disposed)
+      throw new DomainError('InvalidAssignmentState', `Assignment ${assignmentId} cannot be approved: its HIT has been deleted.`);
     if (now.getTime() - (a.submitTime ?? a.acceptTime).getTime() > OVERRIDE_REJECTION_WINDOW_MS) {
-      throw new DomainError('InvalidAssignmentState', `Assignment ${assignmentId} cannot be approved: a rejection can only be overridden within 30 days of submission.`);
+      throw new DomainError(
+        'InvalidAssignmentState',
+        `Assignment ${assignmentId} cannot be approved: a rejection can only be overridden within 30 days of submission.`,
+      );
     }
   } else if (a.status !== 'Submitted') {
     throw new DomainError('InvalidAssignmentState', 'This operation can be called with a status of: Submitted');
@@ -311,7 +328,10 @@ export function addAssignments(hit: HitState, count: number, now: Date, token?: 
   requireLive(h);
   const recent = (h.extensionTokens ?? []).filter((t) => now.getTime() - t.at.getTime() < DAY_MS);
   if (token !== undefined && recent.some((t) => t.token === token)) {
-    throw new DomainError('DuplicateRequest', `The idempotency token "${token}" has already been processed (HIT ${h.id} was extended with it).`);
+    throw new DomainError(
+      'DuplicateRequest',
+      `The idempotency token "${token}" has already been processed (HIT ${h.id} was extended with it).`,
+    );
   }
   if (!Number.isInteger(count) || count < 1) {
     throw new DomainError('ValidationException', `NumberOfAdditionalAssignments: must be at least 1 (got ${count})`);
@@ -323,7 +343,8 @@ export function addAssignments(hit: HitState, count: number, now: Date, token?: 
       `The HIT ${h.id} has ${h.maxAssignments} assignments; a HIT created with fewer than ${LARGE_HIT_ASSIGNMENTS} cannot be extended to ${LARGE_HIT_ASSIGNMENTS} or more (${h.maxAssignments} + ${count} = ${total}).`,
     );
   }
-  if (total > MAX_ASSIGNMENTS) throw new DomainError('ValidationException', `NumberOfAdditionalAssignments: the HIT would exceed ${MAX_ASSIGNMENTS} assignments`);
+  if (total > MAX_ASSIGNMENTS)
+    throw new DomainError('ValidationException', `NumberOfAdditionalAssignments: the HIT would exceed ${MAX_ASSIGNMENTS} assignments`);
   const extensionTokens = token !== undefined ? [...recent, { token, at: now }] : recent;
   return settle(emit({ ...h, maxAssignments: total, ...(extensionTokens.length > 0 ? { extensionTokens } : {}) }, 'HITExtended', now), now);
 }
@@ -344,7 +365,10 @@ export function updateReviewStatus(hit: HitState, revert: boolean, now: Date): H
   const status = statusOf(h, now);
   const from = revert ? 'Reviewing' : 'Reviewable';
   if (status !== from) {
-    throw new DomainError('InvalidHITState', `This HIT is currently in the state '${status}'. This operation can be called with a status of: ${from}`);
+    throw new DomainError(
+      'InvalidHITState',
+      `This HIT is currently in the state '${status}'. This operation can be called with a status of: ${from}`,
+    );
   }
   return settle({ ...h, reviewing: !revert }, now);
 }
@@ -355,11 +379,17 @@ export function disposeHit(hit: HitState, now: Date): HitState {
   if (h.disposed) return h;
   const status = statusOf(h, now);
   if (status !== 'Reviewable' && status !== 'Reviewing') {
-    throw new DomainError('InvalidHITState', `This HIT is currently in the state '${status}'. This operation can be called with a status of: Reviewable`);
+    throw new DomainError(
+      'InvalidHITState',
+      `This HIT is currently in the state '${status}'. This operation can be called with a status of: Reviewable`,
+    );
   }
   const waiting = h.assignments.filter((a) => a.status === 'Submitted').length;
   if (waiting > 0) {
-    throw new DomainError('InvalidHITState', `This HIT has ${waiting} submitted assignment(s) not yet approved or rejected; approve or reject them before deleting the HIT.`);
+    throw new DomainError(
+      'InvalidHITState',
+      `This HIT has ${waiting} submitted assignment(s) not yet approved or rejected; approve or reject them before deleting the HIT.`,
+    );
   }
   return emit({ ...h, disposed: true, reviewing: false }, 'HITDisposed', now);
 }

@@ -42,7 +42,12 @@ export function approvalCharge(rewardCents: number, maxAssignments: number, requ
 }
 
 /** What `count` approved assignments of a HIT with `maxAssignments` cost. */
-export function assignmentsCharge(rewardCents: number, maxAssignments: number, requirements: readonly Requirement[], count: number): Charge {
+export function assignmentsCharge(
+  rewardCents: number,
+  maxAssignments: number,
+  requirements: readonly Requirement[],
+  count: number,
+): Charge {
   const one = approvalCharge(rewardCents, maxAssignments, requirements);
   return { rewardCents: one.rewardCents * count, feeCents: one.feeCents * count, totalCents: one.totalCents * count };
 }

@@ -35,7 +35,10 @@ export interface SpecIssue {
 export function checkNotificationSpec(spec: NotificationSpec, opts: { forTest: boolean }, base = 'Notification'): SpecIssue[] {
   const issues: SpecIssue[] = [];
   if (spec.Transport === 'Email') {
-    issues.push({ path: `${base}.Transport`, message: 'this marketplace delivers notifications by HTTP POST: use Transport SQS or SNS with an http(s) URL as Destination' });
+    issues.push({
+      path: `${base}.Transport`,
+      message: 'this marketplace delivers notifications by HTTP POST: use Transport SQS or SNS with an http(s) URL as Destination',
+    });
   }
   let url: URL | undefined;
   try {
@@ -49,7 +52,10 @@ export function checkNotificationSpec(spec: NotificationSpec, opts: { forTest: b
       message: `${JSON.stringify(spec.Destination)} is an ARN (an SNS topic): this marketplace cannot deliver to AWS; give an http(s) URL that receives the notifications by POST`,
     });
   } else if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    issues.push({ path: `${base}.Destination`, message: `must be an http(s) URL that receives the notifications by POST (got ${JSON.stringify(spec.Destination)})` });
+    issues.push({
+      path: `${base}.Destination`,
+      message: `must be an http(s) URL that receives the notifications by POST (got ${JSON.stringify(spec.Destination)})`,
+    });
   } else if (AWS_HOST.test(url.hostname)) {
     issues.push({
       path: `${base}.Destination`,
@@ -57,7 +63,10 @@ export function checkNotificationSpec(spec: NotificationSpec, opts: { forTest: b
     });
   }
   if (!NOTIFICATION_VERSIONS.includes(spec.Version)) {
-    issues.push({ path: `${base}.Version`, message: `must be ${NOTIFICATION_VERSIONS.join(' or ')} (got ${JSON.stringify(spec.Version)})` });
+    issues.push({
+      path: `${base}.Version`,
+      message: `must be ${NOTIFICATION_VERSIONS.join(' or ')} (got ${JSON.stringify(spec.Version)})`,
+    });
   }
   if (spec.EventTypes.length === 0) issues.push({ path: `${base}.EventTypes`, message: 'name at least one event type' });
   if (!opts.forTest && spec.EventTypes.includes('Ping')) {

@@ -31,7 +31,9 @@ describe('pagination', () => {
     const token = encodePageToken('ListAssignmentsForHIT', scope, 'K');
     expect(token.length).toBeLessThanOrEqual(255);
     expect(decodePageToken(token, 'ListAssignmentsForHIT', scope)).toBe('K');
-    expect(code(() => decodePageToken(token, 'ListHITs', scope))).toMatch(/ValidationException: NextToken: this token belongs to another operation/);
+    expect(code(() => decodePageToken(token, 'ListHITs', scope))).toMatch(
+      /ValidationException: NextToken: this token belongs to another operation/,
+    );
     expect(code(() => decodePageToken(token, 'ListAssignmentsForHIT', scopeOf({ HITId: 'H2' })))).toMatch(/other parameters differ/);
     expect(code(() => decodePageToken('garbage!', 'ListHITs', scope))).toMatch(/not a pagination token/);
     expect(scopeOf({ a: 1, b: undefined })).toBe(scopeOf({ b: undefined, a: 1 }));

@@ -10,7 +10,11 @@ import { DomainError } from './errors.js';
 export const DEFAULT_PAGE_SIZE = 10;
 
 export function scopeOf(params: Record<string, unknown>): string {
-  const canonical = JSON.stringify(Object.keys(params).sort().map((k) => [k, params[k] ?? null]));
+  const canonical = JSON.stringify(
+    Object.keys(params)
+      .sort()
+      .map((k) => [k, params[k] ?? null]),
+  );
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 12);
 }
 
@@ -26,11 +30,17 @@ export function decodePageToken(token: string, op: string, scope: string): strin
     parsed = undefined;
   }
   if (!Array.isArray(parsed) || parsed.length !== 3 || parsed.some((p) => typeof p !== 'string')) {
-    throw new DomainError('ValidationException', 'NextToken: not a pagination token from this service; pass the NextToken of the previous page as it was returned');
+    throw new DomainError(
+      'ValidationException',
+      'NextToken: not a pagination token from this service; pass the NextToken of the previous page as it was returned',
+    );
   }
   const [tokenOp, tokenScope, after] = parsed as [string, string, string];
   if (tokenOp !== op || tokenScope !== scope) {
-    throw new DomainError('ValidationException', `NextToken: this token belongs to another ${tokenOp === op ? 'request (its other parameters differ)' : `operation (${tokenOp})`}`);
+    throw new DomainError(
+      'ValidationException',
+      `NextToken: this token belongs to another ${tokenOp === op ? 'request (its other parameters differ)' : `operation (${tokenOp})`}`,
+    );
   }
   return after;
 }

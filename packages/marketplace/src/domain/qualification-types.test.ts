@@ -13,14 +13,19 @@ const code = (fn: () => unknown) => {
 };
 
 describe('qualification types', () => {
-  const QF = '<QuestionForm><Question><QuestionIdentifier>q1</QuestionIdentifier><QuestionContent><Text>2+2?</Text></QuestionContent><AnswerSpecification><SelectionAnswer><Selections><Selection><SelectionIdentifier>a</SelectionIdentifier><Text>4</Text></Selection><Selection><SelectionIdentifier>b</SelectionIdentifier><Text>5</Text></Selection></Selections></SelectionAnswer></AnswerSpecification></Question></QuestionForm>';
-  const AK = '<AnswerKey><Question><QuestionIdentifier>q1</QuestionIdentifier><AnswerOption><SelectionIdentifier>a</SelectionIdentifier><AnswerScore>1</AnswerScore></AnswerOption></Question></AnswerKey>';
+  const QF =
+    '<QuestionForm><Question><QuestionIdentifier>q1</QuestionIdentifier><QuestionContent><Text>2+2?</Text></QuestionContent><AnswerSpecification><SelectionAnswer><Selections><Selection><SelectionIdentifier>a</SelectionIdentifier><Text>4</Text></Selection><Selection><SelectionIdentifier>b</SelectionIdentifier><Text>5</Text></Selection></Selections></SelectionAnswer></AnswerSpecification></Question></QuestionForm>';
+  const AK =
+    '<AnswerKey><Question><QuestionIdentifier>q1</QuestionIdentifier><AnswerOption><SelectionIdentifier>a</SelectionIdentifier><AnswerScore>1</AnswerScore></AnswerOption></Question></AnswerKey>';
   const base = { Name: 'Exam', Description: 'English and task exam', QualificationTypeStatus: 'Active' as const };
   const now = new Date('2026-03-01T00:00:00Z');
 
   it('creates plain, auto-granted and tested types', () => {
     expect(newQualificationType('Q1', base, now).state).toMatchObject({ hasTest: false, autoGranted: false, autoGrantedValue: 1 });
-    expect(newQualificationType('Q1', { ...base, AutoGranted: true, AutoGrantedValue: 7 }, now).state).toMatchObject({ autoGranted: true, autoGrantedValue: 7 });
+    expect(newQualificationType('Q1', { ...base, AutoGranted: true, AutoGrantedValue: 7 }, now).state).toMatchObject({
+      autoGranted: true,
+      autoGrantedValue: 7,
+    });
     const t = newQualificationType('Q1', { ...base, Test: QF, AnswerKey: AK, TestDurationInSeconds: 600 }, now);
     expect(t.state).toMatchObject({ hasTest: true, hasAnswerKey: true, testDurationSeconds: 600 });
     expect(t.documents).toEqual({ test: QF, answerKey: AK });
@@ -28,19 +33,31 @@ describe('qualification types', () => {
 
   it('enforces the Test rules', () => {
     expect(code(() => newQualificationType('Q', { ...base, Test: QF }, now))).toMatch(/TestDurationInSeconds: is required with a Test/);
-    expect(code(() => newQualificationType('Q', { ...base, Test: QF, TestDurationInSeconds: 60, AutoGranted: true }, now))).toMatch(/AutoGranted: cannot be true/);
+    expect(code(() => newQualificationType('Q', { ...base, Test: QF, TestDurationInSeconds: 60, AutoGranted: true }, now))).toMatch(
+      /AutoGranted: cannot be true/,
+    );
     expect(code(() => newQualificationType('Q', { ...base, AnswerKey: AK }, now))).toMatch(/AnswerKey: can only be given together/);
-    expect(code(() => newQualificationType('Q', { ...base, Test: '<QuestionForm>', TestDurationInSeconds: 60 }, now))).toMatch(/^XMLParseError/);
+    expect(code(() => newQualificationType('Q', { ...base, Test: '<QuestionForm>', TestDurationInSeconds: 60 }, now))).toMatch(
+      /^XMLParseError/,
+    );
     expect(code(() => newQualificationType('Q', { ...base, Name: '  ' }, now))).toMatch(/Name: must not be empty/);
   });
 
   it('updates: replaces a test, never removes it, no AutoGranted with a test', () => {
-    const { state } = newQualificationType('Q1', { ...base, Test: QF, AnswerKey: AK, TestDurationInSeconds: 600, RetryDelayInSeconds: 60 }, now);
+    const { state } = newQualificationType(
+      'Q1',
+      { ...base, Test: QF, AnswerKey: AK, TestDurationInSeconds: 600, RetryDelayInSeconds: 60 },
+      now,
+    );
     const u = updateQualificationType(state, { Test: QF, TestDurationInSeconds: 300 });
     expect(u.state).toMatchObject({ hasTest: true, hasAnswerKey: false, testDurationSeconds: 300 });
     expect(code(() => updateQualificationType(state, { AutoGranted: true }))).toMatch(/cannot be AutoGranted/);
     expect(code(() => updateQualificationType(state, { AnswerKey: AK }))).toMatch(/together with the Test/);
-    expect(updateQualificationType(state, { Description: 'new', QualificationTypeStatus: 'Inactive' }).state).toMatchObject({ description: 'new', status: 'Inactive', hasTest: true });
+    expect(updateQualificationType(state, { Description: 'new', QualificationTypeStatus: 'Inactive' }).state).toMatchObject({
+      description: 'new',
+      status: 'Inactive',
+      hasTest: true,
+    });
   });
 
   it('routes requests and enforces retry delays', () => {
@@ -52,7 +69,9 @@ describe('qualification types', () => {
     expect(code(() => checkRetryAllowed(plain, { lastRequestAt: now }, now))).toMatch(/does not allow retries/);
     checkRetryAllowed(plain, {}, now);
     const retry = { ...plain, retryDelaySeconds: 3600 };
-    expect(code(() => checkRetryAllowed(retry, { lastRequestAt: now }, new Date(now.getTime() + 1000)))).toMatch(/QualificationRetryNotAllowed: .*again after 2026-03-01T01:00:00.000Z/);
+    expect(code(() => checkRetryAllowed(retry, { lastRequestAt: now }, new Date(now.getTime() + 1000)))).toMatch(
+      /QualificationRetryNotAllowed: .*again after 2026-03-01T01:00:00.000Z/,
+    );
     checkRetryAllowed(retry, { lastRequestAt: now }, new Date(now.getTime() + 3_600_000));
   });
 });

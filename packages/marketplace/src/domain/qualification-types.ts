@@ -60,7 +60,10 @@ export interface UpdateInput {
 
 const invalid = (message: string) => new DomainError('ValidationException', message);
 
-function checkTest(input: { Test?: string; AnswerKey?: string; TestDurationInSeconds?: number; AutoGranted?: boolean }, existingTest: boolean): TestDocuments | undefined {
+function checkTest(
+  input: { Test?: string; AnswerKey?: string; TestDurationInSeconds?: number; AutoGranted?: boolean },
+  existingTest: boolean,
+): TestDocuments | undefined {
   if (input.Test === undefined) {
     if (input.AnswerKey !== undefined) throw invalid('AnswerKey: can only be given together with the Test it scores');
     if (input.TestDurationInSeconds !== undefined) throw invalid('TestDurationInSeconds: can only be given together with a Test');
@@ -82,7 +85,11 @@ function checkRetry(seconds: number | undefined): void {
   if (seconds !== undefined && seconds < 0) throw invalid(`RetryDelayInSeconds: must be 0 or more (got ${seconds})`);
 }
 
-export function newQualificationType(id: string, input: CreateInput, now: Date): { state: QualificationTypeState; documents?: TestDocuments } {
+export function newQualificationType(
+  id: string,
+  input: CreateInput,
+  now: Date,
+): { state: QualificationTypeState; documents?: TestDocuments } {
   const name = input.Name.trim();
   if (name === '') throw invalid('Name: must not be empty');
   if (input.Description.trim() === '') throw invalid('Description: must not be empty');
@@ -107,7 +114,10 @@ export function newQualificationType(id: string, input: CreateInput, now: Date):
 }
 
 /** UpdateQualificationType: Name and Keywords stay; a Test can be replaced but never removed; retries cannot be disabled. */
-export function updateQualificationType(state: QualificationTypeState, input: UpdateInput): { state: QualificationTypeState; documents?: TestDocuments } {
+export function updateQualificationType(
+  state: QualificationTypeState,
+  input: UpdateInput,
+): { state: QualificationTypeState; documents?: TestDocuments } {
   checkRetry(input.RetryDelayInSeconds);
   const documents = checkTest(input, state.hasTest);
   const next: QualificationTypeState = {
@@ -132,7 +142,10 @@ export type RequestRoute = { kind: 'grant'; value: number } | { kind: 'test'; sc
 /** How a worker's request for this type is handled. */
 export function requestRoute(type: QualificationTypeState): RequestRoute {
   if (type.deleted || type.status !== 'Active') {
-    throw new DomainError('QualificationNotRequestable', `The qualification "${type.name}" is not open to requests (status ${type.deleted ? 'deleted' : type.status}).`);
+    throw new DomainError(
+      'QualificationNotRequestable',
+      `The qualification "${type.name}" is not open to requests (status ${type.deleted ? 'deleted' : type.status}).`,
+    );
   }
   if (type.autoGranted) return { kind: 'grant', value: type.autoGrantedValue };
   if (type.hasTest) return { kind: 'test', scored: type.hasAnswerKey };

@@ -57,6 +57,7 @@ export function parseQuestion(xml: string, what = 'Question'): Question {
 export function parseTest(xml: string, what = 'Test'): QuestionForm {
   checkXmlSize(xml, what);
   const root = rootOf(parseXml(xml, what, QUESTION_FORM_ARRAYS));
-  if (root?.name !== 'QuestionForm') throw parseError(what, `a qualification test must be a QuestionForm${root ? `, got ${root.name}` : ''}`);
+  if (root?.name !== 'QuestionForm')
+    throw parseError(what, `a qualification test must be a QuestionForm${root ? `, got ${root.name}` : ''}`);
   return readQuestionForm(root.node, what);
 }

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { accessFor, checkRequirements, guardedActions, meets } from './requirements.js';
 import type { Comparator, HeldQualification, Requirement } from './types.js';
 
-const req = (Comparator: Comparator, extra: Partial<Requirement> = {}): Requirement => ({ QualificationTypeId: 'Q1', Comparator, ...extra });
+const req = (Comparator: Comparator, extra: Partial<Requirement> = {}): Requirement => ({
+  QualificationTypeId: 'Q1',
+  Comparator,
+  ...extra,
+});
 const int = (v: number): HeldQualification => ({ integerValue: v });
 
 describe('meets: integer comparators', () => {
@@ -38,7 +42,16 @@ describe('meets: integer comparators', () => {
   });
 
   it('every comparator but DoesNotExist needs the qualification', () => {
-    for (const c of ['LessThan', 'LessThanOrEqualTo', 'GreaterThan', 'GreaterThanOrEqualTo', 'EqualTo', 'NotEqualTo', 'In', 'NotIn'] as const) {
+    for (const c of [
+      'LessThan',
+      'LessThanOrEqualTo',
+      'GreaterThan',
+      'GreaterThanOrEqualTo',
+      'EqualTo',
+      'NotEqualTo',
+      'In',
+      'NotIn',
+    ] as const) {
       expect(meets(req(c, { IntegerValues: [1] }), undefined)).toBe(false);
     }
   });
@@ -122,13 +135,25 @@ describe('checkRequirements', () => {
     expect(issues([{ QualificationTypeId: 'Q', Comparator: 'GreaterThan' }])).toEqual([
       { path: 'QualificationRequirements.0.IntegerValues', message: 'GreaterThan needs exactly one IntegerValue (got 0)' },
     ]);
-    expect(issues([{ QualificationTypeId: 'NOPE', Comparator: 'Exists' }])[0]).toMatchObject({ path: 'QualificationRequirements.0.QualificationTypeId' });
+    expect(issues([{ QualificationTypeId: 'NOPE', Comparator: 'Exists' }])[0]).toMatchObject({
+      path: 'QualificationRequirements.0.QualificationTypeId',
+    });
     expect(issues([{ QualificationTypeId: 'Q', Comparator: 'Exists', IntegerValues: [1] }])[0]!.message).toMatch(/takes no IntegerValues/);
-    expect(issues([{ QualificationTypeId: 'Q', Comparator: 'EqualTo', LocaleValues: [{ Country: 'US' }] }])[0]!.path).toBe('QualificationRequirements.0.LocaleValues');
-    expect(issues([{ QualificationTypeId: 'LOC', Comparator: 'GreaterThan', IntegerValues: [1] }])[0]!.path).toBe('QualificationRequirements.0.Comparator');
-    expect(issues([{ QualificationTypeId: 'LOC', Comparator: 'EqualTo', LocaleValues: [{ Country: 'US' }, { Country: 'CA' }] }])[0]!.message).toMatch(/exactly one LocaleValue/);
-    expect(issues([{ QualificationTypeId: 'Q', Comparator: 'In', IntegerValues: Array.from({ length: 16 }, (_, i) => i) }])[0]!.message).toMatch(/at most 15/);
-    expect(issues([{ QualificationTypeId: 'Q', Comparator: 'Exists', ActionsGuarded: 'Accept', RequiredToPreview: true }])[0]!.path).toBe('QualificationRequirements.0.ActionsGuarded');
+    expect(issues([{ QualificationTypeId: 'Q', Comparator: 'EqualTo', LocaleValues: [{ Country: 'US' }] }])[0]!.path).toBe(
+      'QualificationRequirements.0.LocaleValues',
+    );
+    expect(issues([{ QualificationTypeId: 'LOC', Comparator: 'GreaterThan', IntegerValues: [1] }])[0]!.path).toBe(
+      'QualificationRequirements.0.Comparator',
+    );
+    expect(
+      issues([{ QualificationTypeId: 'LOC', Comparator: 'EqualTo', LocaleValues: [{ Country: 'US' }, { Country: 'CA' }] }])[0]!.message,
+    ).toMatch(/exactly one LocaleValue/);
+    expect(
+      issues([{ QualificationTypeId: 'Q', Comparator: 'In', IntegerValues: Array.from({ length: 16 }, (_, i) => i) }])[0]!.message,
+    ).toMatch(/at most 15/);
+    expect(issues([{ QualificationTypeId: 'Q', Comparator: 'Exists', ActionsGuarded: 'Accept', RequiredToPreview: true }])[0]!.path).toBe(
+      'QualificationRequirements.0.ActionsGuarded',
+    );
   });
 
   it('allows at most ten requirements', () => {

@@ -89,9 +89,14 @@ export type QualificationKind = 'integer' | 'locale';
  * values only with the Locale type, at most 10 requirements, 15 integer / 30 locale
  * values for In/NotIn. `kindOf` says whether a type exists and what its values are.
  */
-export function checkRequirements(requirements: Requirement[], kindOf: (id: string) => QualificationKind | undefined, base = 'QualificationRequirements'): RequirementIssue[] {
+export function checkRequirements(
+  requirements: Requirement[],
+  kindOf: (id: string) => QualificationKind | undefined,
+  base = 'QualificationRequirements',
+): RequirementIssue[] {
   const issues: RequirementIssue[] = [];
-  if (requirements.length > 10) issues.push({ path: base, message: `a HIT can have at most 10 qualification requirements (got ${requirements.length})` });
+  if (requirements.length > 10)
+    issues.push({ path: base, message: `a HIT can have at most 10 qualification requirements (got ${requirements.length})` });
   requirements.forEach((req, i) => {
     const at = (member: string) => `${base}.${i}.${member}`;
     const ints = req.IntegerValues ?? [];
@@ -111,36 +116,56 @@ export function checkRequirements(requirements: Requirement[], kindOf: (id: stri
     switch (req.Comparator) {
       case 'Exists':
       case 'DoesNotExist':
-        if (ints.length > 0 || locales.length > 0) issues.push({ path: at('Comparator'), message: `${req.Comparator} takes no IntegerValues or LocaleValues` });
+        if (ints.length > 0 || locales.length > 0)
+          issues.push({ path: at('Comparator'), message: `${req.Comparator} takes no IntegerValues or LocaleValues` });
         return;
       case 'In':
       case 'NotIn':
         if (kind === 'locale') {
-          if (locales.length === 0) issues.push({ path: at('LocaleValues'), message: `${req.Comparator} on the Locale qualification needs 1 to 30 LocaleValues` });
+          if (locales.length === 0)
+            issues.push({ path: at('LocaleValues'), message: `${req.Comparator} on the Locale qualification needs 1 to 30 LocaleValues` });
           if (locales.length > 30) issues.push({ path: at('LocaleValues'), message: `at most 30 LocaleValues (got ${locales.length})` });
-          if (ints.length > 0) issues.push({ path: at('IntegerValues'), message: 'the Locale qualification is compared with LocaleValues' });
+          if (ints.length > 0)
+            issues.push({ path: at('IntegerValues'), message: 'the Locale qualification is compared with LocaleValues' });
         } else {
           if (ints.length === 0) issues.push({ path: at('IntegerValues'), message: `${req.Comparator} needs 1 to 15 IntegerValues` });
           if (ints.length > 15) issues.push({ path: at('IntegerValues'), message: `at most 15 IntegerValues (got ${ints.length})` });
-          if (locales.length > 0) issues.push({ path: at('LocaleValues'), message: 'LocaleValues can only be used with the Locale qualification (00000000000000000071)' });
+          if (locales.length > 0)
+            issues.push({
+              path: at('LocaleValues'),
+              message: 'LocaleValues can only be used with the Locale qualification (00000000000000000071)',
+            });
         }
         return;
       case 'EqualTo':
       case 'NotEqualTo':
         if (kind === 'locale') {
-          if (locales.length !== 1) issues.push({ path: at('LocaleValues'), message: `${req.Comparator} on the Locale qualification needs exactly one LocaleValue` });
-          if (ints.length > 0) issues.push({ path: at('IntegerValues'), message: 'the Locale qualification is compared with LocaleValues' });
+          if (locales.length !== 1)
+            issues.push({
+              path: at('LocaleValues'),
+              message: `${req.Comparator} on the Locale qualification needs exactly one LocaleValue`,
+            });
+          if (ints.length > 0)
+            issues.push({ path: at('IntegerValues'), message: 'the Locale qualification is compared with LocaleValues' });
           return;
         }
         break;
       default:
         if (kind === 'locale') {
-          issues.push({ path: at('Comparator'), message: `the Locale qualification can only be compared with EqualTo, NotEqualTo, In, NotIn, Exists or DoesNotExist` });
+          issues.push({
+            path: at('Comparator'),
+            message: `the Locale qualification can only be compared with EqualTo, NotEqualTo, In, NotIn, Exists or DoesNotExist`,
+          });
           return;
         }
     }
-    if (locales.length > 0) issues.push({ path: at('LocaleValues'), message: 'LocaleValues can only be used with the Locale qualification (00000000000000000071)' });
-    else if (ints.length !== 1) issues.push({ path: at('IntegerValues'), message: `${req.Comparator} needs exactly one IntegerValue (got ${ints.length})` });
+    if (locales.length > 0)
+      issues.push({
+        path: at('LocaleValues'),
+        message: 'LocaleValues can only be used with the Locale qualification (00000000000000000071)',
+      });
+    else if (ints.length !== 1)
+      issues.push({ path: at('IntegerValues'), message: `${req.Comparator} needs exactly one IntegerValue (got ${ints.length})` });
   });
   return issues;
 }

@@ -27,17 +27,23 @@ describe('retakes of a qualification test', () => {
     expect(checkRetryAllowed(test, first, later(600))).toEqual({ retake: true });
     const used = { lastRequestAt: later(600), retakesUsed: 1 };
     expect(requestTiming(test, used, later(10 * 86_400))).toEqual({ allowed: false, nextAt: null, retakesLeft: 0 });
-    expect(message(() => checkRetryAllowed(test, used, later(700)))).toBe('QualificationRetryNotAllowed: You have taken the test of "Relevance test" as many times as it allows.');
+    expect(message(() => checkRetryAllowed(test, used, later(700)))).toBe(
+      'QualificationRetryNotAllowed: You have taken the test of "Relevance test" as many times as it allows.',
+    );
   });
 
   it("shorten a requester's 24-hour RetryDelayInSeconds, and take nothing from it", () => {
     const daily = { ...test, retryDelaySeconds: 86_400 };
     expect(checkRetryAllowed(daily, { lastRequestAt: now }, later(600))).toEqual({ retake: true });
-    expect(requestTiming(daily, { lastRequestAt: later(600), retakesUsed: 1 }, later(1200))).toEqual({ allowed: false, nextAt: later(600 + 86_400), retakesLeft: 0 });
+    expect(requestTiming(daily, { lastRequestAt: later(600), retakesUsed: 1 }, later(1200))).toEqual({
+      allowed: false,
+      nextAt: later(600 + 86_400),
+      retakesLeft: 0,
+    });
     expect(checkRetryAllowed(daily, { lastRequestAt: later(600), retakesUsed: 1 }, later(600 + 86_400))).toEqual({ retake: false });
   });
 
-  it('follow the policy set on the type, and leave types without a test to MTurk\'s rule', () => {
+  it("follow the policy set on the type, and leave types without a test to MTurk's rule", () => {
     const strict = { ...test, retakePolicy: { retakes: 0, delaySeconds: 600 } };
     expect(requestTiming(strict, { lastRequestAt: now }, later(3600))).toEqual({ allowed: false, nextAt: null, retakesLeft: 0 });
     const generous = { ...test, retakePolicy: { retakes: 3, delaySeconds: 0 } };
@@ -48,7 +54,9 @@ describe('retakes of a qualification test', () => {
 
   it('checks a policy', () => {
     expect(checkRetakePolicy({ retakes: 2, delaySeconds: 300 })).toEqual({ retakes: 2, delaySeconds: 300 });
-    expect(message(() => checkRetakePolicy({ retakes: -1, delaySeconds: 300 }))).toMatch(/^ValidationException: retakes: must be a whole number from 0 to 100/);
+    expect(message(() => checkRetakePolicy({ retakes: -1, delaySeconds: 300 }))).toMatch(
+      /^ValidationException: retakes: must be a whole number from 0 to 100/,
+    );
     expect(message(() => checkRetakePolicy({ retakes: 1, delaySeconds: 1.5 }))).toMatch(/^ValidationException: delaySeconds/);
   });
 });

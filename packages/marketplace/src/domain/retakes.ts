@@ -23,7 +23,8 @@ export interface AttemptRecord {
   retakesUsed?: number;
 }
 
-export const retakePolicyOf = (type: QualificationTypeState): RetakePolicy | undefined => (type.hasTest ? (type.retakePolicy ?? DEFAULT_RETAKE_POLICY) : undefined);
+export const retakePolicyOf = (type: QualificationTypeState): RetakePolicy | undefined =>
+  type.hasTest ? (type.retakePolicy ?? DEFAULT_RETAKE_POLICY) : undefined;
 
 export type RequestTiming = { allowed: true; retake: boolean } | { allowed: false; nextAt: Date | null; retakesLeft: number };
 
@@ -54,16 +55,25 @@ export function checkRetryAllowed(type: QualificationTypeState, attempt: Attempt
     );
   }
   const left = type.hasTest && t.retakesLeft > 0 ? ` (${t.retakesLeft} retake${t.retakesLeft === 1 ? '' : 's'} left)` : '';
-  throw new DomainError('QualificationRetryNotAllowed', `You can request the qualification "${type.name}" again after ${t.nextAt.toISOString()}${left}.`);
+  throw new DomainError(
+    'QualificationRetryNotAllowed',
+    `You can request the qualification "${type.name}" again after ${t.nextAt.toISOString()}${left}.`,
+  );
 }
 
 export function checkRetakePolicy(input: { retakes?: unknown; delaySeconds?: unknown }): RetakePolicy {
   const { retakes, delaySeconds } = input;
   if (typeof retakes !== 'number' || !Number.isInteger(retakes) || retakes < 0 || retakes > MAX_RETAKES) {
-    throw new DomainError('ValidationException', `retakes: must be a whole number from 0 to ${MAX_RETAKES} (got ${JSON.stringify(retakes)})`);
+    throw new DomainError(
+      'ValidationException',
+      `retakes: must be a whole number from 0 to ${MAX_RETAKES} (got ${JSON.stringify(retakes)})`,
+    );
   }
   if (typeof delaySeconds !== 'number' || !Number.isInteger(delaySeconds) || delaySeconds < 0 || delaySeconds > 365 * 86_400) {
-    throw new DomainError('ValidationException', `delaySeconds: must be a whole number of seconds from 0 to one year (got ${JSON.stringify(delaySeconds)})`);
+    throw new DomainError(
+      'ValidationException',
+      `delaySeconds: must be a whole number of seconds from 0 to one year (got ${JSON.stringify(delaySeconds)})`,
+    );
   }
   return { retakes, delaySeconds };
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { baselineFor, EMPTY_STATS, SYSTEM_QUALIFICATION_IDS as IDS, isMasters, isSystemQualification, percentApproved, systemQualification, type WorkerProfile } from './system-qualifications.js';
+import {
+  baselineFor,
+  EMPTY_STATS,
+  SYSTEM_QUALIFICATION_IDS as IDS,
+  isMasters,
+  isSystemQualification,
+  percentApproved,
+  systemQualification,
+  type WorkerProfile,
+} from './system-qualifications.js';
 
 const profile = (over: Partial<WorkerProfile> = {}): WorkerProfile => ({
   locale: { Country: 'US', Subdivision: 'WA' },
@@ -54,7 +63,11 @@ describe('a baseline from approved HITs and an approval rate', () => {
   const shown = (approvedHits: number, rate: number) => {
     const r = baselineFor(approvedHits, rate);
     if (!r.ok) throw new Error(r.message);
-    return { ...r.baseline, percent: percentApproved(profile({ baseline: r.baseline }), EMPTY_STATS), approved: systemQualification(IDS.numberHITsApproved, profile({ baseline: r.baseline }), EMPTY_STATS)!.integerValue };
+    return {
+      ...r.baseline,
+      percent: percentApproved(profile({ baseline: r.baseline }), EMPTY_STATS),
+      approved: systemQualification(IDS.numberHITsApproved, profile({ baseline: r.baseline }), EMPTY_STATS)!.integerValue,
+    };
   };
   it('gives exactly the asked rate and count, for every rate', () => {
     for (const approvedHits of [99, 100, 500, 1000, 2017, 123_457]) {
@@ -70,7 +83,11 @@ describe('a baseline from approved HITs and an approval rate', () => {
     expect(shown(20, 100)).toEqual({ submitted: 20, approved: 20, percent: 100 });
   });
   it('explains what it cannot give', () => {
-    expect(baselineFor(50, 90)).toMatchObject({ ok: false, field: 'approvedHits', message: expect.stringContaining('needs at least 90 approved HITs') });
+    expect(baselineFor(50, 90)).toMatchObject({
+      ok: false,
+      field: 'approvedHits',
+      message: expect.stringContaining('needs at least 90 approved HITs'),
+    });
     expect(baselineFor(5, 0)).toMatchObject({ ok: false, field: 'approvalRate' });
     expect(baselineFor(-1, 90)).toMatchObject({ ok: false, field: 'approvedHits' });
     expect(baselineFor(500, 101)).toMatchObject({ ok: false, field: 'approvalRate' });

@@ -48,7 +48,8 @@ export function percentApproved(profile: WorkerProfile, stats: WorkerStats): num
   return Math.min(100, Math.floor((approved * 100) / submitted));
 }
 
-export type BaselineResult = { ok: true; baseline: WorkerProfile['baseline'] } | { ok: false; field: 'approvedHits' | 'approvalRate'; message: string };
+export type BaselineResult =
+  { ok: true; baseline: WorkerProfile['baseline'] } | { ok: false; field: 'approvedHits' | 'approvalRate'; message: string };
 
 /**
  * The earlier work that gives a worker `approvedHits` approved HITs at `approvalRate`
@@ -56,8 +57,10 @@ export type BaselineResult = { ok: true; baseline: WorkerProfile['baseline'] } |
  * assignments count as 100%, so a rate below 100 needs at least `approvalRate` approved HITs.
  */
 export function baselineFor(approvedHits: number, approvalRate: number): BaselineResult {
-  if (!Number.isSafeInteger(approvedHits) || approvedHits < 0) return { ok: false, field: 'approvedHits', message: `must be a whole number >= 0 (got ${approvedHits})` };
-  if (!Number.isInteger(approvalRate) || approvalRate < 0 || approvalRate > 100) return { ok: false, field: 'approvalRate', message: `must be a whole percent from 0 to 100 (got ${approvalRate})` };
+  if (!Number.isSafeInteger(approvedHits) || approvedHits < 0)
+    return { ok: false, field: 'approvedHits', message: `must be a whole number >= 0 (got ${approvedHits})` };
+  if (!Number.isInteger(approvalRate) || approvalRate < 0 || approvalRate > 100)
+    return { ok: false, field: 'approvalRate', message: `must be a whole percent from 0 to 100 (got ${approvalRate})` };
   if (approvalRate === 100) return { ok: true, baseline: { submitted: approvedHits, approved: approvedHits } };
   if (approvalRate === 0) {
     return approvedHits === 0
@@ -74,7 +77,11 @@ export function baselineFor(approvedHits: number, approvalRate: number): Baselin
   let submitted = Math.floor((approvedHits * 100) / approvalRate);
   while (Math.floor((approvedHits * 100) / submitted) > approvalRate) submitted++;
   if (Math.floor((approvedHits * 100) / submitted) !== approvalRate) {
-    return { ok: false, field: 'approvalRate', message: `${approvedHits} approved HITs cannot make exactly ${approvalRate}%: give more approved HITs` };
+    return {
+      ok: false,
+      field: 'approvalRate',
+      message: `${approvedHits} approved HITs cannot make exactly ${approvalRate}%: give more approved HITs`,
+    };
   }
   return { ok: true, baseline: { submitted, approved: approvedHits } };
 }
@@ -109,7 +116,8 @@ export const SYSTEM_QUALIFICATION_TYPES: SystemQualificationType[] = [
   {
     QualificationTypeId: SYSTEM_QUALIFICATION_IDS.percentAssignmentsApproved,
     Name: 'Worker_PercentAssignmentsApproved',
-    Description: 'The percentage of assignments the Worker has submitted that were subsequently approved by the Requester, over all assignments the Worker has submitted (100 below 100 submissions).',
+    Description:
+      'The percentage of assignments the Worker has submitted that were subsequently approved by the Requester, over all assignments the Worker has submitted (100 below 100 submissions).',
     Keywords: 'system,approval,rate',
   },
   {

@@ -62,8 +62,13 @@ describe('HIT questions', () => {
   });
 
   it('reads an ExternalQuestion and insists on HTTPS except for localhost', () => {
-    const ext = (url: string) => `<ExternalQuestion xmlns="x"><ExternalURL>${url}</ExternalURL><FrameHeight>600</FrameHeight></ExternalQuestion>`;
-    expect(parseQuestion(ext('https://example.org/task?x=1&amp;y=2'))).toEqual({ kind: 'ExternalQuestion', url: 'https://example.org/task?x=1&y=2', frameHeight: 600 });
+    const ext = (url: string) =>
+      `<ExternalQuestion xmlns="x"><ExternalURL>${url}</ExternalURL><FrameHeight>600</FrameHeight></ExternalQuestion>`;
+    expect(parseQuestion(ext('https://example.org/task?x=1&amp;y=2'))).toEqual({
+      kind: 'ExternalQuestion',
+      url: 'https://example.org/task?x=1&y=2',
+      frameHeight: 600,
+    });
     expect(parseQuestion(ext('http://127.0.0.1:8080/hit'))).toMatchObject({ kind: 'ExternalQuestion' });
     expect(xmlCode(() => parseQuestion(ext('http://example.org/')))).toMatch(/^XMLParseError: .*HTTPS/);
   });
@@ -73,7 +78,15 @@ describe('HIT questions', () => {
     if (q.kind !== 'QuestionForm') throw new Error('expected a form');
     expect(q.form.overview.text).toEqual(['Answer both questions.']);
     expect(q.form.questions.map((x) => x.id)).toEqual(['q1', 'q2', 'comment']);
-    expect(q.form.questions[0]!.answer).toMatchObject({ kind: 'selection', minSelections: 1, maxSelections: 1, selections: [{ id: 'yes', text: 'Yes' }, { id: 'no', text: 'No' }] });
+    expect(q.form.questions[0]!.answer).toMatchObject({
+      kind: 'selection',
+      minSelections: 1,
+      maxSelections: 1,
+      selections: [
+        { id: 'yes', text: 'Yes' },
+        { id: 'no', text: 'No' },
+      ],
+    });
     expect(q.form.questions[1]!.answer).toMatchObject({ kind: 'selection', maxSelections: 3 });
     expect(q.form.questions[1]!.formattedContent).toEqual(['<p>Pick the <b>fruits</b></p>']);
     expect(q.form.questions[2]).toMatchObject({ required: false, answer: { kind: 'freeText', lines: 3 } });
@@ -84,12 +97,20 @@ describe('HIT questions', () => {
     expect(xmlCode(() => parseQuestion('<!DOCTYPE x [<!ENTITY a "b">]><HTMLQuestion/>'))).toMatch(/DOCTYPE/);
     expect(xmlCode(() => parseQuestion('<Foo/>'))).toMatch(/root element must be HTMLQuestion, ExternalQuestion or QuestionForm, got Foo/);
     expect(xmlCode(() => parseQuestion('<HTMLQuestion><HTMLContent>x</HTMLContent></HTMLQuestion>'))).toMatch(/FrameHeight is required/);
-    expect(xmlCode(() => parseQuestion(`<HTMLQuestion><HTMLContent>${'x'.repeat(70_000)}</HTMLContent><FrameHeight>0</FrameHeight></HTMLQuestion>`))).toMatch(/at most 65535 bytes/);
+    expect(
+      xmlCode(() =>
+        parseQuestion(`<HTMLQuestion><HTMLContent>${'x'.repeat(70_000)}</HTMLContent><FrameHeight>0</FrameHeight></HTMLQuestion>`),
+      ),
+    ).toMatch(/at most 65535 bytes/);
   });
 
   it('checks QuestionForm structure', () => {
-    expect(xmlCode(() => parseTest(`<QuestionForm xmlns="${QF}"><Overview><Text>x</Text></Overview></QuestionForm>`))).toMatch(/at least one Question/);
-    expect(xmlCode(() => parseTest('<HTMLQuestion><HTMLContent>x</HTMLContent><FrameHeight>0</FrameHeight></HTMLQuestion>'))).toMatch(/must be a QuestionForm/);
+    expect(xmlCode(() => parseTest(`<QuestionForm xmlns="${QF}"><Overview><Text>x</Text></Overview></QuestionForm>`))).toMatch(
+      /at least one Question/,
+    );
+    expect(xmlCode(() => parseTest('<HTMLQuestion><HTMLContent>x</HTMLContent><FrameHeight>0</FrameHeight></HTMLQuestion>'))).toMatch(
+      /must be a QuestionForm/,
+    );
     const dup = test.replace('<QuestionIdentifier>q2</QuestionIdentifier>', '<QuestionIdentifier>q1</QuestionIdentifier>');
     expect(xmlCode(() => parseTest(dup))).toMatch(/"q1" is used twice/);
   });
@@ -97,7 +118,11 @@ describe('HIT questions', () => {
 
 describe('answer keys', () => {
   const form = parseTest(test);
-  const answers = (q1: string[], q2: string[]) => new Map([['q1', q1], ['q2', q2]]);
+  const answers = (q1: string[], q2: string[]) =>
+    new Map([
+      ['q1', q1],
+      ['q2', q2],
+    ]);
 
   it('sums exact-match scores, using the default score otherwise', () => {
     const k = parseAnswerKey(key(''));
@@ -110,7 +135,11 @@ describe('answer keys', () => {
   });
 
   it('maps to a percentage, rounded to the nearest integer', () => {
-    const k = parseAnswerKey(key('<QualificationValueMapping><PercentageMapping><MaximumSummedScore>15</MaximumSummedScore></PercentageMapping></QualificationValueMapping>'));
+    const k = parseAnswerKey(
+      key(
+        '<QualificationValueMapping><PercentageMapping><MaximumSummedScore>15</MaximumSummedScore></PercentageMapping></QualificationValueMapping>',
+      ),
+    );
     expect(scoreTest(k, answers(['yes'], ['apple', 'pear'])).value).toBe(100);
     expect(scoreTest(k, answers(['yes'], ['apple'])).value).toBe(60);
     expect(scoreTest(k, answers(['no'], ['pear', 'apple'])).value).toBe(60); // 9/15
@@ -118,7 +147,11 @@ describe('answer keys', () => {
   });
 
   it('maps by a scale multiplier', () => {
-    const k = parseAnswerKey(key('<QualificationValueMapping><ScaleMapping><SummedScoreMultiplier>2.5</SummedScoreMultiplier></ScaleMapping></QualificationValueMapping>'));
+    const k = parseAnswerKey(
+      key(
+        '<QualificationValueMapping><ScaleMapping><SummedScoreMultiplier>2.5</SummedScoreMultiplier></ScaleMapping></QualificationValueMapping>',
+      ),
+    );
     expect(scoreTest(k, answers(['yes'], ['apple']))).toEqual({ summedScore: 9, value: 23 }); // 22.5 -> 23
   });
 
@@ -136,9 +169,15 @@ describe('answer keys', () => {
   });
 
   it('refuses keys that do not fit the test', () => {
-    expect(xmlCode(() => checkAnswerKeyAgainstTest(parseAnswerKey(key('').replace('>q2<', '>q9<')), form))).toMatch(/"q9" is not in the Test/);
-    expect(xmlCode(() => checkAnswerKeyAgainstTest(parseAnswerKey(key('').replace('>pear<', '>plum<')), form))).toMatch(/"plum" is not among/);
-    expect(xmlCode(() => parseAnswerKey(key('').replace('<AnswerScore>5</AnswerScore>', '<AnswerScore>five</AnswerScore>')))).toMatch(/AnswerScore must be a whole number/);
+    expect(xmlCode(() => checkAnswerKeyAgainstTest(parseAnswerKey(key('').replace('>q2<', '>q9<')), form))).toMatch(
+      /"q9" is not in the Test/,
+    );
+    expect(xmlCode(() => checkAnswerKeyAgainstTest(parseAnswerKey(key('').replace('>pear<', '>plum<')), form))).toMatch(
+      /"plum" is not among/,
+    );
+    expect(xmlCode(() => parseAnswerKey(key('').replace('<AnswerScore>5</AnswerScore>', '<AnswerScore>five</AnswerScore>')))).toMatch(
+      /AnswerScore must be a whole number/,
+    );
     expect(xmlCode(() => parseAnswerKey('<Answers/>'))).toMatch(/root element must be AnswerKey/);
   });
 });

@@ -68,7 +68,8 @@ export function escapeXml(value: string): string {
     else if (ch === '"') out += '&quot;';
     else if (ch === "'") out += '&apos;';
     else if (cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp < 0x7f)) out += ch;
-    else if (cp < 0x20 || (cp >= 0xfffe && cp <= 0xffff)) continue; // not allowed in XML 1.0 at all
+    else if (cp < 0x20 || (cp >= 0xfffe && cp <= 0xffff))
+      continue; // not allowed in XML 1.0 at all
     else out += `&#${cp};`;
   }
   return out;

@@ -35,7 +35,10 @@ describe('model-driven request validation', () => {
       Reward: '0.505',
       MaxAssignments: 2.5,
       Title: 7,
-      QualificationRequirements: [{ QualificationTypeId: '000000000000000000L0', Comparator: 'Bigger', IntegerValues: ['90'] }, { Comparator: 'Exists' }],
+      QualificationRequirements: [
+        { QualificationTypeId: '000000000000000000L0', Comparator: 'Bigger', IntegerValues: ['90'] },
+        { Comparator: 'Exists' },
+      ],
       UniqueRequestToken: 'x'.repeat(65),
     });
     expect(r.ok).toBe(false);
@@ -77,7 +80,13 @@ describe('model-driven request validation', () => {
 describe('model-driven responses', () => {
   it('writes timestamps as epoch seconds and drops what the model does not declare', () => {
     const out = serializeOutput('GetHIT', {
-      HIT: { HITId: 'H1', CreationTime: new Date('2026-01-01T00:00:00.250Z'), MaxAssignments: 3, internal: 'secret', QualificationRequirements: [] },
+      HIT: {
+        HITId: 'H1',
+        CreationTime: new Date('2026-01-01T00:00:00.250Z'),
+        MaxAssignments: 3,
+        internal: 'secret',
+        QualificationRequirements: [],
+      },
       extra: true,
     });
     expect(out).toEqual({ HIT: { HITId: 'H1', CreationTime: 1_767_225_600.25, MaxAssignments: 3, QualificationRequirements: [] } });

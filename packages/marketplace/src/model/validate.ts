@@ -19,7 +19,7 @@ const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
 function show(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
@@ -64,8 +64,10 @@ function parseValue(shape: Shape, value: unknown, path: string, issues: Issue[])
         issues.push({ path, message: `expected a list, got ${typeName(value)}` });
         return undefined;
       }
-      if (shape.min !== undefined && value.length < shape.min) issues.push({ path, message: `must hold at least ${shape.min} items (got ${value.length})` });
-      if (shape.max !== undefined && value.length > shape.max) issues.push({ path, message: `must hold at most ${shape.max} items (got ${value.length})` });
+      if (shape.min !== undefined && value.length < shape.min)
+        issues.push({ path, message: `must hold at least ${shape.min} items (got ${value.length})` });
+      if (shape.max !== undefined && value.length > shape.max)
+        issues.push({ path, message: `must hold at most ${shape.max} items (got ${value.length})` });
       const member = shapeOf(shape.member.shape);
       return value.map((item, i) => {
         if (item === null || item === undefined) {
@@ -96,8 +98,10 @@ function parseValue(shape: Shape, value: unknown, path: string, issues: Issue[])
         issues.push({ path, message: `${show(value)} is not one of ${shape.enum.join(', ')}` });
       }
       const length = charLength(value);
-      if (shape.min !== undefined && length < shape.min) issues.push({ path, message: `must be at least ${shape.min} characters long (got ${length})` });
-      if (shape.max !== undefined && length > shape.max) issues.push({ path, message: `must be at most ${shape.max} characters long (got ${length})` });
+      if (shape.min !== undefined && length < shape.min)
+        issues.push({ path, message: `must be at least ${shape.min} characters long (got ${length})` });
+      if (shape.max !== undefined && length > shape.max)
+        issues.push({ path, message: `must be at most ${shape.max} characters long (got ${length})` });
       if (shape.pattern && !new RegExp(shape.pattern).test(value)) {
         issues.push({ path, message: `${show(value)} does not match the pattern ${shape.pattern}` });
       }

@@ -1,4 +1,10 @@
-import type { ApproveAssignmentRequest, GetAssignmentRequest, GetFileUploadURLRequest, ListAssignmentsForHITRequest, RejectAssignmentRequest } from '@aws-sdk/client-mturk';
+import type {
+  ApproveAssignmentRequest,
+  GetAssignmentRequest,
+  GetFileUploadURLRequest,
+  ListAssignmentsForHITRequest,
+  RejectAssignmentRequest,
+} from '@aws-sdk/client-mturk';
 import { DomainError } from '../domain/errors.js';
 import { assignmentIn, settle } from '../domain/hit.js';
 import { parsedQuestion } from '../services/hits.js';
@@ -12,14 +18,19 @@ const ALL_STATUSES = ['Submitted', 'Approved', 'Rejected'];
 const listAssignmentsForHit: Operation = async (mp, raw) => {
   const input = as<ListAssignmentsForHITRequest>(raw);
   const hit = settle(requireHit(mp, input.HITId!), mp.clock.now());
-  const statuses = input.AssignmentStatuses && input.AssignmentStatuses.length > 0 ? [...new Set(input.AssignmentStatuses)].sort() : ALL_STATUSES;
+  const statuses =
+    input.AssignmentStatuses && input.AssignmentStatuses.length > 0 ? [...new Set(input.AssignmentStatuses)].sort() : ALL_STATUSES;
   const visible = hit.assignments.filter((a) => statuses.includes(a.status)).sort((a, b) => (a.id < b.id ? -1 : 1));
   const page = paginate('ListAssignmentsForHIT', { HITId: hit.id, AssignmentStatuses: statuses }, visible, (a) => a.id, input);
   const answers = await answersOf(
     mp,
     page.items.map((a) => a.id),
   );
-  return { NextToken: page.NextToken, NumResults: page.NumResults, Assignments: page.items.map((a) => assignmentToWire(hit.id, a, answers.get(a.id))) };
+  return {
+    NextToken: page.NextToken,
+    NumResults: page.NumResults,
+    Assignments: page.items.map((a) => assignmentToWire(hit.id, a, answers.get(a.id))),
+  };
 };
 
 const getAssignment: Operation = async (mp, raw) => {
@@ -55,7 +66,9 @@ const getFileUploadUrl: Operation = async (mp, raw) => {
   const a = assignmentIn(hit, input.AssignmentId!);
   if (!a || a.status === 'Accepted') throw new DomainError('AssignmentDoesNotExist', `Assignment ${input.AssignmentId} does not exist.`);
   const question = await parsedQuestion(mp, hit.id);
-  const asked = question?.kind === 'QuestionForm' && question.form.questions.some((q) => q.id === input.QuestionIdentifier && q.answer.kind === 'fileUpload');
+  const asked =
+    question?.kind === 'QuestionForm' &&
+    question.form.questions.some((q) => q.id === input.QuestionIdentifier && q.answer.kind === 'fileUpload');
   throw new DomainError(
     'UnsupportedFeature',
     asked

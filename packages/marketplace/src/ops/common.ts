@@ -43,5 +43,6 @@ export function checkFeedback(value: string | undefined, path: string): void {
   if (value === undefined) return;
   if (value.length > 1024) throw invalid(path, `must be at most 1024 characters (got ${value.length})`);
   // eslint-disable-next-line no-control-regex -- the control characters are what is being refused
-  if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(value)) throw invalid(path, 'must not contain ASCII control characters (0-8, 11, 12, 14-31)');
+  if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(value))
+    throw invalid(path, 'must not contain ASCII control characters (0-8, 11, 12, 14-31)');
 }

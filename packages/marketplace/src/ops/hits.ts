@@ -15,7 +15,17 @@ import type {
 } from '@aws-sdk/client-mturk';
 import type { Marketplace } from '../core.js';
 import { DomainError } from '../domain/errors.js';
-import { addAssignments, changeHitType, disposeHit, settle, statusOf, updateExpiration, updateReviewStatus, type HitState, type HitTypeProps } from '../domain/hit.js';
+import {
+  addAssignments,
+  changeHitType,
+  disposeHit,
+  settle,
+  statusOf,
+  updateExpiration,
+  updateReviewStatus,
+  type HitState,
+  type HitTypeProps,
+} from '../domain/hit.js';
 import { assignmentsCharge, centsOf, usd } from '../domain/money.js';
 import { isSystemQualification } from '../domain/system-qualifications.js';
 import type { Requirement } from '../domain/types.js';
@@ -53,7 +63,10 @@ const createHitType: Operation = async (mp, raw) => {
   return { HITTypeId: type._id };
 };
 
-type HitRequestFields = Pick<CreateHITWithHITTypeRequest, 'MaxAssignments' | 'LifetimeInSeconds' | 'Question' | 'HITLayoutId' | 'RequesterAnnotation' | 'UniqueRequestToken'>;
+type HitRequestFields = Pick<
+  CreateHITWithHITTypeRequest,
+  'MaxAssignments' | 'LifetimeInSeconds' | 'Question' | 'HITLayoutId' | 'RequesterAnnotation' | 'UniqueRequestToken'
+>;
 
 /** CreateHIT and CreateHITWithHITType differ only in where the HIT type comes from. */
 async function createHitFromRequest(mp: Parameters<Operation>[0], type: Parameters<typeof createHit>[1]['type'], input: HitRequestFields) {
@@ -86,7 +99,13 @@ const getHit: Operation = async (mp, raw) => {
   return { HIT: await hitWithQuestion(mp, hit) };
 };
 
-async function hitPage(mp: Marketplace, op: string, filters: Record<string, unknown>, hits: HitState[], input: { NextToken?: string; MaxResults?: number }) {
+async function hitPage(
+  mp: Marketplace,
+  op: string,
+  filters: Record<string, unknown>,
+  hits: HitState[],
+  input: { NextToken?: string; MaxResults?: number },
+) {
   const page = paginate(op, filters, hits, (h) => h.id, input);
   return { NextToken: page.NextToken, NumResults: page.NumResults, HITs: await Promise.all(page.items.map((h) => hitWithQuestion(mp, h))) };
 }
@@ -101,7 +120,9 @@ const listReviewableHits: Operation = async (mp, raw) => {
   const input = as<ListReviewableHITsRequest>(raw);
   const wanted = input.Status ?? 'Reviewable';
   const now = mp.clock.now();
-  const hits = [...mp.hits.all()].filter((h) => (input.HITTypeId === undefined || h.typeId === input.HITTypeId) && statusOf(settle(h, now), now) === wanted);
+  const hits = [...mp.hits.all()].filter(
+    (h) => (input.HITTypeId === undefined || h.typeId === input.HITTypeId) && statusOf(settle(h, now), now) === wanted,
+  );
   return hitPage(mp, 'ListReviewableHITs', { HITTypeId: input.HITTypeId, Status: wanted }, hits, input);
 };
 
@@ -109,8 +130,11 @@ const listHitsForQualificationType: Operation = async (mp, raw) => {
   const input = as<ListHITsForQualificationTypeRequest>(raw);
   const typeId = input.QualificationTypeId!;
   const type = mp.types.qualificationTypes.get(typeId);
-  if (!isSystemQualification(typeId) && (!type || type.deleted)) throw new DomainError('QualificationTypeDoesNotExist', `QualificationType ${typeId} does not exist.`);
-  const hits = [...mp.hits.all()].filter((h) => !h.disposed && h.props.qualificationRequirements.some((r) => r.QualificationTypeId === typeId));
+  if (!isSystemQualification(typeId) && (!type || type.deleted))
+    throw new DomainError('QualificationTypeDoesNotExist', `QualificationType ${typeId} does not exist.`);
+  const hits = [...mp.hits.all()].filter(
+    (h) => !h.disposed && h.props.qualificationRequirements.some((r) => r.QualificationTypeId === typeId),
+  );
   return hitPage(mp, 'ListHITsForQualificationType', { QualificationTypeId: typeId }, hits, input);
 };
 
@@ -154,7 +178,10 @@ const updateHitTypeOfHit: Operation = async (mp, raw) => {
   const input = as<UpdateHITTypeOfHITRequest>(raw);
   requireHit(mp, input.HITId!);
   const type = requireHitType(mp, input.HITTypeId!);
-  await mutateHit(mp, input.HITId!, (hit, now) => ({ hit: changeHitType(hit, { typeId: type._id, groupId: type.groupId, props: type.props }, now), result: undefined }));
+  await mutateHit(mp, input.HITId!, (hit, now) => ({
+    hit: changeHitType(hit, { typeId: type._id, groupId: type.groupId, props: type.props }, now),
+    result: undefined,
+  }));
   return {};
 };
 

@@ -28,13 +28,24 @@ const listBonusPayments: Operation = async (mp, raw) => {
   const sortKey = (e: LedgerEntry) => `${String(e.at.getTime()).padStart(15, '0')}:${e.key}`;
   const bonuses = mp.ledger
     .all()
-    .filter((e) => e.kind === 'bonus' && (input.HITId === undefined || e.hitId === input.HITId) && (input.AssignmentId === undefined || e.assignmentId === input.AssignmentId))
+    .filter(
+      (e) =>
+        e.kind === 'bonus' &&
+        (input.HITId === undefined || e.hitId === input.HITId) &&
+        (input.AssignmentId === undefined || e.assignmentId === input.AssignmentId),
+    )
     .sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1));
   const page = paginate('ListBonusPayments', { HITId: input.HITId, AssignmentId: input.AssignmentId }, bonuses, sortKey, input);
   return {
     NumResults: page.NumResults,
     NextToken: page.NextToken,
-    BonusPayments: page.items.map((e) => ({ WorkerId: e.workerId, BonusAmount: usd(e.rewardCents), AssignmentId: e.assignmentId, Reason: e.reason, GrantTime: e.at })),
+    BonusPayments: page.items.map((e) => ({
+      WorkerId: e.workerId,
+      BonusAmount: usd(e.rewardCents),
+      AssignmentId: e.assignmentId,
+      Reason: e.reason,
+      GrantTime: e.at,
+    })),
   };
 };
 

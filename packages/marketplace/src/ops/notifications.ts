@@ -34,7 +34,13 @@ const sendTestEventNotification: Operation = async (mp, raw) => {
     mp,
     spec.Destination,
     spec.Version,
-    messageEvent({ type, at: mp.clock.now(), hitId: test, hitTypeId: test, ...(type.startsWith('Assignment') ? { assignmentId: `${test}000001` } : {}) }),
+    messageEvent({
+      type,
+      at: mp.clock.now(),
+      hitId: test,
+      hitTypeId: test,
+      ...(type.startsWith('Assignment') ? { assignmentId: `${test}000001` } : {}),
+    }),
   );
   return {};
 };

@@ -14,7 +14,13 @@ import type {
 } from '@aws-sdk/client-mturk';
 import type { Marketplace } from '../core.js';
 import { DomainError } from '../domain/errors.js';
-import { newQualificationType, updateQualificationType, type CreateInput, type QualificationTypeState, type UpdateInput } from '../domain/qualification-types.js';
+import {
+  newQualificationType,
+  updateQualificationType,
+  type CreateInput,
+  type QualificationTypeState,
+  type UpdateInput,
+} from '../domain/qualification-types.js';
 import { isSystemQualification, SYSTEM_QUALIFICATION_TYPES } from '../domain/system-qualifications.js';
 import { newEntityId } from '../ids.js';
 import { requireWorker, workerQualificationId } from '../services/access.js';
@@ -29,14 +35,21 @@ const nameKey = (name: string) => name.trim().toLowerCase();
 /** Custom types only: system qualifications belong to the platform. */
 function requireOwnType(mp: Marketplace, typeId: string): QualificationTypeState {
   if (isSystemQualification(typeId)) {
-    throw new DomainError('ValidationException', `QualificationTypeId: ${typeId} is a system qualification; its values are computed from workers' profiles and work, not assigned`);
+    throw new DomainError(
+      'ValidationException',
+      `QualificationTypeId: ${typeId} is a system qualification; its values are computed from workers' profiles and work, not assigned`,
+    );
   }
   return requireQualificationType(mp, typeId);
 }
 
 async function saveTest(mp: Marketplace, typeId: string, docs: { test: string; answerKey?: string } | undefined): Promise<void> {
   if (!docs) return;
-  await mp.models.qualificationTests.replaceOne({ _id: typeId }, { _id: typeId, test: docs.test, ...(docs.answerKey !== undefined ? { answerKey: docs.answerKey } : {}) }, { upsert: true });
+  await mp.models.qualificationTests.replaceOne(
+    { _id: typeId },
+    { _id: typeId, test: docs.test, ...(docs.answerKey !== undefined ? { answerKey: docs.answerKey } : {}) },
+    { upsert: true },
+  );
 }
 
 async function wireType(mp: Marketplace, t: QualificationTypeState) {
@@ -93,13 +106,26 @@ const listQualificationTypes: Operation = async (mp, raw) => {
   const custom = [...mp.types.qualificationTypes.values()].filter(
     (t) => !t.deleted && (!input.MustBeRequestable || t.status === 'Active') && matches(t.name, t.description, t.keywords),
   );
-  const system = input.MustBeOwnedByCaller || input.MustBeRequestable ? [] : SYSTEM_QUALIFICATION_TYPES.filter((s) => matches(s.Name, s.Description, s.Keywords));
-  const all = [...custom.map((t) => ({ id: t.id, custom: t })), ...system.map((s) => ({ id: s.QualificationTypeId, system: s }))].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const page = paginate('ListQualificationTypes', { Query: query, MustBeRequestable: input.MustBeRequestable, MustBeOwnedByCaller: input.MustBeOwnedByCaller }, all, (x) => x.id, input);
+  const system =
+    input.MustBeOwnedByCaller || input.MustBeRequestable
+      ? []
+      : SYSTEM_QUALIFICATION_TYPES.filter((s) => matches(s.Name, s.Description, s.Keywords));
+  const all = [...custom.map((t) => ({ id: t.id, custom: t })), ...system.map((s) => ({ id: s.QualificationTypeId, system: s }))].sort(
+    (a, b) => (a.id < b.id ? -1 : 1),
+  );
+  const page = paginate(
+    'ListQualificationTypes',
+    { Query: query, MustBeRequestable: input.MustBeRequestable, MustBeOwnedByCaller: input.MustBeOwnedByCaller },
+    all,
+    (x) => x.id,
+    input,
+  );
   return {
     NumResults: page.NumResults,
     NextToken: page.NextToken,
-    QualificationTypes: await Promise.all(page.items.map((x) => ('custom' in x ? wireType(mp, x.custom) : systemQualificationTypeToWire(x.system)))),
+    QualificationTypes: await Promise.all(
+      page.items.map((x) => ('custom' in x ? wireType(mp, x.custom) : systemQualificationTypeToWire(x.system))),
+    ),
   };
 };
 
@@ -119,7 +145,12 @@ const associateQualificationWithWorker: Operation = async (mp, raw) => {
   const value = input.IntegerValue ?? 1;
   await grant(mp, type.id, input.WorkerId!, value);
   if (input.SendNotification !== false) {
-    await sendWorkerMessage(mp, input.WorkerId!, `Qualification granted: ${type.name}`, `You have been granted the qualification "${type.name}" with the value ${value}.`);
+    await sendWorkerMessage(
+      mp,
+      input.WorkerId!,
+      `Qualification granted: ${type.name}`,
+      `You have been granted the qualification "${type.name}" with the value ${value}.`,
+    );
   }
   return {};
 };
@@ -137,7 +168,13 @@ const listWorkersWithQualificationType: Operation = async (mp, raw) => {
   const type = requireOwnType(mp, input.QualificationTypeId!);
   const filter = { typeId: type.id, ...(input.Status ? { status: input.Status } : {}) };
   const docs = await mp.models.workerQualifications.find(filter).sort({ _id: 1 }).lean<WorkerQualificationDoc[]>();
-  const page = paginate('ListWorkersWithQualificationType', { QualificationTypeId: type.id, Status: input.Status }, docs, (d) => d._id, input);
+  const page = paginate(
+    'ListWorkersWithQualificationType',
+    { QualificationTypeId: type.id, Status: input.Status },
+    docs,
+    (d) => d._id,
+    input,
+  );
   return { NextToken: page.NextToken, NumResults: page.NumResults, Qualifications: page.items.map(qualificationToWire) };
 };
 
@@ -145,7 +182,11 @@ const getQualificationScore: Operation = async (mp, raw) => {
   const input = as<GetQualificationScoreRequest>(raw);
   const type = requireOwnType(mp, input.QualificationTypeId!);
   const doc = await mp.models.workerQualifications.findById(workerQualificationId(type.id, input.WorkerId!)).lean<WorkerQualificationDoc>();
-  if (!doc) throw new DomainError('QualificationDoesNotExist', `You requested a Qualification that does not exist: worker ${input.WorkerId} does not hold ${type.id}.`);
+  if (!doc)
+    throw new DomainError(
+      'QualificationDoesNotExist',
+      `You requested a Qualification that does not exist: worker ${input.WorkerId} does not hold ${type.id}.`,
+    );
   return { Qualification: qualificationToWire(doc) };
 };
 

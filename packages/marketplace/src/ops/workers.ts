@@ -1,4 +1,10 @@
-import type { CreateWorkerBlockRequest, DeleteWorkerBlockRequest, ListWorkerBlocksRequest, NotifyWorkersFailureStatus, NotifyWorkersRequest } from '@aws-sdk/client-mturk';
+import type {
+  CreateWorkerBlockRequest,
+  DeleteWorkerBlockRequest,
+  ListWorkerBlocksRequest,
+  NotifyWorkersFailureStatus,
+  NotifyWorkersRequest,
+} from '@aws-sdk/client-mturk';
 import { sendWorkerMessage } from '../services/messages.js';
 import type { BlockDoc } from '../store/models.js';
 import { as, checkFeedback, invalid, paginate, type Operation } from './common.js';
@@ -6,7 +12,11 @@ import { as, checkFeedback, invalid, paginate, type Operation } from './common.j
 const createWorkerBlock: Operation = async (mp, raw) => {
   const input = as<CreateWorkerBlockRequest>(raw);
   checkFeedback(input.Reason, 'Reason');
-  await mp.models.blocks.replaceOne({ _id: input.WorkerId! }, { _id: input.WorkerId!, reason: input.Reason!, createdAt: mp.clock.now() }, { upsert: true });
+  await mp.models.blocks.replaceOne(
+    { _id: input.WorkerId! },
+    { _id: input.WorkerId!, reason: input.Reason!, createdAt: mp.clock.now() },
+    { upsert: true },
+  );
   return {};
 };
 
@@ -21,7 +31,11 @@ const listWorkerBlocks: Operation = async (mp, raw) => {
   const input = as<ListWorkerBlocksRequest>(raw);
   const blocks = await mp.models.blocks.find({}).sort({ _id: 1 }).lean<BlockDoc[]>();
   const page = paginate('ListWorkerBlocks', {}, blocks, (b) => b._id, input);
-  return { NextToken: page.NextToken, NumResults: page.NumResults, WorkerBlocks: page.items.map((b) => ({ WorkerId: b._id, Reason: b.reason })) };
+  return {
+    NextToken: page.NextToken,
+    NumResults: page.NumResults,
+    WorkerBlocks: page.items.map((b) => ({ WorkerId: b._id, Reason: b.reason })),
+  };
 };
 
 /** Messages reach the worker's inbox on the worker site; like MTurk, only workers whose work you approved or rejected. */
@@ -40,7 +54,9 @@ const notifyWorkers: Operation = async (mp, raw) => {
     if (!exists || stats.approved + stats.rejected === 0) {
       failures.push({
         NotifyWorkersFailureCode: 'HardFailure',
-        NotifyWorkersFailureMessage: exists ? `Cannot notify worker ${workerId}: you have not approved or rejected any of their work` : `Worker ${workerId} does not exist`,
+        NotifyWorkersFailureMessage: exists
+          ? `Cannot notify worker ${workerId}: you have not approved or rejected any of their work`
+          : `Worker ${workerId} does not exist`,
         WorkerId: workerId,
       });
       continue;

@@ -11,7 +11,11 @@ describe('ChaosControl', () => {
 
   it('throttles beyond the bucket, refilling with real time', () => {
     let now = 0;
-    const c = new ChaosControl({ ...NO_CHAOS, throttleRate: 2, throttleBurst: 2 }, () => 0.99, () => now);
+    const c = new ChaosControl(
+      { ...NO_CHAOS, throttleRate: 2, throttleBurst: 2 },
+      () => 0.99,
+      () => now,
+    );
     expect([c.decide(), c.decide(), c.decide()].map((d) => d.kind)).toEqual(['pass', 'pass', 'throttle']);
     now = 500;
     expect(c.decide().kind).toBe('pass');
@@ -20,7 +24,11 @@ describe('ChaosControl', () => {
 
   it('changes at runtime, refilling the bucket', () => {
     let now = 0;
-    const c = new ChaosControl(NO_CHAOS, () => 0.1, () => now);
+    const c = new ChaosControl(
+      NO_CHAOS,
+      () => 0.1,
+      () => now,
+    );
     expect(c.set({ faultShare: 0.5 })).toMatchObject({ faultShare: 0.5 });
     expect(c.decide()).toEqual({ kind: 'fault' });
     c.set({ faultShare: 0, throttleRate: 1 });

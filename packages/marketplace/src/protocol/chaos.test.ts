@@ -42,7 +42,7 @@ describe('chaos decisions', () => {
 
   it('draws about the configured share over many requests', () => {
     let state = 42;
-    const lcg = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const lcg = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
     const s = { ...NO_CHAOS, throttleShare: 0.2 };
     let throttled = 0;
     for (let i = 0; i < 10_000; i++) if (decide(s, lcg).kind === 'throttle') throttled++;

@@ -66,12 +66,16 @@ export function parseChaosSpec(spec: string): ChaosSettings {
     'slow-share': 'slowShare',
     'slow-ms': 'slowMs',
   };
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [name, raw] = part.split('=').map((s) => s.trim()) as [string, string | undefined];
     const key = keys[name];
     if (!key) throw new Error(`unknown setting "${name}" (known: ${Object.keys(keys).join(', ')})`);
     const value = Number(raw);
-    if (raw === undefined || raw === '' || !Number.isFinite(value) || value < 0) throw new Error(`${name} needs a number >= 0, got "${raw ?? ''}"`);
+    if (raw === undefined || raw === '' || !Number.isFinite(value) || value < 0)
+      throw new Error(`${name} needs a number >= 0, got "${raw ?? ''}"`);
     if (key.endsWith('Share') && value > 1) throw new Error(`${name} is a share from 0 to 1, got ${value}`);
     settings[key] = value;
   }
@@ -79,6 +83,7 @@ export function parseChaosSpec(spec: string): ChaosSettings {
 }
 
 export function checkChaos(settings: ChaosSettings): ChaosSettings {
-  if (settings.throttleRate > 0 && settings.throttleBurst < 1) return { ...settings, throttleBurst: Math.max(1, Math.ceil(settings.throttleRate)) };
+  if (settings.throttleRate > 0 && settings.throttleBurst < 1)
+    return { ...settings, throttleBurst: Math.max(1, Math.ceil(settings.throttleRate)) };
   return settings;
 }

@@ -45,18 +45,28 @@ export function requesterApiRouter(mp: Marketplace, chaos: ChaosControl, ownHost
     let status = 200;
     try {
       if (!operation || !model.operations[operation]) {
-        throw new WireError(400, 'UnknownOperationException', target ? `Unknown operation ${target}` : `Missing X-Amz-Target header (expected ${TARGET_PREFIX}.<Operation>)`);
+        throw new WireError(
+          400,
+          'UnknownOperationException',
+          target ? `Unknown operation ${target}` : `Missing X-Amz-Target header (expected ${TARGET_PREFIX}.<Operation>)`,
+        );
       }
       const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const auth = verifySignature(
         { method: req.method, path: pathOf(req.originalUrl), query: queryOf(req.originalUrl), headers: req.headers, body },
         { accessKeyId: mp.settings.accessKeyId, secretAccessKey: mp.settings.secretAccessKey },
-        { nowMs: Date.now(), maxSkewMs: mp.settings.maxClockSkewMs, region: mp.settings.region, ...(ownHosts ? { ownHost: (host: string | undefined) => ownHosts.accepts(host) } : {}) },
+        {
+          nowMs: Date.now(),
+          maxSkewMs: mp.settings.maxClockSkewMs,
+          region: mp.settings.region,
+          ...(ownHosts ? { ownHost: (host: string | undefined) => ownHosts.accepts(host) } : {}),
+        },
       );
       if (!auth.ok) throw new WireError(400, auth.type, auth.message);
       const decision = chaos.decide();
       if (decision.kind === 'throttle') throw throttled();
-      if (decision.kind === 'fault') throw serviceFault('An internal error occurred (fault injected by the marketplace operator); retry the request.');
+      if (decision.kind === 'fault')
+        throw serviceFault('An internal error occurred (fault injected by the marketplace operator); retry the request.');
       if (decision.kind === 'slow') await sleep(decision.ms);
       let json: unknown;
       try {
@@ -74,8 +84,13 @@ export function requesterApiRouter(mp: Marketplace, chaos: ChaosControl, ownHost
       send(res, 200, serializeOutput(operation, output));
     } catch (err) {
       const wire =
-        err instanceof WireError ? err : err instanceof DomainError ? fromDomainError(err) : serviceFault('An internal error occurred; the marketplace log has the details.');
-      if (!(err instanceof WireError) && !(err instanceof DomainError)) mp.logger.error({ err, operation, requestId }, 'marketplace operation failed');
+        err instanceof WireError
+          ? err
+          : err instanceof DomainError
+            ? fromDomainError(err)
+            : serviceFault('An internal error occurred; the marketplace log has the details.');
+      if (!(err instanceof WireError) && !(err instanceof DomainError))
+        mp.logger.error({ err, operation, requestId }, 'marketplace operation failed');
       status = wire.status;
       sendError(res, wire);
     } finally {

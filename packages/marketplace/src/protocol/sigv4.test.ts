@@ -6,7 +6,16 @@ import { canonicalQuery, computeSignature, parseAuthorization, verifySignature, 
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 
 async function signed(
-  opts: { body?: string; region?: string; service?: string; at?: Date; secret?: string; key?: string; unsigned?: string[]; host?: string } = {},
+  opts: {
+    body?: string;
+    region?: string;
+    service?: string;
+    at?: Date;
+    secret?: string;
+    key?: string;
+    unsigned?: string[];
+    host?: string;
+  } = {},
 ): Promise<SignedRequest> {
   const signer = new SignatureV4({
     credentials: { accessKeyId: opts.key ?? credentials.accessKeyId, secretAccessKey: opts.secret ?? credentials.secretAccessKey },
@@ -51,12 +60,16 @@ describe('SigV4 verification', () => {
   it('requires X-Amz-Target to be signed: a GetHIT signed without it cannot be replayed as DeleteHIT', async () => {
     const captured = await signed({ unsigned: ['x-amz-target'] });
     expect(String(captured.headers.authorization)).not.toMatch(/SignedHeaders=[^,]*x-amz-target/);
-    expect(verifySignature(captured, credentials, opts)).toEqual({ ok: false, type: 'InvalidSignatureException', message: "'X-Amz-Target' must be a signed header." });
+    expect(verifySignature(captured, credentials, opts)).toEqual({
+      ok: false,
+      type: 'InvalidSignatureException',
+      message: "'X-Amz-Target' must be a signed header.",
+    });
     captured.headers['x-amz-target'] = 'MTurkRequesterServiceV20170117.DeleteHIT';
     expect(verifySignature(captured, credentials, opts)).toMatchObject({ ok: false, message: "'X-Amz-Target' must be a signed header." });
   });
 
-  it('requires the signed Host to be one of the server\'s own', async () => {
+  it("requires the signed Host to be one of the server's own", async () => {
     const own = (host: string | undefined) => host === '127.0.0.1:8090';
     expect(verifySignature(await signed(), credentials, { ...opts, ownHost: own })).toMatchObject({ ok: true });
     const elsewhere = await signed({ host: 'mturk-requester.us-east-1.amazonaws.com' });
@@ -67,7 +80,10 @@ describe('SigV4 verification', () => {
     });
     // the Host header put back to ours: the signature no longer matches
     elsewhere.headers.host = '127.0.0.1:8090';
-    expect(verifySignature(elsewhere, credentials, { ...opts, ownHost: own })).toMatchObject({ ok: false, message: expect.stringMatching(/^The request signature we calculated does not match/) });
+    expect(verifySignature(elsewhere, credentials, { ...opts, ownHost: own })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^The request signature we calculated does not match/),
+    });
   });
 
   it('matches the AWS test suite vector get-vanilla', () => {
@@ -101,8 +117,14 @@ describe('SigV4 verification', () => {
     const tampered = await signed();
     tampered.body = Buffer.from('{"HITId":"3ABD"}');
     expect(verifySignature(tampered, credentials, opts)).toMatchObject({ ok: false, type: 'InvalidSignatureException' });
-    expect(verifySignature(await signed({ secret: 'not-the-secret' }), credentials, opts)).toMatchObject({ ok: false, type: 'InvalidSignatureException' });
-    expect(verifySignature(await signed({ key: 'AKIDOTHER' }), credentials, opts)).toMatchObject({ ok: false, type: 'UnrecognizedClientException' });
+    expect(verifySignature(await signed({ secret: 'not-the-secret' }), credentials, opts)).toMatchObject({
+      ok: false,
+      type: 'InvalidSignatureException',
+    });
+    expect(verifySignature(await signed({ key: 'AKIDOTHER' }), credentials, opts)).toMatchObject({
+      ok: false,
+      type: 'UnrecognizedClientException',
+    });
     const bare = await signed();
     delete bare.headers.authorization;
     expect(verifySignature(bare, credentials, opts)).toMatchObject({ ok: false, type: 'MissingAuthenticationTokenException' });
@@ -120,17 +142,27 @@ describe('SigV4 verification', () => {
     const old = await signed({ at: new Date(now - 6 * 60_000) });
     expect(verifySignature(old, credentials, opts)).toMatchObject({ ok: false, message: expect.stringMatching(/^Signature expired/) });
     const future = await signed({ at: new Date(now + 6 * 60_000) });
-    expect(verifySignature(future, credentials, opts)).toMatchObject({ ok: false, message: expect.stringMatching(/^Signature not yet current/) });
+    expect(verifySignature(future, credentials, opts)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^Signature not yet current/),
+    });
   });
 
   it('requires the mturk-requester service scope', async () => {
-    expect(verifySignature(await signed({ service: 'sqs' }), credentials, opts)).toMatchObject({ ok: false, type: 'InvalidSignatureException' });
+    expect(verifySignature(await signed({ service: 'sqs' }), credentials, opts)).toMatchObject({
+      ok: false,
+      type: 'InvalidSignatureException',
+    });
   });
 
   it('parses and rejects malformed Authorization headers', () => {
     expect(parseAuthorization('Basic abc')).toMatchObject({ ok: false, type: 'IncompleteSignatureException' });
     expect(parseAuthorization('AWS4-HMAC-SHA256 Credential=A/B')).toMatchObject({ ok: false });
-    expect(parseAuthorization('AWS4-HMAC-SHA256 Credential=AK/20260101/us-east-1/mturk-requester/aws4_request, SignedHeaders=host;x-amz-date, Signature=ab')).toMatchObject({
+    expect(
+      parseAuthorization(
+        'AWS4-HMAC-SHA256 Credential=AK/20260101/us-east-1/mturk-requester/aws4_request, SignedHeaders=host;x-amz-date, Signature=ab',
+      ),
+    ).toMatchObject({
       ok: true,
       accessKeyId: 'AK',
       date: '20260101',

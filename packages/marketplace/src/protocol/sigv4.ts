@@ -27,9 +27,7 @@ export interface Credentials {
   secretAccessKey: string;
 }
 
-export type VerifyResult =
-  | { ok: true; accessKeyId: string; region: string }
-  | { ok: false; type: string; message: string };
+export type VerifyResult = { ok: true; accessKeyId: string; region: string } | { ok: false; type: string; message: string };
 
 const fail = (type: string, message: string): VerifyResult => ({ ok: false, type, message });
 
@@ -107,12 +105,15 @@ export function stringToSign(amzDate: string, scope: string, canonical: string):
 }
 
 /** Parses `AWS4-HMAC-SHA256 Credential=..., SignedHeaders=..., Signature=...`. */
-export function parseAuthorization(header: string):
+export function parseAuthorization(
+  header: string,
+):
   | { ok: true; accessKeyId: string; date: string; region: string; service: string; signedHeaders: string[]; signature: string }
   | { ok: false; type: string; message: string } {
   const space = header.indexOf(' ');
   const algorithm = space < 0 ? header : header.slice(0, space);
-  if (algorithm !== ALGORITHM) return { ok: false, type: 'IncompleteSignatureException', message: `Unsupported Authorization Type: expected ${ALGORITHM}` };
+  if (algorithm !== ALGORITHM)
+    return { ok: false, type: 'IncompleteSignatureException', message: `Unsupported Authorization Type: expected ${ALGORITHM}` };
   const params = new Map<string, string>();
   for (const part of header.slice(space + 1).split(',')) {
     const eq = part.indexOf('=');
@@ -130,7 +131,11 @@ export function parseAuthorization(header: string):
   }
   const scope = credential.split('/');
   if (scope.length !== 5 || scope[4] !== 'aws4_request') {
-    return { ok: false, type: 'IncompleteSignatureException', message: `Credential must be <access key>/<date>/<region>/<service>/aws4_request, got ${credential}` };
+    return {
+      ok: false,
+      type: 'IncompleteSignatureException',
+      message: `Credential must be <access key>/<date>/<region>/<service>/aws4_request, got ${credential}`,
+    };
   }
   const [accessKeyId, date, region, service] = scope as [string, string, string, string, string];
   return { ok: true, accessKeyId, date, region, service, signedHeaders: signedHeaders.split(';'), signature };
@@ -179,22 +184,34 @@ export function verifySignature(req: SignedRequest, credentials: Credentials, op
     return fail('InvalidSignatureException', `Credential should be scoped to correct service: '${SIGNING_SERVICE}'.`);
   }
   if (auth.region !== opts.region) {
-    return fail('InvalidSignatureException', `Credential should be scoped to a valid region: this marketplace is '${opts.region}', the request was signed for '${auth.region}'.`);
+    return fail(
+      'InvalidSignatureException',
+      `Credential should be scoped to a valid region: this marketplace is '${opts.region}', the request was signed for '${auth.region}'.`,
+    );
   }
   for (const header of MUST_SIGN) {
     const present = header.always || headerValue(req.headers, header.name) !== undefined;
-    if (present && !auth.signedHeaders.includes(header.name)) return fail('InvalidSignatureException', `'${header.shown}' must be a signed header.`);
+    if (present && !auth.signedHeaders.includes(header.name))
+      return fail('InvalidSignatureException', `'${header.shown}' must be a signed header.`);
   }
   const host = headerValue(req.headers, 'host');
   if (opts.ownHost && !opts.ownHost(host)) {
-    return fail('InvalidSignatureException', `The request was signed for the host '${(host ?? '').slice(0, 80)}', which is not this marketplace's address.`);
+    return fail(
+      'InvalidSignatureException',
+      `The request was signed for the host '${(host ?? '').slice(0, 80)}', which is not this marketplace's address.`,
+    );
   }
   const amzDate = headerValue(req.headers, 'x-amz-date');
-  if (!amzDate) return fail('IncompleteSignatureException', 'Authorization header requires existence of either a \'X-Amz-Date\' or a \'Date\' header.');
+  if (!amzDate)
+    return fail('IncompleteSignatureException', "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.");
   const signedAt = parseAmzDate(amzDate);
-  if (signedAt === undefined) return fail('IncompleteSignatureException', `X-Amz-Date must be in the form YYYYMMDDTHHMMSSZ, got ${amzDate}`);
+  if (signedAt === undefined)
+    return fail('IncompleteSignatureException', `X-Amz-Date must be in the form YYYYMMDDTHHMMSSZ, got ${amzDate}`);
   if (amzDate.slice(0, 8) !== auth.date) {
-    return fail('InvalidSignatureException', `Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '${auth.date}' != '${amzDate.slice(0, 8)}'`);
+    return fail(
+      'InvalidSignatureException',
+      `Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '${auth.date}' != '${amzDate.slice(0, 8)}'`,
+    );
   }
   const skew = signedAt - opts.nowMs;
   if (Math.abs(skew) > opts.maxSkewMs) {

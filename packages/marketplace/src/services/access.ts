@@ -37,7 +37,8 @@ export async function workerContext(mp: Marketplace, workerId: string, hits: Ite
   const worker = await requireWorker(mp, workerId);
   const custom = new Set<string>();
   for (const hit of hits) {
-    for (const r of hit.props.qualificationRequirements) if (!isSystemQualification(r.QualificationTypeId)) custom.add(r.QualificationTypeId);
+    for (const r of hit.props.qualificationRequirements)
+      if (!isSystemQualification(r.QualificationTypeId)) custom.add(r.QualificationTypeId);
   }
   const [blocked, ...granted] = await Promise.all([
     mp.models.blocks.exists({ _id: workerId }),

@@ -42,7 +42,9 @@ export async function mutateHit<R>(
         throw err;
       }
       if (hit.pendingEvents.length === 0) return result;
-      await flushEvents(mp, hitId).catch((err: unknown) => mp.logger.warn({ err, hitId }, 'could not hand HIT events to the outbox yet; the background loop retries'));
+      await flushEvents(mp, hitId).catch((err: unknown) =>
+        mp.logger.warn({ err, hitId }, 'could not hand HIT events to the outbox yet; the background loop retries'),
+      );
       return result;
     }
   });

@@ -46,7 +46,10 @@ function refuseInactive(mp: Marketplace, requirements: HitTypeProps['qualificati
   requirements.forEach((r, i) => {
     const type = mp.types.qualificationTypes.get(r.QualificationTypeId);
     if (type && !type.deleted && type.status !== 'Active') {
-      throw invalid(`QualificationRequirements.${i}.QualificationTypeId`, `qualification type ${type.id} ("${type.name}") is Inactive; activate it with UpdateQualificationType to require it`);
+      throw invalid(
+        `QualificationRequirements.${i}.QualificationTypeId`,
+        `qualification type ${type.id} ("${type.name}") is Inactive; activate it with UpdateQualificationType to require it`,
+      );
     }
   });
 }
@@ -56,8 +59,10 @@ export function checkHitTypeProps(mp: Marketplace, props: HitTypeProps): HitType
   if (props.title.trim() === '') throw invalid('Title', 'must not be empty');
   if (props.title.length > LIMITS.title) throw invalid('Title', `must be at most ${LIMITS.title} characters (got ${props.title.length})`);
   if (props.description.trim() === '') throw invalid('Description', 'must not be empty');
-  if (props.description.length > LIMITS.description) throw invalid('Description', `must be at most ${LIMITS.description} characters (got ${props.description.length})`);
-  if (props.keywords !== undefined && props.keywords.length > LIMITS.keywords) throw invalid('Keywords', `must be at most ${LIMITS.keywords} characters (got ${props.keywords.length})`);
+  if (props.description.length > LIMITS.description)
+    throw invalid('Description', `must be at most ${LIMITS.description} characters (got ${props.description.length})`);
+  if (props.keywords !== undefined && props.keywords.length > LIMITS.keywords)
+    throw invalid('Keywords', `must be at most ${LIMITS.keywords} characters (got ${props.keywords.length})`);
   if (props.rewardCents < LIMITS.minimumRewardCents) throw invalid('Reward', `must be at least 0.01 (got ${props.reward})`);
   checkRange(props.assignmentDurationSeconds, LIMITS.assignmentDuration, 'AssignmentDurationInSeconds');
   checkRange(props.autoApprovalDelaySeconds, LIMITS.autoApprovalDelay, 'AutoApprovalDelayInSeconds');
@@ -92,9 +97,14 @@ export async function registerHitType(mp: Marketplace, raw: HitTypeProps): Promi
 
 export function requireHitType(mp: Marketplace, hitTypeId: string): HitTypeDoc {
   const type = mp.types.hitTypes.get(hitTypeId);
-  const deletedQualification = type?.props.qualificationRequirements.find((r) => qualificationKind(mp, r.QualificationTypeId) === undefined);
+  const deletedQualification = type?.props.qualificationRequirements.find(
+    (r) => qualificationKind(mp, r.QualificationTypeId) === undefined,
+  );
   if (!type || deletedQualification) {
-    throw new DomainError('HITTypeDoesNotExist', `Hit type ${hitTypeId} does not exist${deletedQualification ? ` (its qualification type ${deletedQualification.QualificationTypeId} was deleted)` : ''}.`);
+    throw new DomainError(
+      'HITTypeDoesNotExist',
+      `Hit type ${hitTypeId} does not exist${deletedQualification ? ` (its qualification type ${deletedQualification.QualificationTypeId} was deleted)` : ''}.`,
+    );
   }
   refuseInactive(mp, type.props.qualificationRequirements);
   return type;
@@ -118,14 +128,21 @@ export async function createHit(mp: Marketplace, req: NewHitRequest): Promise<Hi
 
 async function createHitNow(mp: Marketplace, req: NewHitRequest): Promise<HitState> {
   if (req.layoutId !== undefined) {
-    throw new DomainError('HITLayoutDoesNotExist', `HITLayoutId ${req.layoutId} does not exist: this marketplace has no HIT layouts (they are made on MTurk's requester website); send the Question XML instead.`);
+    throw new DomainError(
+      'HITLayoutDoesNotExist',
+      `HITLayoutId ${req.layoutId} does not exist: this marketplace has no HIT layouts (they are made on MTurk's requester website); send the Question XML instead.`,
+    );
   }
   if (req.question === undefined) throw invalid('Question', 'is required (give the HTMLQuestion, ExternalQuestion or QuestionForm XML)');
   parseQuestion(req.question, 'Question');
-  if (req.maxAssignments < 1 || req.maxAssignments > MAX_ASSIGNMENTS) throw invalid('MaxAssignments', `must be from 1 to ${MAX_ASSIGNMENTS} (got ${req.maxAssignments})`);
+  if (req.maxAssignments < 1 || req.maxAssignments > MAX_ASSIGNMENTS)
+    throw invalid('MaxAssignments', `must be from 1 to ${MAX_ASSIGNMENTS} (got ${req.maxAssignments})`);
   checkRange(req.lifetimeSeconds, LIMITS.lifetime, 'LifetimeInSeconds');
   if (req.requesterAnnotation !== undefined && req.requesterAnnotation.length > LIMITS.requesterAnnotation) {
-    throw invalid('RequesterAnnotation', `must be at most ${LIMITS.requesterAnnotation} characters (got ${req.requesterAnnotation.length})`);
+    throw invalid(
+      'RequesterAnnotation',
+      `must be at most ${LIMITS.requesterAnnotation} characters (got ${req.requesterAnnotation.length})`,
+    );
   }
   // a retry of a HIT already made with this token is answered before anything else
   if (req.uniqueRequestToken !== undefined) {
@@ -146,7 +163,10 @@ async function createHitNow(mp: Marketplace, req: NewHitRequest): Promise<HitSta
   const now = mp.clock.now();
   const seed = mp.settings.idSeed;
   // a simulation's HIT ids repeat from run to run (a retry without a token gets a fresh one)
-  let id = seed !== undefined && req.uniqueRequestToken !== undefined ? seededEntityId(now.getTime(), `${seed}:${req.uniqueRequestToken}`) : newEntityId(Date.now());
+  let id =
+    seed !== undefined && req.uniqueRequestToken !== undefined
+      ? seededEntityId(now.getTime(), `${seed}:${req.uniqueRequestToken}`)
+      : newEntityId(Date.now());
   if (req.uniqueRequestToken !== undefined) {
     const claim = await claimToken(mp, 'CreateHIT', req.uniqueRequestToken, id, now);
     if (!claim.claimed) {
@@ -156,21 +176,27 @@ async function createHitNow(mp: Marketplace, req: NewHitRequest): Promise<HitSta
       id = claim.target; // an earlier attempt claimed the token and stopped before creating the HIT
     }
   }
-  const hit = keepWantedEvents(mp, newHitState(
-    {
-      id,
-      typeId: req.type._id,
-      groupId: req.type.groupId,
-      props,
-      maxAssignments: req.maxAssignments,
-      lifetimeSeconds: req.lifetimeSeconds,
-      ...(req.requesterAnnotation !== undefined ? { requesterAnnotation: req.requesterAnnotation } : {}),
-    },
-    now,
-  ));
+  const hit = keepWantedEvents(
+    mp,
+    newHitState(
+      {
+        id,
+        typeId: req.type._id,
+        groupId: req.type.groupId,
+        props,
+        maxAssignments: req.maxAssignments,
+        lifetimeSeconds: req.lifetimeSeconds,
+        ...(req.requesterAnnotation !== undefined ? { requesterAnnotation: req.requesterAnnotation } : {}),
+      },
+      now,
+    ),
+  );
   await mp.models.questions.replaceOne({ _id: id }, { _id: id, xml: req.question }, { upsert: true });
   await mp.hits.insert(hit, req.uniqueRequestToken);
-  if (hit.pendingEvents.length > 0) await flushEventsLocked(mp, id).catch((err: unknown) => mp.logger.warn({ err, hitId: id }, 'HITCreated will be handed to the outbox by the background loop'));
+  if (hit.pendingEvents.length > 0)
+    await flushEventsLocked(mp, id).catch((err: unknown) =>
+      mp.logger.warn({ err, hitId: id }, 'HITCreated will be handed to the outbox by the background loop'),
+    );
   return mp.hits.get(id)!;
 }
 

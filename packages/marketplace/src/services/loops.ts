@@ -31,7 +31,10 @@ export class BackgroundLoops {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.tick().catch((err: unknown) => this.mp.logger.error({ err }, 'marketplace background tick failed')), this.intervalMs);
+    this.timer = setInterval(
+      () => void this.tick().catch((err: unknown) => this.mp.logger.error({ err }, 'marketplace background tick failed')),
+      this.intervalMs,
+    );
     this.timer.unref();
   }
 

@@ -25,7 +25,13 @@ export interface BonusRequest {
 }
 
 /** Claims `kind:token` for `target`; returns the target of a live earlier claim instead. */
-export async function claimToken(mp: Marketplace, kind: string, token: string, target: string, now: Date): Promise<{ claimed: boolean; target: string }> {
+export async function claimToken(
+  mp: Marketplace,
+  kind: string,
+  token: string,
+  target: string,
+  now: Date,
+): Promise<{ claimed: boolean; target: string }> {
   const id = `${kind}:${token}`;
   try {
     await mp.models.requestTokens.create({ _id: id, target, at: now });
@@ -48,7 +54,8 @@ export async function sendBonus(mp: Marketplace, req: BonusRequest): Promise<voi
 async function sendBonusNow(mp: Marketplace, req: BonusRequest): Promise<void> {
   const hitId = hitIdFor(mp, req.assignmentId);
   const assignment = assignmentIn(mp.hits.get(hitId)!, req.assignmentId);
-  if (!assignment || assignment.status === 'Accepted') throw new DomainError('AssignmentDoesNotExist', `Assignment ${req.assignmentId} does not exist.`);
+  if (!assignment || assignment.status === 'Accepted')
+    throw new DomainError('AssignmentDoesNotExist', `Assignment ${req.assignmentId} does not exist.`);
   if (assignment.workerId !== req.workerId) {
     throw new DomainError('ValidationException', `WorkerId: worker ${req.workerId} did not work on assignment ${req.assignmentId}`);
   }
@@ -59,7 +66,10 @@ async function sendBonusNow(mp: Marketplace, req: BonusRequest): Promise<void> {
     const claim = await claimToken(mp, 'SendBonus', req.token, key, now);
     if (!claim.claimed) {
       if (mp.ledger.get(claim.target)) {
-        throw new DomainError('DuplicateRequest', `The idempotency token "${req.token}" has already been processed (bonus ${claim.target.slice(6)}).`);
+        throw new DomainError(
+          'DuplicateRequest',
+          `The idempotency token "${req.token}" has already been processed (bonus ${claim.target.slice(6)}).`,
+        );
       }
       key = claim.target; // the earlier attempt claimed the token but never paid: pay now
     }
@@ -81,8 +91,13 @@ async function sendBonusNow(mp: Marketplace, req: BonusRequest): Promise<void> {
 }
 
 /** Adds funds (the operator's admin interface); a repeated reference deposits once. */
-export async function deposit(mp: Marketplace, amountCents: number, reference?: string): Promise<{ balanceCents: number; duplicate: boolean }> {
-  if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new DomainError('ValidationException', 'amount: a deposit must be a positive amount');
+export async function deposit(
+  mp: Marketplace,
+  amountCents: number,
+  reference?: string,
+): Promise<{ balanceCents: number; duplicate: boolean }> {
+  if (!Number.isSafeInteger(amountCents) || amountCents <= 0)
+    throw new DomainError('ValidationException', 'amount: a deposit must be a positive amount');
   const { duplicate } = await mp.ledger.post(
     {
       key: `deposit:${reference ?? newEntityId()}`,

@@ -36,7 +36,11 @@ export async function revoke(mp: Marketplace, typeId: string, workerId: string, 
   const type = requireQualificationType(mp, typeId);
   const id = workerQualificationId(typeId, workerId);
   const held = await mp.models.workerQualifications.findById(id).lean<WorkerQualificationDoc>();
-  if (held?.status !== 'Granted') throw new DomainError('QualificationDoesNotExist', `You requested a Qualification that does not exist: worker ${workerId} does not hold ${typeId}.`);
+  if (held?.status !== 'Granted')
+    throw new DomainError(
+      'QualificationDoesNotExist',
+      `You requested a Qualification that does not exist: worker ${workerId} does not hold ${typeId}.`,
+    );
   // by `_id` alone: the dev database scans for any other filter; this process is the only writer
   await mp.models.workerQualifications.updateOne({ _id: id }, { $set: { status: 'Revoked' } });
   await sendWorkerMessage(mp, workerId, `Qualification revoked: ${type.name}`, reason ?? 'The requester revoked this qualification.');
@@ -95,9 +99,17 @@ export async function requestQualification(mp: Marketplace, workerId: string, ty
       return { status: 'pending', requestId };
     }
     const test = await testOf(mp, typeId);
-    if (!test) throw new DomainError('QualificationTypeDoesNotExist', `QualificationType ${typeId} has lost its test; ask the requester to update it.`);
+    if (!test)
+      throw new DomainError(
+        'QualificationTypeDoesNotExist',
+        `QualificationType ${typeId} has lost its test; ask the requester to update it.`,
+      );
     const deadline = new Date(now.getTime() + (type.testDurationSeconds ?? 3600) * 1000);
-    await mp.models.qualificationAttempts.updateOne({ _id: attemptId }, { $set: { ...requested, testStartedAt: now, testDeadline: deadline } }, { upsert: true });
+    await mp.models.qualificationAttempts.updateOne(
+      { _id: attemptId },
+      { $set: { ...requested, testStartedAt: now, testDeadline: deadline } },
+      { upsert: true },
+    );
     return { status: 'test', test: parseTest(test.test), testXml: test.test, deadline };
   });
 }
@@ -108,15 +120,24 @@ export type TestAnswers = Record<string, string | string[]>;
 export type TestOutcome = { status: 'granted'; value: number; requestId: string } | { status: 'pending'; requestId: string };
 
 /** Submits a started test: scored with the AnswerKey and granted at once, or left for the requester. */
-export async function submitQualificationTest(mp: Marketplace, workerId: string, typeId: string, answers: TestAnswers): Promise<TestOutcome> {
+export async function submitQualificationTest(
+  mp: Marketplace,
+  workerId: string,
+  typeId: string,
+  answers: TestAnswers,
+): Promise<TestOutcome> {
   return mp.workerLocks.run(workerId, async () => {
     const type = requireQualificationType(mp, typeId);
     const now = mp.clock.now();
     const attemptId = workerQualificationId(typeId, workerId);
     const attempt = await attemptOf(mp, typeId, workerId);
-    if (!attempt?.testDeadline) throw new DomainError('QualificationTestExpired', `Start the test of "${type.name}" first (request the qualification).`);
+    if (!attempt?.testDeadline)
+      throw new DomainError('QualificationTestExpired', `Start the test of "${type.name}" first (request the qualification).`);
     if (attempt.testDeadline.getTime() < now.getTime()) {
-      throw new DomainError('QualificationTestExpired', `The time for the test of "${type.name}" ran out at ${attempt.testDeadline.toISOString()}.`);
+      throw new DomainError(
+        'QualificationTestExpired',
+        `The time for the test of "${type.name}" ran out at ${attempt.testDeadline.toISOString()}.`,
+      );
     }
     const test = await testOf(mp, typeId);
     if (!test) throw new DomainError('QualificationTypeDoesNotExist', `QualificationType ${typeId} has no test.`);
@@ -128,7 +149,15 @@ export async function submitQualificationTest(mp: Marketplace, workerId: string,
     if (type.hasAnswerKey && test.answerKey) {
       const selections = new Map(entries.map((e) => [e.questionIdentifier, e.selections ?? []]));
       const { value } = scoreTest(parseAnswerKey(test.answerKey), selections);
-      await mp.models.qualificationRequests.create({ _id: requestId, typeId, workerId, answer, submitTime: now, status: 'Approved', score: value });
+      await mp.models.qualificationRequests.create({
+        _id: requestId,
+        typeId,
+        workerId,
+        answer,
+        submitTime: now,
+        status: 'Approved',
+        score: value,
+      });
       await grant(mp, typeId, workerId, value);
       return { status: 'granted', value, requestId };
     }
@@ -140,7 +169,11 @@ export async function submitQualificationTest(mp: Marketplace, workerId: string,
 async function requirePendingRequest(mp: Marketplace, requestId: string): Promise<QualificationRequestDoc> {
   const req = await mp.models.qualificationRequests.findById(requestId).lean<QualificationRequestDoc>();
   if (!req) throw new DomainError('QualificationRequestDoesNotExist', `Qualification request ${requestId} does not exist.`);
-  if (req.status !== 'Pending') throw new DomainError('ValidationException', `QualificationRequestId: the request ${requestId} was already ${req.status.toLowerCase()}`);
+  if (req.status !== 'Pending')
+    throw new DomainError(
+      'ValidationException',
+      `QualificationRequestId: the request ${requestId} was already ${req.status.toLowerCase()}`,
+    );
   return req;
 }
 
@@ -162,5 +195,10 @@ export async function rejectRequest(mp: Marketplace, requestId: string, reason: 
     return pending;
   });
   const type = mp.types.qualificationTypes.get(req.typeId);
-  await sendWorkerMessage(mp, req.workerId, `Qualification request rejected: ${type?.name ?? req.typeId}`, reason ?? 'The requester rejected your request.');
+  await sendWorkerMessage(
+    mp,
+    req.workerId,
+    `Qualification request rejected: ${type?.name ?? req.typeId}`,
+    reason ?? 'The requester rejected your request.',
+  );
 }

@@ -11,16 +11,19 @@ import type { SiteKeys } from './keys.js';
 
 export const PREVIEW_ASSIGNMENT_ID = 'ASSIGNMENT_ID_NOT_AVAILABLE';
 
-export const workToken = (keys: SiteKeys, assignmentId: string, workerId: string): string => `${assignmentId}.${keys.mac('work', assignmentId, workerId)}`;
+export const workToken = (keys: SiteKeys, assignmentId: string, workerId: string): string =>
+  `${assignmentId}.${keys.mac('work', assignmentId, workerId)}`;
 
 export function readWorkToken(token: string): { assignmentId: string; mac: string } | undefined {
   const m = /^([A-Z0-9]{1,64})\.([A-Za-z0-9_-]{32})$/.exec(token);
   return m ? { assignmentId: m[1]!, mac: m[2]! } : undefined;
 }
 
-export const checkWorkToken = (keys: SiteKeys, mac: string, assignmentId: string, workerId: string): boolean => keys.check(mac, 'work', assignmentId, workerId);
+export const checkWorkToken = (keys: SiteKeys, mac: string, assignmentId: string, workerId: string): boolean =>
+  keys.check(mac, 'work', assignmentId, workerId);
 
-export const previewToken = (keys: SiteKeys, hitId: string, workerId: string): string => `${workerId}.${keys.mac('preview', hitId, workerId)}`;
+export const previewToken = (keys: SiteKeys, hitId: string, workerId: string): string =>
+  `${workerId}.${keys.mac('preview', hitId, workerId)}`;
 
 export function readPreviewToken(keys: SiteKeys, hitId: string, token: string): string | undefined {
   const m = /^(A[A-Z0-9]{1,63})\.([A-Za-z0-9_-]{32})$/.exec(token);

@@ -6,7 +6,19 @@ import { parsedQuestion, questionXml } from '../services/hits.js';
 import { checkWorkToken, PREVIEW_ASSIGNMENT_ID, readPreviewToken, readWorkToken, submitBase, withParams } from './capabilities.js';
 import { htmlQuestionCsp, ownFrameCsp } from './csp.js';
 import type { FormFields } from '../domain/answers-xml.js';
-import { BadRequest, domainStatus, formBody, formBodyIfAny, locals, originOf, queryFields, readForm, sessions, single, type SiteContext } from './http.js';
+import {
+  BadRequest,
+  domainStatus,
+  formBody,
+  formBodyIfAny,
+  locals,
+  originOf,
+  queryFields,
+  readForm,
+  sessions,
+  single,
+  type SiteContext,
+} from './http.js';
 import { mturkScript, rewriteMturkPage } from './mturk-page.js';
 import { workParams } from './links.js';
 import { questionFormView } from './question-form-view.js';
@@ -39,7 +51,11 @@ class FrameError extends Error {
 }
 
 const NO_ASSIGNMENT = () =>
-  new FrameError(404, 'No open assignment', 'This link opens no assignment that is still open: it was returned, its time ran out, or the link is not right.');
+  new FrameError(
+    404,
+    'No open assignment',
+    'This link opens no assignment that is still open: it was returned, its time ran out, or the link is not right.',
+  );
 
 const FRAME_HEADERS = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff' };
 
@@ -60,13 +76,18 @@ export function framesRouter(site: SiteContext): Router {
 
   function frameMessage(req: Request, res: Response, status: number, heading: string, message: string, submitted = false): void {
     const csp = ownFrameCsp(originOf(req), submitted ? site.views.submittedScriptHash : undefined);
-    res.status(status).set({ ...FRAME_HEADERS, 'Content-Security-Policy': csp }).type('html').send(site.views.frameMessage({ heading, message, submitted }));
+    res
+      .status(status)
+      .set({ ...FRAME_HEADERS, 'Content-Security-Policy': csp })
+      .type('html')
+      .send(site.views.frameMessage({ heading, message, submitted }));
   }
 
   router.get('/worker/frame/:token', async (req, res) => {
     const token = String(req.params.token);
     const { hit, assignment } = assignmentOf(token);
-    if (assignment.status !== 'Accepted') throw new FrameError(410, 'Already submitted', 'This assignment has been submitted; there is nothing more to do here.');
+    if (assignment.status !== 'Accepted')
+      throw new FrameError(410, 'Already submitted', 'This assignment has been submitted; there is nothing more to do here.');
     const origin = originOf(req);
     const q = await parsedQuestion(site.mp, hit.id);
     if (!q) throw new FrameError(404, 'No question', 'This HIT has no question.');
@@ -81,7 +102,14 @@ export function framesRouter(site: SiteContext): Router {
     res
       .set('Content-Security-Policy', ownFrameCsp(origin))
       .type('html')
-      .send(site.views.frameForm({ action: `${submitBase(origin, token)}/mturk/externalSubmit`, assignmentId: assignment.id, form: questionFormView(xml, q.form), disabled: false }));
+      .send(
+        site.views.frameForm({
+          action: `${submitBase(origin, token)}/mturk/externalSubmit`,
+          assignmentId: assignment.id,
+          form: questionFormView(xml, q.form),
+          disabled: false,
+        }),
+      );
   });
 
   router.get('/worker/preview/:hitId/:token', async (req, res) => {
@@ -90,22 +118,35 @@ export function framesRouter(site: SiteContext): Router {
     if (!workerId) throw new FrameError(404, 'No preview', 'This preview link is not right.');
     const hit = await site.workers.previewHit(workerId, hitId);
     const q = hit.question;
-    if (!q || hit.questionXml === undefined) throw new FrameError(403, 'No preview', 'The requester shows this HIT only to workers who meet its qualification requirements.');
+    if (!q || hit.questionXml === undefined)
+      throw new FrameError(403, 'No preview', 'The requester shows this HIT only to workers who meet its qualification requirements.');
     const origin = originOf(req);
     res.set(FRAME_HEADERS);
     if (q.kind === 'ExternalQuestion') return res.redirect(303, withParams(q.url, { assignmentId: PREVIEW_ASSIGNMENT_ID, hitId }));
-    if (q.kind === 'HTMLQuestion') return res.set('Content-Security-Policy', htmlQuestionCsp(origin)).type('html').send(rewriteMturkPage(q.html, { origin }));
+    if (q.kind === 'HTMLQuestion')
+      return res.set('Content-Security-Policy', htmlQuestionCsp(origin)).type('html').send(rewriteMturkPage(q.html, { origin }));
     res
       .set('Content-Security-Policy', ownFrameCsp(origin))
       .type('html')
-      .send(site.views.frameForm({ action: '', assignmentId: PREVIEW_ASSIGNMENT_ID, form: questionFormView(hit.questionXml, q.form), disabled: true }));
+      .send(
+        site.views.frameForm({
+          action: '',
+          assignmentId: PREVIEW_ASSIGNMENT_ID,
+          form: questionFormView(hit.questionXml, q.form),
+          disabled: true,
+        }),
+      );
   });
 
   /** Records the form as the assignment's answer; `expected` is the assignment the address names (when it names one). */
   async function submit(req: Request, res: Response, workerId: string, fields: FormFields, expected?: string): Promise<void> {
     const given = single(fields, 'assignmentId');
     if (given === undefined || (expected !== undefined && given !== expected)) {
-      throw new FrameError(400, 'Not submitted', `The form's assignmentId (${given === undefined ? 'missing' : `"${given.slice(0, 64)}"`}) is not the assignment this page was opened for.`);
+      throw new FrameError(
+        400,
+        'Not submitted',
+        `The form's assignmentId (${given === undefined ? 'missing' : `"${given.slice(0, 64)}"`}) is not the assignment this page was opened for.`,
+      );
     }
     await site.workers.submitAssignment(workerId, given, fields);
     frameMessage(req, res, 200, 'Submitted', 'Your work was submitted. Thank you!', true);
@@ -134,11 +175,23 @@ export function framesRouter(site: SiteContext): Router {
   const bareSubmit = (fieldsOf: (req: Request) => FormFields) => async (req: Request, res: Response) => {
     const fetchSite = req.get('sec-fetch-site');
     const origin = req.get('origin');
-    if ((fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') || (origin !== undefined && origin !== originOf(req))) {
-      throw new FrameError(403, 'Not submitted', 'This form was sent from another page than the worker site; submit the HIT from its own page.');
+    if (
+      (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') ||
+      (origin !== undefined && origin !== originOf(req))
+    ) {
+      throw new FrameError(
+        403,
+        'Not submitted',
+        'This form was sent from another page than the worker site; submit the HIT from its own page.',
+      );
     }
     const workerId = locals(res).session.workerId;
-    if (workerId === undefined) throw new FrameError(401, 'Not submitted', 'You are not logged in on the worker site: log in, open the HIT from your work list and submit it there.');
+    if (workerId === undefined)
+      throw new FrameError(
+        401,
+        'Not submitted',
+        'You are not logged in on the worker site: log in, open the HIT from your work list and submit it there.',
+      );
     await submit(req, res, workerId, fieldsOf(req));
   };
   router.post('/mturk/externalSubmit', ...bare, bareSubmit(readForm));
@@ -148,7 +201,10 @@ export function framesRouter(site: SiteContext): Router {
   router.get('/mturk/:name', (req, res, next) => {
     const body = mturkScript(String(req.params.name));
     if (body === undefined) return next();
-    res.set({ 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' }).type('text/javascript; charset=utf-8').send(body);
+    res
+      .set({ 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' })
+      .type('text/javascript; charset=utf-8')
+      .send(body);
   });
 
   router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
@@ -160,7 +216,8 @@ export function framesRouter(site: SiteContext): Router {
     }
     if (err instanceof BadRequest) return frameMessage(req, res, err.status, 'Request refused', err.message);
     const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) return frameMessage(req, res, status, 'Request refused', (err as Error).message);
+    if (typeof status === 'number' && status >= 400 && status < 500)
+      return frameMessage(req, res, status, 'Request refused', (err as Error).message);
     site.mp.logger.error({ err }, 'worker site frame request failed');
     frameMessage(req, res, 500, 'Something went wrong', 'An unexpected error occurred; the marketplace log has the details.');
   });

@@ -74,7 +74,13 @@ export function groupHits(hits: readonly HitSummary[], now: Date): HitGroupView[
       canAcceptAny: list.some((h) => h.canAccept),
       unmet: [...unmet.values()].map(requirementText),
       requestable: [...unmet.values()].some((r) => r.requestable),
-      hits: list.map((h) => ({ hitId: h.hitId, expires: relative(h.expiration, now), available: h.availableAssignments, canPreview: h.canPreview, canAccept: h.canAccept })),
+      hits: list.map((h) => ({
+        hitId: h.hitId,
+        expires: relative(h.expiration, now),
+        available: h.availableAssignments,
+        canPreview: h.canPreview,
+        canAccept: h.canAccept,
+      })),
     };
   });
 }

@@ -5,7 +5,16 @@ import type { FormFields } from '../domain/answers-xml.js';
 import { isDomainError } from '../domain/errors.js';
 import type { WorkerAccount, WorkerApi } from '../workers.js';
 import { SiteKeys } from './keys.js';
-import { csrfToken, decodeSession, encodeSession, newSession, parseCookies, SESSION_COOKIE, SESSION_TTL_MS, type Session } from './session.js';
+import {
+  csrfToken,
+  decodeSession,
+  encodeSession,
+  newSession,
+  parseCookies,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  type Session,
+} from './session.js';
 import { sitePageCsp } from './csp.js';
 import { LoginLimiter } from './login-limits.js';
 import { RevokedSessions } from './revoked-sessions.js';
@@ -111,7 +120,14 @@ export const single = (fields: FormFields, name: string): string | undefined => 
 };
 
 function setSessionCookie(req: Request, res: Response, keys: SiteKeys, s: Session): void {
-  res.cookie(SESSION_COOKIE, encodeSession(keys, s), { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/', maxAge: SESSION_TTL_MS, encode: (v) => v });
+  res.cookie(SESSION_COOKIE, encodeSession(keys, s), {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.secure,
+    path: '/',
+    maxAge: SESSION_TTL_MS,
+    encode: (v) => v,
+  });
 }
 
 /** Reads the session cookie (a session ended on the server counts as none), or starts an anonymous session; renews it when half used. */
@@ -180,7 +196,14 @@ const NOTICES: Record<string, string> = {
   'logged-out': 'You are logged out.',
 };
 
-export function sendPage(res: Response, site: SiteContext, name: PageName, title: string, view: object, opts: { status?: number; frameOrigins?: string[]; notice?: string } = {}): void {
+export function sendPage(
+  res: Response,
+  site: SiteContext,
+  name: PageName,
+  title: string,
+  view: object,
+  opts: { status?: number; frameOrigins?: string[]; notice?: string } = {},
+): void {
   const { csrf, worker } = locals(res);
   const notice = opts.notice !== undefined ? NOTICES[opts.notice] : undefined;
   const html = site.views.page(name, view, {
@@ -191,7 +214,12 @@ export function sendPage(res: Response, site: SiteContext, name: PageName, title
   });
   res
     .status(opts.status ?? 200)
-    .set({ 'Content-Security-Policy': sitePageCsp(opts.frameOrigins), 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff' })
+    .set({
+      'Content-Security-Policy': sitePageCsp(opts.frameOrigins),
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+      'X-Content-Type-Options': 'nosniff',
+    })
     .type('html')
     .send(html);
 }
@@ -228,12 +256,20 @@ export function pageErrors(site: SiteContext) {
       const { status, heading } = domainStatus(err.code);
       return sendPage(res, site, 'error', heading, { heading, message: err.message }, { status });
     }
-    if (err instanceof BadRequest) return sendPage(res, site, 'error', 'Request refused', { heading: 'Request refused', message: err.message }, { status: err.status });
+    if (err instanceof BadRequest)
+      return sendPage(res, site, 'error', 'Request refused', { heading: 'Request refused', message: err.message }, { status: err.status });
     const status = (err as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return sendPage(res, site, 'error', 'Request refused', { heading: 'Request refused', message: (err as Error).message }, { status });
     }
     site.mp.logger.error({ err }, 'worker site request failed');
-    sendPage(res, site, 'error', 'Something went wrong', { heading: 'Something went wrong', message: 'An unexpected error occurred; the marketplace log has the details.' }, { status: 500 });
+    sendPage(
+      res,
+      site,
+      'error',
+      'Something went wrong',
+      { heading: 'Something went wrong', message: 'An unexpected error occurred; the marketplace log has the details.' },
+      { status: 500 },
+    );
   };
 }

@@ -13,7 +13,14 @@ export function mountWorkerSite(app: Express, running: SiteHost): SiteContext {
   const site = new SiteContext(running, siteViews());
   app.use(framesRouter(site));
   app.use('/worker', pagesRouter(site), (req: Request, res: Response) => {
-    sendPage(res, site, 'error', 'Not found', { heading: 'Not found', message: `There is no page at ${req.originalUrl.split('?')[0]}.` }, { status: 404 });
+    sendPage(
+      res,
+      site,
+      'error',
+      'Not found',
+      { heading: 'Not found', message: `There is no page at ${req.originalUrl.split('?')[0]}.` },
+      { status: 404 },
+    );
   });
   app.use('/worker', pageErrors(site));
   return site;

@@ -51,6 +51,8 @@ describe('MTurk pages', () => {
     expect(mturkScript('externalHIT_v1.js')).toContain('function turkSetAssignmentID');
     expect(mturkScript('crowd-html-elements.js')).toContain("'crowd-form': CrowdForm");
     expect(mturkScript('../views.ts')).toBeUndefined();
-    expect(htmlQuestionCsp(origin)).toContain(`script-src 'unsafe-inline' ${origin}/mturk/externalHIT_v1.js ${origin}/mturk/crowd-html-elements.js;`);
+    expect(htmlQuestionCsp(origin)).toContain(
+      `script-src 'unsafe-inline' ${origin}/mturk/externalHIT_v1.js ${origin}/mturk/crowd-html-elements.js;`,
+    );
   });
 });

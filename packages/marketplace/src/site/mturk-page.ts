@@ -73,7 +73,12 @@ export function rewriteMturkPage(html: string, opts: { origin: string; submitUrl
       if (el.tagName === 'script' && a.name === 'src') {
         const name = mturkScriptOf(a.value);
         if (name) value = `${opts.origin}${mturkScriptPath(name)}`;
-      } else if (opts.submitUrl !== undefined && a.name === 'action' && (el.tagName === 'form' || el.tagName === 'crowd-form') && isMturkSubmitAddress(a.value)) {
+      } else if (
+        opts.submitUrl !== undefined &&
+        a.name === 'action' &&
+        (el.tagName === 'form' || el.tagName === 'crowd-form') &&
+        isMturkSubmitAddress(a.value)
+      ) {
         value = opts.submitUrl;
       } else if (opts.submitUrl !== undefined && a.name === 'formaction' && isMturkSubmitAddress(a.value)) {
         value = opts.submitUrl;

@@ -5,7 +5,19 @@ import type { Question } from '../domain/question-xml.js';
 import { frameSandbox } from './csp.js';
 import { dollars, duration, relative, when } from './format.js';
 import { groupHits, requirementText } from './hit-groups.js';
-import { checkCsrf, formBody, locals, loggedIn, originOf, safeNext, sendPage, sessions, single, startSession, type SiteContext } from './http.js';
+import {
+  checkCsrf,
+  formBody,
+  locals,
+  loggedIn,
+  originOf,
+  safeNext,
+  sendPage,
+  sessions,
+  single,
+  startSession,
+  type SiteContext,
+} from './http.js';
 import { previewFrameUrl, workFrameUrl } from './links.js';
 import { questionFormView } from './question-form-view.js';
 
@@ -80,7 +92,10 @@ export function pagesRouter(site: SiteContext): Router {
 
   router.get('/hits', auth, async (req, res) => {
     const after = typeof req.query.after === 'string' && /^[A-Z0-9]{1,64}$/.test(req.query.after) ? req.query.after : undefined;
-    const hits = await site.workers.listAvailableHits(workerOf(res).workerId, { limit: PAGE_SIZE, ...(after ? { afterHitId: after } : {}) });
+    const hits = await site.workers.listAvailableHits(workerOf(res).workerId, {
+      limit: PAGE_SIZE,
+      ...(after ? { afterHitId: after } : {}),
+    });
     const nextAfter = hits.length === PAGE_SIZE ? hits[hits.length - 1]!.hitId : undefined;
     sendPage(res, site, 'hits', 'HITs', { groups: groupHits(hits, site.mp.clock.now()), ...(nextAfter ? { nextAfter } : {}) }, notice(req));
   });
@@ -131,7 +146,11 @@ export function pagesRouter(site: SiteContext): Router {
       'assignments',
       'My work',
       {
-        earnings: { approved: dollars(earnings.approvedRewardsCents), bonuses: dollars(earnings.bonusesCents), pending: dollars(earnings.pendingRewardsCents) },
+        earnings: {
+          approved: dollars(earnings.approvedRewardsCents),
+          bonuses: dollars(earnings.bonusesCents),
+          pending: dollars(earnings.pendingRewardsCents),
+        },
         assignments: site.workers.listAssignments(workerId).map((a) => ({
           ...a,
           accepted: when(a.acceptTime),
@@ -167,7 +186,11 @@ export function pagesRouter(site: SiteContext): Router {
     const answers = a.answerXml
       ? parseAnswersXml(a.answerXml).map((e) => ({
           question: e.questionIdentifier,
-          answer: [...(e.selections ?? []), ...(e.otherSelectionText !== undefined ? [e.otherSelectionText] : []), ...(e.freeText !== undefined ? [e.freeText] : [])].join(', '),
+          answer: [
+            ...(e.selections ?? []),
+            ...(e.otherSelectionText !== undefined ? [e.otherSelectionText] : []),
+            ...(e.freeText !== undefined ? [e.freeText] : []),
+          ].join(', '),
         }))
       : [];
     sendPage(
@@ -221,7 +244,11 @@ export function pagesRouter(site: SiteContext): Router {
               : 'The requester reviews your request.',
           ...(q.held?.status === 'Granted' && q.held.integerValue !== undefined ? { current: q.held.integerValue } : {}),
           pending: q.pendingRequest,
-          ...(q.nextRequestAt === null ? { next: 'It cannot be requested again.' } : q.nextRequestAt ? { next: `You can request it again ${relative(q.nextRequestAt, now)}.` } : {}),
+          ...(q.nextRequestAt === null
+            ? { next: 'It cannot be requested again.' }
+            : q.nextRequestAt
+              ? { next: `You can request it again ${relative(q.nextRequestAt, now)}.` }
+              : {}),
           canRequest: !q.pendingRequest && q.nextRequestAt === undefined,
         })),
       },
@@ -236,9 +263,17 @@ export function pagesRouter(site: SiteContext): Router {
     if (outcome.status === 'granted') return res.redirect(303, '/worker/qualifications?notice=granted');
     if (outcome.status === 'pending') return res.redirect(303, '/worker/qualifications?notice=requested');
     // the test is shown in this response: asking again while it is open returns the same test
-    const name = (await site.workers.listRequestableQualifications(workerOf(res).workerId)).find((q) => q.qualificationTypeId === typeId)?.name ?? typeId;
+    const name =
+      (await site.workers.listRequestableQualifications(workerOf(res).workerId)).find((q) => q.qualificationTypeId === typeId)?.name ??
+      typeId;
     const form = questionFormView(outcome.testXml, parseTest(outcome.testXml), (id) => `${TEST_FIELD}${id}`);
-    sendPage(res, site, 'test', `Test: ${name}`, { id: typeId, name, form, deadline: when(outcome.deadline), deadlineIn: relative(outcome.deadline, site.mp.clock.now()) });
+    sendPage(res, site, 'test', `Test: ${name}`, {
+      id: typeId,
+      name,
+      form,
+      deadline: when(outcome.deadline),
+      deadlineIn: relative(outcome.deadline, site.mp.clock.now()),
+    });
   });
 
   router.post('/qualifications/:typeId/test', auth, formBody, async (req, res) => {
@@ -247,8 +282,14 @@ export function pagesRouter(site: SiteContext): Router {
     const answers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(fields)) if (name.startsWith(TEST_FIELD)) answers[name.slice(TEST_FIELD.length)] = value;
     const outcome = await site.workers.submitQualificationTest(workerOf(res).workerId, typeId, answers);
-    const name = (await site.workers.listRequestableQualifications(workerOf(res).workerId)).find((q) => q.qualificationTypeId === typeId)?.name ?? typeId;
-    sendPage(res, site, 'test-result', name, { name, granted: outcome.status === 'granted', ...(outcome.status === 'granted' ? { value: outcome.value } : {}) });
+    const name =
+      (await site.workers.listRequestableQualifications(workerOf(res).workerId)).find((q) => q.qualificationTypeId === typeId)?.name ??
+      typeId;
+    sendPage(res, site, 'test-result', name, {
+      name,
+      granted: outcome.status === 'granted',
+      ...(outcome.status === 'granted' ? { value: outcome.value } : {}),
+    });
   });
 
   return router;

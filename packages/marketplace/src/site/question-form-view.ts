@@ -80,7 +80,13 @@ function contentBlocks(nodes: Ordered): ContentBlock[] {
     const tag = tagOf(n);
     if (tag === 'Title') out.push({ kind: 'title', text: textOf(kids(n)) });
     else if (tag === 'Text') out.push({ kind: 'text', text: textOf(kids(n)) });
-    else if (tag === 'List') out.push({ kind: 'list', items: kids(n).filter((i) => tagOf(i) === 'ListItem').map((i) => textOf(kids(i))) });
+    else if (tag === 'List')
+      out.push({
+        kind: 'list',
+        items: kids(n)
+          .filter((i) => tagOf(i) === 'ListItem')
+          .map((i) => textOf(kids(i))),
+      });
     else if (tag === 'FormattedContent') out.push({ kind: 'formatted', html: sanitizeFormattedContent(textOf(kids(n))) });
     else if (tag === 'Binary' || tag === 'Application' || tag === 'EmbeddedBinary') out.push({ kind: 'omitted', what: tag });
   }
@@ -91,7 +97,11 @@ const MULTIPLE_STYLES = new Set(['checkbox', 'multichooser']);
 const DROPDOWN_STYLES = new Set(['dropdown', 'combobox', 'list']);
 
 /** `fieldName` names each question's form field (default: its QuestionIdentifier). */
-export function questionFormView(xml: string, form: QuestionForm, fieldName: (id: string, index: number) => string = (id) => id): QuestionFormView {
+export function questionFormView(
+  xml: string,
+  form: QuestionForm,
+  fieldName: (id: string, index: number) => string = (id) => id,
+): QuestionFormView {
   const doc = parser.parse(xml) as Ordered;
   const root = kids(find(doc, 'QuestionForm'));
   const overview = root.filter((n) => tagOf(n) === 'Overview').flatMap((o) => contentBlocks(kids(o)));

@@ -15,7 +15,10 @@ interface RevokedSessionDoc {
   expiresAt: Date;
 }
 
-const schema = new Schema<RevokedSessionDoc>({ _id: String, expiresAt: { type: Date } }, { versionKey: false, strict: 'throw', autoIndex: false, autoCreate: false });
+const schema = new Schema<RevokedSessionDoc>(
+  { _id: String, expiresAt: { type: Date } },
+  { versionKey: false, strict: 'throw', autoIndex: false, autoCreate: false },
+);
 
 export class RevokedSessions {
   private readonly ids = new Map<string, number>();

@@ -19,7 +19,13 @@ describe('worker sessions', () => {
     expect(decodeSession(keys, `${forged}.${mac}`, 2000)).toBeUndefined();
     expect(decodeSession(keys, `${payload}`, 2000)).toBeUndefined();
     expect(decodeSession(keys, undefined, 2000)).toBeUndefined();
-    expect(decodeSession(keys, `${Buffer.from('not json').toString('base64url')}.${keys.mac('session', Buffer.from('not json').toString('base64url'))}`, 2000)).toBeUndefined();
+    expect(
+      decodeSession(
+        keys,
+        `${Buffer.from('not json').toString('base64url')}.${keys.mac('session', Buffer.from('not json').toString('base64url'))}`,
+        2000,
+      ),
+    ).toBeUndefined();
   });
 
   it('give each session its own CSRF token, which is not the session MAC', () => {
@@ -50,7 +56,8 @@ describe('frame capabilities', () => {
     expect(checkWorkToken(other, read.mac, 'HIT000001', 'AALICE')).toBe(false);
     // a MAC made for previews never opens work
     expect(checkWorkToken(keys, keys.mac('preview', 'HIT000001', 'AALICE'), 'HIT000001', 'AALICE')).toBe(false);
-    for (const bad of ['HIT000001', 'hit.abc', `HIT000001.${'a'.repeat(31)}`, `../x.${'a'.repeat(32)}`]) expect(readWorkToken(bad)).toBeUndefined();
+    for (const bad of ['HIT000001', 'hit.abc', `HIT000001.${'a'.repeat(31)}`, `../x.${'a'.repeat(32)}`])
+      expect(readWorkToken(bad)).toBeUndefined();
   });
 
   it('preview one HIT as one worker', () => {
@@ -61,7 +68,11 @@ describe('frame capabilities', () => {
   });
 
   it('append MTurk parameters to an address, keeping its own', () => {
-    expect(withParams('https://lab.example/task?study=7#top', { assignmentId: 'A1', hitId: 'H1' })).toBe('https://lab.example/task?study=7&assignmentId=A1&hitId=H1#top');
-    expect(withParams('https://lab.example/task?assignmentId=old', { assignmentId: 'A&B' })).toBe('https://lab.example/task?assignmentId=A%26B');
+    expect(withParams('https://lab.example/task?study=7#top', { assignmentId: 'A1', hitId: 'H1' })).toBe(
+      'https://lab.example/task?study=7&assignmentId=A1&hitId=H1#top',
+    );
+    expect(withParams('https://lab.example/task?assignmentId=old', { assignmentId: 'A&B' })).toBe(
+      'https://lab.example/task?assignmentId=A%26B',
+    );
   });
 });

@@ -8,8 +8,12 @@ import { sanitizeFormattedContent } from './sanitize.js';
 
 describe('FormattedContent sanitising', () => {
   it('keeps harmless markup without attributes and drops what can run or load', () => {
-    expect(sanitizeFormattedContent('<p class="x" style="color:red" onclick="f()">Hi <b>there</b><br/>you</p>')).toBe('<p>Hi <b>there</b><br>you</p>');
-    expect(sanitizeFormattedContent('<script>alert(1)</script><style>p{}</style><iframe src="x"></iframe><img src=x onerror=alert(2)>ok')).toBe('ok');
+    expect(sanitizeFormattedContent('<p class="x" style="color:red" onclick="f()">Hi <b>there</b><br/>you</p>')).toBe(
+      '<p>Hi <b>there</b><br>you</p>',
+    );
+    expect(
+      sanitizeFormattedContent('<script>alert(1)</script><style>p{}</style><iframe src="x"></iframe><img src=x onerror=alert(2)>ok'),
+    ).toBe('ok');
     expect(sanitizeFormattedContent('<a href="javascript:alert(1)">click</a> <svg onload=alert(1)><circle/></svg>')).toBe('click ');
     expect(sanitizeFormattedContent('<table><tr><td colspan="2" rowspan="x">a</td><th rowspan="3">b</th></tr></table>')).toBe(
       '<table><tbody><tr><td colspan="2">a</td><th rowspan="3">b</th></tr></tbody></table>',
@@ -49,7 +53,11 @@ describe('QuestionForm view', () => {
       ['f1.menu', undefined, true],
       ['f2.free', undefined, true],
     ]);
-    expect(view.questions[0]!.content).toEqual([{ kind: 'formatted', html: '<i>look</i>' }, { kind: 'text', text: 'then' }, { kind: 'omitted', what: 'Application' }]);
+    expect(view.questions[0]!.content).toEqual([
+      { kind: 'formatted', html: '<i>look</i>' },
+      { kind: 'text', text: 'then' },
+      { kind: 'omitted', what: 'Application' },
+    ]);
     expect(view.questions[0]!.answer).toEqual({
       kind: 'selection',
       multiple: true,
@@ -86,7 +94,14 @@ const summary = (over: Partial<HitSummary>): HitSummary => ({
 
 describe('the HIT list', () => {
   it('groups HITs by HIT type with totals, the earliest expiry and the unmet requirements', () => {
-    const exam = { qualificationTypeId: 'Q1', name: 'Exam', comparator: 'GreaterThanOrEqualTo' as const, integerValues: [90], actionsGuarded: 'Accept' as const, requestable: true };
+    const exam = {
+      qualificationTypeId: 'Q1',
+      name: 'Exam',
+      comparator: 'GreaterThanOrEqualTo' as const,
+      integerValues: [90],
+      actionsGuarded: 'Accept' as const,
+      requestable: true,
+    };
     const groups = groupHits(
       [
         summary({ hitId: 'H1', expiration: new Date(7_200_000) }),
@@ -100,9 +115,15 @@ describe('the HIT list', () => {
       ['G2', 1, 3, 'in 2 hours', false, ['Exam at least 90'], true],
     ]);
     expect(groups[0]).toMatchObject({ reward: '$0.55', timeAllotted: '15 minutes' });
-    expect(requirementText({ ...exam, name: 'Worker_Locale', comparator: 'In', integerValues: undefined, localeValues: [{ Country: 'US', Subdivision: 'WA' }, { Country: 'GB' }] } as never)).toBe(
-      'Worker_Locale one of US-WA, GB',
-    );
+    expect(
+      requirementText({
+        ...exam,
+        name: 'Worker_Locale',
+        comparator: 'In',
+        integerValues: undefined,
+        localeValues: [{ Country: 'US', Subdivision: 'WA' }, { Country: 'GB' }],
+      } as never),
+    ).toBe('Worker_Locale one of US-WA, GB');
     expect(requirementText({ ...exam, name: 'Masters', comparator: 'Exists', integerValues: undefined })).toBe('Masters held');
   });
 

@@ -19,7 +19,11 @@ export type PageName = (typeof PAGES)[number];
 export const SUBMITTED_SCRIPT = "parent.postMessage({ type: 'qrelay:submitted' }, '*');";
 
 export interface SiteViews {
-  page(name: PageName, view: object, layout: { title: string; worker?: { workerId: string; displayName: string }; csrf: string; notice?: string }): string;
+  page(
+    name: PageName,
+    view: object,
+    layout: { title: string; worker?: { workerId: string; displayName: string }; csrf: string; notice?: string },
+  ): string;
   frameForm(view: object): string;
   frameMessage(view: { heading: string; message: string; submitted?: boolean }): string;
   staticFile(name: string): { body: string; type: string } | undefined;

@@ -60,7 +60,8 @@ export class Lease {
         { _id: LEASE_ID, 'value.owner': held?.owner, 'value.heartbeatAt': held?.heartbeatAt },
         { $set: { value: value() } },
       );
-      if (!taken) throw new MarketplaceUserError(`another marketplace process claimed the database ${opts.dbName} at the same moment; try again`);
+      if (!taken)
+        throw new MarketplaceUserError(`another marketplace process claimed the database ${opts.dbName} at the same moment; try again`);
     }
     const lease = new Lease(settings, owner, opts.onLost ?? (() => {}));
     lease.timer = setInterval(() => void lease.beat(), Math.max(1000, staleMs / 3));

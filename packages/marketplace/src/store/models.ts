@@ -142,7 +142,10 @@ const assignment = new Schema(
   },
   { _id: false, strict: 'throw' },
 );
-const event = new Schema({ key: String, type: String, at: Date, hitId: String, hitTypeId: String, assignmentId: String }, { _id: false, strict: 'throw' });
+const event = new Schema(
+  { key: String, type: String, at: Date, hitId: String, hitTypeId: String, assignmentId: String },
+  { _id: false, strict: 'throw' },
+);
 const props = new Schema(
   {
     title: String,
@@ -231,7 +234,10 @@ export function marketplaceModels(db: Connection): MarketplaceModels {
           groupId: String,
           props,
           createdAt: date,
-          notification: new Schema({ Destination: String, Transport: String, Version: String, EventTypes: [String] }, { _id: false, strict: 'throw' }),
+          notification: new Schema(
+            { Destination: String, Transport: String, Version: String, EventTypes: [String] },
+            { _id: false, strict: 'throw' },
+          ),
           notificationActive: Boolean,
         },
         opts,
@@ -262,7 +268,11 @@ export function marketplaceModels(db: Connection): MarketplaceModels {
         opts,
       ),
     ),
-    qualificationTests: model(db, 'qualification_tests', new Schema<QualificationTestDoc>({ _id: String, test: String, answerKey: String }, opts)),
+    qualificationTests: model(
+      db,
+      'qualification_tests',
+      new Schema<QualificationTestDoc>({ _id: String, test: String, answerKey: String }, opts),
+    ),
     qualificationTypeNames: model(db, 'qualification_type_names', name),
     workerQualifications: model(
       db,
@@ -283,7 +293,10 @@ export function marketplaceModels(db: Connection): MarketplaceModels {
     qualificationAttempts: model(
       db,
       'qualification_attempts',
-      new Schema<QualificationAttemptDoc>({ _id: String, lastRequestAt: date, retakesUsed: Number, testStartedAt: date, testDeadline: date }, opts),
+      new Schema<QualificationAttemptDoc>(
+        { _id: String, lastRequestAt: date, retakesUsed: Number, testStartedAt: date, testDeadline: date },
+        opts,
+      ),
     ),
     workers: model(
       db,
@@ -309,7 +322,11 @@ export function marketplaceModels(db: Connection): MarketplaceModels {
     ),
     workerNames: model(db, 'worker_names', name),
     blocks: model(db, 'worker_blocks', new Schema<BlockDoc>({ _id: String, reason: String, createdAt: date }, opts)),
-    messages: model(db, 'worker_messages', new Schema<MessageDoc>({ _id: String, workerId: String, subject: String, text: String, sentAt: date }, opts)),
+    messages: model(
+      db,
+      'worker_messages',
+      new Schema<MessageDoc>({ _id: String, workerId: String, subject: String, text: String, sentAt: date }, opts),
+    ),
     ledger: model(
       db,
       'ledger',

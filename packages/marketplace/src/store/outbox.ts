@@ -11,7 +11,9 @@ export class Outbox {
   constructor(private readonly models: MarketplaceModels) {}
 
   async load(): Promise<number> {
-    const docs = await this.models.outbox.find({ state: 'pending' }, { _id: 1, nextAttemptAt: 1 }).lean<Pick<OutboxDoc, '_id' | 'nextAttemptAt'>[]>();
+    const docs = await this.models.outbox
+      .find({ state: 'pending' }, { _id: 1, nextAttemptAt: 1 })
+      .lean<Pick<OutboxDoc, '_id' | 'nextAttemptAt'>[]>();
     this.due.clear();
     for (const d of docs) this.due.set(d._id, d.nextAttemptAt.getTime());
     return docs.length;
