@@ -63,6 +63,11 @@ const population = {
   // every kind works at the same pace, so the work is shared as the workers are (the
   // simulator's default makes careless workers 3x faster, and they then take ~45% of it)
   workTime: { medianSeconds: 45, fastFactor: 1 },
+  // workers who judge each item alone, with no hard items: the answers are then
+  // independent given the truth, as the prediction (e2e-model.ts) assumes; the debate's
+  // effect on agreement is measured by the simulate issue's calibration test
+  debate: { gain: 0, sway: 0 },
+  items: { hardShare: 0 },
   abandonRate: 0.03,
   returnRate: 0.04,
 };
