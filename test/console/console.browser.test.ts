@@ -3,7 +3,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ListBonusPaymentsCommand, ListWorkerBlocksCommand } from '@aws-sdk/client-mturk';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionModels } from '../../src/actions/models.js';
 import { createApp } from '../../src/app.js';
@@ -33,15 +34,6 @@ const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2<
 interface BrowserGlobals {
   __pwned?: number;
   document: { documentElement: { scrollWidth: number } };
-}
-
-/** The shared launcher's rule: QRELAY_CHROMIUM, else Debian's chromium, else the @sparticuz/chromium build. */
-async function chromiumPath(): Promise<string> {
-  if (process.env.QRELAY_CHROMIUM) return process.env.QRELAY_CHROMIUM;
-  const { existsSync } = await import('node:fs');
-  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
-  const sparticuz = (await import('@sparticuz/chromium')).default;
-  return sparticuz.executablePath();
 }
 
 let server: Server;
@@ -85,18 +77,7 @@ beforeAll(async () => {
   });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: await chromiumPath(),
-    args: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

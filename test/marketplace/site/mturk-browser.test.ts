@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
 import { CreateHITCommand, ListAssignmentsForHITCommand } from '@aws-sdk/client-mturk';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAnswersXml } from '@qrelay/marketplace';
 import { classicMturkPage, crowdFormPage, htmlQuestionOf } from '../mturk-page-fixtures.js';
@@ -16,27 +16,8 @@ const PASSWORD = 'a long enough password';
 const h = useMarketplace();
 let browser: Browser;
 
-/** QRELAY_CHROMIUM, else Debian's chromium, else the @sparticuz/chromium package's binary. */
-async function chromiumPath(): Promise<string> {
-  if (process.env.QRELAY_CHROMIUM) return process.env.QRELAY_CHROMIUM;
-  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
-  const { default: packaged } = await import('@sparticuz/chromium');
-  return packaged.executablePath();
-}
-
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: await chromiumPath(),
-    args: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
