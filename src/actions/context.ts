@@ -1,6 +1,8 @@
 import { userInfo } from 'node:os';
 import type { Connection } from 'mongoose';
-import type { PipelineContext } from '../pipeline/context.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { createPipelineContext, type PipelineContext } from '../pipeline/context.js';
 import { actionModels, type ActionModels } from './models.js';
 
 /**
@@ -23,6 +25,26 @@ export function createActionContext(opts: {
   defaultTarget: string;
 }): ActionContext {
   return { pipeline: opts.pipeline, models: actionModels(opts.connection), who: opts.who, defaultTarget: opts.defaultTarget };
+}
+
+/** The actions of a serving process (the REST routes or the console page), made on first use. */
+export function lazyActionContext(
+  app: { connection: Connection; config: Config; logger: Logger },
+  who: 'api' | 'console',
+): () => ActionContext {
+  let context: ActionContext | undefined;
+  return () =>
+    (context ??= createActionContext({
+      pipeline: createPipelineContext({
+        connection: app.connection,
+        config: app.config,
+        logger: app.logger,
+        progress: (line) => app.logger.info(line),
+      }),
+      connection: app.connection,
+      who,
+      defaultTarget: app.config.env.MTURK_TARGET,
+    }));
 }
 
 /** `cli:<login name>` for the CLI's audit entries. */

@@ -28,3 +28,19 @@ export async function loadBatchData(ctx: PipelineContext, batch: string): Promis
   ]);
   return { hits: hits.sort((a, b) => a.index - b.index), assignments };
 }
+
+/** A new batch as import creates it: a draft, nothing planned or published yet. */
+export function draftBatch(id: string, now: Date) {
+  return {
+    _id: id,
+    state: 'draft' as const,
+    createdAt: now,
+    updatedAt: now,
+    settings: null,
+    plan: null,
+    hitTypeId: null,
+    qualificationIds: {},
+    reposts: 0,
+    summary: null,
+  };
+}

@@ -4,7 +4,7 @@ import express, { Router, type Request, type Response } from 'express';
 import Handlebars from 'handlebars';
 import { deleteDraftBatch } from '../actions/batches.js';
 import { payBonus } from '../actions/bonus.js';
-import { createActionContext, type ActionContext } from '../actions/context.js';
+import { lazyActionContext } from '../actions/context.js';
 import { setManualLabel } from '../actions/manual-labels.js';
 import { overrideReview } from '../actions/override.js';
 import { blockWorker, messageWorkers, qualifyWorker, unblockWorker } from '../actions/worker-actions.js';
@@ -12,7 +12,6 @@ import type { AppContext } from '../api/context.js';
 import { CrowdCallError } from '../crowd/mturk/retry.js';
 import { UserError } from '../errors.js';
 import { paths } from '../paths.js';
-import { createPipelineContext } from '../pipeline/context.js';
 import { loadBatchesPage, loadBatchPage, loadLive, loadWorkerPage, type BatchPageQuery } from './load.js';
 import {
   checkCsrf,
@@ -98,19 +97,7 @@ function actionMessage(err: unknown): string | null {
 
 export function consoleRouter(ctx: AppContext): Router {
   const router = Router();
-  let context: ActionContext | undefined;
-  const actions = () =>
-    (context ??= createActionContext({
-      pipeline: createPipelineContext({
-        connection: ctx.connection,
-        config: ctx.config,
-        logger: ctx.logger,
-        progress: (line) => ctx.logger.info(line),
-      }),
-      connection: ctx.connection,
-      who: 'console',
-      defaultTarget: ctx.config.env.MTURK_TARGET,
-    }));
+  const actions = lazyActionContext(ctx, 'console');
   const form = express.urlencoded({ extended: false, limit: '64kb' });
 
   router.get(

@@ -19,6 +19,7 @@ import {
   type ValidationReport,
 } from '../ingest/index.js';
 import { ImportWriter } from './import-writer.js';
+import { draftBatch } from '../batches/index.js';
 import type { PipelineContext } from './context.js';
 import { BatchStateError } from './errors.js';
 import { checkBatchName, itemId } from './names.js';
@@ -134,18 +135,7 @@ async function ensureBatch(ctx: PipelineContext, batch: string): Promise<boolean
   const result = await ctx.models.batches.updateOne(
     { _id: batch },
     {
-      $setOnInsert: {
-        _id: batch,
-        state: 'draft',
-        createdAt: now,
-        updatedAt: now,
-        settings: null,
-        plan: null,
-        hitTypeId: null,
-        qualificationIds: {},
-        reposts: 0,
-        summary: null,
-      },
+      $setOnInsert: draftBatch(batch, now),
     },
     { upsert: true },
   );

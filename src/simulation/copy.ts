@@ -3,7 +3,7 @@ import type { ImportDoc, RecordDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { bulkWriteSliced } from '../pipeline/bulk.js';
 import type { PipelineContext } from '../pipeline/context.js';
-import { requireBatch } from '../batches/index.js';
+import { draftBatch, requireBatch } from '../batches/index.js';
 import { doneImports } from '../pipeline/records.js';
 
 /**
@@ -148,19 +148,7 @@ export async function copyBatch(
       .lean<RecordDoc[]>()
       .then((r) => copyRecords(r, 'other')),
   ]);
-  await m.batches.create({
-    _id: name,
-    state: 'draft',
-    createdAt: now,
-    updatedAt: now,
-    settings: null,
-    plan: null,
-    hitTypeId: null,
-    qualificationIds: {},
-    reposts: 0,
-    summary: null,
-    simulated: true,
-  });
+  await m.batches.create({ ...draftBatch(name, now), simulated: true });
   const insert = <T>(rows: T[]) => rows.map((document) => ({ insertOne: { document } }));
   // texts first, then records, then the imports that make the records visible (as an import commits)
   const itemTexts = await m.itemTexts.find({ _id: { $in: items.map((r) => renamed(r._id, name, source)) } }).lean();

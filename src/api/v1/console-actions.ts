@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { auditLog } from '../../actions/audit.js';
 import { batchOverview, deleteDraftBatch, listBatches } from '../../actions/batches.js';
 import { payBonus } from '../../actions/bonus.js';
-import { createActionContext, type ActionContext } from '../../actions/context.js';
+import { lazyActionContext } from '../../actions/context.js';
 import { manualLabelsOf, setManualLabel } from '../../actions/manual-labels.js';
 import { overrideReview } from '../../actions/override.js';
 import {
@@ -20,7 +20,6 @@ import {
 } from '../../actions/schemas.js';
 import { blockWorker, messageWorkers, qualifyWorker, unblockWorker } from '../../actions/worker-actions.js';
 import { loadItems, loadWorkerAnswers, loadWorkerTable } from '../../actions/views.js';
-import { createPipelineContext } from '../../pipeline/context.js';
 import { requireBatch } from '../../batches/index.js';
 import type { AppContext } from '../context.js';
 import { bearerAuth, problemResponse, registry } from '../openapi.js';
@@ -152,19 +151,7 @@ for (const r of reads)
 
 export function consoleActionsRouter(ctx: AppContext): Router {
   const router = Router();
-  let context: ActionContext | undefined;
-  const actionsOf = () =>
-    (context ??= createActionContext({
-      pipeline: createPipelineContext({
-        connection: ctx.connection,
-        config: ctx.config,
-        logger: ctx.logger,
-        progress: (line) => ctx.logger.info(line),
-      }),
-      connection: ctx.connection,
-      who: 'api',
-      defaultTarget: ctx.config.env.MTURK_TARGET,
-    }));
+  const actionsOf = lazyActionContext(ctx, 'api');
   const batchOf = (req: Request) => parseWith(BatchParam, req.params, 'path').batch;
   const workerOf = (req: Request) => parseWith(WorkerParam, req.params, 'path').worker;
   const opt = <T>(v: T | undefined, key: string) => (v === undefined ? {} : { [key]: v });
