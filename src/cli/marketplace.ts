@@ -1,10 +1,11 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase } from '../db/connection.js';
+import { adminToken } from '@qrelay/marketplace';
+import { callMarketplaceAdmin } from '../crowd/marketplace-admin.js';
 import { UserError, errorMessage } from '../errors.js';
 import { createLogger } from '../log.js';
 import { readFile } from 'node:fs/promises';
-import { adminToken } from '@qrelay/marketplace';
 import { checkPopulation, startMarketplaceWithSimulation, type PopulationProfile, type SimulatedMarketplace } from '../simulation/index.js';
 import {
   parseCount,
@@ -40,39 +41,8 @@ interface AdminOptions {
   url?: string;
 }
 
-async function callAdmin(config: Config, opts: AdminOptions, method: string, path: string, body?: unknown): Promise<unknown> {
-  const base = (opts.url ?? config.env.MARKETPLACE_URL).replace(/\/+$/, '');
-  const token = adminToken(config.env.MARKETPLACE_ACCESS_KEY_ID, config.env.MARKETPLACE_SECRET_ACCESS_KEY);
-  let res: Response;
-  try {
-    res = await fetch(`${base}/admin${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      signal: AbortSignal.timeout(30_000),
-    });
-  } catch (err) {
-    throw new UserError(
-      `no marketplace answers at ${base} (${errorMessage(err)}): start one with \`qrelay marketplace\`, or point MARKETPLACE_URL / --url at it`,
-    );
-  }
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  if (!res.ok) {
-    const p = (json ?? {}) as { detail?: string; errors?: { path: string; message: string }[] };
-    const details = p.errors?.map((e) => `${e.path}: ${e.message}`).join('; ');
-    if (res.status === 403)
-      throw new UserError(
-        `the marketplace at ${base} refused the admin token: MARKETPLACE_ACCESS_KEY_ID / MARKETPLACE_SECRET_ACCESS_KEY must be the key pair it runs with`,
-      );
-    throw new UserError(`the marketplace at ${base} answered ${res.status}: ${details ?? p.detail ?? text.slice(0, 200)}`);
-  }
-  return json;
+function callAdmin(config: Config, opts: AdminOptions, method: string, path: string, body?: unknown): Promise<unknown> {
+  return callMarketplaceAdmin(config, opts.url ?? config.env.MARKETPLACE_URL, method, path, body);
 }
 
 /** A population profile file, checked before anything starts; a bad one is named with the field. */

@@ -80,7 +80,12 @@ async function demoOnce(deps: DemoDeps, opts: DemoCliOptions): Promise<boolean> 
     progress: (line) => deps.logger.debug(line),
   });
   try {
-    const result = await runDemo({ ctx, driver, progress: deps.progress, signal: deps.signal }, run, { config }, { resumed });
+    const result = await runDemo(
+      { ctx, driver, progress: deps.progress, signal: deps.signal },
+      run,
+      { config, marketplaceUrl: market.url },
+      { resumed },
+    );
     say('');
     process.stdout.write(result.text);
     return true;

@@ -15,6 +15,12 @@ export interface DemoRunDoc {
   finishedAt: Date | null;
   /** Where its files went. */
   outDir: string;
+  /**
+   * The hand-over of its simulated marketplace's records to the bundled marketplace
+   * (stages/hand-over.ts): the target's time it is anchored at (kept, so that a hand-over
+   * continued after a crash maps times as the first attempt did), and when it finished.
+   */
+  handOver?: { anchor: Date; target: string; doneAt: Date | null } | null;
 }
 
 const schema = new Schema<DemoRunDoc>(
@@ -25,6 +31,7 @@ const schema = new Schema<DemoRunDoc>(
     startedAt: { type: Date, required: true },
     finishedAt: { type: Date, default: null },
     outDir: { type: String, required: true },
+    handOver: { type: new Schema({ anchor: Date, target: String, doneAt: Date }, { _id: false }), default: null },
   },
   { collection: collections.demoRuns, versionKey: false },
 );

@@ -8,6 +8,7 @@ import type { DemoEnv } from './env.js';
 import { demoRunModel, nextDemoBatch, unfinishedRun, type DemoRunDoc } from './runs.js';
 import { SAMPLE_CASES } from './sample.js';
 import { importStage } from './stages/intake.js';
+import { handOverStage } from './stages/hand-over.js';
 import { simulatedCrowdStage } from './stages/simulated-crowd.js';
 import { aggregateStage, evaluateStage, exportStage, reportStage, type WrittenFile } from './stages/outputs.js';
 import { demoSummary, renderDemoSummary, type DemoSummary } from './summary.js';
@@ -16,13 +17,16 @@ import { demoSummary, renderDemoSummary, type DemoSummary } from './summary.js';
  * The demo: the bundled sample batch through the whole workflow on the local marketplace
  * with simulated workers — import, publish (preset `dream`), work, review, aggregate,
  * export qrels (TREC, BEIR, JSONL), evaluate the sample runs (base vs adjudicated qrels),
- * report (json, md, html, csv) — then a summary. Every stage is resumable: a run stopped
+ * report (json, md, html, csv), hand the simulated marketplace's records to the bundled
+ * marketplace — then a summary. Every stage is resumable: a run stopped
  * anywhere (Ctrl-C, a crash) continues where it was the next time, on the same batch.
  */
 
 export interface DemoSettings {
   /** The configuration the private simulated marketplace is started with. */
   config: Config;
+  /** The bundled marketplace the simulated marketplace's records are handed to at the end (stages/hand-over.ts). */
+  marketplaceUrl: string;
 }
 
 /** The unfinished run to continue, else a new one (`sample`, or `sample-2`, ... when that name is taken). */
@@ -73,6 +77,8 @@ export async function runDemo(
   const exported = await exportStage(env, batch, run.outDir);
   const evaluated = await evaluateStage(env, exported.files[0]!.path, run.outDir);
   const reported = await reportStage(env, batch, run.outDir);
+  // last, so that the demo's figures never depend on it and its times are closest to now
+  await handOverStage(env, run, settings.config, settings.marketplaceUrl);
 
   const summaryJson = join(run.outDir, 'summary.json');
   const files: WrittenFile[] = [

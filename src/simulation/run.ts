@@ -43,6 +43,11 @@ export interface SimulateRequest {
   roundSeconds?: number;
   /** Simulated days after which a batch still missing votes is given up on (default 60). */
   maxDays?: number;
+  /**
+   * Keep the private marketplace's database when the run completes (the demo hands its
+   * records over to the bundled marketplace, then drops it: src/demo/stages/hand-over.ts).
+   */
+  keepMarketplace?: boolean;
 }
 
 export interface SimulateEnv {
@@ -74,12 +79,12 @@ export interface SimulationRun {
 }
 
 /** The private marketplace's database: one per simulated batch name, emptied before and after a run. */
-function privateConnection(connection: Connection, name: string): Connection {
+export function privateConnection(connection: Connection, name: string): Connection {
   const tag = createHash('sha256').update(`simulate:${name}`).digest('hex').slice(0, 10);
   return connection.useDb(`${connection.name}_sim_${tag}`, { useCache: true });
 }
 
-async function dropPrivate(connection: Connection): Promise<void> {
+export async function dropPrivate(connection: Connection): Promise<void> {
   await marketplaceDb(connection).dropDatabase();
 }
 
@@ -132,6 +137,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
   // the private marketplace has money enough for any batch: a forecast is not limited by the real account
   const config: Config = { ...env.config, env: { ...env.config.env, MARKETPLACE_INITIAL_BALANCE: '100000000.00' } };
   let running: SimulatedMarketplace | undefined;
+  let completed = false;
   try {
     running = await startMarketplaceWithSimulation({
       config,
@@ -215,6 +221,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     const simulatedSeconds = (clock.nowMs() - startMs) / 1000;
     await sim.stop();
     const blocks = await running.marketplace.models.blocks.find({}, { _id: 1 }).lean();
+    completed = true;
     return {
       copy,
       ctx,
@@ -228,6 +235,6 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     };
   } finally {
     await running?.close().catch((err: unknown) => env.logger.warn({ err }, 'closing the private simulated marketplace failed'));
-    await dropPrivate(priv).catch(() => undefined);
+    if (!(completed && req.keepMarketplace)) await dropPrivate(priv).catch(() => undefined);
   }
 }

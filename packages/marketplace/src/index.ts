@@ -29,3 +29,10 @@ export { parseAnswerKey, type AnswerKey } from './domain/answer-key.js';
 export { parseTest } from './domain/question-xml.js';
 export { testOf } from './services/qualifications.js';
 export { attr, elements, hasAttr, isElement, textContent, type HtmlElement, type HtmlNode } from './html-tree.js';
+
+// A requester's records, carried from one marketplace to another (records/): GET and POST /admin/records.
+export { exportRequesterRecords } from './records/export.js';
+export { importRequesterRecords, type ImportSummary, type RecordCollection } from './records/import.js';
+export { parseRecords, RECORDS_FORMAT, type RequesterRecords } from './records/schema.js';
+export { mapRecordTimes, recordTimeSpan } from './records/times.js';
+export { splitRecords } from './records/parts.js';

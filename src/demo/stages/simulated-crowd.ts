@@ -45,7 +45,8 @@ export async function simulatedCrowdStage(env: DemoEnv, config: Config, batch: s
       },
       checkpoint: () => checkAborted(env.signal),
     },
-    { source: batch, name: batch, inPlace: true, replace: false, population },
+    // its records are handed to the bundled marketplace at the end of the demo (hand-over.ts)
+    { source: batch, name: batch, inPlace: true, replace: false, population, keepMarketplace: true },
   );
   const state = (await requireBatch(env.ctx, batch)).state;
   if (!review) work?.finish(`${population.size} simulated workers (samples/population.json)`);

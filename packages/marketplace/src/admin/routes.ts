@@ -9,6 +9,9 @@ import { checkRetakePolicy, MAX_RETAKES, retakePolicyOf } from '../domain/retake
 import { deposit } from '../services/payments.js';
 import { requireQualificationType } from '../services/qualifications.js';
 import type { WorkerApi } from '../workers.js';
+import { exportRecordsFrom } from '../records/export.js';
+import { importRequesterRecords } from '../records/import.js';
+import { parseRecords } from '../records/schema.js';
 import { sameToken } from './token.js';
 
 /**
@@ -110,6 +113,8 @@ export function adminRouter(deps: AdminDeps): Router {
     if (!sameToken(m[1]!, deps.token)) return problem(res, 403, 'Forbidden', 'this is not the admin token of this marketplace key pair');
     next();
   });
+  // a requester's records (records/): large bodies here only
+  router.use('/records', express.json({ limit: '64mb' }));
   router.use(express.json({ limit: '100kb' }));
 
   const status = () => ({
@@ -166,6 +171,8 @@ export function adminRouter(deps: AdminDeps): Router {
     const a = await mp.ledger.audit();
     res.json({ ...a, consistent: a.storedBalanceCents === a.workingBalanceCents });
   });
+  router.get('/records', async (_req, res) => void res.json(await exportRecordsFrom(mp.models)));
+  router.post('/records', async (req, res) => void res.json(await importRequesterRecords(mp, parseRecords(req.body))));
   router.get('/chaos', (_req, res) => void res.json(chaos.current));
   router.put('/chaos', (req, res) => void res.json(chaos.set(adminSchemas.chaos.parse(req.body))));
   router.get('/clock', (_req, res) => void res.json({ now: mp.clock.now().toISOString(), speed: mp.clock.speed }));

@@ -30,7 +30,8 @@ import { isDuplicateKey, type QualificationRequestDoc, type WorkerQualificationD
 import { as, checkFeedback, paginate, type Operation } from './common.js';
 import { qualificationToWire, qualificationTypeToWire, systemQualificationTypeToWire } from './wire.js';
 
-const nameKey = (name: string) => name.trim().toLowerCase();
+/** A qualification type's name as its registry keys it (names are unique per requester, in any case). */
+export const nameKey = (name: string) => name.trim().toLowerCase();
 
 /** Custom types only: system qualifications belong to the platform. */
 function requireOwnType(mp: Marketplace, typeId: string): QualificationTypeState {

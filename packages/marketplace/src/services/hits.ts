@@ -76,8 +76,8 @@ export function checkHitTypeProps(mp: Marketplace, props: HitTypeProps): HitType
   return { ...props, reward: usd(props.rewardCents) };
 }
 
-export async function registerHitType(mp: Marketplace, raw: HitTypeProps): Promise<HitTypeDoc> {
-  const props = checkHitTypeProps(mp, raw);
+/** A HIT type's id and group id: derived from its properties, so the same properties are the same type. */
+export function hitTypeIdsOf(props: HitTypeProps): { id: string; groupId: string } {
   const canonical = JSON.stringify([
     props.title,
     props.description,
@@ -88,9 +88,15 @@ export async function registerHitType(mp: Marketplace, raw: HitTypeProps): Promi
     props.qualificationRequirements,
   ]);
   const id = hashId(`hittype:${canonical}`);
+  return { id, groupId: hashId(`hitgroup:${id}`) };
+}
+
+export async function registerHitType(mp: Marketplace, raw: HitTypeProps): Promise<HitTypeDoc> {
+  const props = checkHitTypeProps(mp, raw);
+  const { id, groupId } = hitTypeIdsOf(props);
   const existing = mp.types.hitTypes.get(id);
   if (existing) return existing;
-  const doc: HitTypeDoc = { _id: id, groupId: hashId(`hitgroup:${id}`), props, createdAt: mp.clock.now(), notificationActive: false };
+  const doc: HitTypeDoc = { _id: id, groupId, props, createdAt: mp.clock.now(), notificationActive: false };
   await mp.types.saveHitType(doc);
   return doc;
 }

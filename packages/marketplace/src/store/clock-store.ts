@@ -56,3 +56,8 @@ export async function saveClock(models: MarketplaceModels, clock: Clock, realNow
   const value: SavedClock = { simMs: clock.nowMs(), realMs: realNow(), speed: clock.speed };
   await models.settings.updateOne({ _id: CLOCK_ID }, { $set: { value } }, { upsert: true });
 }
+
+/** The clock's time when it was last saved (a closed marketplace's last time), without loading or saving it. */
+export async function savedClockMs(models: MarketplaceModels): Promise<number | undefined> {
+  return ((await models.settings.findById(CLOCK_ID).lean())?.value as SavedClock | undefined)?.simMs;
+}

@@ -1,6 +1,6 @@
 import { dueAt, type HitState } from '../domain/hit.js';
 import { EMPTY_STATS, type WorkerStats } from '../domain/system-qualifications.js';
-import type { HitDoc, MarketplaceModels } from './models.js';
+import { isDuplicateKey, type HitDoc, type MarketplaceModels } from './models.js';
 
 /**
  * HITs: the database is the truth, memory is the working copy. Every change is one
@@ -90,6 +90,27 @@ export class HitRepository {
       throw new VersionConflict(hit.id);
     }
     this.remember(hit, version);
+  }
+
+  /**
+   * Adds a HIT made elsewhere (records/import.ts) unless this id is here already; answers
+   * whether it was added. Its version starts again at 1.
+   */
+  async adopt(doc: HitDoc): Promise<boolean> {
+    if (this.entries.has(doc._id)) return false;
+    const fresh = { ...doc, version: 1 };
+    try {
+      await this.models.hits.create(fresh);
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      // written by an earlier attempt whose answer was lost
+      await this.reload(doc._id);
+      this.insertSorted(doc._id);
+      return false;
+    }
+    this.remember(toState(fresh).hit, 1);
+    this.insertSorted(doc._id);
+    return true;
   }
 
   /** Re-reads one HIT (after a failed or uncertain write). */
