@@ -10,7 +10,8 @@ import { spawnCli, useDemoEnvironment } from './support.js';
 /**
  * Ctrl-C in the middle of the demo stops it cleanly; `qrelay start` (what `npm start`
  * runs) then continues the same batch from the stage it stopped in — no second batch, no
- * HIT created twice — prints the summary, serves the API and the marketplace, and stops
+ * HIT created twice — hands the simulated marketplace's records to the bundled one, prints
+ * the summary, serves the API and the marketplace, and stops
  * cleanly on Ctrl-C too.
  */
 
@@ -88,13 +89,15 @@ describe('stopping and continuing the demo', () => {
       expect(out).toContain(`  API token    ${e.dataDir}/api-token (bearer token of the mutating routes)`);
       expect(out).toContain(`  marketplace  ${e.marketplaceUrl}  (MTurk Requester API); worker site ${e.marketplaceUrl}/worker/`);
 
-      // one batch, every planned HIT once; none of them on the marketplace that serves real clients
+      // one batch, every planned HIT once; handed over to the marketplace that serves real clients, each once, on its clock
       expect((await models.batches.find({}, { _id: 1 }).lean()).map((b) => b._id)).toEqual(['sample']);
       const hits = await models.hits.find({ batch: 'sample' }).lean();
       expect(hits.filter((h) => h.origin === 'plan')).toHaveLength(planned);
       expect(new Set(hits.map((h) => h.hitId)).size).toBe(hits.length);
       const onPlatform = (await marketplaceHits(e.marketplaceUrl)).filter((h) => h.RequesterAnnotation?.startsWith('qrelay:sample|'));
-      expect(onPlatform).toHaveLength(0);
+      expect(onPlatform.map((h) => h.HITId).sort()).toEqual(hits.map((h) => h.hitId).sort());
+      for (const h of onPlatform) expect(Math.abs(h.CreationTime!.getTime() - Date.now())).toBeLessThan(60_000);
+      expect((await models.batches.findById('sample').lean())?.settings?.target).toBe(e.marketplaceUrl);
       // the demo's simulated hours stayed inside its simulation: the real marketplace is on real time
       expect(Math.abs((await createdAt(e.marketplaceUrl)).getTime() - Date.now())).toBeLessThan(30_000);
 
