@@ -1,18 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  CreateHITCommand,
-  ListAssignmentsForHITCommand,
-  ListBonusPaymentsCommand,
-  ListWorkerBlocksCommand,
-  MTurkClient,
-} from '@aws-sdk/client-mturk';
+import { ListAssignmentsForHITCommand, ListBonusPaymentsCommand, ListWorkerBlocksCommand, MTurkClient } from '@aws-sdk/client-mturk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY } from '../../src/config.js';
 import { paths } from '../../src/paths.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { listAllHits } from '../support/mturk.js';
-import { spawnCli, useDemoEnvironment, type SpawnedCli } from './support.js';
+import { createdAt, spawnCli, useDemoEnvironment, type SpawnedCli } from './support.js';
 
 /**
  * The requester's console on what `npm start` leaves: `qrelay start` (a child process, a
@@ -69,19 +63,7 @@ describe('the console on the npm start demo', () => {
           times.push([`${a.AssignmentId} ${k}`, a[k]]);
     }
     for (const [what, t] of times) expect(secondsFromNow(t), what).toBeLessThan(60);
-    const question = `<HTMLQuestion xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2011-11-11/HTMLQuestion.xsd"><HTMLContent><![CDATA[<!DOCTYPE html><html><body><form></form></body></html>]]></HTMLContent><FrameHeight>400</FrameHeight></HTMLQuestion>`;
-    const created = await client.send(
-      new CreateHITCommand({
-        Title: 'clock probe',
-        Description: 'clock probe',
-        Reward: '0.01',
-        AssignmentDurationInSeconds: 600,
-        LifetimeInSeconds: 3600,
-        MaxAssignments: 1,
-        Question: question,
-      }),
-    );
-    expect(secondsFromNow(created.HIT!.CreationTime)).toBeLessThan(30);
+    expect(secondsFromNow(await createdAt(e.marketplaceUrl))).toBeLessThan(30);
   });
 
   it('serves the console page at /', async () => {

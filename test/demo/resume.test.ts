@@ -1,11 +1,11 @@
-import { CreateHITCommand, MTurkClient, type HIT } from '@aws-sdk/client-mturk';
+import { MTurkClient, type HIT } from '@aws-sdk/client-mturk';
 import { listAllHits } from '../support/mturk.js';
 import { describe, expect, it } from 'vitest';
 import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY } from '../../src/config.js';
 import { demoRunModel } from '../../src/demo/runs.js';
 import { pipelineModels } from '../../src/db/models/index.js';
 import { checkReportContract } from '../../src/reports/index.js';
-import { spawnCli, useDemoEnvironment } from './support.js';
+import { createdAt, spawnCli, useDemoEnvironment } from './support.js';
 
 /**
  * Ctrl-C in the middle of the demo stops it cleanly; `qrelay start` (what `npm start`
@@ -17,32 +17,6 @@ import { spawnCli, useDemoEnvironment } from './support.js';
 
 const e = useDemoEnvironment();
 const CASES = 18;
-
-/** A HIT created now on the marketplace that serves real clients: its CreationTime says what its clock reads. */
-async function createdAt(url: string): Promise<Date> {
-  const client = new MTurkClient({
-    endpoint: url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: DEV_MARKETPLACE_ACCESS_KEY_ID, secretAccessKey: DEV_MARKETPLACE_SECRET_ACCESS_KEY },
-  });
-  try {
-    const question = `<HTMLQuestion xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2011-11-11/HTMLQuestion.xsd"><HTMLContent><![CDATA[<!DOCTYPE html><html><body><form></form></body></html>]]></HTMLContent><FrameHeight>400</FrameHeight></HTMLQuestion>`;
-    const out = await client.send(
-      new CreateHITCommand({
-        Title: 'clock probe',
-        Description: 'clock probe',
-        Reward: '0.01',
-        AssignmentDurationInSeconds: 600,
-        LifetimeInSeconds: 3600,
-        MaxAssignments: 1,
-        Question: question,
-      }),
-    );
-    return out.HIT!.CreationTime!;
-  } finally {
-    client.destroy();
-  }
-}
 
 async function marketplaceHits(url: string): Promise<HIT[]> {
   const client = new MTurkClient({

@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CreateHITCommand, MTurkClient } from '@aws-sdk/client-mturk';
 import { afterAll, beforeAll } from 'vitest';
+import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY } from '../../src/config.js';
 import { MARKETPLACE_DB_SUFFIX } from '@qrelay/marketplace';
 import { paths } from '../../src/paths.js';
 import { useTestDatabase, type TestDatabase } from '../support/db.js';
@@ -104,4 +106,30 @@ export function summaryFiles(stdout: string): Map<string, string> {
   const block = stdout.slice(stdout.lastIndexOf('\nfiles '));
   for (const m of block.matchAll(/^(?:files {7}| {12})(.+?) {2,}(\/\S+)$/gm)) files.set(m[1]!.trim(), m[2]!);
   return files;
+}
+
+/** A HIT created now on the marketplace that serves real clients: its CreationTime says what its clock reads. */
+export async function createdAt(url: string): Promise<Date> {
+  const client = new MTurkClient({
+    endpoint: url,
+    region: 'us-east-1',
+    credentials: { accessKeyId: DEV_MARKETPLACE_ACCESS_KEY_ID, secretAccessKey: DEV_MARKETPLACE_SECRET_ACCESS_KEY },
+  });
+  try {
+    const question = `<HTMLQuestion xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2011-11-11/HTMLQuestion.xsd"><HTMLContent><![CDATA[<!DOCTYPE html><html><body><form></form></body></html>]]></HTMLContent><FrameHeight>400</FrameHeight></HTMLQuestion>`;
+    const out = await client.send(
+      new CreateHITCommand({
+        Title: 'clock probe',
+        Description: 'clock probe',
+        Reward: '0.01',
+        AssignmentDurationInSeconds: 600,
+        LifetimeInSeconds: 3600,
+        MaxAssignments: 1,
+        Question: question,
+      }),
+    );
+    return out.HIT!.CreationTime!;
+  } finally {
+    client.destroy();
+  }
 }

@@ -250,7 +250,8 @@ export interface RequesterRecords {
   blocks: BlockDoc[];
   messages: MessageDoc[];
   hitTypes: HitTypeDoc[];
-  hits: HitDoc[];
+  /** Stored HITs have no `id` field: their `_id` is the HITId. */
+  hits: Omit<HitDoc, 'id'>[];
   questions: TextDoc[];
   answers: TextDoc[];
   ledger: LedgerDoc[];

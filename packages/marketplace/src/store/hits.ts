@@ -96,7 +96,7 @@ export class HitRepository {
    * Adds a HIT made elsewhere (records/import.ts) unless this id is here already; answers
    * whether it was added. Its version starts again at 1.
    */
-  async adopt(doc: HitDoc): Promise<boolean> {
+  async adopt(doc: Omit<HitDoc, 'id'>): Promise<boolean> {
     if (this.entries.has(doc._id)) return false;
     const fresh = { ...doc, version: 1 };
     try {
@@ -108,7 +108,8 @@ export class HitRepository {
       this.insertSorted(doc._id);
       return false;
     }
-    this.remember(toState(fresh).hit, 1);
+    // toState takes the HITId from `_id`
+    this.remember(toState(fresh as HitDoc).hit, 1);
     this.insertSorted(doc._id);
     return true;
   }
