@@ -1,5 +1,7 @@
 import type { BatchDoc } from '../db/models/index.js';
-import { UserError } from '../errors.js';
+import { endpointAnswers } from '../crowd/reachable.js';
+import { CrowdCallError } from '../crowd/mturk/retry.js';
+import { UserError, errorMessage } from '../errors.js';
 import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } from '../batches/index.js';
 import { requireBatch } from '../batches/index.js';
 import { itemCases } from '../pipeline/records.js';
@@ -7,7 +9,7 @@ import { bySubmission } from '../pipeline/votes.js';
 import type { ActionContext } from './context.js';
 import { itemsTable, type ItemRow } from './items-table.js';
 import type { BonusDoc, ManualLabelDoc } from './models.js';
-import { labelMap, workerAnswers, workerTable, type WorkerAnswer, type WorkerRow } from './worker-table.js';
+import { labelMap, workerAnswers, workerTable, type PlatformFacts, type WorkerAnswer, type WorkerRow } from './worker-table.js';
 
 /** The console's and the CLI's read models of a batch, loaded from the database and the platform. */
 
@@ -24,18 +26,58 @@ export async function loadBatchView(ctx: ActionContext, batch: string): Promise<
   return { doc, data, aggregation: doc.settings ? buildLabels(doc, data, ctx.pipeline.now()) : null };
 }
 
-/** `qrelay workers BATCH`: one row per worker who submitted anything, by worker id. */
-export async function loadWorkerTable(ctx: ActionContext, batch: string, view?: BatchView): Promise<WorkerRow[]> {
-  const v = view ?? (await loadBatchView(ctx, batch));
-  if (!v.doc.settings || !v.aggregation) return [];
-  const backend = ctx.pipeline.backend(v.doc.settings.target);
+/** Where a batch's platform fields came from: its target, and whether it answered (`note` says why not). */
+export interface PlatformState {
+  target: string;
+  reachable: boolean;
+  note: string | null;
+}
+
+export interface WorkerTable {
+  workers: WorkerRow[];
+  /** Null before publishing (no platform yet). */
+  platform: PlatformState | null;
+}
+
+/** What the platform knows of the batch's workers: blocks and qualification scores. */
+async function platformFacts(ctx: ActionContext, doc: BatchDoc): Promise<PlatformFacts> {
+  const backend = ctx.pipeline.backend(doc.settings!.target);
   const blocks = new Map((await backend.listWorkerBlocks()).map((b) => [b.workerId, b.reason]));
   const scores = new Map<string, Map<string, number>>();
-  for (const [name, id] of Object.entries(v.doc.qualificationIds ?? {})) scores.set(name, await backend.qualificationScores(id));
+  for (const [name, id] of Object.entries(doc.qualificationIds ?? {})) scores.set(name, await backend.qualificationScores(id));
+  return { blocks, scores };
+}
+
+/**
+ * `qrelay workers BATCH`: one row per worker who submitted anything, by worker id, from
+ * qrelay's database; blocks and qualification scores from the batch's platform. A platform
+ * that does not answer (checked with a quick connection first, rather than a minute of
+ * retries) leaves those fields unknown (null) and says so in `platform.note`.
+ */
+export async function loadWorkerTable(ctx: ActionContext, batch: string, view?: BatchView): Promise<WorkerTable> {
+  const v = view ?? (await loadBatchView(ctx, batch));
+  if (!v.doc.settings || !v.aggregation) return { workers: [], platform: null };
+  const target = v.doc.settings.target;
+  const unknown = (why: string): { facts: PlatformFacts; platform: PlatformState } => ({
+    facts: { blocks: null, scores: null },
+    platform: { target, reachable: false, note: `${why}: blocks and qualification scores are unknown` },
+  });
+  let known: { facts: PlatformFacts; platform: PlatformState };
+  try {
+    const { endpoint } = ctx.pipeline.backend(target).target;
+    if (!(await endpointAnswers(endpoint))) known = unknown(`the crowd platform at ${endpoint} does not answer`);
+    else known = { facts: await platformFacts(ctx, v.doc), platform: { target, reachable: true, note: null } };
+  } catch (err) {
+    if (!(err instanceof CrowdCallError) && !(err instanceof UserError)) throw err;
+    known = unknown(`the crowd platform ${target} failed (${errorMessage(err)})`);
+  }
   const bonuses = await ctx.models.bonuses.find({ batch }).lean<BonusDoc[]>();
   const assignmentIds = new Map<string, string[]>();
   for (const a of bySubmission(v.data.assignments)) assignmentIds.set(a.workerId, [...(assignmentIds.get(a.workerId) ?? []), a._id]);
-  return workerTable({ stats: v.aggregation.aggregate.workers, blocks, scores, bonuses, assignmentIds });
+  return {
+    workers: workerTable({ stats: v.aggregation.aggregate.workers, ...known.facts, bonuses, assignmentIds }),
+    platform: known.platform,
+  };
 }
 
 export async function loadWorkerAnswers(ctx: ActionContext, batch: string, workerId: string, view?: BatchView): Promise<WorkerAnswer[]> {

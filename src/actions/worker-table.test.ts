@@ -22,6 +22,17 @@ function stats(worker: string, over: Partial<WorkerStats> = {}): WorkerStats {
 }
 
 describe('workerTable', () => {
+  it('leaves blocks and qualification scores unknown (null) when the platform did not answer', () => {
+    const rows = workerTable({
+      stats: [stats('A')],
+      blocks: null,
+      scores: null,
+      bonuses: [{ workerId: 'A', amountCents: 50, state: 'paid' }],
+    });
+    expect(rows[0]).toMatchObject({ blocked: null, blockReason: null, qualifications: null, bonuses: { count: 1, cents: 50 } });
+    expect(sortAndFilter(rows, { flag: 'blocked' })).toEqual([]);
+  });
+
   it('joins statistics with blocks, qualification scores and paid bonuses', () => {
     const rows = workerTable({
       stats: [stats('A'), stats('B', { flags: ['fast'] })],

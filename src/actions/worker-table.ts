@@ -21,17 +21,22 @@ export interface WorkerRow {
   agreement: WorkerStats['agreement'];
   medianSecondsPerItem: number | null;
   flags: readonly WorkerFlag[];
-  blocked: boolean;
+  /** Null when the platform did not answer (unknown). */
+  blocked: boolean | null;
   blockReason: string | null;
-  /** Qualification name (the preset's test name) -> score; absent when not held. */
-  qualifications: Record<string, number>;
+  /** Qualification name (the preset's test name) -> score; absent when not held; null when the platform did not answer. */
+  qualifications: Record<string, number> | null;
   bonuses: { count: number; cents: number };
 }
 
-export interface WorkerTableInput {
+/** What the platform says of the workers (worker -> block reason; qualification name -> worker -> score); null: it did not answer. */
+export interface PlatformFacts {
+  blocks: ReadonlyMap<string, string> | null;
+  scores: ReadonlyMap<string, ReadonlyMap<string, number>> | null;
+}
+
+export interface WorkerTableInput extends PlatformFacts {
   stats: readonly WorkerStats[];
-  blocks: ReadonlyMap<string, string>;
-  scores: ReadonlyMap<string, ReadonlyMap<string, number>>;
   bonuses: readonly { workerId: string; amountCents: number; state: string }[];
   /** worker -> AssignmentIds, in submission order. */
   assignmentIds?: ReadonlyMap<string, readonly string[]>;
@@ -40,10 +45,13 @@ export interface WorkerTableInput {
 export function workerTable(input: WorkerTableInput): WorkerRow[] {
   return input.stats.map((s) => {
     const paid = input.bonuses.filter((b) => b.workerId === s.worker && b.state === 'paid');
-    const qualifications: Record<string, number> = {};
-    for (const [name, byWorker] of input.scores) {
-      const v = byWorker.get(s.worker);
-      if (v !== undefined) qualifications[name] = v;
+    let qualifications: Record<string, number> | null = null;
+    if (input.scores) {
+      qualifications = {};
+      for (const [name, byWorker] of input.scores) {
+        const v = byWorker.get(s.worker);
+        if (v !== undefined) qualifications[name] = v;
+      }
     }
     return {
       workerId: s.worker,
@@ -55,8 +63,8 @@ export function workerTable(input: WorkerTableInput): WorkerRow[] {
       agreement: s.agreement,
       medianSecondsPerItem: s.medianMsPerItem === null ? null : Math.round(s.medianMsPerItem / 100) / 10,
       flags: s.flags,
-      blocked: input.blocks.has(s.worker),
-      blockReason: input.blocks.get(s.worker) ?? null,
+      blocked: input.blocks ? input.blocks.has(s.worker) : null,
+      blockReason: input.blocks?.get(s.worker) ?? null,
       qualifications,
       bonuses: { count: paid.length, cents: paid.reduce((sum, b) => sum + b.amountCents, 0) },
     };
@@ -82,7 +90,7 @@ export function sortAndFilter(rows: readonly WorkerRow[], opts: { sort?: SortKey
   const kept = opts.flag
     ? rows.filter((r) =>
         opts.flag === 'blocked'
-          ? r.blocked
+          ? r.blocked === true
           : opts.flag === 'flagged'
             ? r.flags.length > 0
             : (r.flags as readonly string[]).includes(opts.flag as string),

@@ -46,7 +46,7 @@ async function reachable(ctx: ActionContext, config: Config, targets: readonly s
 }
 
 function workerLine(r: WorkerRow): string {
-  const q = Object.entries(r.qualifications).map(([k, v]) => `${k}=${v}`);
+  const q = Object.entries(r.qualifications ?? {}).map(([k, v]) => `${k}=${v}`);
   return [
     r.workerId.padEnd(16),
     `${r.assignments.submitted} assignments (${r.assignments.counted} counted, ${r.assignments.discarded} discarded, ${r.assignments.rejected} rejected, ${r.assignments.pendingReview} pending)`,
@@ -54,8 +54,8 @@ function workerLine(r: WorkerRow): string {
     `agreement ${pct(r.agreement.rate)} of ${r.agreement.compared}`,
     `${r.medianSecondsPerItem === null ? '-' : `${r.medianSecondsPerItem}s`}/item`,
     r.flags.length ? `flags ${r.flags.join(',')}` : 'no flags',
-    r.blocked ? `BLOCKED (${r.blockReason})` : 'not blocked',
-    q.length ? `qualifications ${q.join(',')}` : 'no qualification scores',
+    r.blocked === null ? 'blocked unknown' : r.blocked ? `BLOCKED (${r.blockReason})` : 'not blocked',
+    r.qualifications === null ? 'qualification scores unknown' : q.length ? `qualifications ${q.join(',')}` : 'no qualification scores',
     `bonuses ${r.bonuses.count} ${usd(r.bonuses.cents)}`,
   ].join('  ');
 }
@@ -83,11 +83,11 @@ export function registerConsoleActions(program: Command): void {
     .option('--json', 'print one JSON object: {batch, workers: [...]}')
     .action(
       action(async (batch: string, opts: { json?: boolean }) => {
-        await withActions(async (ctx, config) => {
-          const doc = await requireBatch(ctx.pipeline, batch);
-          if (doc.settings) await checkReachable(config, doc.settings.target);
-          const workers = await loadWorkerTable(ctx, batch);
-          if (opts.json) return say(JSON.stringify({ batch, workers }));
+        await withActions(async (ctx) => {
+          // what qrelay's database holds is listed even when the platform does not answer (its fields then unknown)
+          const { workers, platform } = await loadWorkerTable(ctx, batch);
+          if (platform?.note) process.stderr.write(`qrelay: ${platform.note} (null in --json)\n`);
+          if (opts.json) return say(JSON.stringify({ batch, workers, platform }));
           if (workers.length === 0) return say(`batch ${batch}: no worker has submitted anything yet`);
           for (const w of workers) say(workerLine(w));
         });

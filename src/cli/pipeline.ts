@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
 import { resolveTarget } from '../crowd/targets.js';
 import { openDatabase } from '../db/connection.js';
-import { isListening } from '../db/devdb.js';
+import { endpointAnswers } from '../crowd/reachable.js';
 import { UserError } from '../errors.js';
 import { formatIssue, ignoredFieldsWarning, INGEST_KINDS, type IngestKind } from '../ingest/index.js';
 import { createLogger } from '../log.js';
@@ -71,9 +71,7 @@ export async function withPipeline(
 export async function checkReachable(config: Config, target: string): Promise<void> {
   const resolved = resolveTarget(parseTargetName(target), config);
   if (resolved.kind !== 'local') return;
-  const url = new URL(resolved.endpoint);
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  if (!(await isListening(url.hostname, port))) {
+  if (!(await endpointAnswers(resolved.endpoint, 1000))) {
     throw new UserError(
       `the local marketplace at ${resolved.endpoint} does not answer: start it (qrelay marketplace, or qrelay serve), or set MARKETPLACE_URL`,
     );

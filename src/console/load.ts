@@ -3,10 +3,8 @@ import { batchOverview, listBatches } from '../actions/batches.js';
 import type { ActionContext } from '../actions/context.js';
 import type { BonusDoc } from '../actions/models.js';
 import { loadBatchView, loadItems, loadWorkerAnswers, loadWorkerTable } from '../actions/views.js';
-import { sortAndFilter, SORT_KEYS, workerTable, type SortKey, type WorkerRow } from '../actions/worker-table.js';
+import { sortAndFilter, SORT_KEYS, type SortKey, type WorkerRow } from '../actions/worker-table.js';
 import { assignmentFeeCents, parseUsd } from '@qrelay/marketplace/fees';
-import { CrowdCallError } from '../crowd/mturk/retry.js';
-import { errorMessage } from '../errors.js';
 import { priceTerms } from '../pipeline/budget.js';
 import { reportInputFor } from '../pipeline/report-input.js';
 import { CATEGORIES } from '../pipeline/votes.js';
@@ -63,22 +61,14 @@ export interface BatchPageQuery {
   decide?: string;
 }
 
-/** Workers with what the platform knows (blocks, scores); when it does not answer, the statistics alone and a warning. */
+/** Workers with what the platform knows (blocks, scores); when it does not answer, those unknown and a warning. */
 async function workersWithPlatform(
   ctx: ActionContext,
   batch: string,
   view: Awaited<ReturnType<typeof loadBatchView>>,
 ): Promise<{ rows: WorkerRow[]; warning: string | null }> {
-  try {
-    return { rows: await loadWorkerTable(ctx, batch, view), warning: null };
-  } catch (err) {
-    if (!(err instanceof CrowdCallError)) throw err;
-    const stats = view.aggregation?.aggregate.workers ?? [];
-    return {
-      rows: workerTable({ stats, blocks: new Map(), scores: new Map(), bonuses: [] }),
-      warning: `the crowd platform did not answer (${errorMessage(err)}): blocks and qualification scores are not shown`,
-    };
-  }
+  const { workers, platform } = await loadWorkerTable(ctx, batch, view);
+  return { rows: workers, warning: platform?.note ?? null };
 }
 
 export async function loadBatchPage(ctx: ActionContext, batch: string, q: BatchPageQuery) {

@@ -58,9 +58,11 @@ export function workerRowView(batch: string, w: WorkerRow) {
     agreementDetail: `of ${w.agreement.compared} items`,
     time: w.medianSecondsPerItem === null ? 'n/a' : `${w.medianSecondsPerItem} s`,
     flags: [...w.flags],
-    blocked: w.blocked,
+    blocked: w.blocked === true,
+    /** The platform did not answer: neither blocked nor not. */
+    blockedUnknown: w.blocked === null,
     blockReason: w.blockReason ?? '',
-    qualifications: Object.entries(w.qualifications).map(([name, value]) => `${name} ${value}`),
+    qualifications: w.qualifications === null ? ['unknown'] : Object.entries(w.qualifications).map(([name, value]) => `${name} ${value}`),
     bonuses: w.bonuses.count === 0 ? 'none' : `${w.bonuses.count} · ${usd(w.bonuses.cents)}`,
   };
 }

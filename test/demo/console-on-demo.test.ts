@@ -2,8 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ListAssignmentsForHITCommand, ListBonusPaymentsCommand, ListWorkerBlocksCommand, MTurkClient } from '@aws-sdk/client-mturk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY } from '../../src/config.js';
+import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY, loadConfig } from '../../src/config.js';
 import { paths } from '../../src/paths.js';
+import request from 'supertest';
+import { createApp } from '../../src/app.js';
+import { createLogger } from '../../src/log.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { listAllHits } from '../support/mturk.js';
 import { createdAt, spawnCli, useDemoEnvironment, type SpawnedCli } from './support.js';
@@ -40,7 +43,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   client?.destroy();
-  if (start) {
+  if (start && start.child.exitCode === null && start.child.signalCode === null) {
     start.child.kill('SIGINT');
     await start.exited;
   }
@@ -124,5 +127,44 @@ describe('the console on the npm start demo', () => {
       .map((l) => JSON.parse(l) as { query_id: string; doc_id: string; rel: number; source: string })
       .find((q) => q.query_id === crowd.query_id && q.doc_id === crowd.doc_id);
     expect(line).toMatchObject({ source: 'manual', rel: label === 'yes' ? 1 : 0 });
+  });
+
+  it('with the marketplace stopped, lists what qrelay holds and says in one line that the platform does not answer', async () => {
+    start.child.kill('SIGINT');
+    expect((await start.exited).code, start.stderr()).toBe(0);
+
+    const r = await runCli(['workers', 'sample', '--json'], e.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      `qrelay: the crowd platform at ${e.marketplaceUrl} does not answer: blocks and qualification scores are unknown (null in --json)\n`,
+    );
+    const listed = JSON.parse(r.stdout) as {
+      workers: Array<{ blocked: boolean | null; qualifications: unknown; assignments: { submitted: number } }>;
+      platform: { reachable: boolean; note: string };
+    };
+    expect(listed.platform).toMatchObject({ target: e.marketplaceUrl, reachable: false });
+    expect(listed.workers.length).toBeGreaterThan(0);
+    for (const w of listed.workers) expect(w).toMatchObject({ blocked: null, qualifications: null });
+    expect(listed.workers.every((w) => w.assignments.submitted > 0)).toBe(true);
+
+    // the REST route and the console page say the same, from a serving process of their own
+    const app = createApp({
+      config: loadConfig({ ...process.env, ...e.env }),
+      logger: createLogger('silent'),
+      connection: e.db.connection,
+      apiToken: 'console-on-demo-token',
+    });
+    const rest = await request(app).get('/api/v1/workers?batch=sample');
+    expect(rest.status).toBe(200);
+    expect(rest.body.platform).toEqual(listed.platform);
+    expect(rest.body.workers).toEqual(listed.workers);
+    const login = await request(app)
+      .post('/console/login')
+      .type('form')
+      .send({ token: 'console-on-demo-token', next: '/console/batches/sample' });
+    expect(login.status).toBe(303);
+    const page = await request(app).get('/console/batches/sample').set('Cookie', login.headers['set-cookie']![0]!.split(';')[0]!);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`the crowd platform at ${e.marketplaceUrl} does not answer: blocks and qualification scores are unknown`);
   });
 });

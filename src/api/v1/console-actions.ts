@@ -102,7 +102,7 @@ const reads: Array<{ path: string; summary: string; request: Record<string, unkn
   {
     path: '/api/v1/workers',
     summary:
-      "A batch's workers: assignments, check results, agreement, time per item, flags, blocked, qualification scores, bonuses paid (as qrelay workers --json)",
+      "A batch's workers: assignments, check results, agreement, time per item, flags, blocked, qualification scores, bonuses paid (as qrelay workers --json); when the platform does not answer, blocked and qualifications are null and platform.note says why",
     request: { query: WorkersQuery },
   },
   {
@@ -158,7 +158,7 @@ export function consoleActionsRouter(ctx: AppContext): Router {
 
   router.get('/workers', async (req, res) => {
     const { batch } = parseWith(WorkersQuery, req.query, 'query');
-    res.json({ batch, workers: await guarded(() => loadWorkerTable(actionsOf(), batch)) });
+    res.json({ batch, ...(await guarded(() => loadWorkerTable(actionsOf(), batch))) });
   });
   router.post('/workers/message', async (req, res) => {
     const b = parseWith(MessageBody, req.body ?? {}, 'body');
