@@ -117,8 +117,10 @@ export function registerStart(program: Command): void {
 Stages: import, publish (target local, preset dream), work (simulated workers from
 samples/population.json on a private simulated marketplace with its own clock), review, aggregate, export qrels
 (TREC, BEIR, JSONL), evaluate the sample runs (base vs adjudicated qrels), report (json,
-md, html, csv). Files go to <QRELAY_DATA_DIR>/out/<batch>/ (./data/out/sample/ on
-defaults). Ctrl-C stops at the next step; the next run continues the same batch.`,
+md, html, csv), hand-over (the simulated marketplace's workers, HITs, assignments and
+payments to the bundled marketplace at MARKETPLACE_URL, on its clock; the batch then
+targets it, so actions reach the demo's workers). Files go to <QRELAY_DATA_DIR>/out/<batch>/
+(./data/out/sample/ on defaults). Ctrl-C stops at the next step; the next run continues the same batch.`,
       );
 
   demoOptions(
