@@ -73,11 +73,14 @@ export async function handOverStage(env: DemoEnv, run: DemoRunDoc, config: Confi
   const parts = splitRecords(moved);
   const typeIds: Record<string, string> = {};
   const hitTypeIds: Record<string, string> = {};
+  let present = 0;
   for (const [i, part] of parts.entries()) {
     checkAborted(env.signal);
     const summary = await callMarketplaceAdmin<ImportSummary>(config, marketplaceUrl, 'POST', '/records', part, 600_000);
     Object.assign(typeIds, summary.qualificationTypeIds);
     Object.assign(hitTypeIds, summary.hitTypeIds);
+    // every part carries the types again: only the records of the part's own kinds count
+    present += (summary.present.hits ?? 0) + (summary.present.ledger ?? 0) + (i === 0 ? (summary.present.workers ?? 0) : 0);
     bar.update(i + 1, parts.length);
   }
   await retarget(env, batch, doc.settings.target, marketplaceUrl, typeIds, hitTypeIds);
@@ -90,7 +93,7 @@ export async function handOverStage(env: DemoEnv, run: DemoRunDoc, config: Confi
     assignments: records.hits.reduce((n, h) => n + h.assignments.length, 0),
   };
   bar.finish(
-    `${result.hits} HITs, ${result.assignments} assignments, ${result.workers} workers now on the bundled marketplace at ${marketplaceUrl} (its clock)`,
+    `${result.hits} HITs, ${result.assignments} assignments, ${result.workers} workers now on the bundled marketplace at ${marketplaceUrl} (its clock)${present > 0 ? `; ${present} HITs, payments or workers were there already` : ''}`,
   );
   return result;
 }
