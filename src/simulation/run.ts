@@ -84,7 +84,7 @@ export function privateConnection(connection: Connection, name: string): Connect
   return connection.useDb(`${connection.name}_sim_${tag}`, { useCache: true });
 }
 
-export async function dropPrivate(connection: Connection): Promise<void> {
+async function dropPrivate(connection: Connection): Promise<void> {
   await marketplaceDb(connection).dropDatabase();
 }
 
