@@ -62,6 +62,7 @@ export function buildLabels(doc: BatchDoc, data: BatchData, now: Date): BatchAgg
     fleissKappaReason: aggregate.fleissKappa.reason ?? null,
     krippendorffAlpha: aggregate.krippendorffAlpha.value,
     krippendorffAlphaReason: aggregate.krippendorffAlpha.reason ?? null,
+    agreementItems: aggregate.agreementItems,
   };
   return { aggregate, labels, summary };
 }

@@ -49,3 +49,13 @@ export {
   type LlmAssistedPolicy,
   type LlmAssistedVerdict,
 } from './llm-assisted.js';
+export {
+  confusionPriorFromEvidence,
+  dawidSkeneWithEvidence,
+  evidenceVotes,
+  labelDifferences,
+  workerEvidence,
+  type EvidenceDawidSkene,
+  type EvidenceVotes,
+  type LabelDifference,
+} from './evidence-aggregation.js';

@@ -56,6 +56,8 @@ export interface BatchSummary {
   fleissKappaReason: string | null;
   krippendorffAlpha: number | null;
   krippendorffAlphaReason: string | null;
+  /** Items κ and α are both computed over (2 or more valid votes used); absent in summaries written before it existed. */
+  agreementItems?: number;
 }
 
 export interface BatchDoc {
