@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import { samplePopulation, sampleFiles } from '../demo/sample.js';
-import { batchReport } from '../export/index.js';
+import { batchReport, recordAggregateChoice } from '../export/index.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import {
   buildForecast,
@@ -57,7 +57,7 @@ export async function runSimulation(
 ): Promise<Forecast> {
   const run = await simulateBatch({ connection: ctx.models.batches.db, config, logger: ctx.logger, progress }, req);
   const { report } = await batchReport(run.ctx, req.name);
-  return buildForecast({
+  const forecast = buildForecast({
     source: req.source,
     seed: req.population.seed,
     hideDebate: req.hideDebate === true,
@@ -69,6 +69,20 @@ export async function runSimulation(
     wallSeconds: run.wallSeconds,
     wall: { crowdSeconds: run.crowdWallSeconds, roundsSeconds: run.roundsWallSeconds, rounds: run.rounds },
   });
+  // with a truth, the forecast decides which labels export-qrels writes by default for the batch and its copy
+  if (forecast.accuracy) {
+    const { majority, ds, better } = forecast.aggregation;
+    const figures = (a: typeof majority) => ({ accuracy: a.accuracy, balancedAccuracy: a.balancedAccuracy });
+    await recordAggregateChoice(ctx.models.batches.db, req.source, {
+      better,
+      majority: figures(majority),
+      ds: figures(ds),
+      simulatedAs: req.name,
+      seed: req.population.seed,
+      at: ctx.now(),
+    });
+  }
+  return forecast;
 }
 
 export function registerSimulate(program: Command): void {

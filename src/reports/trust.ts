@@ -116,6 +116,8 @@ export interface AggregateSummary {
   /** Against the hidden truth; null when no item has one. */
   readonly accuracy: number | null;
   readonly balancedAccuracy: number | null;
+  /** Labelled items with a truth, and of those right, per true class (for intervals); null without a truth. */
+  readonly perClass: Record<Judgment, { readonly support: number; readonly correct: number }> | null;
 }
 
 export interface AggregationComparison {
@@ -137,11 +139,18 @@ export interface AggregationComparison {
 
 function summarize(result: AggregationResult<Judgment>, truth: ReadonlyMap<string, Judgment>): AggregateSummary {
   const labels = labelsByItem(result);
+  const balanced = truth.size === 0 ? null : balancedAccuracy(labels, truth, CATEGORIES);
   return {
     labels: result.items.filter((it) => it.label !== null).length,
     unresolved: result.unresolved,
     accuracy: truth.size === 0 ? null : labelAccuracy(labels, truth).value,
-    balancedAccuracy: truth.size === 0 ? null : balancedAccuracy(labels, truth, CATEGORIES).value,
+    balancedAccuracy: balanced?.value ?? null,
+    perClass: balanced
+      ? {
+          yes: { support: balanced.perClass.yes.support, correct: balanced.perClass.yes.correct },
+          no: { support: balanced.perClass.no.support, correct: balanced.perClass.no.correct },
+        }
+      : null,
   };
 }
 
