@@ -12,6 +12,7 @@ import {
   type ForecastVote,
   type SimulateRequest,
 } from '../simulation/index.js';
+import { parseChoice } from './options.js';
 import { withPipeline } from './pipeline.js';
 import { action } from './run.js';
 
@@ -28,6 +29,7 @@ interface SimulateCliOptions {
   as?: string;
   replace?: boolean;
   hideDebate?: boolean;
+  redundancy?: 'fixed' | 'adaptive';
   compareDebate?: boolean;
   json?: boolean;
 }
@@ -98,6 +100,11 @@ export function registerSimulate(program: Command): void {
     .option('--as <name>', 'the simulated copy (default <batch>-sim)')
     .option('--replace', 'replace an earlier simulated copy of that name')
     .option('--hide-debate', "the HIT pages without the agents' debate (the paper's no-history arm)")
+    .option(
+      '--redundancy <mode>',
+      "fixed or adaptive (two votes first, the third only where they disagree); default: the batch's, else fixed",
+      parseChoice(['fixed', 'adaptive'] as const),
+    )
     .option('--compare-debate', 'simulate twice, with and without the debate on the page, and compare (<name> and <name>-no-debate)')
     .option('--json', 'the forecast as one JSON object on stdout')
     .action(
@@ -109,7 +116,13 @@ export function registerSimulate(program: Command): void {
         const progress = opts.json ? () => {} : say;
         await withPipeline(
           async (ctx, config) => {
-            const base = { source: batch, replace: opts.replace === true, population, ...(truth && { truth }) };
+            const base = {
+              source: batch,
+              replace: opts.replace === true,
+              population,
+              ...(truth && { truth }),
+              ...(opts.redundancy && { redundancy: opts.redundancy }),
+            };
             if (opts.compareDebate) {
               const shown = await runSimulation(ctx, config, { ...base, name, hideDebate: false }, progress);
               const hidden = await runSimulation(ctx, config, { ...base, name: `${name}-no-debate`, hideDebate: true }, progress);

@@ -8,6 +8,7 @@ import { committedCents } from './budget.js';
 import type { PipelineContext } from './context.js';
 import { priceTerms } from './budget.js';
 import { visibleRecords } from './records.js';
+import { firstAssignments } from './redundancy.js';
 import { buildLabels, loadBatchData, type BatchData, requireBatch } from '../batches/index.js';
 
 /** `qrelay status` and `GET /api/v1/batches/{batch}`: progress, agreement and money, read-only. */
@@ -100,7 +101,12 @@ export function summarizeBatch(doc: BatchDoc, data: BatchData, truth: ReadonlyMa
       total: data.hits.length,
       byState,
       extraAssignments: data.hits.reduce(
-        (n, h) => n + Math.max(0, h.maxAssignments - (h.origin === 'plan' ? (settings?.voteTarget ?? h.maxAssignments) : h.maxAssignments)),
+        (n, h) =>
+          n +
+          Math.max(
+            0,
+            h.maxAssignments - (h.origin === 'plan' ? (settings ? firstAssignments(settings) : h.maxAssignments) : h.maxAssignments),
+          ),
         0,
       ),
       reposts: doc.reposts ?? 0,

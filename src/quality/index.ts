@@ -59,3 +59,18 @@ export {
   type EvidenceVotes,
   type LabelDifference,
 } from './evidence-aggregation.js';
+export {
+  bayesOptimalLabels,
+  type BayesOptimalInput,
+  type BayesOptimalResult,
+  type BayesVote,
+  type ClassAccuracy,
+} from './bayes-optimal.js';
+export {
+  adaptiveCostShare,
+  adaptiveTargets,
+  DREAM_AGREEMENT,
+  FIRST_VOTES,
+  pairwiseDisagreement,
+  repostInsteadOfExtending,
+} from './adaptive-redundancy.js';
