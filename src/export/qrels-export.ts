@@ -14,7 +14,8 @@ import {
   type QrelsOutputFormat,
 } from '../qrels/index.js';
 import { holesFound, type UnresolvedItem } from './human-labels.js';
-import { decideAggregate, recordedAggregateChoice, type Aggregate, type AggregateDecision } from './aggregate-choice.js';
+import { recordedAggregateChoice } from './aggregate-choice.js';
+import { decideAggregate, type Aggregate, type AggregateDecision } from './aggregate-decision.js';
 import { loadHumanLabels } from './load-labels.js';
 import { qrelsExportModel } from './store.js';
 

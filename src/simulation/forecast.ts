@@ -1,7 +1,7 @@
 import type { Judgment } from '../domain/cases.js';
 import type { WorkerKind } from './population.js';
 import type { Report } from '../reports/index.js';
-import { betterAggregate } from '../export/aggregate-choice.js';
+import { betterAggregate } from '../export/aggregate-decision.js';
 
 /**
  * The forecast `qrelay simulate` prints (pure): what the batch would cost, how long it

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { betterAggregate, decideAggregate } from './aggregate-choice.js';
+import { betterAggregate, decideAggregate } from './aggregate-decision.js';
 
 const f = (accuracy: number | null, balancedAccuracy: number | null) => ({ accuracy, balancedAccuracy });
 const recorded = {
