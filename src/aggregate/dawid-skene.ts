@@ -30,7 +30,23 @@ export interface DawidSkeneOptions<L extends string> {
    * `true_labels`). Items without votes are ignored.
    */
   readonly gold?: Readonly<Record<string, L>>;
+  /**
+   * Prior knowledge of each worker's confusion matrix, as Dirichlet pseudo-counts added to
+   * the expected counts of every M-step (a maximum a posteriori estimate): `prior[truth][answer]`
+   * is how many imaginary answers `answer` to items whose truth is `truth` the worker is
+   * credited with before the data. `default` applies to workers without their own entry.
+   * Pseudo-counts must be finite and >= 0; none (the default) is crowd-kit's maximum likelihood.
+   * Rows of equal shares make a worker's answers carry no information about the truth, so
+   * their votes weigh nothing; a heavy diagonal makes a worker trusted until the data say otherwise.
+   */
+  readonly confusionPrior?: {
+    readonly default?: ConfusionCounts<L>;
+    readonly workers?: Readonly<Record<string, ConfusionCounts<L>>>;
+  };
 }
+
+/** counts[truth][answer]. */
+export type ConfusionCounts<L extends string = string> = Readonly<Record<L, Readonly<Record<L, number>>>>;
 
 export interface WorkerConfusion<L extends string = string> {
   readonly worker: string;
@@ -53,7 +69,7 @@ export interface DawidSkeneResult<L extends string = string> extends Aggregation
   readonly iterations: number;
   /** Whether the tolerance stopped EM before maxIterations (true for no votes). */
   readonly converged: boolean;
-  /** Mean log-likelihood per vote at the last E-step; null when none ran. */
+  /** Mean log-likelihood per vote at the last E-step (with a `confusionPrior`: the log-posterior, prior included); null when none ran. */
   readonly logLikelihood: number | null;
 }
 
@@ -96,7 +112,7 @@ export function dawidSkene<L extends string>(options: DawidSkeneOptions<L> = {})
       const data = indexVotes(votes, categories);
       checkTiePolicy(tiePolicy, categories);
       const gold = goldIndex(data, options.gold ?? {});
-      const model = new Model(data, gold);
+      const model = new Model(data, gold, priorCounts(data, options.confusionPrior));
 
       let probas = model.majorityShares();
       let priors = model.priors(probas);
@@ -131,6 +147,34 @@ function goldIndex<L extends string>(data: IndexedVotes<L>, gold: Readonly<Recor
   return index;
 }
 
+/** The pseudo-counts per worker in the errors layout ([(w*K + truth)*K + answer]); null without a prior. */
+function priorCounts<L extends string>(data: IndexedVotes<L>, prior: DawidSkeneOptions<L>['confusionPrior']): Float64Array | null {
+  if (!prior || (prior.default === undefined && Object.keys(prior.workers ?? {}).length === 0)) return null;
+  const K = data.categories.length;
+  const counts = new Float64Array(data.workers.length * K * K);
+  const check = (table: ConfusionCounts<L>, where: string) => {
+    for (const truth of data.categories)
+      for (const answer of data.categories) {
+        const value = table[truth]?.[answer];
+        if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+          throw new UserError(`DawidSkene ${where}[${quote(truth)}][${quote(answer)}]: ${quote(value)} is not a finite number >= 0`);
+        }
+      }
+  };
+  if (prior.default !== undefined) check(prior.default, 'confusionPrior.default');
+  for (const [worker, table] of Object.entries(prior.workers ?? {})) check(table, `confusionPrior.workers[${quote(worker)}]`);
+  data.workers.forEach((worker, w) => {
+    const table = prior.workers && Object.hasOwn(prior.workers, worker) ? prior.workers[worker] : prior.default;
+    if (!table) return;
+    data.categories.forEach((truth, c) =>
+      data.categories.forEach((answer, k) => {
+        counts[(w * K + c) * K + k] = table[truth][answer];
+      }),
+    );
+  });
+  return counts;
+}
+
 /** The numeric core. Layouts: probas[i*K + c]; errors[(w*K + c)*K + k] = P(answer k | truth c). */
 class Model<L extends string> {
   private readonly K: number;
@@ -142,6 +186,8 @@ class Model<L extends string> {
   constructor(
     private readonly data: IndexedVotes<L>,
     private readonly gold: Int32Array,
+    /** Dirichlet pseudo-counts in the errors layout; null for maximum likelihood. */
+    private readonly prior: Float64Array | null,
   ) {
     this.K = data.categories.length;
     this.I = data.items.length;
@@ -186,12 +232,13 @@ class Model<L extends string> {
       const base = data.voteWorker[n]! * K * K + data.voteLabel[n]!;
       for (let c = 0; c < K; c++) counts[base + c * K] = counts[base + c * K]! + probas[i * K + c]!;
     }
+    if (this.prior) for (let n = 0; n < counts.length; n++) counts[n] = counts[n]! + this.prior[n]!;
     for (let w = 0; w < W; w++) {
       for (let c = 0; c < K; c++) {
         const row = (w * K + c) * K;
         let total = 0;
         for (let k = 0; k < K; k++) {
-          if (this.gave[w * K + k]) counts[row + k] = Math.max(counts[row + k]!, EPS);
+          if (this.gave[w * K + k] || this.prior) counts[row + k] = Math.max(counts[row + k]!, EPS);
           total += counts[row + k]!;
         }
         for (let k = 0; k < K; k++) counts[row + k] = counts[row + k]! / total;
@@ -221,6 +268,8 @@ class Model<L extends string> {
       for (let c = 0; c < K; c++) probas[i * K + c] = probas[i * K + c]! / sum;
       logLikelihood += max + Math.log(sum);
     }
+    // with a prior, EM maximizes the log-posterior: the prior's log-density is part of what must not fall
+    if (this.prior) for (let n = 0; n < errors.length; n++) logLikelihood += this.prior[n]! * Math.log(Math.max(errors[n]!, EPS));
     return { probas: this.clampGold(probas), logLikelihood: logLikelihood / Math.max(1, data.voteItem.length) };
   }
 

@@ -4,7 +4,7 @@
  *   const result = majorityVote<Judgment>().fit(votes, ['yes', 'no']);
  *   const kappa = fleissKappa.compute(votes, ['yes', 'no']);
  */
-export type { Vote } from './votes.js';
+export { pairableVotes, type Vote } from './votes.js';
 export {
   DEFAULT_TIE_POLICY,
   labelsByItem,
@@ -17,7 +17,14 @@ export {
   type TiePolicy,
 } from './aggregator.js';
 export { majorityVote, type MajorityVoteOptions } from './majority-vote.js';
-export { DAWID_SKENE_DEFAULTS, dawidSkene, type DawidSkeneOptions, type DawidSkeneResult, type WorkerConfusion } from './dawid-skene.js';
+export {
+  DAWID_SKENE_DEFAULTS,
+  dawidSkene,
+  type ConfusionCounts,
+  type DawidSkeneOptions,
+  type DawidSkeneResult,
+  type WorkerConfusion,
+} from './dawid-skene.js';
 export type { AgreementMeasure, AgreementMeasureName, AgreementResult } from './agreement.js';
 export { fleissKappa, type FleissKappaResult } from './fleiss-kappa.js';
 export { krippendorffAlpha, type KrippendorffAlphaResult } from './krippendorff-alpha.js';

@@ -107,3 +107,14 @@ export function indexVotes<L extends string>(votes: readonly Vote<L>[], categori
 export function perCategory<L extends string>(categories: readonly L[], value: (k: number) => number): Record<L, number> {
   return Object.fromEntries(categories.map((c, k) => [c, value(k)])) as Record<L, number>;
 }
+
+/**
+ * The votes of the items rated 2 or more times: the items every agreement measure can use
+ * (a single rating has no pair). Computing κ and α on these makes them describe the same
+ * items, mid-batch too, where many items have one vote so far.
+ */
+export function pairableVotes<V extends Vote>(votes: readonly V[]): V[] {
+  const count = new Map<string, number>();
+  for (const v of votes) count.set(v.item, (count.get(v.item) ?? 0) + 1);
+  return votes.filter((v) => count.get(v.item)! >= 2);
+}

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { exportQrels, renderExportSummary } from '../export/index.js';
+import { AGGREGATES, exportQrels, renderExportSummary, type Aggregate } from '../export/index.js';
 import { QRELS_FORMATS, QRELS_OUTPUT_FORMATS, type QrelsFormat, type QrelsOutputFormat } from '../qrels/index.js';
 import { parseChoice } from './options.js';
 import { withPipeline } from './pipeline.js';
@@ -11,6 +11,7 @@ interface ExportOptions {
   consensus?: string;
   out: string;
   format?: QrelsOutputFormat;
+  aggregate?: Aggregate;
   json?: boolean;
 }
 
@@ -27,6 +28,11 @@ export function registerExportQrels(program: Command): void {
       '--format <format>',
       `${QRELS_OUTPUT_FORMATS.join('|')} (default: from --out: .tsv beir, .jsonl jsonl, else trec)`,
       parseChoice(QRELS_OUTPUT_FORMATS),
+    )
+    .option(
+      '--aggregate <method>',
+      `${AGGREGATES.join('|')}: the protocol's majority of 3, or Dawid–Skene with the checks as gold (default: the one the batch's simulated forecast showed better, else majority)`,
+      parseChoice(AGGREGATES),
     )
     .option('--json', 'print one JSON object (every conflict and unresolved item) instead of the summary')
     .addHelpText(
@@ -49,6 +55,7 @@ any input is bad.`,
               ...(opts.baseFormat && { baseFormat: opts.baseFormat }),
               ...(opts.consensus !== undefined && { consensus: opts.consensus }),
               ...(opts.format && { format: opts.format }),
+              ...(opts.aggregate && { aggregate: opts.aggregate }),
             });
             process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : renderExportSummary(result));
           },

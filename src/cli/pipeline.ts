@@ -91,6 +91,7 @@ interface PublishOptions {
   hideDebate?: boolean;
   onFailure?: 'approve-and-discard' | 'reject';
   aggregator?: 'majority' | 'dawid-skene';
+  redundancy?: 'fixed' | 'adaptive';
   tie?: 'unresolved' | 'yes' | 'no';
   concurrency?: number;
   json?: boolean;
@@ -107,6 +108,7 @@ function publishRequest(opts: PublishOptions): PublishRequest {
     ...(opts.hideDebate && { hideDebate: true }),
     ...(opts.onFailure !== undefined && { onFailure: opts.onFailure }),
     ...(opts.aggregator !== undefined && { aggregator: opts.aggregator }),
+    ...(opts.redundancy !== undefined && { redundancy: opts.redundancy }),
     ...(opts.tie !== undefined && { tie: opts.tie }),
     ...(opts.budget !== undefined && { budgetUsd: opts.budget }),
     ...(opts.concurrency !== undefined && { concurrency: opts.concurrency }),
@@ -177,6 +179,11 @@ export function registerPipeline(program: Command): void {
       parseChoice(['approve-and-discard', 'reject'] as const),
     )
     .option('--aggregator <name>', 'majority (default) or dawid-skene', parseChoice(['majority', 'dawid-skene'] as const))
+    .option(
+      '--redundancy <mode>',
+      'fixed (default: the preset): every worker at once; adaptive: two workers first, the third only where their votes disagree',
+      parseChoice(['fixed', 'adaptive'] as const),
+    )
     .option('--tie <policy>', 'a tied item: unresolved (default), yes or no', parseChoice(['unresolved', 'yes', 'no'] as const))
     .option('--concurrency <n>', 'HITs created at once (default 4)', parseWhole(1, 32))
     .option('--json', 'print one JSON object')

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import { samplePopulation, sampleFiles } from '../demo/sample.js';
-import { batchReport } from '../export/index.js';
+import { batchReport, recordAggregateChoice } from '../export/index.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import {
   buildForecast,
@@ -12,6 +12,7 @@ import {
   type ForecastVote,
   type SimulateRequest,
 } from '../simulation/index.js';
+import { parseChoice } from './options.js';
 import { withPipeline } from './pipeline.js';
 import { action } from './run.js';
 
@@ -28,6 +29,7 @@ interface SimulateCliOptions {
   as?: string;
   replace?: boolean;
   hideDebate?: boolean;
+  redundancy?: 'fixed' | 'adaptive';
   compareDebate?: boolean;
   json?: boolean;
 }
@@ -57,7 +59,7 @@ export async function runSimulation(
 ): Promise<Forecast> {
   const run = await simulateBatch({ connection: ctx.models.batches.db, config, logger: ctx.logger, progress }, req);
   const { report } = await batchReport(run.ctx, req.name);
-  return buildForecast({
+  const forecast = buildForecast({
     source: req.source,
     seed: req.population.seed,
     hideDebate: req.hideDebate === true,
@@ -69,6 +71,20 @@ export async function runSimulation(
     wallSeconds: run.wallSeconds,
     wall: { crowdSeconds: run.crowdWallSeconds, roundsSeconds: run.roundsWallSeconds, rounds: run.rounds },
   });
+  // with a truth, the forecast decides which labels export-qrels writes by default for the batch and its copy
+  if (forecast.accuracy) {
+    const { majority, ds, better } = forecast.aggregation;
+    const figures = (a: typeof majority) => ({ accuracy: a.accuracy, balancedAccuracy: a.balancedAccuracy });
+    await recordAggregateChoice(ctx.models.batches.db, req.source, {
+      better,
+      majority: figures(majority),
+      ds: figures(ds),
+      simulatedAs: req.name,
+      seed: req.population.seed,
+      at: ctx.now(),
+    });
+  }
+  return forecast;
 }
 
 export function registerSimulate(program: Command): void {
@@ -84,6 +100,11 @@ export function registerSimulate(program: Command): void {
     .option('--as <name>', 'the simulated copy (default <batch>-sim)')
     .option('--replace', 'replace an earlier simulated copy of that name')
     .option('--hide-debate', "the HIT pages without the agents' debate (the paper's no-history arm)")
+    .option(
+      '--redundancy <mode>',
+      "fixed or adaptive (two votes first, the third only where they disagree); default: the batch's, else fixed",
+      parseChoice(['fixed', 'adaptive'] as const),
+    )
     .option('--compare-debate', 'simulate twice, with and without the debate on the page, and compare (<name> and <name>-no-debate)')
     .option('--json', 'the forecast as one JSON object on stdout')
     .action(
@@ -95,7 +116,13 @@ export function registerSimulate(program: Command): void {
         const progress = opts.json ? () => {} : say;
         await withPipeline(
           async (ctx, config) => {
-            const base = { source: batch, replace: opts.replace === true, population, ...(truth && { truth }) };
+            const base = {
+              source: batch,
+              replace: opts.replace === true,
+              population,
+              ...(truth && { truth }),
+              ...(opts.redundancy && { redundancy: opts.redundancy }),
+            };
             if (opts.compareDebate) {
               const shown = await runSimulation(ctx, config, { ...base, name, hideDebate: false }, progress);
               const hidden = await runSimulation(ctx, config, { ...base, name: `${name}-no-debate`, hideDebate: true }, progress);

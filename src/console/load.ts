@@ -11,6 +11,7 @@ import { CATEGORIES } from '../pipeline/votes.js';
 import { buildReport, type Report } from '../reports/index.js';
 import { progressChart } from '../reports/render/charts.js';
 import { duration } from '../reports/render/format.js';
+import { pairableVotes } from '../aggregate/index.js';
 import { bootstrapAgreement } from './agreement-interval.js';
 import { spendChart, type SpendEvent } from './spend-chart.js';
 import { answerView, auditView, batchRowView, FLAG_FILTERS, intervalView, isLive, itemView, workerRowView } from './view-model.js';
@@ -111,7 +112,8 @@ export async function loadBatchPage(ctx: ActionContext, batch: string, q: BatchP
       spend: spendChart(events, { budgetCents: settings.budgetCents, quoteCents: view.doc.plan?.quote.total ?? null }),
     };
     latency = { p50: fmtSeconds(report.latency.timeToTarget.p50Seconds), p90: fmtSeconds(report.latency.timeToTarget.p90Seconds) };
-    const used = view.aggregation.aggregate.used;
+    // the same items for κ and α as status and the report: those with 2 or more votes
+    const used = pairableVotes(view.aggregation.aggregate.used);
     agreement = [
       intervalView("Fleiss' κ", bootstrapAgreement('fleissKappa', used, CATEGORIES, { seed: batch })),
       intervalView("Krippendorff's α", bootstrapAgreement('krippendorffAlpha', used, CATEGORIES, { seed: batch })),

@@ -20,6 +20,8 @@ export const collections = {
   targetQualifications: 'target_qualifications',
   // exports of a batch (src/export/store.ts) and the demo's runs (src/demo/runs.ts)
   qrelsExports: 'qrels_exports',
+  // the forecast's choice of the labels export-qrels writes by default (src/export/aggregate-choice.ts)
+  aggregateChoices: 'aggregate_choices',
   demoRuns: 'demo_runs',
   // the API's snapshots of status and report answers (src/api/answers.ts)
   answerSnapshots: 'answer_snapshots',

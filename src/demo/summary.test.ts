@@ -57,6 +57,7 @@ function fixture() {
     batch: 's',
     base: { file: 'base.tsv', format: 'beir', pairs: 3 },
     consensus: { fromBatch: 1, fromFile: null, file: null },
+    aggregate: { aggregate: 'majority', from: 'protocol', reason: 'no forecast', forecast: null },
     human: {
       labels: 3,
       unresolved: [

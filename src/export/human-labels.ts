@@ -47,7 +47,8 @@ export interface HumanLabelsInput {
   batch: string;
   state: BatchDoc['state'];
   voteTarget: number;
-  labels: readonly Pick<LabelDoc, '_id' | 'queryId' | 'chunkId' | 'label' | 'votes' | 'validVotes' | 'workers' | 'complete'>[];
+  labels: readonly (Pick<LabelDoc, '_id' | 'queryId' | 'chunkId' | 'label' | 'votes' | 'validVotes' | 'workers' | 'complete'> &
+    Partial<Pick<LabelDoc, 'method'>>)[];
   datasets: ReadonlyMap<string, string>;
 }
 
@@ -67,7 +68,7 @@ export function toHumanLabels(input: HumanLabelsInput): BatchHumanLabels {
         workers: l.workers.length,
         batch: input.batch,
         dataset,
-        source: 'human-majority',
+        source: l.method === 'dawid-skene' ? 'human-dawid-skene' : 'human-majority',
       });
       continue;
     }

@@ -17,3 +17,5 @@ export { exportQrels, type ExportQrelsOptions, type ExportQrelsResult } from './
 export { describeConflict, renderExportSummary } from './render.js';
 export { batchReport, type BatchReport } from './batch-report.js';
 export { qrelsExportModel, type QrelsExportDoc } from './store.js';
+export { recordAggregateChoice, recordedAggregateChoice } from './aggregate-choice.js';
+export { AGGREGATES, decideAggregate, type Aggregate, type AggregateDecision } from './aggregate-decision.js';

@@ -14,6 +14,8 @@ import {
   type QrelsOutputFormat,
 } from '../qrels/index.js';
 import { holesFound, type UnresolvedItem } from './human-labels.js';
+import { recordedAggregateChoice } from './aggregate-choice.js';
+import { decideAggregate, type Aggregate, type AggregateDecision } from './aggregate-decision.js';
 import { loadHumanLabels } from './load-labels.js';
 import { qrelsExportModel } from './store.js';
 
@@ -37,6 +39,8 @@ export interface ExportQrelsOptions {
   consensus?: string;
   out: string;
   format?: QrelsOutputFormat;
+  /** `majority` (the protocol's) or `ds` (Dawid–Skene); default: what the batch's simulated forecast showed better, else majority. */
+  aggregate?: Aggregate;
 }
 
 export interface ExportQrelsResult {
@@ -46,6 +50,8 @@ export interface ExportQrelsResult {
   base: { file: string; format: QrelsFormat; pairs: number };
   consensus: { fromBatch: number; fromFile: number | null; file: string | null };
   human: { labels: number; unresolved: UnresolvedItem[] };
+  /** Which labels were written, and why (the option, the recorded forecast, or the protocol's default). */
+  aggregate: AggregateDecision;
   out: { file: string; format: QrelsOutputFormat; pairs: number };
   /** Human labels of relevance on pairs the base did not judge. */
   holesFound: number;
@@ -77,7 +83,8 @@ export async function exportQrels(ctx: PipelineContext, opts: ExportQrelsOptions
     ['--consensus', opts.consensus],
   ]);
   const format = opts.format ?? outputFormatFor(opts.out);
-  const human = await loadHumanLabels(ctx, opts.batch);
+  const aggregate = decideAggregate(opts.aggregate, await recordedAggregateChoice(ctx.models.batches.db, opts.batch));
+  const human = await loadHumanLabels(ctx, opts.batch, aggregate.aggregate === 'ds' ? 'dawid-skene' : 'majority');
   const base = await readQrels(opts.base, opts.baseFormat ? { format: opts.baseFormat } : {});
   const fromFile = opts.consensus !== undefined ? await readConsensusFile(opts.consensus) : null;
   const fromBatch = await batchConsensus(ctx, opts.batch);
@@ -91,6 +98,7 @@ export async function exportQrels(ctx: PipelineContext, opts: ExportQrelsOptions
     base: { file: opts.base, format: base.format, pairs: base.pairs },
     consensus: { fromBatch: fromBatch.length, fromFile: fromFile?.length ?? null, file: opts.consensus ?? null },
     human: { labels: human.labels.length, unresolved: human.unresolved },
+    aggregate,
     out: { file: opts.out, format, pairs: written.pairs },
     holesFound: holesFound(base.qrels, human.labels),
     summary: merged.summary,

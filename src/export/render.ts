@@ -25,7 +25,7 @@ function countsRow(name: string, c: MergeCounts): string[] {
     c.flips,
     c.unchanged,
     c.newNonRelevant,
-    c.bySource['human-majority'] + c.bySource['llm-adjudicator'] + c.bySource.manual,
+    c.bySource['human-majority'] + c.bySource['human-dawid-skene'] + c.bySource['llm-adjudicator'] + c.bySource.manual,
     c.bySource['dream-consensus'],
   ].map(String);
 }
@@ -41,6 +41,7 @@ export function renderExportSummary(r: ExportQrelsResult): string {
   const consensus = `${r.consensus.fromBatch} from the batch${r.consensus.fromFile !== null ? ` + ${r.consensus.fromFile} from ${r.consensus.file}` : ''}`;
   const lines = [
     `batch ${r.batch}${r.simulated ? " (simulated: its human labels are a simulated crowd's)" : ''}: wrote ${r.out.file} (${r.out.format}, ${r.out.pairs} pairs)`,
+    `labels: ${r.aggregate.aggregate === 'ds' ? 'Dawid–Skene (source human-dawid-skene)' : 'majority of 3 (source human-majority)'}, because ${r.aggregate.reason}`,
     `inputs: base ${r.base.file} (${r.base.format}, ${r.base.pairs} pairs); consensus labels ${consensus}; human labels ${r.human.labels} (${r.human.unresolved.length} unresolved, not written)`,
     '',
     ...table([

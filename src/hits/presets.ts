@@ -124,6 +124,8 @@ export const HitPreset = z
     checksPerHit: z.number().int().min(0).max(50).default(1),
     frameHeight: z.number().int().min(0).max(10_000).default(0),
     hideDebate: z.boolean().default(false),
+    /** `adaptive`: two workers per HIT first, the third only where two votes disagree (publish --redundancy). */
+    redundancy: z.enum(['fixed', 'adaptive']).default('fixed'),
     /** The time estimate the reward is checked against. */
     estimatedSecondsPerItem: z.number().int().min(1).max(3600).default(45),
     estimatedOverheadSeconds: z.number().int().min(0).max(3600).default(30),

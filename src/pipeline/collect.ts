@@ -7,6 +7,7 @@ import { aggregateBatch } from './aggregate.js';
 import { committedCents, extensionCents, withinBudget } from './budget.js';
 import type { PipelineContext } from './context.js';
 import { BatchStateError } from './errors.js';
+import { voteTargets } from './redundancy.js';
 import { planFollowUp, type FollowUp, type HitProgress } from './follow-up.js';
 import { itemId } from './names.js';
 import { hitDocs, planWith, storeHits } from './plan.js';
@@ -64,10 +65,15 @@ export function progressOf(hits: readonly HitDoc[], assignments: readonly Assign
 
 export function followUpOf(doc: BatchDoc, data: BatchData, now: Date): FollowUp {
   const settings = doc.settings as BatchSettings;
-  const { validCounts } = aggregateStored(data.hits, data.assignments, settings);
+  const { validCounts, valid } = aggregateStored(data.hits, data.assignments, settings);
   // the platform's clock may run ahead of ours (a simulated marketplace): take the latest time it told us
   const platformNow = Math.max(now.getTime(), latest(data.assignments.flatMap((a) => [a.acceptedAt, a.submittedAt])));
-  return planFollowUp({ hits: progressOf(data.hits, data.assignments), validVotes: validCounts, target: settings.voteTarget, platformNow });
+  return planFollowUp({
+    hits: progressOf(data.hits, data.assignments),
+    validVotes: validCounts,
+    ...voteTargets(settings, valid),
+    platformNow,
+  });
 }
 
 async function extend(ctx: PipelineContext, doc: BatchDoc, hit: HitDoc, targetMax: number): Promise<void> {

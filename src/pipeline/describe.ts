@@ -2,6 +2,7 @@ import { formatUsd } from '@qrelay/marketplace/fees';
 import type { BatchSettings } from '../db/models/index.js';
 import type { HitPlan } from '../hits/index.js';
 import { describeRequirements } from '../hits/requirements-text.js';
+import { adaptiveCostShare, DREAM_AGREEMENT, FIRST_VOTES, pairwiseDisagreement } from '../quality/index.js';
 
 /** The plan and its exact quote as `qrelay publish --dry-run` prints them (pure). */
 export function describePlan(batch: string, settings: BatchSettings, plan: HitPlan): string {
@@ -27,6 +28,14 @@ export function describePlan(batch: string, settings: BatchSettings, plan: HitPl
     `${pad('attention checks')}${usd(q.checkOverhead).padStart(12)}  (part of the total: ${(q.checkShare * 100).toFixed(1)}% of the items shown)`,
     `${pad('per real label')}${usd(q.perLabel).padStart(12)}  (each item judged by ${q.assignmentsPerHit} workers)`,
   ];
+  if (settings.redundancy === 'adaptive' && q.assignmentsPerHit > FIRST_VOTES) {
+    const d = pairwiseDisagreement(DREAM_AGREEMENT.kappa, DREAM_AGREEMENT.yesShare);
+    const first = Math.round((q.total * FIRST_VOTES) / q.assignmentsPerHit);
+    lines.push(
+      `adaptive redundancy: ${FIRST_VOTES} assignments per HIT first (${usd(first)}); a ${q.assignmentsPerHit === FIRST_VOTES + 1 ? 'third' : 'further'} vote only where an item's first two disagree`,
+      `${pad('expected total')}${usd(Math.round(q.total * adaptiveCostShare(d, q.assignmentsPerHit))).padStart(12)}  (${(100 * (1 - adaptiveCostShare(d, q.assignmentsPerHit))).toFixed(0)}% less, if ${(100 * d).toFixed(0)}% of items split as at the DREAM study's κ ${DREAM_AGREEMENT.kappa}; the quote above is the most it can cost)`,
+    );
+  }
   if (settings.budgetCents !== null)
     lines.push(
       `${pad('budget')}${usd(settings.budgetCents).padStart(12)}${q.total > settings.budgetCents ? '  (the quote exceeds it)' : ''}`,

@@ -1,6 +1,6 @@
 import { LARGE_HIT_MIN_ASSIGNMENTS } from '@qrelay/marketplace/fees';
 import type { HitDoc } from '../db/models/index.js';
-import { planExtraAssignments, type ExtraAssignmentsRequest, type StuckItem } from '../quality/index.js';
+import { planExtraAssignments, repostInsteadOfExtending, type ExtraAssignmentsRequest, type StuckItem } from '../quality/index.js';
 import { hitRecord } from './votes.js';
 
 /**
@@ -29,6 +29,13 @@ export interface FollowUpInput {
   hits: readonly HitProgress[];
   validVotes: ReadonlyMap<string, number>;
   target: number;
+  /** Per-item targets over `target` (adaptive redundancy: 3 where the first two votes disagree). */
+  targets?: ReadonlyMap<string, number>;
+  /**
+   * Adaptive redundancy: a HIT where fewer than half the items lack votes is not extended;
+   * those items are reported stuck, to be posted in a new HIT (quality/adaptive-redundancy.ts).
+   */
+  adaptive?: boolean;
   platformNow: number;
 }
 
@@ -68,9 +75,21 @@ export function outstanding(progress: HitProgress, platformNow: number): number 
 /** A HIT closed to new workers enters the planner full (9 of 9): no room to grow, so its items are reported stuck. */
 const CLOSED_MAX = LARGE_HIT_MIN_ASSIGNMENTS - 1;
 
+/** Votes each item still lacks once the outstanding work of its HITs comes in. */
+function lacking(
+  states: readonly { items: readonly string[]; outstanding: number }[],
+  validVotes: ReadonlyMap<string, number>,
+  targetOf: (item: string) => number,
+): Map<string, number> {
+  const coming = new Map<string, number>();
+  for (const s of states) for (const item of new Set(s.items)) coming.set(item, (coming.get(item) ?? 0) + s.outstanding);
+  return new Map([...coming].map(([item, c]) => [item, Math.max(0, targetOf(item) - (validVotes.get(item) ?? 0) - c)]));
+}
+
 export function planFollowUp(input: FollowUpInput): FollowUp {
   const active = input.hits.filter((h) => h.hit.state === 'published' || h.hit.state === 'expired');
-  const complete = (item: string) => (input.validVotes.get(item) ?? 0) >= input.target;
+  const targetOf = (item: string) => input.targets?.get(item) ?? input.target;
+  const complete = (item: string) => (input.validVotes.get(item) ?? 0) >= targetOf(item);
   const states = active.map((progress) => {
     const open = isOpen(progress.hit, input.platformNow);
     const max = open ? progress.hit.maxAssignments : CLOSED_MAX;
@@ -83,10 +102,18 @@ export function planFollowUp(input: FollowUpInput): FollowUp {
       progress,
     };
   });
+  const repost = input.adaptive ? repostInsteadOfExtending(states, lacking(states, input.validVotes, targetOf)) : new Set<string>();
   const plan = planExtraAssignments({
-    hits: states.map(({ hitId, maxAssignments, items, outstanding: o }) => ({ hitId, maxAssignments, items, outstanding: o })),
+    // a HIT whose items go to a new HIT enters full, like a closed one: no room to grow
+    hits: states.map(({ hitId, maxAssignments, items, outstanding: o }) => ({
+      hitId,
+      maxAssignments: repost.has(hitId) ? Math.max(CLOSED_MAX, maxAssignments) : maxAssignments,
+      items,
+      outstanding: o,
+    })),
     validVotes: input.validVotes,
     target: input.target,
+    ...(input.targets && { targets: input.targets }),
   });
   const extended = new Set(plan.requests.map((r) => r.hitId));
   const done: string[] = [];

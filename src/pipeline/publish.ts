@@ -4,6 +4,7 @@ import { formatUsd } from '@qrelay/marketplace/fees';
 import type { BatchDoc, BatchSettings } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import type { HitPlan } from '../hits/index.js';
+import { firstAssignments } from './redundancy.js';
 import type { PipelineContext } from './context.js';
 import { describePlan } from './describe.js';
 import { BatchStateError } from './errors.js';
@@ -90,7 +91,12 @@ export async function preparePublish(
 
 async function storePlan(ctx: PipelineContext, doc: BatchDoc, plan: HitPlan): Promise<void> {
   const settings = doc.settings as BatchSettings;
-  await storeHits(ctx, hitDocs(doc._id, plan, { firstIndex: 0, origin: 'plan', maxAssignments: () => settings.voteTarget }), plan, 0);
+  await storeHits(
+    ctx,
+    hitDocs(doc._id, plan, { firstIndex: 0, origin: 'plan', maxAssignments: () => firstAssignments(settings) }),
+    plan,
+    0,
+  );
   const summary = {
     plannedAt: ctx.now(),
     hits: plan.hits.length,

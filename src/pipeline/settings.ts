@@ -27,6 +27,12 @@ export const PublishRequest = z
     onFailure: z.enum(['approve-and-discard', 'reject']).default('approve-and-discard'),
     rejectFromFailures: z.number().int().min(1).max(50).optional(),
     aggregator: z.enum(['majority', 'dawid-skene']).default('majority'),
+    redundancy: z
+      .enum(['fixed', 'adaptive'])
+      .optional()
+      .describe(
+        'fixed: every worker per HIT at once; adaptive: two first, the third only where two votes disagree (default: the preset, fixed)',
+      ),
     tie: z.enum(['unresolved', 'yes', 'no']).default('unresolved'),
     budgetUsd: z.number().positive().max(10_000_000).optional(),
     yes: z.boolean().default(false),
@@ -89,6 +95,7 @@ export function resolveSettings(batch: string, input: PublishRequest, defaultTar
       ...(request.rejectFromFailures !== undefined && { rejectFromFailures: request.rejectFromFailures }),
     },
     aggregator: request.aggregator,
+    redundancy: request.redundancy ?? preset.redundancy,
     tie: request.tie,
     budgetCents: request.budgetUsd === undefined ? null : Math.round(request.budgetUsd * 100),
     concurrency: request.concurrency,

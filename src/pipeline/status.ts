@@ -8,6 +8,7 @@ import { committedCents } from './budget.js';
 import type { PipelineContext } from './context.js';
 import { priceTerms } from './budget.js';
 import { visibleRecords } from './records.js';
+import { firstAssignments } from './redundancy.js';
 import { buildLabels, loadBatchData, type BatchData, requireBatch } from '../batches/index.js';
 
 /** `qrelay status` and `GET /api/v1/batches/{batch}`: progress, agreement and money, read-only. */
@@ -28,6 +29,11 @@ export interface BatchStatus {
   validVotes: number;
   fleissKappa: { value: number | null; reason: string | null };
   krippendorffAlpha: { value: number | null; reason: string | null };
+  /**
+   * κ and α are computed over the same items: those with 2 or more valid votes so far (of the
+   * first `voteTarget`); mid-batch that is fewer than the items with votes.
+   */
+  agreement: { items: number; itemsWithVotes: number };
   /** Against the hidden labels of the items, when the import carried them (simulations). */
   accuracy: { value: number | null; compared: number } | null;
   /** Whole cents. `spent`: approved work (discarded included); `committed`: the most the HITs can cost. */
@@ -95,7 +101,12 @@ export function summarizeBatch(doc: BatchDoc, data: BatchData, truth: ReadonlyMa
       total: data.hits.length,
       byState,
       extraAssignments: data.hits.reduce(
-        (n, h) => n + Math.max(0, h.maxAssignments - (h.origin === 'plan' ? (settings?.voteTarget ?? h.maxAssignments) : h.maxAssignments)),
+        (n, h) =>
+          n +
+          Math.max(
+            0,
+            h.maxAssignments - (h.origin === 'plan' ? (settings ? firstAssignments(settings) : h.maxAssignments) : h.maxAssignments),
+          ),
         0,
       ),
       reposts: doc.reposts ?? 0,
@@ -116,6 +127,10 @@ export function summarizeBatch(doc: BatchDoc, data: BatchData, truth: ReadonlyMa
     krippendorffAlpha: {
       value: labels?.summary.krippendorffAlpha ?? null,
       reason: labels?.summary.krippendorffAlphaReason ?? (labels ? null : 'not published'),
+    },
+    agreement: {
+      items: labels?.summary.agreementItems ?? 0,
+      itemsWithVotes: labels?.labels.filter((l) => l.validVotes > 0).length ?? 0,
     },
     accuracy: accuracy ? { value: accuracy.value, compared: accuracy.compared } : null,
     cost: {
@@ -150,7 +165,7 @@ export function renderStatus(s: BatchStatus): string {
     `HITs         ${s.hits.total}${states.length ? `: ${states.join(', ')}` : ''}; ${s.hits.extraAssignments} extra assignments, ${s.hits.reposts} rounds of new HITs`,
     `assignments  ${s.assignments.total}: ${s.assignments.approved} approved, ${s.assignments.discarded} approved and discarded, ${s.assignments.rejected} rejected, ${s.assignments.awaitingReview} awaiting review${s.assignments.autoApproved ? ` (${s.assignments.autoApproved} approved by the platform first)` : ''}`,
     `votes        ${s.validVotes} valid`,
-    `agreement    Fleiss κ ${num(s.fleissKappa.value)}${s.fleissKappa.reason ? ` (${s.fleissKappa.reason})` : ''}, Krippendorff α ${num(s.krippendorffAlpha.value)}${s.krippendorffAlpha.reason ? ` (${s.krippendorffAlpha.reason})` : ''}`,
+    `agreement    Fleiss κ ${num(s.fleissKappa.value)}${s.fleissKappa.reason ? ` (${s.fleissKappa.reason})` : ''}, Krippendorff α ${num(s.krippendorffAlpha.value)}${s.krippendorffAlpha.reason ? ` (${s.krippendorffAlpha.reason})` : ''}; both over the same ${s.agreement.items} items with 2 or more valid votes (of ${s.agreement.itemsWithVotes} with votes)`,
   ];
   if (s.accuracy)
     lines.push(

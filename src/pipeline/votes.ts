@@ -1,8 +1,8 @@
 import {
-  dawidSkene,
   fleissKappa,
   krippendorffAlpha,
   majorityVote,
+  pairableVotes,
   type AggregationResult,
   type FleissKappaResult,
   type KrippendorffAlphaResult,
@@ -14,6 +14,7 @@ import type { Judgment } from '../domain/cases.js';
 import { caseKey } from '../ingest/index.js';
 import {
   countedVotes,
+  dawidSkeneWithEvidence,
   scoreAssignments,
   workerStatistics,
   type AssignmentRecord,
@@ -33,7 +34,9 @@ import { checkItemId, itemId } from './names.js';
  * `voteTarget` valid votes in submission order, and the others only enter the worker
  * statistics. With fewer votes (a batch stopped early), the label is the majority of what
  * there is, and a tie goes by the batch's tie policy (`unresolved` by default: no label).
- * Dawid–Skene, when chosen, models every valid vote and gives each item a posterior.
+ * Dawid–Skene, when chosen, models every answer with the attention checks as gold items and
+ * worker priors from the evidence (quality/evidence-aggregation.ts), and gives each item a
+ * posterior. κ and α are computed over the same items: those with 2 or more of the votes used.
  */
 
 export const CATEGORIES: readonly Judgment[] = ['yes', 'no'];
@@ -106,6 +109,8 @@ export interface BatchAggregate {
   result: AggregationResult<Judgment>;
   fleissKappa: FleissKappaResult;
   krippendorffAlpha: KrippendorffAlphaResult;
+  /** The items κ and α are both computed over: those with 2 or more of the votes used (a single vote has no pair). */
+  agreementItems: number;
   workers: WorkerStats[];
   /** Valid votes per item (all of them). */
   validCounts: Map<string, number>;
@@ -120,9 +125,10 @@ export function aggregateStored(
   const valid = countedVotes(scored);
   const used = labelVotes(valid, settings.voteTarget);
   const tiePolicy = tiePolicyOf(settings.tie);
+  const pairable = pairableVotes(used);
   const result =
     settings.aggregator === 'dawid-skene'
-      ? dawidSkene<Judgment>({ tiePolicy }).fit(valid, CATEGORIES)
+      ? dawidSkeneWithEvidence(scored, tiePolicy).result
       : majorityVote<Judgment>({ tiePolicy }).fit(used, CATEGORIES);
   const validCounts = new Map<string, number>();
   for (const v of valid) validCounts.set(v.item, (validCounts.get(v.item) ?? 0) + 1);
@@ -131,8 +137,9 @@ export function aggregateStored(
     valid,
     used,
     result,
-    fleissKappa: fleissKappa.compute(used, CATEGORIES),
-    krippendorffAlpha: krippendorffAlpha.compute(used, CATEGORIES),
+    fleissKappa: fleissKappa.compute(pairable, CATEGORIES),
+    krippendorffAlpha: krippendorffAlpha.compute(pairable, CATEGORIES),
+    agreementItems: new Set(pairable.map((v) => v.item)).size,
     workers: workerStatistics(scored),
     validCounts,
   };

@@ -129,7 +129,7 @@ describe('mergeQrels precedence and provenance', () => {
       flips: 2, // q1/d3 (human), q2/d1 (consensus)
       unchanged: 2, // q1/d1 (human), q1/d2 (consensus)
       newNonRelevant: 1, // q1/d5
-      bySource: { 'dream-consensus': 3, 'human-majority': 3, 'llm-adjudicator': 1, manual: 0 },
+      bySource: { 'dream-consensus': 3, 'human-majority': 3, 'human-dawid-skene': 0, 'llm-adjudicator': 1, manual: 0 },
     });
     expect(summary.datasets.map((d) => [d.dataset, d.labelled, d.flips])).toEqual([
       ['default', 6, 1],

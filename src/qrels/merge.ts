@@ -20,12 +20,16 @@ import type { Qrels } from './types.js';
  * listing the pairs, since no tier says which one is right.
  */
 
-export const LABEL_SOURCES = ['base', 'dream-consensus', 'human-majority', 'llm-adjudicator', 'manual'] as const;
+export const LABEL_SOURCES = ['base', 'dream-consensus', 'human-majority', 'human-dawid-skene', 'llm-adjudicator', 'manual'] as const;
 export const LabelSource = z.enum(LABEL_SOURCES);
 export type LabelSource = z.infer<typeof LabelSource>;
 
-/** `manual`: a person decided the item by hand (`qrelay label`); it replaces the crowd's label. */
-export const HumanLabelSource = z.enum(['human-majority', 'llm-adjudicator', 'manual']);
+/**
+ * `human-majority`: the protocol's majority of the votes; `human-dawid-skene`: the crowd's votes by
+ * Dawid–Skene (`export-qrels --aggregate ds`), which may go against a bare majority; `manual`: a person
+ * decided the item by hand (`qrelay label`); it replaces the crowd's label.
+ */
+export const HumanLabelSource = z.enum(['human-majority', 'human-dawid-skene', 'llm-adjudicator', 'manual']);
 export type HumanLabelSource = z.infer<typeof HumanLabelSource>;
 
 const count = z.number().int().min(0);
@@ -175,7 +179,7 @@ const emptyCounts = (): MergeCounts => ({
   flips: 0,
   unchanged: 0,
   newNonRelevant: 0,
-  bySource: { 'dream-consensus': 0, 'human-majority': 0, 'llm-adjudicator': 0, manual: 0 },
+  bySource: { 'dream-consensus': 0, 'human-majority': 0, 'human-dawid-skene': 0, 'llm-adjudicator': 0, manual: 0 },
 });
 
 /** Keeps a graded base value when the label agrees with it in polarity. */

@@ -49,3 +49,28 @@ export {
   type LlmAssistedPolicy,
   type LlmAssistedVerdict,
 } from './llm-assisted.js';
+export {
+  confusionPriorFromEvidence,
+  dawidSkeneWithEvidence,
+  evidenceVotes,
+  labelDifferences,
+  workerEvidence,
+  type EvidenceDawidSkene,
+  type EvidenceVotes,
+  type LabelDifference,
+} from './evidence-aggregation.js';
+export {
+  bayesOptimalLabels,
+  type BayesOptimalInput,
+  type BayesOptimalResult,
+  type BayesVote,
+  type ClassAccuracy,
+} from './bayes-optimal.js';
+export {
+  adaptiveCostShare,
+  adaptiveTargets,
+  DREAM_AGREEMENT,
+  FIRST_VOTES,
+  pairwiseDisagreement,
+  repostInsteadOfExtending,
+} from './adaptive-redundancy.js';

@@ -6,6 +6,8 @@ import { payByWorker } from './pay.js';
 import { prepareFacts } from './prepare.js';
 import { humanLabels, qualityReport } from './quality.js';
 import { itemRows, workerRows } from './rows.js';
+import { confusionTables } from './trust.js';
+import { labelsByItem } from '../aggregate/index.js';
 import type { Report } from './types.js';
 
 /**
@@ -19,8 +21,10 @@ export function buildReport(input: ReportInput, options: ReportOptions = {}): Re
   const human = humanLabels(facts, opts);
   const reached = timesToTarget(facts, opts.voteTarget);
   const pay = payByWorker(facts);
-  const workers = workerRows(facts, pay, opts.flagThresholds);
-  const quality = qualityReport(facts, human, workers, opts);
+  const tables = confusionTables(facts.scored, labelsByItem(human.result));
+  // both come from the same scored assignments, so every worker row has its tables
+  const workers = workerRows(facts, pay, opts.flagThresholds).map((w) => ({ ...w, confusion: tables.byWorker.get(w.worker)! }));
+  const quality = qualityReport(facts, human, workers, opts, tables.gold);
   const labels = quality.labels.yes + quality.labels.no;
   const rows = itemRows(facts, human.result, reached);
   return {

@@ -81,15 +81,20 @@ describe('quality', () => {
     expect(r.quality.aggregator).toBe('majority');
   });
 
-  it('labels by Dawid–Skene over all valid votes when the batch chose it', () => {
+  it('labels by Dawid–Skene over every answer when the batch chose it, and shows where the majority of 3 differs', () => {
     const input = batch({ w1: [Y, N, N, N], w2: [Y, N, N, N], w3: [N, N, N, N], w4: [N, Y, N, N], w5: [N, N, N, N] });
     const r = buildReport(input, { aggregator: 'dawid-skene' });
     expect(r.quality.aggregator).toBe('dawid-skene');
     const valid = Object.entries({ w1: [Y, N, N, N], w2: [Y, N, N, N], w3: [N, N, N, N], w4: [N, Y, N, N], w5: [N, N, N, N] }).flatMap(
       ([worker, labels]) => ['a', 'b', 'c', 'd'].map((item, i) => ({ item, worker, label: labels[i]! })),
     );
-    const expected = dawidSkene<Judgment>().fit(valid, [Y, N]);
-    expect(r.itemRows.map((it) => it.label)).toEqual(expected.items.map((it) => it.label));
+    // maximum likelihood, on 4 items, trusts the pair w1/w2 and labels "a" yes against three workers;
+    // the priors from the evidence (a reading worker: 3 right, 1 wrong per class) keep 4 answers from deciding that
+    expect(dawidSkene<Judgment>().fit(valid, [Y, N]).items[0]!.label).toBe(Y);
+    expect(r.itemRows.map((it) => it.label)).toEqual([N, N, N, N]);
+    // the protocol's majority of the first 3 votes (w1, w2, w3) says yes on "a": listed as a difference
+    expect(r.quality.aggregation.used).toBe('dawid-skene');
+    expect(r.quality.aggregation.differences.map((d) => [d.item, d.majority, d.dawidSkene])).toEqual([['a', Y, N]]);
     expect(r.itemRows.find((it) => it.item === 'a')).toMatchObject({ validVotes: 5, yes: 2, no: 3 });
     // agreement stays over the first 3 votes per item, whatever labels them
     expect(r.quality.fleissKappa).toEqual(buildReport(input).quality.fleissKappa);

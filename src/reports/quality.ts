@@ -1,17 +1,25 @@
 import { byCodeUnits } from '../aggregate/votes.js';
 import {
-  dawidSkene,
   fleissKappa,
   krippendorffAlpha,
   labelsByItem,
   majorityVote,
+  pairableVotes,
   type AggregationResult,
   type Vote,
 } from '../aggregate/index.js';
 import type { Judgment } from '../domain/cases.js';
-import { balancedAccuracy, labelAccuracy, type PassRate, type WorkerStats } from '../quality/index.js';
+import {
+  balancedAccuracy,
+  dawidSkeneWithEvidence,
+  labelAccuracy,
+  type EvidenceDawidSkene,
+  type PassRate,
+  type WorkerStats,
+} from '../quality/index.js';
 import type { ResolvedReportOptions } from './options.js';
 import type { BatchFacts } from './prepare.js';
+import { agreementIntervals, compareAggregations, tableAccuracy, type ConfusionTable } from './trust.js';
 import type { AgentAgreement, QualityReport } from './types.js';
 
 export const CATEGORIES: readonly Judgment[] = ['yes', 'no'];
@@ -20,6 +28,9 @@ export interface HumanLabels {
   readonly result: AggregationResult<Judgment>;
   /** Each item's first `voteTarget` valid votes: κ and α are computed from these, and majority labels. */
   readonly used: readonly Vote<Judgment>[];
+  /** Both ways of labelling, whichever `result` is: the protocol's majority and Dawid–Skene with the evidence. */
+  readonly majority: AggregationResult<Judgment>;
+  readonly dawidSkene: EvidenceDawidSkene;
 }
 
 /**
@@ -36,17 +47,19 @@ export function firstVotes<V extends Vote<Judgment>>(votes: readonly V[], target
   });
 }
 
-/** The human labels: majority vote over the first `voteTarget` valid votes, or Dawid–Skene over all of them. */
+/**
+ * The human labels: majority vote over the first `voteTarget` valid votes, or Dawid–Skene
+ * over every answer with the checks as gold and worker priors from the evidence
+ * (quality/evidence-aggregation.ts). Both are computed, so the report can show both.
+ */
 export function humanLabels(
   facts: BatchFacts,
   options: Pick<ResolvedReportOptions, 'aggregator' | 'tiePolicy' | 'voteTarget'>,
 ): HumanLabels {
   const used = firstVotes(facts.votes, options.voteTarget);
-  const result =
-    options.aggregator === 'dawid-skene'
-      ? dawidSkene<Judgment>({ tiePolicy: options.tiePolicy }).fit(facts.votes, CATEGORIES)
-      : majorityVote<Judgment>({ tiePolicy: options.tiePolicy }).fit(used, CATEGORIES);
-  return { result, used };
+  const majority = majorityVote<Judgment>({ tiePolicy: options.tiePolicy }).fit(used, CATEGORIES);
+  const dawidSkene = dawidSkeneWithEvidence(facts.scored, options.tiePolicy);
+  return { result: options.aggregator === 'dawid-skene' ? dawidSkene.result : majority, used, majority, dawidSkene };
 }
 
 const rate = (total: number, passed: number): PassRate => ({ total, passed, passRate: total === 0 ? null : passed / total });
@@ -95,9 +108,14 @@ function agentAgreement(facts: BatchFacts, labels: ReadonlyMap<string, Judgment 
   });
 }
 
-function accuracy(facts: BatchFacts, labels: ReadonlyMap<string, Judgment | null>): QualityReport['accuracy'] {
+function hiddenTruth(facts: BatchFacts): Map<string, Judgment> {
   const truth = new Map<string, Judgment>();
   for (const item of facts.input.items) if (item.hiddenLabel !== undefined) truth.set(item.item, item.hiddenLabel);
+  return truth;
+}
+
+function accuracy(facts: BatchFacts, labels: ReadonlyMap<string, Judgment | null>): QualityReport['accuracy'] {
+  const truth = hiddenTruth(facts);
   if (truth.size === 0) return null;
   return {
     itemsWithTruth: truth.size,
@@ -111,17 +129,29 @@ export function qualityReport(
   human: HumanLabels,
   workers: readonly Pick<WorkerStats, 'flags'>[],
   options: Pick<ResolvedReportOptions, 'aggregator' | 'voteTarget'>,
+  gold: ConfusionTable,
 ): QualityReport {
   const labels = labelsByItem(human.result);
   const yesVotes = facts.votes.filter((v) => v.label === 'yes').length;
   const labelled = human.result.items.filter((it) => it.label !== null);
+  const pairable = pairableVotes(human.used);
   return {
     voteTarget: options.voteTarget,
     aggregator: options.aggregator,
     agreementVotes: human.used.length,
-    fleissKappa: fleissKappa.compute(human.used, CATEGORIES),
-    krippendorffAlpha: krippendorffAlpha.compute(human.used, CATEGORIES),
+    agreementItems: new Set(pairable.map((v) => v.item)).size,
+    fleissKappa: fleissKappa.compute(pairable, CATEGORIES),
+    krippendorffAlpha: krippendorffAlpha.compute(pairable, CATEGORIES),
+    agreementIntervals: agreementIntervals(pairable, facts.input.batch),
     attentionChecks: attentionChecks(facts),
+    gold: { ...tableAccuracy(gold), table: gold },
+    aggregation: compareAggregations({
+      majority: human.majority,
+      dawidSkene: human.dawidSkene,
+      used: options.aggregator,
+      truth: hiddenTruth(facts),
+      items: new Map(facts.input.items.map((it) => [it.item, { queryId: it.queryId, chunkId: it.chunkId }])),
+    }),
     votes: { total: facts.votes.length, yes: yesVotes, no: facts.votes.length - yesVotes },
     labels: {
       yes: labelled.filter((it) => it.label === 'yes').length,

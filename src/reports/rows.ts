@@ -8,11 +8,15 @@ import type { BatchFacts } from './prepare.js';
 import type { ItemRow, WorkerRow } from './types.js';
 
 /** The per-worker table: quality/worker-stats.ts, plus valid votes and pay. */
-export function workerRows(facts: BatchFacts, pay: ReadonlyMap<string, WorkerPay>, thresholds: Partial<WorkerFlagThresholds>): WorkerRow[] {
+export function workerRows(
+  facts: BatchFacts,
+  pay: ReadonlyMap<string, WorkerPay>,
+  thresholds: Partial<WorkerFlagThresholds>,
+): Omit<WorkerRow, 'confusion'>[] {
   const votes = new Map<string, number>();
   for (const v of facts.votes) votes.set(v.worker, (votes.get(v.worker) ?? 0) + 1);
   const none: WorkerPay = { paidCents: 0, bonusCents: 0, workMs: 0, untimed: 0 };
-  const rows: WorkerRow[] = workerStatistics(facts.scored, thresholds).map((s) => {
+  const rows: Omit<WorkerRow, 'confusion'>[] = workerStatistics(facts.scored, thresholds).map((s) => {
     const p = pay.get(s.worker) ?? none;
     return {
       worker: s.worker,

@@ -3,6 +3,7 @@ import type { Judgment } from '../domain/cases.js';
 import type { CostQuote } from '../hits/quote.js';
 import type { HolesMattered } from '../qrels/holes-matter.js';
 import type { AccuracyResult, BalancedAccuracyResult, PassRate, WorkerFlag, WorkerStats } from '../quality/index.js';
+import type { AgreementIntervals, AggregationComparison, GoldAccuracy, WorkerConfusion } from './trust.js';
 
 /**
  * The report: what `qrelay report --format json` prints and `GET /api/v1/batches/:id/report`
@@ -244,8 +245,16 @@ export interface QualityReport {
    * first `voteTarget` valid votes in submission order (what the pipeline stores too).
    */
   readonly agreementVotes: number;
+  /** The items κ and α are both computed over: those with 2 or more of `agreementVotes` (the same items for both). */
+  readonly agreementItems: number;
   readonly fleissKappa: FleissKappaResult;
   readonly krippendorffAlpha: KrippendorffAlphaResult;
+  /** 95% percentile-bootstrap intervals of both (1,000 resamples of the same items, seeded by the batch name). */
+  readonly agreementIntervals: AgreementIntervals;
+  /** The crowd on the gold: every answer to an attention check against its known answer (accuracy and balanced accuracy over the two polarities). */
+  readonly gold: GoldAccuracy;
+  /** The protocol's majority next to Dawid–Skene with the evidence, and the items on which they differ. */
+  readonly aggregation: AggregationComparison;
   /** Over every submitted assignment. */
   readonly attentionChecks: PassRate & {
     readonly byPolarity: Record<Judgment, PassRate>;
@@ -284,6 +293,8 @@ export interface WorkerRow {
   readonly workSeconds: number;
   readonly hourlyPayCents: number | null;
   readonly flags: readonly WorkerFlag[];
+  /** Confusion tables (rows: reference, columns: the worker's answer) against the gold and against the final labels. */
+  readonly confusion: WorkerConfusion;
 }
 
 export interface ItemRow {

@@ -1,6 +1,7 @@
 import type { Judgment } from '../domain/cases.js';
 import type { WorkerKind } from './population.js';
 import type { Report } from '../reports/index.js';
+import { betterAggregate } from '../export/aggregate-decision.js';
 
 /**
  * The forecast `qrelay simulate` prints (pure): what the batch would cost, how long it
@@ -57,6 +58,13 @@ export function trueAccuracy(w: HiddenWorker): ForecastWorker['trueAccuracy'] {
 
 export type Interval = [number, number];
 
+export interface AggregateFigures {
+  labels: number;
+  accuracy: number | null;
+  balancedAccuracy: number | null;
+  ci95: Interval | null;
+}
+
 export interface Forecast {
   batch: string;
   source: string;
@@ -68,13 +76,29 @@ export interface Forecast {
   unresolved: number;
   fleissKappa: number | null;
   krippendorffAlpha: number | null;
-  /** Against the truth file; null without one. `ci95`: the 95% interval of the balanced accuracy. */
+  /**
+   * Against the truth file; null without one. `ci95`: the 95% interval of the balanced accuracy.
+   * These are the labels `export-qrels` writes by default for this batch (`aggregate`): the
+   * better of `aggregation.majority` and `aggregation.ds` by balanced accuracy (majority on a tie).
+   */
   accuracy: null | {
     accuracy: number | null;
     balancedAccuracy: number | null;
     ci95: Interval | null;
     accuracyCi95: Interval | null;
     compared: number;
+    aggregate: 'majority' | 'ds';
+  };
+  /**
+   * The protocol's majority of 3 next to Dawid–Skene (checks as gold, worker priors from the
+   * evidence), against the truth (figures null without one), and how many items they label differently.
+   */
+  aggregation: {
+    majority: AggregateFigures;
+    ds: AggregateFigures;
+    differences: number;
+    /** The one export-qrels writes by default (recorded for the source batch); majority without a truth. */
+    better: 'majority' | 'ds';
   };
   cost: {
     quote: number;
@@ -121,6 +145,9 @@ export function balancedAccuracyInterval(perClass: readonly { support: number; c
 }
 
 const usd = (cents: number) => Math.round(cents) / 100;
+type PerClass = NonNullable<Summary['perClass']>;
+const comparedOf = (p: PerClass) => p.yes.support + p.no.support;
+const correctOf = (p: PerClass) => p.yes.correct + p.no.correct;
 const roundOrNull = (x: number | null) => (x === null ? null : round6(x));
 
 export interface ForecastInput {
@@ -151,9 +178,27 @@ const byVote = (a: ForecastVote, b: ForecastVote) =>
               ? 1
               : 0;
 
+type Summary = Report['quality']['aggregation']['majority'];
+
+function figures(s: Summary, withTruth: boolean): AggregateFigures {
+  return {
+    labels: s.labels,
+    accuracy: withTruth ? roundOrNull(s.accuracy) : null,
+    balancedAccuracy: withTruth ? roundOrNull(s.balancedAccuracy) : null,
+    ci95: withTruth && s.perClass ? balancedAccuracyInterval(Object.values(s.perClass)) : null,
+  };
+}
+
 export function buildForecast(f: ForecastInput): Forecast {
   const r = f.report;
-  const acc = r.quality.accuracy;
+  const comparison = r.quality.aggregation;
+  const aggregation = {
+    majority: figures(comparison.majority, f.withTruth),
+    ds: figures(comparison.dawidSkene, f.withTruth),
+    differences: comparison.differences.length,
+  };
+  const better = betterAggregate(aggregation.majority, aggregation.ds);
+  const chosen = better === 'ds' ? comparison.dawidSkene : comparison.majority;
   const quote = r.cost.quote;
   const extra = quote?.differences.find((d) => d.reason === 'extra-assignments');
   return {
@@ -168,15 +213,17 @@ export function buildForecast(f: ForecastInput): Forecast {
     fleissKappa: roundOrNull(r.fleissKappa),
     krippendorffAlpha: roundOrNull(r.krippendorffAlpha),
     accuracy:
-      f.withTruth && acc
+      f.withTruth && chosen.perClass
         ? {
-            accuracy: roundOrNull(acc.accuracy.value),
-            balancedAccuracy: roundOrNull(acc.balancedAccuracy.value),
-            ci95: balancedAccuracyInterval(Object.values(acc.balancedAccuracy.perClass)),
-            accuracyCi95: wilsonInterval(acc.accuracy.correct, acc.accuracy.compared),
-            compared: acc.accuracy.compared,
+            accuracy: roundOrNull(chosen.accuracy),
+            balancedAccuracy: roundOrNull(chosen.balancedAccuracy),
+            ci95: balancedAccuracyInterval(Object.values(chosen.perClass)),
+            accuracyCi95: wilsonInterval(correctOf(chosen.perClass), comparedOf(chosen.perClass)),
+            compared: comparedOf(chosen.perClass),
+            aggregate: better,
           }
         : null,
+    aggregation: { ...aggregation, better },
     cost: {
       quote: usd(quote?.quoted.total ?? 0),
       total: usd(r.cost.total),
@@ -239,7 +286,17 @@ export function renderForecasts(forecasts: readonly { title: string; forecast: F
     ],
     [
       'balanced accuracy',
-      (f) => (f.accuracy ? `${pct(f.accuracy.balancedAccuracy)} [${f.accuracy.ci95?.map(pct).join(', ') ?? 'n/a'}]` : 'n/a (no truth)'),
+      (f) =>
+        f.accuracy
+          ? `${pct(f.accuracy.balancedAccuracy)} [${f.accuracy.ci95?.map(pct).join(', ') ?? 'n/a'}] (${f.accuracy.aggregate === 'ds' ? 'Dawid–Skene' : 'majority'}, what export-qrels writes)`
+          : 'n/a (no truth)',
+    ],
+    [
+      'majority vs DS',
+      (f) =>
+        f.accuracy
+          ? `balanced accuracy ${pct(f.aggregation.majority.balancedAccuracy)} vs ${pct(f.aggregation.ds.balancedAccuracy)}; ${f.aggregation.differences} items labelled differently`
+          : `${f.aggregation.differences} items labelled differently (no truth)`,
     ],
     [
       'cost',

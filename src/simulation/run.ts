@@ -37,6 +37,8 @@ export interface SimulateRequest {
   /** True labels by `truthKey(query_id, chunk_id)`; none: the population's per-item model. */
   truth?: ReadonlyMap<string, Judgment>;
   hideDebate?: boolean;
+  /** Overrides the source's redundancy (`simulate --redundancy`): forecast adaptive redundancy before publishing with it. */
+  redundancy?: 'fixed' | 'adaptive';
   /** Simulate the batch itself rather than a copy (the demo; `name` is `source`, and must be a draft or a simulated batch). */
   inPlace?: boolean;
   /** Longest simulated time between two collection rounds (default 7200); a round also runs as soon as all open work is done. */
@@ -94,10 +96,12 @@ async function publishRequestFor(
   source: string,
   target: string,
   hideDebate: boolean | undefined,
+  redundancy?: 'fixed' | 'adaptive',
 ): Promise<PublishRequest> {
   const doc = await requireBatch(ctx, source);
   const s = doc.settings;
-  if (!s) return { target, preset: 'dream', seed: source, ...(hideDebate !== undefined && { hideDebate }) };
+  if (!s)
+    return { target, preset: 'dream', seed: source, ...(hideDebate !== undefined && { hideDebate }), ...(redundancy && { redundancy }) };
   return {
     target,
     preset: s.presetName,
@@ -110,6 +114,7 @@ async function publishRequestFor(
     ...(s.review.rejectFromFailures !== undefined && { rejectFromFailures: s.review.rejectFromFailures }),
     aggregator: s.aggregator,
     tie: s.tie,
+    ...((redundancy ?? s.redundancy) && { redundancy: redundancy ?? s.redundancy }),
   };
 }
 
@@ -168,7 +173,12 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       say(
         `copy       batch ${req.source} -> ${req.name} (simulated): ${copy.items} cases, ${copy.gold} gold items, ${copy.consensus} consensus labels${req.truth ? `, ${copy.withTruth} with a true label` : ''}`,
       );
-    const published = await publishBatch(ctx, req.name, await publishRequestFor(realCtx, req.source, target, req.hideDebate), target);
+    const published = await publishBatch(
+      ctx,
+      req.name,
+      await publishRequestFor(realCtx, req.source, target, req.hideDebate, req.redundancy),
+      target,
+    );
     env.onPublished?.(published.hits, published.quoteCents);
     say(`publish    ${published.hits} HITs on a private simulated marketplace (${target}: its own database and clock)`);
 

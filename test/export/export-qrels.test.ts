@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Judgment } from '../../src/domain/cases.js';
-import { batchReport, exportQrels, type ExportQrelsResult } from '../../src/export/index.js';
+import { batchReport, exportQrels, recordAggregateChoice, type ExportQrelsResult } from '../../src/export/index.js';
 import type { PlannedItem } from '../../src/hits/index.js';
 import { expireBatch } from '../../src/pipeline/expire.js';
 import { importFile } from '../../src/pipeline/import.js';
@@ -179,6 +179,46 @@ describe('qrelay export-qrels', () => {
     const { report, holesBase } = await batchReport(ctx, BATCH);
     expect(holesBase).toBe(scenario.base);
     expect(report.cost.holesFound).toBe(results[0]!.holesFound);
+  });
+
+  it('writes the majority of 3 or Dawid–Skene (--aggregate), by default what the recorded forecast showed better, and says why', async () => {
+    const ctx = testContext(h.db);
+    const out = (name: string) => join(dir, 'out', name);
+    const sources = (file: string) =>
+      readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { source: string; batch: string | null })
+        .filter((p) => p.batch === BATCH)
+        .map((p) => p.source);
+    const protocol = await exportQrels(ctx, { batch: BATCH, base: scenario.base, out: out('default.jsonl') });
+    expect(protocol.aggregate).toMatchObject({ aggregate: 'majority', from: 'protocol', forecast: null });
+    expect(new Set(sources(out('default.jsonl')))).toEqual(new Set(['human-majority']));
+
+    const ds = await runCli(['export-qrels', BATCH, '--base', scenario.base, '--out', out('ds.jsonl'), '--aggregate', 'ds']);
+    expect(ds.code, ds.stderr).toBe(0);
+    expect(ds.stdout).toContain('labels: Dawid–Skene (source human-dawid-skene), because --aggregate ds was given');
+    expect(new Set(sources(out('ds.jsonl')))).toEqual(new Set(['human-dawid-skene']));
+    const bad = await runCli(['export-qrels', BATCH, '--base', scenario.base, '--out', out('x.jsonl'), '--aggregate', 'dawid']);
+    expect(bad.code).toBe(1);
+    expect(stderrLines(bad.stderr).join('\n')).toContain('expected one of majority, ds');
+
+    await recordAggregateChoice(h.db.connection, BATCH, {
+      better: 'ds',
+      majority: { accuracy: 0.88, balancedAccuracy: 0.87 },
+      ds: { accuracy: 0.93, balancedAccuracy: 0.92 },
+      simulatedAs: `${BATCH}-sim`,
+      seed: 's1',
+      at: new Date(),
+    });
+    const chosen = await exportQrels(ctx, { batch: BATCH, base: scenario.base, out: out('chosen.jsonl') });
+    expect(chosen.aggregate).toMatchObject({ aggregate: 'ds', from: 'forecast' });
+    expect(chosen.aggregate.reason).toBe(
+      `the simulated forecast ${BATCH}-sim (seed s1) showed Dawid–Skene better: balanced accuracy 92.0% (Dawid–Skene) vs 87.0% (majority)`,
+    );
+    expect(new Set(sources(out('chosen.jsonl')))).toEqual(new Set(['human-dawid-skene']));
+    const forced = await exportQrels(ctx, { batch: BATCH, base: scenario.base, out: out('forced.jsonl'), aggregate: 'majority' });
+    expect(forced.aggregate).toMatchObject({ aggregate: 'majority', from: 'option' });
   });
 
   it('on bad input says where in one line, exits 1, and writes nothing', async () => {

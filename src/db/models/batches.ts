@@ -28,6 +28,11 @@ export interface BatchSettings {
   voteTarget: number;
   review: ReviewPolicy;
   aggregator: 'majority' | 'dawid-skene';
+  /**
+   * `fixed`: every HIT asks `voteTarget` workers; `adaptive`: two first, the third only where
+   * the first two votes of an item disagree (quality/adaptive-redundancy.ts). Absent: fixed.
+   */
+  redundancy?: 'fixed' | 'adaptive';
   /** What a tie among the valid votes of an item ends in (`unresolved`: no label). */
   tie: TieChoice;
   /** Spend limit in cents, when one was given. */
@@ -56,6 +61,8 @@ export interface BatchSummary {
   fleissKappaReason: string | null;
   krippendorffAlpha: number | null;
   krippendorffAlphaReason: string | null;
+  /** Items κ and α are both computed over (2 or more valid votes used); absent in summaries written before it existed. */
+  agreementItems?: number;
 }
 
 export interface BatchDoc {

@@ -2,6 +2,7 @@ import type { AgreementResult } from '../../aggregate/index.js';
 import type { QuoteDifferenceReason, Report } from '../types.js';
 import { count, DASH, decimal, duration, hourly, ordinal, passRate, percent, signedCount, signedUsd, usd } from './format.js';
 import { holesSection } from './holes-section.js';
+import { aggregationSection, confusionSection, goldBlocks, intervalText } from './trust-section.js';
 import type { Block, ChartName, Row, Section } from './blocks.js';
 
 export type { Block, ChartName, Row, Section, Table } from './blocks.js';
@@ -63,8 +64,11 @@ function summary(r: Report): Section {
         'Labels',
         `${count(r.labels)} (${count(l.yes)} yes, ${count(l.no)} no); ${count(l.unresolved)} unresolved, ${count(l.withoutVotes)} without votes`,
       ],
-      ["Fleiss' κ", agreementText(r.quality.fleissKappa)],
-      ["Krippendorff's α (nominal)", agreementText(r.quality.krippendorffAlpha)],
+      ["Fleiss' κ", `${agreementText(r.quality.fleissKappa)} (95% ${intervalText(r.quality.agreementIntervals.fleissKappa)})`],
+      [
+        "Krippendorff's α (nominal)",
+        `${agreementText(r.quality.krippendorffAlpha)} (95% ${intervalText(r.quality.agreementIntervals.krippendorffAlpha)})`,
+      ],
       ['Total cost', usd(c.total)],
       ['Cost per adjudicated label', usd(c.perLabel)],
       [`Time to ${t.voteTarget} valid votes, p50 / p90`, `${duration(t.p50Seconds)} / ${duration(t.p90Seconds)}`],
@@ -213,19 +217,22 @@ function latency(r: Report): Section {
 
 function quality(r: Report): Section {
   const q = r.quality;
-  const agreementRow = (name: string, a: AgreementResult) =>
-    row([name, a.value === null ? 'undefined' : decimal(a.value), count(a.itemsUsed), count(a.itemsExcluded), a.reason ?? DASH]);
+  const agreementRow = (name: string, a: AgreementResult, interval: string) =>
+    row([name, a.value === null ? 'undefined' : decimal(a.value), interval, count(a.itemsUsed), count(a.itemsExcluded), a.reason ?? DASH]);
   const checks = q.attentionChecks;
   const subsections: Section[] = [
     section('agreement', 'Agreement between workers', [
       table(
         'Agreement',
-        ['measure', 'value', 'items used', 'items left out', 'note'],
-        [false, true, true, true, false],
-        [agreementRow("Fleiss' κ", q.fleissKappa), agreementRow("Krippendorff's α (nominal)", q.krippendorffAlpha)],
+        ['measure', 'value', '95% interval', 'items used', 'items left out', 'note'],
+        [false, true, true, true, true, false],
+        [
+          agreementRow("Fleiss' κ", q.fleissKappa, intervalText(q.agreementIntervals.fleissKappa)),
+          agreementRow("Krippendorff's α (nominal)", q.krippendorffAlpha, intervalText(q.agreementIntervals.krippendorffAlpha)),
+        ],
       ),
       text(
-        `Both over each item’s first ${q.voteTarget} valid votes in submission order (${plural(q.agreementVotes, 'vote')}). Both use every item with at least 2 of them, so both describe the same items (Fleiss’ κ in its form for unequal numbers of raters${q.fleissKappa.raters ? `: ${q.fleissKappa.raters.min === q.fleissKappa.raters.max ? q.fleissKappa.raters.min : `${q.fleissKappa.raters.min} to ${q.fleissKappa.raters.max}`} per item` : ''}).`,
+        `Both over each item’s first ${q.voteTarget} valid votes in submission order (${plural(q.agreementVotes, 'vote')}), on the same ${plural(q.agreementItems, 'item')}: those with at least 2 of them (Fleiss’ κ in its form for unequal numbers of raters${q.fleissKappa.raters ? `: ${q.fleissKappa.raters.min === q.fleissKappa.raters.max ? q.fleissKappa.raters.min : `${q.fleissKappa.raters.min} to ${q.fleissKappa.raters.max}`} per item` : ''}).`,
       ),
     ]),
     section('checks', 'Attention checks', [
@@ -242,6 +249,7 @@ function quality(r: Report): Section {
       text(
         `${count(checks.assignmentsPassedAll)} of ${plural(checks.assignmentsWithChecks, 'assignment')} with checks passed all of them; an assignment’s votes count only if it did.`,
       ),
+      ...goldBlocks(r),
     ]),
     section('labels', 'Labels', [
       table(
@@ -256,9 +264,10 @@ function quality(r: Report): Section {
         ],
       ),
       text(
-        `${q.aggregator === 'dawid-skene' ? 'Labels by Dawid–Skene over all valid votes' : `Labels by majority of each item’s first ${q.voteTarget} valid votes`}. Valid votes: ${count(q.votes.yes)} yes, ${count(q.votes.no)} no.`,
+        `${q.aggregator === 'dawid-skene' ? 'Labels by Dawid–Skene over every answer, the attention checks as gold' : `Labels by majority of each item’s first ${q.voteTarget} valid votes`}. Valid votes: ${count(q.votes.yes)} yes, ${count(q.votes.no)} no.`,
       ),
     ]),
+    aggregationSection(r),
     section('agents', 'Human majority vs the debating agents', [
       q.agents.length === 0
         ? text('The items carry no agent labels.')
@@ -413,6 +422,7 @@ export function reportDocument(r: Report, options: { itemTable: boolean }): Repo
       ...(r.holesMattered ? [holesSection(r.holesMattered)] : []),
       manual(r),
       workers(r),
+      confusionSection(r),
       ...(options.itemTable ? [items(r)] : []),
     ],
   };

@@ -195,8 +195,8 @@ describe('κ and α that are undefined', () => {
 
   it('print "undefined" and the reason in md and html', () => {
     const md = renderReport(report, 'md');
-    expect(md).toContain(`| Fleiss' κ | undefined: ${report.quality.fleissKappa.reason} |`);
-    expect(md).toContain(`| Krippendorff's α (nominal) | undefined: ${report.quality.krippendorffAlpha.reason} |`);
+    expect(md).toContain(`| Fleiss' κ | undefined: ${report.quality.fleissKappa.reason} (95% —) |`);
+    expect(md).toContain(`| Krippendorff's α (nominal) | undefined: ${report.quality.krippendorffAlpha.reason} (95% —) |`);
     const html = renderReport(report, 'html');
     expect(html).toContain(`undefined: every rating used is &quot;yes&quot;: chance agreement is 1, so κ is undefined`);
     expect(html).toContain('expected disagreement is 0, so α is undefined');
