@@ -29,10 +29,7 @@ cases[0] = {
   chunk: HOSTILE,
   debate: debateFor(HOSTILE, { refs: [['<script>window.__pwned = 1</script>'], ['"quotes" & more']] }),
 };
-const plan = planHits(
-  { cases, gold: makeGold(3, 3), decoyPool: makeCases(3, { prefix: 'pool-', queriesEvery: 1 }) },
-  { seed: 'browser', layout: {}, pricing: PRICING },
-);
+const plan = planHits({ cases, gold: makeGold(3, 3) }, { seed: 'browser', layout: {}, pricing: PRICING });
 const hit = plan.hits[0]!;
 const html = (
   new XMLParser({ parseTagValue: false, trimValues: false }).parse(plan.questions[0]!.xml) as { HTMLQuestion: { HTMLContent: string } }
