@@ -40,6 +40,8 @@ export const PlanLayout = z
     /** Alternatively: the share of a HIT's items that are checks (0.1: 9 real + 1 check). */
     checkShare: z.number().min(0).max(0.5).optional(),
     hideDebate: z.boolean().default(false),
+    /** Hidden canary instructions in the page (src/hits/canary.ts): evidence of LLM-assisted answers. */
+    canary: z.boolean().default(true),
     frameHeight: z.number().int().min(0).max(10_000).default(0),
     title: z.string().trim().min(1).max(200).optional(),
   })
@@ -242,7 +244,7 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
         }
       }
       const html = renderHitPage(
-        { items: pageItems, hideDebate: layout.hideDebate, ...(layout.title && { title: layout.title }) },
+        { items: pageItems, hideDebate: layout.hideDebate, canary: layout.canary, ...(layout.title && { title: layout.title }) },
         templates,
       );
       const xml = toHtmlQuestionXml(html, layout.frameHeight);

@@ -12,7 +12,8 @@ export function workerRows(facts: BatchFacts, pay: ReadonlyMap<string, WorkerPay
   const votes = new Map<string, number>();
   for (const v of facts.votes) votes.set(v.worker, (votes.get(v.worker) ?? 0) + 1);
   const none: WorkerPay = { paidCents: 0, bonusCents: 0, workMs: 0, untimed: 0 };
-  const rows: WorkerRow[] = workerStatistics(facts.scored, thresholds).map((s) => {
+  const items = new Map(facts.input.items.map((it) => [it.item, it]));
+  const rows: WorkerRow[] = workerStatistics(facts.scored, thresholds, items).map((s) => {
     const p = pay.get(s.worker) ?? none;
     return {
       worker: s.worker,
@@ -27,6 +28,7 @@ export function workerRows(facts: BatchFacts, pay: ReadonlyMap<string, WorkerPay
       workSeconds: seconds(p.workMs),
       hourlyPayCents: p.untimed > 0 ? null : centsPerHour(p.paidCents, p.workMs),
       flags: s.flags,
+      ...(s.llmEvidence && { llmEvidence: s.llmEvidence }),
     };
   });
   return rows;

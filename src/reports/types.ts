@@ -284,6 +284,8 @@ export interface WorkerRow {
   readonly workSeconds: number;
   readonly hourlyPayCents: number | null;
   readonly flags: readonly WorkerFlag[];
+  /** Why the worker is flagged `llm-assisted`; absent when not flagged. */
+  readonly llmEvidence?: readonly string[];
 }
 
 export interface ItemRow {
