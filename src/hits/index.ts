@@ -59,6 +59,7 @@ export {
   parsePreset,
   PresetQualification,
   presetPlanOptions,
+  llmAssistedAction,
   QUALIFICATION_DIR,
   QualificationComparator,
   requiresMasters,
