@@ -2,6 +2,7 @@ import type { BatchDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } from '../batches/index.js';
 import { requireBatch } from '../batches/index.js';
+import { withLlmFlags } from '../pipeline/llm-flags.js';
 import { itemCases } from '../pipeline/records.js';
 import { bySubmission } from '../pipeline/votes.js';
 import type { ActionContext } from './context.js';
@@ -35,7 +36,8 @@ export async function loadWorkerTable(ctx: ActionContext, batch: string, view?: 
   const bonuses = await ctx.models.bonuses.find({ batch }).lean<BonusDoc[]>();
   const assignmentIds = new Map<string, string[]>();
   for (const a of bySubmission(v.data.assignments)) assignmentIds.set(a.workerId, [...(assignmentIds.get(a.workerId) ?? []), a._id]);
-  return workerTable({ stats: v.aggregation.aggregate.workers, blocks, scores, bonuses, assignmentIds });
+  const stats = await withLlmFlags(ctx.pipeline, v.data, v.aggregation.aggregate.workers);
+  return workerTable({ stats, blocks, scores, bonuses, assignmentIds });
 }
 
 export async function loadWorkerAnswers(ctx: ActionContext, batch: string, workerId: string, view?: BatchView): Promise<WorkerAnswer[]> {

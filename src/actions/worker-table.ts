@@ -21,6 +21,8 @@ export interface WorkerRow {
   agreement: WorkerStats['agreement'];
   medianSecondsPerItem: number | null;
   flags: readonly WorkerFlag[];
+  /** With the `llm-assisted` flag: why, one sentence per signal. */
+  llmEvidence?: readonly string[];
   blocked: boolean;
   blockReason: string | null;
   /** Qualification name (the preset's test name) -> score; absent when not held. */
@@ -55,6 +57,7 @@ export function workerTable(input: WorkerTableInput): WorkerRow[] {
       agreement: s.agreement,
       medianSecondsPerItem: s.medianMsPerItem === null ? null : Math.round(s.medianMsPerItem / 100) / 10,
       flags: s.flags,
+      ...(s.llmEvidence && { llmEvidence: s.llmEvidence }),
       blocked: input.blocks.has(s.worker),
       blockReason: input.blocks.get(s.worker) ?? null,
       qualifications,
