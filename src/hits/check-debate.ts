@@ -10,8 +10,12 @@ import { seededRng, type Rng } from './random.js';
  * from "irrelevant"; in round 2 both keep their labels, or (as in about 15% of escalations)
  * both switch, so the final labels always disagree. Each agent's reasoning names the DREAM
  * guidelines and quotes verbatim sentences of the chunk (so the page highlights them, as on
- * real items). Nothing here reads the gold label: which agent ends on "yes", which sounds
- * surer, what is quoted, all come from the chunk's text and the seed alone. Following either
+ * real items). Nothing here reads the gold label: which agent ends on "yes", what is
+ * quoted, all come from the chunk's text and the seed alone; and the arguments use no words
+ * that make one side sound surer than the other (assertions such as "states", "names",
+ * "directly"; hedges such as "may", "seems"), so that the agent who sounds more confident
+ * (the frames and quotes, as on real items) is not the one the evidence supports more often
+ * on checks than on real items. Following either
  * agent therefore passes a check half the time; only reading the chunk passes it always.
  */
 
@@ -99,18 +103,18 @@ function argumentsFor(rng: Rng, gold: Pick<GoldItem, 'answers' | 'query'>, focal
   if (holdsAnswer && answer !== undefined) {
     const objection = pick<Rule>(rng, ['complete', 'scope', 'direct', 'intent']);
     const cons: Record<string, string> = {
-      complete: `The sentence gives ${answer} in passing; the rest of what the answer needs is not there.`,
+      complete: `The sentence mentions ${answer} in passing; the rest of what the answer needs is not there.`,
       scope: `The sentence mentions ${answer}, but in another context than the one the query has in mind.`,
-      direct: `${capitalise(answer)} is there, but the sentence is about ${excerpt}, so it is not stated directly.`,
+      direct: `${capitalise(answer)} is there, but the sentence is about ${excerpt}, so it is not spelled out.`,
       intent: `The sentence is about ${excerpt}; that ${answer} is the answer has to be inferred.`,
     };
     return {
       pro: pick(rng, [
-        `The sentence names ${answer}, the answer, directly.`,
-        `The sentence gives ${answer}, and that settles it.`,
-        `${capitalise(excerpt)}: the text states ${answer} itself.`,
+        `The sentence mentions ${answer}, the answer itself.`,
+        `The sentence provides ${answer}, and that settles it.`,
+        `${capitalise(excerpt)}: the text reports ${answer} itself.`,
         `The chunk says ${answer} in so many words.`,
-        `The sentence "${focal}" states the answer outright, so the chunk supports ${listed}.`,
+        `The sentence "${focal}" holds the answer, so the chunk supports ${listed}.`,
       ]),
       con: cons[objection] as string,
       objection,
@@ -120,15 +124,15 @@ function argumentsFor(rng: Rng, gold: Pick<GoldItem, 'answers' | 'query'>, focal
   const objection = pick<Rule>(rng, ['surface', 'key', 'intent', 'complete']);
   const named = gold.answers[0]?.trim() || 'the answer';
   const cons: Record<string, string> = {
-    surface: `The chunk shares words with the query but never states any of the answers (${listed}).`,
+    surface: `The chunk shares words with the query but never mentions any of the answers (${listed}).`,
     key: `The text describes ${excerpt}, not ${named}; it cannot be read from it.`,
     intent: `${capitalise(excerpt)} is a neighbouring fact, not what was asked.`,
-    complete: `Nothing in the chunk gives ${named}; the key content is missing.`,
+    complete: `Nothing in the chunk provides ${named}; the key content is missing.`,
   };
   return {
     pro: pick(rng, [
       `The sentence describes ${excerpt}, which points to the answer.`,
-      `The chunk names ${excerpt}, and that is where ${named} comes from.`,
+      `The chunk mentions ${excerpt}, and that is where ${named} comes from.`,
       `${capitalise(excerpt)} is exactly the subject here.`,
       `The sentence covers ${excerpt}; a reader gets ${named} from it.`,
     ]),
