@@ -4,7 +4,7 @@
  * Plans the batch with the dream layout (9 real items + 1 check, debates shown), then
  * parses one simulated Assignment.Answer per assignment back into per-item answers.
  */
-import { loadDecoyPool, parseAssignmentAnswer, planHits } from '../src/hits/index.js';
+import { parseAssignmentAnswer, planHits } from '../src/hits/index.js';
 import type { DebateTurn, EscalatedCase, GoldItem } from '../src/domain/cases.js';
 
 const [cases = 4056, chunkChars = 1200] = process.argv.slice(2).map(Number);
@@ -46,7 +46,7 @@ const gold: GoldItem[] = Array.from({ length: 200 }, (_, i) => ({
 
 const t0 = performance.now();
 const plan = planHits(
-  { cases: batch, gold, decoyPool: await loadDecoyPool() },
+  { cases: batch, gold },
   { seed: 'bench', layout: {}, pricing: { reward: '1.00', assignmentsPerHit: 3, masters: false } },
 );
 const planMs = performance.now() - t0;

@@ -4,6 +4,7 @@ import { CrowdCallError } from '../crowd/mturk/retry.js';
 import { UserError, errorMessage } from '../errors.js';
 import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } from '../batches/index.js';
 import { requireBatch } from '../batches/index.js';
+import { withLlmFlags } from '../pipeline/llm-flags.js';
 import { itemCases } from '../pipeline/records.js';
 import { bySubmission } from '../pipeline/votes.js';
 import type { ActionContext } from './context.js';
@@ -74,8 +75,9 @@ export async function loadWorkerTable(ctx: ActionContext, batch: string, view?: 
   const bonuses = await ctx.models.bonuses.find({ batch }).lean<BonusDoc[]>();
   const assignmentIds = new Map<string, string[]>();
   for (const a of bySubmission(v.data.assignments)) assignmentIds.set(a.workerId, [...(assignmentIds.get(a.workerId) ?? []), a._id]);
+  const stats = await withLlmFlags(ctx.pipeline, v.data, v.aggregation.aggregate.workers);
   return {
-    workers: workerTable({ stats: v.aggregation.aggregate.workers, ...known.facts, bonuses, assignmentIds }),
+    workers: workerTable({ stats, ...known.facts, bonuses, assignmentIds }),
     platform: known.platform,
   };
 }

@@ -23,6 +23,8 @@ export interface WorkerRow {
   flags: readonly WorkerFlag[];
   /** Null when the platform did not answer (unknown). */
   blocked: boolean | null;
+  /** With the `llm-assisted` flag: why, one sentence per signal. */
+  llmEvidence?: readonly string[];
   blockReason: string | null;
   /** Qualification name (the preset's test name) -> score; absent when not held; null when the platform did not answer. */
   qualifications: Record<string, number> | null;
@@ -63,6 +65,7 @@ export function workerTable(input: WorkerTableInput): WorkerRow[] {
       agreement: s.agreement,
       medianSecondsPerItem: s.medianMsPerItem === null ? null : Math.round(s.medianMsPerItem / 100) / 10,
       flags: s.flags,
+      ...(s.llmEvidence && { llmEvidence: s.llmEvidence }),
       blocked: input.blocks ? input.blocks.has(s.worker) : null,
       blockReason: input.blocks?.get(s.worker) ?? null,
       qualifications,

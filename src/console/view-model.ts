@@ -44,7 +44,15 @@ export function intervalView(name: string, a: AgreementInterval) {
   };
 }
 
-export const FLAG_FILTERS = ['flagged', 'blocked', 'always-same-answer', 'fast', 'low-agreement', 'low-check-pass-rate'] as const;
+export const FLAG_FILTERS = [
+  'flagged',
+  'blocked',
+  'always-same-answer',
+  'fast',
+  'low-agreement',
+  'low-check-pass-rate',
+  'llm-assisted',
+] as const;
 
 export function workerRowView(batch: string, w: WorkerRow) {
   return {

@@ -13,6 +13,7 @@ const answerXml = (fields: Array<[string, string]>, raw = false) =>
     .join('\n') +
   '\n</QuestionFormAnswers>';
 
+const noEvents = { copies: 0, pastes: 0, focusLosses: 0 };
 const items: PlannedItem[] = [
   { kind: 'real', position: 1, key: 'aaaaaaaaaaaaaaaa', queryId: 'q1', chunkId: 'c1', dataset: 'd' },
   { kind: 'check', position: 2, key: 'bbbbbbbbbbbbbbbb', queryId: 'g1', chunkId: 'gc1', dataset: 'd', expected: 'no' },
@@ -30,14 +31,39 @@ describe('parseAssignmentAnswer', () => {
       ['item2_difficult', 'yes'],
       ['item2_comment', ''],
       ['item2_ms', '800'],
+      ['item2_copies', '2'],
+      ['item2_pastes', '1'],
+      ['item2_focus_losses', '3'],
       ['item3_answer', 'NO'],
       ['item3_ms', '0'],
+      ['item3_copies', 'lots'],
     ]);
     expect(parseAssignmentAnswer(xml, items)).toEqual({
       items: [
-        { position: 1, key: 'aaaaaaaaaaaaaaaa', kind: 'real', answer: 'yes', difficult: false, comment: 'clear case', ms: 12345 },
-        { position: 2, key: 'bbbbbbbbbbbbbbbb', kind: 'check', answer: 'no', difficult: true, comment: '', ms: 800 },
-        { position: 3, key: 'cccccccccccccccc', kind: 'real', answer: 'no', difficult: false, comment: '', ms: 0 },
+        {
+          position: 1,
+          key: 'aaaaaaaaaaaaaaaa',
+          kind: 'real',
+          answer: 'yes',
+          difficult: false,
+          comment: 'clear case',
+          ms: 12345,
+          ...noEvents,
+        },
+        {
+          position: 2,
+          key: 'bbbbbbbbbbbbbbbb',
+          kind: 'check',
+          answer: 'no',
+          difficult: true,
+          comment: '',
+          ms: 800,
+          copies: 2,
+          pastes: 1,
+          focusLosses: 3,
+        },
+        // a count that is not a whole number reads as none
+        { position: 3, key: 'cccccccccccccccc', kind: 'real', answer: 'no', difficult: false, comment: '', ms: 0, ...noEvents },
       ],
       missing: [],
       unknownFields: [],
@@ -77,6 +103,7 @@ describe('parseAssignmentAnswer', () => {
       difficult: false,
       comment: '',
       ms: null,
+      ...noEvents,
     });
     expect(() => assertComplete(parsed, 'assignment A1')).toThrow(
       'assignment A1 is incomplete: no answer for 2 of 3 items (item2_answer, item3_answer)',

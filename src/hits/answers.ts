@@ -28,6 +28,10 @@ export interface ItemAnswer {
   comment: string;
   /** Time on the item in whole milliseconds; null when absent or not a number. */
   ms: number | null;
+  /** Page events the HIT page counted on the item (0 when absent or not a count). */
+  copies: number;
+  pastes: number;
+  focusLosses: number;
 }
 
 export interface ParsedAssignment {
@@ -149,6 +153,10 @@ export function parseAssignmentAnswer(
       );
     }
     const ms = get('ms')?.trim();
+    const events = (kind: string) => {
+      const v = get(kind)?.trim();
+      return v !== undefined && /^\d{1,6}$/.test(v) ? Number(v) : 0;
+    };
     return {
       position: item.position,
       key: item.key,
@@ -157,6 +165,9 @@ export function parseAssignmentAnswer(
       difficult: TRUE_WORDS.has(get('difficult')?.trim().toLowerCase() ?? ''),
       comment: get('comment')?.trim() ?? '',
       ms: ms !== undefined && /^\d{1,12}$/.test(ms) ? Number(ms) : null,
+      copies: events('copies'),
+      pastes: events('pastes'),
+      focusLosses: events('focus_losses'),
     };
   });
   return { items: parsed, missing: parsed.filter((p) => p.answer === null).map((p) => p.position), unknownFields };

@@ -3,7 +3,7 @@ import type { DebateTurn, Judgment, Stance } from '../domain/cases.js';
 /** What the HIT page shows of one agent: where it started, where it ended, and why. */
 export interface AgentSummary {
   /** Display name by order of first appearance ("Agent A", "Agent B", ...), never the
-   * name in the data: a decoy debate from another dataset must look like the others. */
+   * name in the data: every item's agents are named alike, checks' and real items'. */
   name: string;
   /** 0, 1, ...: the agent's highlight colour. */
   index: number;

@@ -8,13 +8,16 @@
  * | `item{i}_difficult` | `yes` when the worker ticked "this one is difficult", else absent  |
  * | `item{i}_comment`   | free text, possibly empty (at most 1,000 characters)               |
  * | `item{i}_ms`        | whole milliseconds the item was the one in focus or in view        |
+ * | `item{i}_copies`    | times text was copied while the item was the current one           |
+ * | `item{i}_pastes`    | times text was pasted into one of the item's fields                |
+ * | `item{i}_focus_losses` | times the page lost focus (tab hidden or window blurred) on it  |
  *
  * plus `assignmentId` (MTurk convention). Nothing else is posted.
  */
 
 export const ASSIGNMENT_ID_FIELD = 'assignmentId';
 
-export const ITEM_FIELD_KINDS = ['answer', 'difficult', 'comment', 'ms'] as const;
+export const ITEM_FIELD_KINDS = ['answer', 'difficult', 'comment', 'ms', 'copies', 'pastes', 'focus_losses'] as const;
 export type ItemFieldKind = (typeof ITEM_FIELD_KINDS)[number];
 
 export const COMMENT_MAX_LENGTH = 1000;
@@ -30,10 +33,13 @@ export function itemFields(position: number): Record<ItemFieldKind, string> {
     difficult: itemField(position, 'difficult'),
     comment: itemField(position, 'comment'),
     ms: itemField(position, 'ms'),
+    copies: itemField(position, 'copies'),
+    pastes: itemField(position, 'pastes'),
+    focus_losses: itemField(position, 'focus_losses'),
   };
 }
 
-const ITEM_FIELD = /^item([1-9][0-9]{0,5})_(answer|difficult|comment|ms)$/;
+const ITEM_FIELD = /^item([1-9][0-9]{0,5})_(answer|difficult|comment|ms|copies|pastes|focus_losses)$/;
 
 /** The position and kind of an item field name, or undefined for any other name. */
 export function parseItemField(name: string): { position: number; kind: ItemFieldKind } | undefined {

@@ -40,7 +40,6 @@ export {
   type PlanPricing,
 } from './plan.js';
 export { quoteCost, type CostQuote, type QuoteInput } from './quote.js';
-export { DECOY_POOL_FILE, loadDecoyPool } from './decoys.js';
 export {
   AnswerFormatError,
   assertComplete,
@@ -60,6 +59,7 @@ export {
   parsePreset,
   PresetQualification,
   presetPlanOptions,
+  llmAssistedAction,
   QUALIFICATION_DIR,
   QualificationComparator,
   requiresMasters,

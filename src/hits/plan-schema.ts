@@ -24,8 +24,6 @@ export const PlannedCheckItem = PlannedRealItem.extend({
   kind: z.literal('check'),
   /** The gold label: what an attentive worker answers. */
   expected: Judgment,
-  /** Whose debate the check shows (absent when the batch hides debates). */
-  decoy: z.object({ queryId: id, chunkId: id, dataset: z.string(), source: z.enum(['batch', 'pool']) }).optional(),
 });
 export type PlannedCheckItem = z.infer<typeof PlannedCheckItem>;
 
@@ -62,7 +60,5 @@ export const CheckSummary = z.object({
   share: z.number().min(0).max(1),
   goldItemsUsed: z.number().int().min(0),
   maxUsesOfOneGoldItem: z.number().int().min(0),
-  decoysFromBatch: z.number().int().min(0),
-  decoysFromPool: z.number().int().min(0),
 });
 export type CheckSummary = z.infer<typeof CheckSummary>;

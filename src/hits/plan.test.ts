@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeCases, makeGold, PRICING } from '../../test/hits/fixtures.js';
 import type { EscalatedCase, GoldItem } from '../domain/cases.js';
-import { UserError } from '../errors.js';
 import { simKey } from './keys.js';
 import type { PlannedCheckItem, PlannedItem } from './plan-schema.js';
 import { HitQuestion, PlannedHit } from './plan-schema.js';
@@ -9,18 +8,12 @@ import { balancedPolarities, checksFor, planHits, type PlanInput, type PlanLayou
 import { seededRng } from './random.js';
 import { MAX_QUESTION_BYTES, utf8Bytes } from './render.js';
 
-const POOL = makeCases(4, { prefix: 'pool-', queriesEvery: 1 });
-
 const plan = (
   input: Partial<PlanInput> & Pick<PlanInput, 'cases'>,
   layout: PlanLayoutInput = {},
   seed = 'seed-1',
   maxQuestionBytes?: number,
-) =>
-  planHits(
-    { gold: makeGold(6, 6), decoyPool: POOL, ...input },
-    { seed, layout, pricing: PRICING, ...(maxQuestionBytes && { maxQuestionBytes }) },
-  );
+) => planHits({ gold: makeGold(6, 6), ...input }, { seed, layout, pricing: PRICING, ...(maxQuestionBytes && { maxQuestionBytes }) });
 
 const checksOf = (items: PlannedItem[]) => items.filter((i): i is PlannedCheckItem => i.kind === 'check');
 
@@ -207,69 +200,47 @@ describe('the rendered HITs', () => {
     }
   });
 
-  it('hides the debate (and the decoys) when asked', () => {
+  it("hides the debate (checks' too) when asked", () => {
     const p = plan({ cases: makeCases(9) }, { hideDebate: true });
     expect(p.questions[0]?.xml).not.toContain('class="debate"');
-    expect(checksOf(p.hits[0]?.items ?? [])[0]?.decoy).toBeUndefined();
+    expect(p.questions[0]?.xml).not.toContain('<mark');
   });
 });
 
-describe('decoy debates', () => {
-  const decoyCase = (c: PlannedCheckItem, all: EscalatedCase[]) => all.find((x) => x.chunk_id === c.decoy?.chunkId);
+describe('check debates', () => {
+  const sectionOf = (xml: string, position: number) => {
+    const start = xml.indexOf(`<section class="item" id="item${position}"`);
+    return xml.slice(start, xml.indexOf('</section>', start));
+  };
 
-  it('come from a batch case of another query and dataset, never from a case shown in the same HIT', () => {
-    const cases = makeCases(60, { queriesEvery: 3, datasets: 3 });
-    const gold = makeGold(5, 5, { dataset: 'ds0' });
+  it("are written for the check's own query and chunk, quote it (highlighted) and end in disagreement", () => {
+    const cases = makeCases(18);
+    const gold = makeGold(3, 3);
     const p = plan({ cases, gold });
-    for (const h of p.hits) {
-      const shownQueries = new Set(h.items.map((i) => i.queryId));
-      for (const c of checksOf(h.items)) {
-        const source = decoyCase(c, cases);
-        expect(source).toBeDefined();
-        expect(c.decoy?.source).toBe('batch');
-        expect(source?.query_id).not.toBe(c.queryId);
-        expect(shownQueries.has(source?.query_id ?? '')).toBe(false);
-        expect(source?.dataset).not.toBe('ds0');
+    for (const [h, hit] of p.hits.entries()) {
+      const xml = p.questions[h]?.xml ?? '';
+      for (const c of checksOf(hit.items)) {
+        const g = gold.find((x) => x.chunk_id === c.chunkId) as GoldItem;
+        const section = sectionOf(xml, c.position);
+        expect(section).toContain('<mark class="ev');
+        expect(section.match(/data-sim-verdict="(yes|no)"/g)?.sort()).toEqual(['data-sim-verdict="no"', 'data-sim-verdict="yes"']);
+        expect(section).toContain('<h4>Agent A</h4>');
+        // the quotes come from this chunk, no other item's
+        for (const [, quote] of section.matchAll(/<li><q>([^<]*)<\/q><\/li>/g)) expect(g.chunk).toContain(quote);
       }
     }
-    expect(p.checks.decoysFromBatch).toBe(p.checks.total);
   });
 
-  it('spread over the batch rather than repeating one debate', () => {
-    const cases = makeCases(90);
-    const p = plan({ cases, gold: makeGold(5, 5) });
-    const used = p.hits.flatMap((h) => checksOf(h.items).map((c) => c.decoy?.chunkId));
-    expect(new Set(used).size).toBe(used.length);
-  });
-
-  it('show the source debate on the page, with agents named by order like every item', () => {
-    const cases = makeCases(18);
-    const marked = cases.map((c, i) => ({
-      ...c,
-      debate: c.debate.map((t) => ({ ...t, agent: i % 2 ? 'agent_one' : t.agent, reasoning: `${t.reasoning} [case ${i}]` })),
-    }));
-    const p = plan({ cases: marked });
+  it('never borrow another item: no case of the batch lends its reasoning to a check', () => {
+    const cases = makeCases(9).map((c, i) => ({ ...c, debate: c.debate.map((t) => ({ ...t, reasoning: `${t.reasoning} [case ${i}]` })) }));
+    const p = plan({ cases });
     const check = checksOf(p.hits[0]?.items ?? [])[0] as PlannedCheckItem;
-    const index = marked.findIndex((c) => c.chunk_id === check.decoy?.chunkId);
-    const xml = p.questions[0]?.xml ?? '';
-    expect(xml).toContain(`[case ${index}]`);
-    expect(xml).not.toContain('agent_one');
-    expect(xml).toContain('<h4>Agent A</h4>');
+    expect(sectionOf(p.questions[0]?.xml ?? '', check.position)).not.toMatch(/\[case \d+\]/);
   });
 
-  it('fall back to the decoy pool when every batch debate is in the HIT or on the same query', () => {
-    const cases = makeCases(5);
-    const pool = makeCases(3, { prefix: 'pool-', queriesEvery: 1 });
-    const p = plan({ cases, decoyPool: pool });
-    const check = checksOf(p.hits[0]?.items ?? [])[0] as PlannedCheckItem;
-    expect(check.decoy?.source).toBe('pool');
-    expect(check.decoy?.queryId).toMatch(/^pool-/);
-    expect(p.checks.decoysFromPool).toBe(1);
-  });
-
-  it('refuse, with a clear message, when nothing unrelated is available', () => {
-    expect(() => plan({ cases: makeCases(5), decoyPool: [] })).toThrow(UserError);
-    expect(() => plan({ cases: makeCases(5), decoyPool: [] })).toThrow(/no debate of an unrelated query.*decoy pool/);
+  it('work for a one-HIT, one-query batch (no unrelated debate needed)', () => {
+    const cases = makeCases(3).map((c) => ({ ...c, query_id: 'only' }));
+    expect(plan({ cases }).checks.total).toBe(1);
   });
 });
 
@@ -297,7 +268,7 @@ describe('size limits', () => {
     expect(unsplit.questions[0]?.xml.length).toBeLessThan(MAX_QUESTION_BYTES);
     expect(unsplit.hits[0]?.bytes).toBeGreaterThan(MAX_QUESTION_BYTES);
     const p = plan({ cases });
-    expect(p.hits.length).toBe(2);
+    expect(p.hits.length).toBeGreaterThanOrEqual(2);
     expect(Math.max(...p.hits.map((h) => h.bytes))).toBeLessThanOrEqual(MAX_QUESTION_BYTES);
   });
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { finalLabels, type EscalatedCase, type GoldItem, type Judgment } from '../domain/cases.js';
+import { type EscalatedCase, type GoldItem, type Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
+import { checkDebate } from './check-debate.js';
 import { simKey } from './keys.js';
 import type { CheckSummary, HitQuestion, PlannedHit, PlannedItem } from './plan-schema.js';
 import { quoteCost, type CostQuote } from './quote.js';
@@ -21,14 +22,11 @@ import { loadHitTemplates, type HitTemplates } from './templates.js';
  *   items are never repeated within a HIT and are spread over HITs (least used first).
  * - Checks sit at seeded random positions and look like any item: same markup, same
  *   fields, a `data-sim-key` derived the same way.
- * - Decoy debates. A check shows a real debate of another case whose query is unrelated
- *   to the gold item's: preferably a batch case of another dataset, else of another query,
- *   never one shown in the same HIT, then the bundled decoy pool, and as a last resort a
- *   batch case whose query (not debate) appears in the HIT. We chose real debates over
- *   synthetic "two conflicting arguments": they have exactly the shape, length and
- *   style of the real items' debates (nothing marks the check), they vary (a repeated
- *   synthetic text is recognisable across HITs), and, being escalations, their agents
- *   disagree, so following either agent does not pass the check: only reading the chunk does.
+ * - Check debates. A check shows a debate written for its own query and chunk
+ *   (check-debate.ts): two agents who end in disagreement, quoting the chunk, in the style
+ *   and length of the real items' debates, so that nothing on the page marks the check
+ *   (test/hits/checks-indistinguishable.test.ts), the chunk is highlighted as on any item,
+ *   and following either agent does not pass the check: only reading the chunk does.
  * - Size: each HIT is rendered; a HIT whose HTMLQuestion XML exceeds `maxQuestionBytes`
  *   is split in two (and checks are recomputed for each half) until all fit.
  */
@@ -42,6 +40,8 @@ export const PlanLayout = z
     /** Alternatively: the share of a HIT's items that are checks (0.1: 9 real + 1 check). */
     checkShare: z.number().min(0).max(0.5).optional(),
     hideDebate: z.boolean().default(false),
+    /** Hidden canary instructions in the page (src/hits/canary.ts): evidence of LLM-assisted answers. */
+    canary: z.boolean().default(true),
     frameHeight: z.number().int().min(0).max(10_000).default(0),
     title: z.string().trim().min(1).max(200).optional(),
   })
@@ -65,8 +65,6 @@ export interface PlanInput {
   cases: readonly EscalatedCase[];
   /** Items with known answers; both polarities are needed when the plan has checks. */
   gold: readonly GoldItem[];
-  /** Extra debates for decoys (e.g. `loadDecoyPool()`), used when the batch has none to spare. */
-  decoyPool?: readonly EscalatedCase[];
 }
 
 export interface PlanOptions {
@@ -105,13 +103,6 @@ export function checksFor(n: number, layout: Pick<PlanLayout, 'itemsPerHit' | 'c
 export function balancedPolarities(total: number, rng: Rng): Judgment[] {
   const yes = Math.floor(total / 2) + (total % 2 === 1 ? rng.int(2) : 0);
   return rng.shuffle([...Array<Judgment>(yes).fill('yes'), ...Array<Judgment>(total - yes).fill('no')]);
-}
-
-interface DecoyCandidate {
-  debateOf: EscalatedCase;
-  key: string;
-  source: 'batch' | 'pool';
-  conflicting: boolean;
 }
 
 const describeCase = (c: { query_id: string; chunk_id: string }) =>
@@ -181,17 +172,6 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
     gold.push({ ...g, key });
   }
 
-  const candidates: DecoyCandidate[] = [];
-  const candidateKeys = new Set<string>();
-  const addCandidate = (c: EscalatedCase, source: DecoyCandidate['source']) => {
-    const key = simKey(c.query_id, c.chunk_id);
-    if (candidateKeys.has(key)) return;
-    candidateKeys.add(key);
-    candidates.push({ debateOf: c, key, source, conflicting: new Set(finalLabels(c.debate).values()).size > 1 });
-  };
-  cases.forEach((c) => addCandidate(c, 'batch'));
-  (input.decoyPool ?? []).forEach((c) => addCandidate(c, 'pool'));
-
   const build = (groups: number[][]): Array<{ hit: PlannedHit; xml: string; goldUsed: number[] }> => {
     const rng = seededRng(seed);
     const checkCounts = groups.map((g) => checksFor(g.length, layout));
@@ -208,7 +188,6 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
     }
     const polarities = balancedPolarities(totalChecks, rng);
     const goldUses = new Array<number>(gold.length).fill(0);
-    const decoyUses = new Array<number>(candidates.length).fill(0);
     let cursor = 0;
 
     return groups.map((group, index) => {
@@ -230,45 +209,6 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
         goldUses[g] = (goldUses[g] as number) + 1;
       }
 
-      const hitQueries = new Set([
-        ...group.map((i) => (cases[i] as EscalatedCase).query_id),
-        ...chosen.map((g) => (gold[g] as GoldItem).query_id),
-      ]);
-      const hitCaseKeys = new Set(group.map((i) => caseKeys[i] as string));
-      const decoys: Array<DecoyCandidate | undefined> = [];
-      const usedHere = new Set<number>();
-      for (const g of chosen) {
-        if (layout.hideDebate) {
-          decoys.push(undefined);
-          continue;
-        }
-        const goldItem = gold[g] as GoldItem;
-        const d = pickBest(
-          candidates.length,
-          (i) => {
-            const c = candidates[i] as DecoyCandidate;
-            if (usedHere.has(i) || c.debateOf.query_id === goldItem.query_id) return undefined;
-            const queryInHit = hitQueries.has(c.debateOf.query_id);
-            let tier: number;
-            if (c.source === 'batch' && !queryInHit) tier = c.debateOf.dataset !== goldItem.dataset ? 0 : 1;
-            else if (c.source === 'pool' && !queryInHit) tier = 2;
-            else if (c.source === 'batch' && !hitCaseKeys.has(c.key)) tier = 3;
-            else return undefined;
-            return [tier, c.conflicting ? 0 : 1, decoyUses[i] as number];
-          },
-          rng,
-        );
-        if (d === undefined) {
-          throw new UserError(
-            `no debate of an unrelated query is left for the attention check with gold ${describeCase(goldItem)} in HIT ${index}: ` +
-              'add cases of other queries to the batch or pass a decoy pool (hits/decoys.jsonl)',
-          );
-        }
-        usedHere.add(d);
-        decoyUses[d] = (decoyUses[d] as number) + 1;
-        decoys.push(candidates[d]);
-      }
-
       const size = group.length + checks;
       const checkPositions = new Set(rng.shuffle(Array.from({ length: size }, (_, i) => i + 1)).slice(0, checks));
       const items: PlannedItem[] = [];
@@ -278,7 +218,6 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       for (let position = 1; position <= size; position++) {
         if (checkPositions.has(position)) {
           const g = gold[chosen[nextCheck] as number] as GoldItem & { key: string };
-          const decoy = decoys[nextCheck];
           nextCheck++;
           items.push({
             kind: 'check',
@@ -288,14 +227,6 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
             chunkId: g.chunk_id,
             dataset: g.dataset,
             expected: g.label,
-            ...(decoy && {
-              decoy: {
-                queryId: decoy.debateOf.query_id,
-                chunkId: decoy.debateOf.chunk_id,
-                dataset: decoy.debateOf.dataset,
-                source: decoy.source,
-              },
-            }),
           });
           pageItems.push({
             position,
@@ -303,7 +234,7 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
             query: g.query,
             answers: g.answers,
             chunk: g.chunk,
-            debate: decoy?.debateOf.debate ?? [],
+            debate: layout.hideDebate ? [] : checkDebate(g, seed),
           });
         } else {
           const i = group[nextReal++] as number;
@@ -313,7 +244,7 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
         }
       }
       const html = renderHitPage(
-        { items: pageItems, hideDebate: layout.hideDebate, ...(layout.title && { title: layout.title }) },
+        { items: pageItems, hideDebate: layout.hideDebate, canary: layout.canary, ...(layout.title && { title: layout.title }) },
         templates,
       );
       const xml = toHtmlQuestionXml(html, layout.frameHeight);
@@ -394,8 +325,6 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
         share: checkItems.length / (checkItems.length + realItems),
         goldItemsUsed: uses.size,
         maxUsesOfOneGoldItem: Math.max(0, ...uses.values()),
-        decoysFromBatch: checkItems.filter((c) => c.decoy?.source === 'batch').length,
-        decoysFromPool: checkItems.filter((c) => c.decoy?.source === 'pool').length,
       },
       quote: quoteCost({ hits: hits.map((h) => ({ realItems: h.realItems, checks: h.checks })), ...pricing }),
       splits: splitCount,

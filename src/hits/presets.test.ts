@@ -7,6 +7,7 @@ import {
   estimatedHitSeconds,
   hourlyPayCents,
   listPresets,
+  llmAssistedAction,
   loadPreset,
   MASTERS_QUALIFICATION_IDS,
   parsePreset,
@@ -206,8 +207,13 @@ describe('qualification requirements for a target', () => {
   it('turns a preset into planning options', () => {
     expect(presetPlanOptions(loadPreset('dream'), 's')).toEqual({
       seed: 's',
-      layout: { itemsPerHit: 9, checksPerHit: 1, hideDebate: false, frameHeight: 0 },
+      layout: { itemsPerHit: 9, checksPerHit: 1, hideDebate: false, frameHeight: 0, canary: true },
       pricing: { reward: '1.00', assignmentsPerHit: 3, masters: false },
     });
+  });
+
+  it('flags LLM-assisted workers only, unless the preset says block', () => {
+    expect(llmAssistedAction(loadPreset('dream'))).toBe('flag');
+    expect(llmAssistedAction(parsePreset(JSON.stringify({ ...loadPreset('dream'), llmAssisted: 'block' }), 'test.json'))).toBe('block');
   });
 });

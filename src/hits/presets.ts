@@ -126,6 +126,10 @@ export const HitPreset = z
     hideDebate: z.boolean().default(false),
     /** `adaptive`: two workers per HIT first, the third only where two votes disagree (publish --redundancy). */
     redundancy: z.enum(['fixed', 'adaptive']).default('fixed'),
+    /** Hidden canary instructions in the HIT page (src/hits/canary.ts): evidence of LLM-assisted answers. */
+    canary: z.boolean().default(true),
+    /** What befalls a worker flagged `llm-assisted`: `flag` (listed with the evidence; the default) or `block` (also the worker-level block); read by `llmAssistedAction`. */
+    llmAssisted: z.enum(['flag', 'block']).default('flag'),
     /** The time estimate the reward is checked against. */
     estimatedSecondsPerItem: z.number().int().min(1).max(3600).default(45),
     estimatedOverheadSeconds: z.number().int().min(0).max(3600).default(30),
@@ -293,7 +297,17 @@ export function presetPlanOptions(preset: HitPreset, seed: string): PlanOptions 
       checksPerHit: preset.checksPerHit,
       hideDebate: preset.hideDebate,
       frameHeight: preset.frameHeight,
+      canary: preset.canary,
     },
     pricing: { reward: preset.reward, assignmentsPerHit: preset.assignmentsPerHit, masters: requiresMasters(preset) },
   };
+}
+
+/**
+ * What the pipeline does with a worker flagged `llm-assisted` under this preset: `flag` only
+ * lists them with the evidence (reports, `qrelay workers`, `simulate --json`); `block` also
+ * asks for the worker-level block. The one place the setting is read.
+ */
+export function llmAssistedAction(preset: Pick<HitPreset, 'llmAssisted'>): 'flag' | 'block' {
+  return preset.llmAssisted;
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { debateFor } from '../../test/hits/fixtures.js';
 import type { DebateTurn } from '../domain/cases.js';
 import { summariseDebate } from './debate-view.js';
+import { canaryText, canaryWord } from './canary.js';
 import { HTML_QUESTION_NS, renderHitPage, toHtmlQuestionXml, toXmlChars, type HitPageItem } from './render.js';
 import { loadHitTemplates } from './templates.js';
 
@@ -61,7 +62,16 @@ describe('renderHitPage', () => {
     const html = renderHitPage({ items: [item(1), item(2), item(3)], hideDebate: false });
     const expected = [
       'assignmentId',
-      ...[1, 2, 3].flatMap((i) => [`item${i}_answer`, `item${i}_answer`, `item${i}_difficult`, `item${i}_comment`, `item${i}_ms`]),
+      ...[1, 2, 3].flatMap((i) => [
+        `item${i}_answer`,
+        `item${i}_answer`,
+        `item${i}_difficult`,
+        `item${i}_comment`,
+        `item${i}_ms`,
+        `item${i}_copies`,
+        `item${i}_pastes`,
+        `item${i}_focus_losses`,
+      ]),
     ];
     expect(names(html)).toEqual(expected);
     expect(html.match(/<form /g)).toHaveLength(1);
@@ -73,7 +83,24 @@ describe('renderHitPage', () => {
       expect(section).toContain(`<input type="radio" name="item${i}_answer" value="no">`);
       expect(section).toContain(`<input type="hidden" name="item${i}_ms" value="0" data-sim-timer>`);
       expect(section).toContain(`<label for="item${i}-comment">`);
+      expect(section).toContain(`<input type="hidden" name="item${i}_copies" value="0" data-sim-event="copy">`);
+      expect(section).toContain(`<input type="hidden" name="item${i}_pastes" value="0" data-sim-event="paste">`);
+      expect(section).toContain(`<input type="hidden" name="item${i}_focus_losses" value="0" data-sim-event="focus-loss">`);
     }
+  });
+
+  it("carries each item's canary, hidden from sight and from screen readers, unless turned off", () => {
+    const html = renderHitPage({ items: [item(1), item(2)], hideDebate: false });
+    for (const i of [1, 2]) {
+      const section = html.slice(html.indexOf(`id="item${i}"`), html.indexOf('</section>', html.indexOf(`id="item${i}"`)));
+      expect(section).toContain(`<p class="cue" aria-hidden="true">${canaryText(item(i).key)}</p>`);
+      expect(section).toContain(canaryWord(item(i).key));
+    }
+    expect(canaryWord(item(1).key)).not.toBe(canaryWord(item(2).key));
+    expect(html).toMatch(/\.cue\{position:absolute;width:1px;height:1px;[^}]*clip:rect\(0 0 0 0\)/);
+    const without = renderHitPage({ items: [item(1)], hideDebate: false, canary: false });
+    expect(without).not.toContain('class="cue"');
+    expect(without).not.toContain('code word');
   });
 
   it('hides the debate and its highlights when asked', () => {

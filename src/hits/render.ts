@@ -1,5 +1,6 @@
 import Handlebars from 'handlebars';
 import type { DebateTurn, Judgment, Stance } from '../domain/cases.js';
+import { canaryText } from './canary.js';
 import { summariseDebate } from './debate-view.js';
 import { COMMENT_MAX_LENGTH, itemFields } from './fields.js';
 import { highlightChunk, type EvidenceQuote } from './highlight.js';
@@ -28,6 +29,8 @@ export interface HitPageInput {
   items: readonly HitPageItem[];
   /** Hide the agents' debate (and its highlights): the paper's "without history" arm. */
   hideDebate: boolean;
+  /** Carry each item's hidden canary instruction (canary.ts); default true. */
+  canary?: boolean;
   title?: string;
 }
 
@@ -62,6 +65,7 @@ export function renderHitPage(input: HitPageInput, templates: HitTemplates = loa
       chunkHtml: new Handlebars.SafeString(highlightChunk(item.chunk, quotes)),
       agents: agents.map((a) => ({ ...a, stanceText: STANCE_TEXT[a.initialStance], labelText: LABEL_TEXT[a.finalLabel] })),
       fields: itemFields(item.position),
+      canary: input.canary === false ? '' : canaryText(item.key),
     };
   });
   return templates.page({

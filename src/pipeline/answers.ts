@@ -23,6 +23,9 @@ export function readAnswers(hit: Pick<HitDoc, 'batch' | 'items'>, xml: string): 
         difficult: a.difficult,
         comment: a.comment,
         ms: a.ms,
+        copies: a.copies,
+        pastes: a.pastes,
+        focusLosses: a.focusLosses,
       };
     });
     return { answers, parseError: null };

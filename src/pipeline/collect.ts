@@ -1,6 +1,6 @@
 import { extraAssignmentsToken } from '../crowd/mturk/request-tokens.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc } from '../db/models/index.js';
-import { loadDecoyPool, type HitPlan } from '../hits/index.js';
+import type { HitPlan } from '../hits/index.js';
 import { caseKey } from '../ingest/index.js';
 import type { StuckItem } from '../quality/index.js';
 import { aggregateBatch } from './aggregate.js';
@@ -102,7 +102,7 @@ async function repost(ctx: PipelineContext, doc: BatchDoc, hits: readonly HitDoc
     stuck.map((s) => ({ _id: s.item })),
   );
   const gold = await goldItems(ctx, await visibleRecords(ctx, 'gold', doc._id));
-  const plan: HitPlan = planWith(doc._id, { cases, gold, decoyPool: await loadDecoyPool() }, settings, `${settings.seed}|repost-${round}`);
+  const plan: HitPlan = planWith(doc._id, { cases, gold }, settings, `${settings.seed}|repost-${round}`);
   const firstIndex = Math.max(-1, ...hits.map((h) => h.index)) + 1;
   const docs = hitDocs(doc._id, plan, {
     firstIndex,

@@ -1,6 +1,6 @@
 import type { BatchSettings, HitDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
-import { loadDecoyPool, planHits, requiresMasters, type HitPlan, type PlanInput } from '../hits/index.js';
+import { planHits, requiresMasters, type HitPlan, type PlanInput } from '../hits/index.js';
 import { bulkWriteSliced } from './bulk.js';
 import type { PipelineContext } from './context.js';
 import { hitDocId } from './names.js';
@@ -12,7 +12,7 @@ export async function computePlan(ctx: PipelineContext, batch: string, settings:
   if (rows.length === 0)
     throw new UserError(`batch ${batch} has no escalated cases: import them first (qrelay import <file> --batch ${batch})`);
   const goldRows = await visibleRecords(ctx, 'gold', batch);
-  const input: PlanInput = { cases: await itemCases(ctx, rows), gold: await goldItems(ctx, goldRows), decoyPool: await loadDecoyPool() };
+  const input: PlanInput = { cases: await itemCases(ctx, rows), gold: await goldItems(ctx, goldRows) };
   return planWith(batch, input, settings, settings.seed);
 }
 

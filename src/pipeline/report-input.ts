@@ -56,7 +56,7 @@ export async function reportInputFor(ctx: PipelineContext, batch: string): Promi
           status: r.status,
           discarded: r.discarded === true,
           ...(r.overridden && { overridden: r.overridden }),
-          answers: r.answers.map((x) => ({ item: x.item, label: x.label, ...(x.timeMs !== undefined && { timeMs: x.timeMs }) })),
+          answers: r.answers.map((x) => ({ ...x })),
           ...(a.acceptedAt && { acceptedAt: new Date(a.acceptedAt).toISOString() }),
           submittedAt: new Date(a.submittedAt).toISOString(),
         },

@@ -9,7 +9,8 @@ import {
   type TiePolicy,
   type Vote,
 } from '../aggregate/index.js';
-import type { AssignmentDoc, BatchSettings, HitDoc } from '../db/models/index.js';
+import type { AssignmentDoc, BatchSettings, HitDoc, StoredAnswer } from '../db/models/index.js';
+import { canaryWord } from '../hits/canary.js';
 import type { Judgment } from '../domain/cases.js';
 import { caseKey } from '../ingest/index.js';
 import {
@@ -17,6 +18,7 @@ import {
   dawidSkeneWithEvidence,
   scoreAssignments,
   workerStatistics,
+  type Answer,
   type AssignmentRecord,
   type HitRecord,
   type ScoredAssignment,
@@ -71,10 +73,20 @@ export function assignmentRecord(a: AssignmentDoc): AssignmentRecord {
     status,
     ...(discarded && { discarded }),
     ...(a.override && { overridden: a.override.decision === 'approve' ? ('counts' as const) : ('excluded' as const) }),
-    answers: a.answers.flatMap((x) =>
-      x.answer ? [{ item: x.item, label: x.answer, ...(typeof x.ms === 'number' && { timeMs: x.ms }) }] : [],
-    ),
+    answers: a.answers.flatMap((x) => (x.answer ? [{ item: x.item, label: x.answer, ...pageSignals(x) }] : [])),
     ...(work !== undefined && work >= 0 && { workTimeMs: work }),
+  };
+}
+
+/** What the page recorded about an answer besides the label: time, comment, events, the canary it carried. */
+export function pageSignals(x: StoredAnswer): Omit<Answer, 'item' | 'label'> {
+  return {
+    ...(typeof x.ms === 'number' && { timeMs: x.ms }),
+    ...(x.comment !== '' && { comment: x.comment }),
+    ...(x.copies && { copies: x.copies }),
+    ...(x.pastes && { pastes: x.pastes }),
+    ...(x.focusLosses && { focusLosses: x.focusLosses }),
+    canary: canaryWord(x.key),
   };
 }
 

@@ -89,6 +89,24 @@ describe('llmAssistedVerdict', () => {
     expect(result).toMatchObject({ flagged: true, canary: true });
   });
 
+  it('does not take a worker who always answers yes for one following the agent who says yes most', () => {
+    // agent A says yes on 88% of the items (as when most debates end with A on "yes")
+    const rng = seededRng('always-yes');
+    const items = Array.from({ length: 60 }, () =>
+      rng.next() < 0.88 ? { A: 'yes' as Judgment, B: 'no' as Judgment } : { A: 'no' as Judgment, B: 'yes' as Judgment },
+    );
+    const alwaysYes: ItemObservation[] = items.map((agents) => ({ agents, answer: 'yes', timeMs: 5_000, textLength: 2500 }));
+    const follower: ItemObservation[] = items.map((agents, i) => ({
+      agents,
+      answer: i % 10 === 0 ? flip(agents.A) : agents.A,
+      timeMs: 5_000,
+      textLength: 2500,
+    }));
+    const baseline = { items: 1000, followedA: 500 };
+    expect(llmAssistedVerdict(alwaysYes, baseline).flagged).toBe(false);
+    expect(llmAssistedVerdict(follower, baseline).flagged).toBe(true);
+  });
+
   it('tests nothing on too few contested items', () => {
     const result = llmAssistedVerdict(llm[0]!.slice(0, 5), baselineOf(careful));
     expect(result.agentAgreement).toMatchObject({ items: 5, agent: null, p: null });

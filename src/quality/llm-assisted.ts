@@ -16,8 +16,10 @@ import type { Judgment } from '../domain/cases.js';
  *   losing focus (switching to another tab or window), and pastes into it;
  * - **canary**: a phrase hidden in the page that a person does not see but a copy carries
  *   into an LLM, which then tends to repeat it in any text the worker submits.
- * A worker is flagged when the agent-agreement test is significant and at least one other
- * signal agrees, or when the agreement alone is overwhelming, or when a canary comes back.
+ * A worker is flagged when the agent-agreement test is significant (and the agent is followed
+ * both when it says yes and when it says no, which a worker who always gives one answer does
+ * not do) and at least one other signal agrees, or when the agreement alone is overwhelming,
+ * or when a canary comes back.
  */
 export interface ItemObservation {
   /** The agents' final-round labels on the item (items where they agree carry no signal). */
@@ -104,7 +106,16 @@ export function llmAssistedVerdict(
     // one-sided, but the agent was chosen after looking: double the tail (Bonferroni over A and B)
     const p = Math.min(1, 2 * binomialUpperTail(k, contested.length, p0));
     agreement = { items: contested.length, agent, rate, baseline: p0, p };
-    if (rate - p0 >= policy.minExcess && p < policy.alpha) {
+    // An LLM follows its agent whichever way that agent votes; a worker who always answers
+    // yes (or no) "follows" whichever agent says yes most. So the agent must be followed on
+    // its "no" items as on its "yes" items (each way, where there are at least 3), and the
+    // worker must give both answers.
+    const followsBothWays = (['yes', 'no'] as const).every((label) => {
+      const said = contested.filter((o) => o.agents[agent] === label);
+      return said.length < 3 || said.filter((o) => o.answer === label).length * 2 >= said.length;
+    });
+    const bothAnswers = new Set(contested.map((o) => o.answer)).size === 2;
+    if (rate - p0 >= policy.minExcess && p < policy.alpha && followsBothWays && bothAnswers) {
       agreementSignal = true;
       agreementAlone = p < policy.alphaAlone;
       evidence.push(

@@ -17,6 +17,14 @@ export interface Answer {
   readonly label: Judgment;
   /** Time spent on this item, when the HIT page measured it. */
   readonly timeMs?: number;
+  /** The worker's comment on the item, when not empty. */
+  readonly comment?: string;
+  /** Page events the HIT page counted on the item, when any. */
+  readonly copies?: number;
+  readonly pastes?: number;
+  readonly focusLosses?: number;
+  /** The canary word the item's page carried (src/hits/canary.ts). */
+  readonly canary?: string;
 }
 
 /** MTurk's assignment status; `submitted` means not reviewed yet. */

@@ -2,8 +2,9 @@ import { byCodeUnits, quote } from '../aggregate/votes.js';
 import type { Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { countedVotes, type ScoredAssignment } from './counted-votes.js';
+import { llmAssistedVerdicts, type LlmItemInfo } from './llm-flags.js';
 
-export type WorkerFlag = 'always-same-answer' | 'fast' | 'low-agreement' | 'low-check-pass-rate';
+export type WorkerFlag = 'always-same-answer' | 'fast' | 'low-agreement' | 'low-check-pass-rate' | 'llm-assisted';
 
 export interface WorkerFlagThresholds {
   /** `always-same-answer` when all of at least this many answers are the same. */
@@ -68,10 +69,21 @@ export interface WorkerStats {
   /** Median of per-item times: measured ones when present, else the assignment's work time / its answers. */
   readonly medianMsPerItem: number | null;
   readonly flags: readonly WorkerFlag[];
+  /** Why the worker is flagged `llm-assisted` (one sentence per signal); absent when not flagged. */
+  readonly llmEvidence?: readonly string[];
 }
 
 /** Per-worker statistics, sorted by worker id, from assignments scored by `scoreAssignments`. */
-export function workerStatistics(scored: readonly ScoredAssignment[], thresholds: Partial<WorkerFlagThresholds> = {}): WorkerStats[] {
+/**
+ * With `items` (the real items' agents' labels and text lengths), workers whose answers,
+ * times, page events or comments show LLM-assisted work are flagged `llm-assisted`
+ * (llm-flags.ts), with the evidence.
+ */
+export function workerStatistics(
+  scored: readonly ScoredAssignment[],
+  thresholds: Partial<WorkerFlagThresholds> = {},
+  items?: ReadonlyMap<string, LlmItemInfo>,
+): WorkerStats[] {
   const limits = { ...DEFAULT_FLAG_THRESHOLDS, ...thresholds };
   for (const [name, value] of Object.entries(limits)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
@@ -79,6 +91,7 @@ export function workerStatistics(scored: readonly ScoredAssignment[], thresholds
   }
   const valid = groupBy(countedVotes(scored), (v) => v.item);
   const byWorker = groupBy(scored, (s) => s.assignment.worker);
+  const llm = items ? llmAssistedVerdicts(scored, items) : undefined;
 
   return [...byWorker.keys()].sort(byCodeUnits).map((worker) => {
     const mine = byWorker.get(worker)!;
@@ -103,7 +116,18 @@ export function workerStatistics(scored: readonly ScoredAssignment[], thresholds
     if (agreement.rate !== null && agreement.compared >= limits.agreementMinCompared && agreement.rate < limits.lowAgreement)
       flags.push('low-agreement');
     if (checks.passRate !== null && checks.passRate < limits.minCheckPassRate) flags.push('low-check-pass-rate');
-    return { worker, assignments, answers, checks, agreement, medianMsPerItem, flags };
+    const verdict = llm?.get(worker);
+    if (verdict?.flagged) flags.push('llm-assisted');
+    return {
+      worker,
+      assignments,
+      answers,
+      checks,
+      agreement,
+      medianMsPerItem,
+      flags,
+      ...(verdict?.flagged && { llmEvidence: verdict.evidence }),
+    };
   });
 }
 

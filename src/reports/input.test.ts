@@ -106,6 +106,8 @@ describe('reportItemFromCase', () => {
       dataset: 'msmarco',
       agentLabels: { A: 'yes', B: 'yes' },
       hiddenLabel: 'yes',
+      // query, chunk and each agent's last turn, as the page shows them
+      textLength: 'q'.length + 'text'.length,
     });
     const { hidden_label: _, ...unknown } = escalated;
     expect(reportItemFromCase('k1', unknown)).not.toHaveProperty('hiddenLabel');

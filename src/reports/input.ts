@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { quote } from '../aggregate/votes.js';
 import { finalLabels, Judgment, type EscalatedCase } from '../domain/cases.js';
 import { UserError } from '../errors.js';
+import { summariseDebate } from '../hits/debate-view.js';
 import type { CostQuote } from '../hits/quote.js';
 
 /**
@@ -28,6 +29,8 @@ export const ReportItem = z.strictObject({
   agentLabels: z.record(z.string().min(1), Judgment).default({}),
   /** The true label, when known (simulations, gold studies): enables accuracy. */
   hiddenLabel: Judgment.optional(),
+  /** Characters of text the HIT page shows for the item (query, answers, chunk, the agents' final turns): reading time is judged against it. */
+  textLength: z.number().int().min(0).optional(),
 });
 
 export const ReportHit = z.strictObject({
@@ -55,7 +58,19 @@ export const ReportAssignment = z.strictObject({
   /** A person's review override (`qrelay review override`): `counts` or `excluded`, whatever the checks said. */
   overridden: z.enum(['counts', 'excluded']).optional(),
   /** Answers to real items and checks alike; `timeMs` when the HIT page measured it. */
-  answers: z.array(z.strictObject({ item: id, label: Judgment, timeMs: durationMs.optional() })),
+  answers: z.array(
+    z.strictObject({
+      item: id,
+      label: Judgment,
+      timeMs: durationMs.optional(),
+      /** The worker's comment, the page's event counts and the canary word the item carried (LLM-assisted detection). */
+      comment: z.string().optional(),
+      copies: z.number().int().min(0).optional(),
+      pastes: z.number().int().min(0).optional(),
+      focusLosses: z.number().int().min(0).optional(),
+      canary: z.string().optional(),
+    }),
+  ),
   /** MTurk's AcceptTime. */
   acceptedAt: Timestamp.optional(),
   /** MTurk's SubmitTime. */
@@ -136,6 +151,7 @@ export function reportItemFromCase(item: string, escalated: EscalatedCase): z.in
     chunkId: escalated.chunk_id,
     dataset: escalated.dataset,
     agentLabels: Object.fromEntries(finalLabels(escalated.debate)),
+    textLength: shownTextLength(escalated),
     ...(escalated.hidden_label ? { hiddenLabel: escalated.hidden_label } : {}),
   };
 }
@@ -225,4 +241,10 @@ function crossCheck(input: ParsedReportInput): void {
         `report input.bonuses[${n}].worker: ${quote(b.worker)} did not do assignment ${quote(b.assignmentId)} (${quote(a.worker)} did)`,
       );
   });
+}
+
+/** Characters the HIT page shows of a case: query, answers, chunk, and each agent's last reasoning and quotes. */
+export function shownTextLength(escalated: EscalatedCase): number {
+  const debate = summariseDebate(escalated.debate).reduce((n, a) => n + a.reasoning.length + a.references.join('').length, 0);
+  return escalated.query.length + escalated.answers.join('').length + escalated.chunk.length + debate;
 }

@@ -16,7 +16,8 @@ export function workerRows(
   const votes = new Map<string, number>();
   for (const v of facts.votes) votes.set(v.worker, (votes.get(v.worker) ?? 0) + 1);
   const none: WorkerPay = { paidCents: 0, bonusCents: 0, workMs: 0, untimed: 0 };
-  const rows: Omit<WorkerRow, 'confusion'>[] = workerStatistics(facts.scored, thresholds).map((s) => {
+  const items = new Map(facts.input.items.map((it) => [it.item, it]));
+  const rows: Omit<WorkerRow, 'confusion'>[] = workerStatistics(facts.scored, thresholds, items).map((s) => {
     const p = pay.get(s.worker) ?? none;
     return {
       worker: s.worker,
@@ -31,6 +32,7 @@ export function workerRows(
       workSeconds: seconds(p.workMs),
       hourlyPayCents: p.untimed > 0 ? null : centsPerHour(p.paidCents, p.workMs),
       flags: s.flags,
+      ...(s.llmEvidence && { llmEvidence: s.llmEvidence }),
     };
   });
   return rows;

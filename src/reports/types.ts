@@ -295,6 +295,8 @@ export interface WorkerRow {
   readonly flags: readonly WorkerFlag[];
   /** Confusion tables (rows: reference, columns: the worker's answer) against the gold and against the final labels. */
   readonly confusion: WorkerConfusion;
+  /** Why the worker is flagged `llm-assisted`; absent when not flagged. */
+  readonly llmEvidence?: readonly string[];
 }
 
 export interface ItemRow {

@@ -88,6 +88,11 @@ function personJudgment(seed: string, worker: SimWorker, key: string, entry: Ora
   return hashUniform(seed, worker.workerId, key) < right ? entry.truth : flip(entry.truth);
 }
 
+/** Whether an LLM-assisted worker sends this item to the LLM (else judges it alone). */
+export function usesLlm(seed: string, worker: SimWorker, key: string): boolean {
+  return worker.kind === 'llm' && hashUniform(seed, worker.workerId, key, 'paste') < worker.llmAgreement;
+}
+
 /** The answer of `worker` to the item `key`; keys the oracle does not know are answered at random. */
 export function decide(
   seed: string,
@@ -107,9 +112,7 @@ export function decide(
     case 'alwaysNo':
       return 'no';
     case 'llm':
-      return hashUniform(seed, worker.workerId, key, 'paste') < worker.llmAgreement
-        ? llmVerdict(seed, key, entry, model)
-        : personJudgment(seed, worker, key, entry, view, model);
+      return usesLlm(seed, worker, key) ? llmVerdict(seed, key, entry, model) : personJudgment(seed, worker, key, entry, view, model);
     case 'diligent':
     case 'fatigue':
     case 'quitter':

@@ -27,6 +27,8 @@ export interface ForecastWorker {
   rejectedAssignments: number;
   blocked: boolean;
   flags: string[];
+  /** With the `llm-assisted` flag: the evidence, one sentence per signal. */
+  llmEvidence?: string[];
   /**
    * The simulated worker's true per-class accuracy on an item answered alone (P(yes | relevant),
    * P(no | not relevant)), before hard items, fatigue and the debate; null for LLM-assisted
@@ -250,6 +252,7 @@ export function buildForecast(f: ForecastInput): Forecast {
       rejectedAssignments: w.assignments.rejected,
       blocked: f.blocked.has(w.worker),
       flags: [...w.flags],
+      ...(w.llmEvidence && { llmEvidence: [...w.llmEvidence] }),
       trueAccuracy: (() => {
         const hidden = f.kinds.get(w.worker);
         return hidden ? trueAccuracy(hidden) : null;

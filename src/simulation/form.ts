@@ -16,6 +16,8 @@ export interface PageItem {
   values: string[];
   /** What the page argues about the item (`data-sim-verdict` elements: a verdict and the text behind it); empty when no debate is shown. */
   arguments?: PageArgument[];
+  /** Text inside the item that people do not perceive (`aria-hidden="true"`) but a copy of the item carries. */
+  hiddenText?: string;
 }
 
 export interface PageArgument {
@@ -34,7 +36,9 @@ export function pageArgumentConfidence(text: string, quotes: number): number {
 
 export interface PageControl {
   name: string;
-  kind: 'value' | 'radio' | 'checkbox' | 'select' | 'textarea' | 'timer';
+  kind: 'value' | 'radio' | 'checkbox' | 'select' | 'textarea' | 'timer' | 'event';
+  /** An `event` control: the page event it counts (`data-sim-event`: copy, paste, focus-loss). */
+  event?: string;
   value: string;
   checked: boolean;
   /** A select's chosen values (the first option when none is selected, as a browser does). */
@@ -111,6 +115,7 @@ export function readPageForm(html: string): PageForm {
       const quotes = [...elements(node)].filter((e) => e.tagName === 'q' || e.tagName === 'blockquote').length;
       (argued.arguments ??= []).push({ verdict, confidence: pageArgumentConfidence(textContent(node), quotes) });
     }
+    if (attr(node, 'aria-hidden') === 'true' && argued) argued.hiddenText = `${argued.hiddenText ?? ''}${textContent(node)}`;
     const name = attr(node, 'name');
     const tag = node.tagName;
     const group = tag === 'crowd-radio-group' ? node : radioGroup;
@@ -155,6 +160,8 @@ export function readPageForm(html: string): PageForm {
           else if (type === 'checkbox') controls.push({ ...native, kind: 'checkbox', value: attr(node, 'value') ?? 'on', checked });
           else if (hasAttr(node, 'data-sim-timer') && key !== undefined)
             controls.push({ ...native, kind: 'timer', value: attr(node, 'value') ?? '' });
+          else if (attr(node, 'data-sim-event') !== undefined && key !== undefined)
+            controls.push({ ...native, kind: 'event', event: attr(node, 'data-sim-event')!, value: attr(node, 'value') ?? '' });
           else controls.push({ ...native, kind: 'value', value: attr(node, 'value') ?? '' });
         }
       }
@@ -172,6 +179,10 @@ export interface Filling {
   answers: ReadonlyMap<string, string>;
   /** Milliseconds spent on each item. */
   timers: ReadonlyMap<string, number>;
+  /** Per item, how many times each page event happened (what a browser's page script would have counted). */
+  events?: ReadonlyMap<string, Readonly<Record<string, number>>>;
+  /** Per item, text typed or pasted into its first text area. */
+  comments?: ReadonlyMap<string, string>;
 }
 
 /** The fields the filled-in form submits, in document order (a repeated name repeats); a crowd-form's as its script submits them. */
@@ -205,6 +216,7 @@ function crowdFields(form: PageForm, assignmentId: string, fields: [string, stri
 function fillControls(form: PageForm, filling: Filling): [string, string][] {
   const answerGroups = new Map(form.items.filter((i) => i.radioName !== undefined).map((i) => [`${i.key}\u0000${i.radioName}`, i.key]));
   const out: [string, string][] = [];
+  const commented = new Set<string>();
   for (const c of form.controls) {
     if (c.name === 'assignmentId') {
       out.push([c.name, filling.assignmentId]);
@@ -227,6 +239,17 @@ function fillControls(form: PageForm, filling: Filling): [string, string][] {
       case 'timer':
         out.push([c.name, String(Math.round(filling.timers.get(c.itemKey!) ?? 0))]);
         break;
+      case 'event': {
+        const n = filling.events?.get(c.itemKey!)?.[c.event!];
+        out.push([c.name, n === undefined ? c.value : String(n)]);
+        break;
+      }
+      case 'textarea': {
+        const written = c.itemKey !== undefined && !commented.has(c.itemKey) ? filling.comments?.get(c.itemKey) : undefined;
+        if (c.itemKey !== undefined) commented.add(c.itemKey);
+        out.push([c.name, written ?? c.value]);
+        break;
+      }
       default:
         out.push([c.name, c.value]);
     }

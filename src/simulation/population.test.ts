@@ -103,7 +103,7 @@ const worker = (over: Partial<SimWorker>): SimWorker => ({
 describe('deciding answers', () => {
   const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}`);
   const model = (over: Partial<AnswerModel> = {}): AnswerModel => ({
-    llm: { checkAccuracy: 0.97, agentAgreement: 0.9, timeFactor: 0.5 },
+    llm: { checkAccuracy: 0.97, agentAgreement: 0.9, timeFactor: 0.5, tabShare: 0.7, commentShare: 0.1, canaryEcho: 0.5 },
     debate: { careful: { alpha: 1, beta: 1 }, gain: 0.6, sway: 0.6, misleading: 0 },
     items: { hardShare: 0, hardAccuracy: 0.5, relevantShare: 0.4 },
     fatigue: { perItem: 0.03, floor: 0.2 },

@@ -69,6 +69,12 @@ export const populationSchema = z
         checkAccuracy: share.default(0.97),
         agentAgreement: share.default(0.9),
         timeFactor: z.number().positive().max(1).default(0.45),
+        /** Share of LLM-assisted workers who copy an item into an LLM in another tab or window (a copy and a focus loss per item); the others use a browser extension or another device, which the page does not see. */
+        tabShare: share.default(0.7),
+        /** Share of LLM-answered items on which the worker also pastes the LLM's explanation into the comment field. */
+        commentShare: share.default(0.1),
+        /** The chance that the LLM follows a hidden instruction its input carried (a canary) and repeats its code word. */
+        canaryEcho: share.default(0.5),
       })
       .strict()
       .prefault({}),
@@ -101,6 +107,11 @@ export const populationSchema = z
     /** Fatigue workers: accuracy (above chance) shrinks by `perItem` for every item done in a visit, down to `floor` of it. */
     fatigue: z
       .object({ perItem: share.default(0.03), floor: share.default(0.2) })
+      .strict()
+      .prefault({}),
+    /** Page events of people working on their own (every worker on an item not sent to an LLM): per item, the chance of leaving the page once (another tab, a message) and of copying some text (to look a term up). */
+    events: z
+      .object({ focusLoss: share.default(0.05), copy: share.default(0.02) })
       .strict()
       .prefault({}),
     /** Quitters: the share of their accepted assignments returned or abandoned (half each). */

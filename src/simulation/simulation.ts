@@ -14,6 +14,7 @@ import {
 import { decide, testAnswers, type Judgment, type OracleEntry } from './decide.js';
 import { drawPopulation, type SimWorker } from './draw.js';
 import { fillPageForm, readPageForm, type PageForm } from './form.js';
+import { itemTrace } from './page-events.js';
 import { WORKER_KINDS, type PopulationProfile, type WorkerKind } from './population.js';
 import { exponential, geometric, logNormal, seededRng, type Rng } from './random.js';
 import { Agenda } from './schedule.js';
@@ -506,6 +507,8 @@ export class Simulation {
     const form = this.readPage(html);
     const answers = new Map<string, string>();
     const timers = new Map<string, number>();
+    const events = new Map<string, Record<string, number>>();
+    const comments = new Map<string, string>();
     const judged: { key: string; answer: Judgment }[] = [];
     let seconds = 0;
     for (const item of form.items) {
@@ -516,6 +519,9 @@ export class Simulation {
       const view = { itemsDone: r.itemsThisVisit++, ...(item.arguments ? { arguments: item.arguments } : {}) };
       const decided = decide(this.profile!.seed, w, item.key, this.oracle.get(item.key), view, this.profile!);
       const value = item.values.includes(decided) ? decided : item.values[0]!;
+      const trace = itemTrace(this.profile!.seed, w, item.key, this.oracle.get(item.key), item.hiddenText, this.profile!);
+      events.set(item.key, trace.events);
+      if (trace.comment !== undefined) comments.set(item.key, trace.comment);
       answers.set(item.key, value);
       if (value === 'yes' || value === 'no') judged.push({ key: item.key, answer: value });
     }
@@ -532,7 +538,7 @@ export class Simulation {
       this.agenda.push(now + Math.round(seconds * 1000 * r.rng.next()), { type: 'return', w: w.index, assignmentId });
       return;
     }
-    const fields = fillPageForm(form, { assignmentId, answers, timers });
+    const fields = fillPageForm(form, { assignmentId, answers, timers, events, comments });
     this.agenda.push(now + Math.round(seconds * 1000), {
       type: 'submit',
       w: w.index,

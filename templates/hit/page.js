@@ -1,6 +1,7 @@
 /* global window, document, URLSearchParams */
 // The HIT page's only script (inline; the page's Content-Security-Policy admits it by hash).
-// Preview mode, submit URL, "submit only when every item is answered", per-item timers.
+// Preview mode, submit URL, "submit only when every item is answered", per-item timers,
+// and per-item counts of copies, pastes and focus losses (signs of LLM-assisted answers).
 (function () {
   'use strict';
   var PREVIEW_ID = 'ASSIGNMENT_ID_NOT_AVAILABLE';
@@ -104,9 +105,34 @@
   document.addEventListener('pointerdown', interacted, true);
   document.addEventListener('focusin', interacted, true);
   document.addEventListener('keydown', interacted, true);
+  // Page events, counted on the item they concern: a copy on the item holding the selection
+  // (else the current one), a paste on the item pasted into, a focus loss (tab hidden or
+  // window blurred; one per time away, however both fire) on the current item.
+  function counter(i, kind) { return items[i].querySelector('input[data-sim-event="' + kind + '"]'); }
+  function count(i, kind) {
+    if (i < 0) return;
+    var field = counter(i, kind);
+    if (field) field.value = String(Number(field.value || '0') + 1);
+  }
+  var away = false;
+  function leave() {
+    if (away) return;
+    away = true;
+    count(current(), 'focus-loss');
+  }
+  document.addEventListener('copy', function () {
+    var selection = window.getSelection ? window.getSelection() : null;
+    var at = selection && selection.anchorNode ? indexOf(selection.anchorNode) : -1;
+    count(at >= 0 ? at : current(), 'copy');
+  }, true);
+  document.addEventListener('paste', function (event) { count(indexOf(event.target), 'paste'); }, true);
+  window.addEventListener('blur', function () { tick(); leave(); });
+  window.addEventListener('focus', function () { away = false; });
   document.addEventListener('visibilitychange', function () {
     tick();
     visible = document.visibilityState === 'visible';
+    if (!visible) leave();
+    else if (document.hasFocus()) away = false;
   });
   window.setInterval(tick, TICK_MS);
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { XMLParser } from 'fast-xml-parser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canaryWord } from '../../src/hits/canary.js';
 import { planHits } from '../../src/hits/plan.js';
 import { debateFor, makeCases, makeGold, PRICING } from './fixtures.js';
 import { launchChromium } from '../support/chromium.js';
@@ -29,10 +30,7 @@ cases[0] = {
   chunk: HOSTILE,
   debate: debateFor(HOSTILE, { refs: [['<script>window.__pwned = 1</script>'], ['"quotes" & more']] }),
 };
-const plan = planHits(
-  { cases, gold: makeGold(3, 3), decoyPool: makeCases(3, { prefix: 'pool-', queriesEvery: 1 }) },
-  { seed: 'browser', layout: {}, pricing: PRICING },
-);
+const plan = planHits({ cases, gold: makeGold(3, 3) }, { seed: 'browser', layout: {}, pricing: PRICING });
 const hit = plan.hits[0]!;
 const html = (
   new XMLParser({ parseTagValue: false, trimValues: false }).parse(plan.questions[0]!.xml) as { HTMLQuestion: { HTMLContent: string } }
@@ -92,7 +90,7 @@ describe('the HIT page in Chromium', () => {
     const states = await page
       .locator('form input, form textarea, form button')
       .evaluateAll((els) => els.map((e) => (e as unknown as { disabled: boolean }).disabled));
-    expect(states.length).toBe(1 + ITEMS * 5 + 1);
+    expect(states.length).toBe(1 + ITEMS * 8 + 1);
     expect(states.every(Boolean)).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
@@ -144,6 +142,9 @@ describe('the HIT page in Chromium', () => {
         ...(i === 2 ? [`item${i}_difficult`] : []),
         `item${i}_comment`,
         `item${i}_ms`,
+        `item${i}_copies`,
+        `item${i}_pastes`,
+        `item${i}_focus_losses`,
       ]),
     ];
     expect([...posted.keys()]).toEqual(expectedFields);
@@ -159,6 +160,65 @@ describe('the HIT page in Chromium', () => {
 
     // nothing but the page and the submission went over the network
     expect(requests.filter((r) => !r.endsWith('/favicon.ico'))).toEqual([`GET ${base}/hit`, `POST ${base}/mturk/externalSubmit`]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('counts copies, pastes and focus losses on the item they concern, and a copy of an item carries its canary', async () => {
+    const { page, errors } = await open(work('A-EVENTS'));
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    // select item 3's whole section, as someone copying it into a chat would, and copy it
+    const copied = await page.evaluate(() => {
+      const g = globalThis as unknown as {
+        document: { getElementById(id: string): unknown; createRange(): { selectNodeContents(n: unknown): void } };
+        getSelection(): { removeAllRanges(): void; addRange(r: unknown): void; toString(): string };
+      };
+      const range = g.document.createRange();
+      range.selectNodeContents(g.document.getElementById('item3'));
+      const selection = g.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      return selection.toString();
+    });
+    expect(copied).toContain(canaryWord(hit.items[2]!.key));
+    await page.keyboard.press('Control+C');
+    // paste into item 2's comment, then leave the page twice (a blur while away counts once)
+    const comment = page.locator('#item2').getByLabel('Comment (optional)');
+    await comment.click();
+    await page.keyboard.press('Control+V');
+    await comment.pressSequentially(' my own words');
+    const leave = () =>
+      page.evaluate(() => {
+        const w = globalThis as unknown as { dispatchEvent(e: unknown): void; Event: new (t: string) => unknown };
+        w.dispatchEvent(new w.Event('blur'));
+        w.dispatchEvent(new w.Event('blur'));
+        w.dispatchEvent(new w.Event('focus'));
+      });
+    await leave();
+    await leave();
+    // the visible page shows no canary: a 1-pixel box, clipped to nothing
+    const box = await page.locator('#item3 .cue').boundingBox();
+    expect(box!.width).toBeLessThanOrEqual(1);
+    expect(box!.height).toBeLessThanOrEqual(1);
+    await expect(
+      page
+        .locator('#item3 .cue')
+        .evaluate((e) => (globalThis as unknown as { getComputedStyle(x: unknown): { clipPath: string } }).getComputedStyle(e).clipPath),
+    ).resolves.toBe('inset(50%)');
+    await expect(page.locator('#item3 .cue').getAttribute('aria-hidden')).resolves.toBe('true');
+    for (let i = 1; i <= ITEMS; i++) await page.locator(`#item${i}`).getByRole('radio', { name: 'Yes' }).check();
+    await Promise.all([page.waitForURL(`${base}/mturk/externalSubmit`), page.locator('#submit-button').click()]);
+    const posted = submissions.at(-1)!;
+    expect(posted.get('assignmentId')).toBe('A-EVENTS');
+    expect(posted.get('item3_copies')).toBe('1');
+    expect(posted.get('item2_pastes')).toBe('1');
+    expect(posted.get('item2_focus_losses')).toBe('2');
+    expect(posted.get('item2_comment')).toContain('my own words');
+    for (let i = 1; i <= ITEMS; i++) {
+      if (i !== 3) expect(posted.get(`item${i}_copies`)).toBe('0');
+      if (i !== 2) expect(posted.get(`item${i}_pastes`)).toBe('0');
+      if (i !== 2) expect(posted.get(`item${i}_focus_losses`)).toBe('0');
+    }
     expect(errors).toEqual([]);
     await page.close();
   });

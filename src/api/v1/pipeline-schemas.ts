@@ -241,7 +241,7 @@ export const WorkerSchema = registry.register(
       skippedNoOthers: z.number().int(),
     }),
     medianMsPerItem: z.number().nullable(),
-    flags: z.array(z.enum(['always-same-answer', 'fast', 'low-agreement', 'low-check-pass-rate'])),
+    flags: z.array(z.enum(['always-same-answer', 'fast', 'low-agreement', 'low-check-pass-rate', 'llm-assisted'])),
   }),
 );
 

@@ -15,6 +15,10 @@ export interface StoredAnswer {
   difficult: boolean;
   comment: string;
   ms: number | null;
+  /** Page events on the item (absent in answers stored before the page counted them). */
+  copies?: number;
+  pastes?: number;
+  focusLosses?: number;
 }
 
 export interface ReviewRecord {

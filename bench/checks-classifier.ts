@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { XMLParser } from 'fast-xml-parser';
+import { sampleFiles } from '../src/demo/sample.js';
+import type { EscalatedCase, GoldItem } from '../src/domain/cases.js';
+import { planHits } from '../src/hits/plan.js';
+import { readRecords } from '../src/ingest/index.js';
+const PRICING = { reward: '1.00', assignmentsPerHit: 3, masters: false };
+import { aucTest, fitLogistic, pageItemFeatures, type ItemFeatures } from './support/page-features.js';
+
+/**
+ * Can attention checks be told from real items by what the HIT page shows? (issue 16, item 3)
+ * `node --import tsx bench/checks-classifier.ts` prints the answer: the classifier's AUC on
+ * held-out items, its test against chance, and the features that differ most.
+ *
+ * 1,000 HIT pages of the bundled sample batch (270 escalated cases, its 72 gold items; 9 real
+ * items and 1 check per page, plans of different seeds) are rendered; from each item's HTML
+ * alone come its features: position, lengths (query, answers, chunk, each agent's
+ * reasoning), markup (agents, verdicts, quotes, highlight marks and what they cover, each
+ * agent's highlights), the debate's shape (who says yes, hedges, assertions, inline quotes,
+ * the confidence gap a reader perceives), the chunk's overlap with the query and answers,
+ * and the 150 most frequent words as presence features. A logistic regression (L2, classes
+ * balanced) learns checks vs real items on the items of 70% of the cases and gold items, and
+ * scores the items of the other 30% (split by item, so that recognising an item seen in
+ * training, which only repetition across pages would allow, is not what is measured).
+ *
+ * The test: H0 "the classifier's scores do not separate checks from real items" by the
+ * Mann–Whitney U statistic (= AUC × n1 n0) with its normal approximation, one-sided; the
+ * page would pass at p > 0.01. Deterministic (seeded plans). `--no-words` leaves the
+ * debate's words out (position, markup, highlights, the debate's shape and lengths only).
+ * Today it does not pass: see the figures it prints.
+ */
+
+const PAGES = 1000;
+const TOP_WORDS = process.argv.includes('--no-words') ? 0 : 150;
+
+async function load<K extends 'escalations' | 'gold'>(file: string, kind: K) {
+  const out: (K extends 'gold' ? GoldItem : EscalatedCase)[] = [];
+  for await (const { record } of readRecords(file, kind)) out.push(record as K extends 'gold' ? GoldItem : EscalatedCase);
+  return out;
+}
+
+const xmlParser = new XMLParser({ parseTagValue: false, trimValues: false });
+const htmlOf = (xml: string) => (xmlParser.parse(xml) as { HTMLQuestion: { HTMLContent: string } }).HTMLQuestion.HTMLContent;
+/** 70% of the items (by a hash of their key) are for training. */
+const inTraining = (key: string) => createHash('sha256').update(`split|${key}`).digest().readUInt32LE(0) / 2 ** 32 < 0.7;
+
+const cases = await load(sampleFiles.escalations, 'escalations');
+const gold = await load(sampleFiles.gold, 'gold');
+const rows: { features: ItemFeatures; check: boolean }[] = [];
+let pages = 0;
+for (let s = 0; pages < PAGES; s++) {
+  const plan = planHits({ cases, gold }, { seed: `indistinguishable-${s}`, layout: { itemsPerHit: 9, checksPerHit: 1 }, pricing: PRICING });
+  for (const [h, hit] of plan.hits.entries()) {
+    if (pages >= PAGES) break;
+    pages++;
+    const features = pageItemFeatures(htmlOf(plan.questions[h]!.xml));
+    features.forEach((f, i) => rows.push({ features: f, check: hit.items[i]!.kind === 'check' }));
+  }
+}
+
+const train = rows.filter((r) => inTraining(r.features.key));
+const test = rows.filter((r) => !inTraining(r.features.key));
+const df = new Map<string, number>();
+for (const r of train) for (const w of new Set(r.features.words)) df.set(w, (df.get(w) ?? 0) + 1);
+const vocabulary = [...df]
+  .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+  .slice(0, TOP_WORDS)
+  .map(([w]) => w);
+const names = [...Object.keys(rows[0]!.features.numeric), ...vocabulary.map((w) => `word:${w}`)];
+const vector = (f: ItemFeatures) => {
+  const present = new Set(f.words);
+  return [...Object.values(f.numeric), ...vocabulary.map((w) => (present.has(w) ? 1 : 0))];
+};
+const vectors = new Map(rows.map((r) => [r, vector(r.features)]));
+const score = fitLogistic(
+  train.map((r) => vectors.get(r)!),
+  train.map((r) => (r.check ? 1 : 0)),
+);
+const scored = test.map((r) => ({ check: r.check, s: score(vectors.get(r)!) }));
+const result = aucTest(
+  scored.filter((r) => r.check).map((r) => r.s),
+  scored.filter((r) => !r.check).map((r) => r.s),
+);
+
+// for a failing run: the features whose means differ most between checks and real items
+const gaps = names.map((name, j) => {
+  const values = (check: boolean) => rows.filter((r) => r.check === check).map((r) => vectors.get(r)![j]!);
+  const [c, r] = [values(true), values(false)];
+  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  const all = [...c, ...r];
+  const m = mean(all);
+  const sd = Math.sqrt(all.reduce((s, v) => s + (v - m) ** 2, 0) / all.length) || 1;
+  return { name, gap: (mean(c) - mean(r)) / sd };
+});
+const worst = gaps
+  .sort((a, b) => Math.abs(b.gap) - Math.abs(a.gap))
+  .slice(0, 8)
+  .map((g) => `${g.name} ${g.gap.toFixed(2)}`);
+const summary = `AUC ${result.auc.toFixed(3)} on ${scored.length} held-out items (${scored.filter((r) => r.check).length} checks), z ${result.z.toFixed(2)}, p ${result.p.toFixed(3)}; largest standardized gaps: ${worst.join(', ')}`;
+console.log(`checks vs real items on ${pages} HIT pages: ${summary}`);
+console.log(result.p > 0.01 ? 'not separable at α = 0.01' : 'SEPARABLE at α = 0.01: the page gives checks away');

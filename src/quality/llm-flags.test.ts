@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { Judgment } from '../domain/cases.js';
+import { seededRng } from '../hits/random.js';
+import { scoreAssignments } from './counted-votes.js';
+import { llmAssistedVerdicts, type LlmItemInfo } from './llm-flags.js';
+import type { Answer, AssignmentRecord, HitRecord } from './types.js';
+import { workerStatistics } from './worker-stats.js';
+
+/**
+ * A batch of 60 contested items in 6 HITs of 10; the agents' final labels disagree on every
+ * item and the truth sides with agent A on half of them. 12 careful workers (90% right,
+ * ~45 s an item, a rare focus loss) and 3 LLM-assisted ones (follow agent B 85% of the time,
+ * ~12 s an item, copy and leave the page on every item), each doing every HIT.
+ */
+const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
+const rng = seededRng('llm-flags');
+const items = Array.from({ length: 60 }, (_, i) => {
+  const A: Judgment = rng.next() < 0.5 ? 'yes' : 'no';
+  return { id: `b|i${i}`, agents: { A, B: flip(A) }, truth: i % 2 === 0 ? A : flip(A) };
+});
+const info = new Map<string, LlmItemInfo>(
+  items.map((it) => [it.id, { agentLabels: { A: it.agents.A, B: it.agents.B }, textLength: 2500 }]),
+);
+const hits: HitRecord[] = Array.from({ length: 6 }, (_, h) => ({
+  hitId: `H${h}`,
+  items: items.slice(h * 10, h * 10 + 10).map((it) => it.id),
+  checks: [],
+}));
+
+function answers(kind: 'careful' | 'llm', worker: string, hit: number, extra: (i: number) => Partial<Answer> = () => ({})): Answer[] {
+  const r = seededRng(`${worker}|${hit}`);
+  return items.slice(hit * 10, hit * 10 + 10).map((it, i) =>
+    kind === 'careful'
+      ? {
+          item: it.id,
+          label: r.next() < 0.9 ? it.truth : flip(it.truth),
+          timeMs: 40_000 + r.next() * 20_000,
+          ...(r.next() < 0.03 && { focusLosses: 1 }),
+          ...extra(i),
+        }
+      : {
+          item: it.id,
+          label: r.next() < 0.85 ? it.agents.B : it.agents.A,
+          timeMs: 10_000 + r.next() * 5_000,
+          copies: 1,
+          focusLosses: 1,
+          ...extra(i),
+        },
+  );
+}
+const assignment = (worker: string, hit: number, list: Answer[]): AssignmentRecord => ({
+  assignmentId: `${worker}-${hit}`,
+  hitId: `H${hit}`,
+  worker,
+  status: 'approved',
+  answers: list,
+});
+const careful = Array.from({ length: 12 }, (_, w) => `C${w}`);
+const llm = ['L0', 'L1', 'L2'];
+const batch = (llmExtra?: (i: number) => Partial<Answer>) =>
+  scoreAssignments(
+    [
+      ...careful.flatMap((w) => hits.map((_, h) => assignment(w, h, answers('careful', w, h)))),
+      ...llm.flatMap((w) => hits.map((_, h) => assignment(w, h, answers('llm', w, h, llmExtra)))),
+    ],
+    hits,
+  );
+
+describe('llmAssistedVerdicts', () => {
+  it('flags the LLM-assisted workers and no careful one, with the evidence', () => {
+    const verdicts = llmAssistedVerdicts(batch(), info);
+    for (const w of llm) {
+      const v = verdicts.get(w)!;
+      expect(v.flagged).toBe(true);
+      expect(v.agentAgreement.agent).toBe('B');
+      expect(v.evidence.join(' ')).toMatch(/followed agent B on \d+ of 60 items/);
+      expect(v.evidence.join(' ')).toMatch(/copied, pasted or left the page on 60 of 60 items/);
+    }
+    for (const w of careful) expect(verdicts.get(w)!.flagged).toBe(false);
+  });
+
+  it("compares each worker with the others: the baseline leaves the worker's own answers out", () => {
+    const verdicts = llmAssistedVerdicts(batch(), info);
+    const all = batch().flatMap((s) => s.assignment.answers);
+    const followedA = all.filter((a) => a.label === items.find((it) => it.id === a.item)!.agents.A).length;
+    const own = verdicts.get('L0')!;
+    const mineA = batch()
+      .filter((s) => s.assignment.worker === 'L0')
+      .flatMap((s) => s.assignment.answers)
+      .filter((a) => a.label === items.find((it) => it.id === a.item)!.agents.A).length;
+    expect(own.agentAgreement.baseline).toBeCloseTo(1 - (followedA - mineA) / (all.length - 60), 12);
+  });
+
+  it('reads the canary words the pages carried in the comments', () => {
+    const withCanary = batch((i) => ({ canary: `word${i}`, ...(i === 3 && { comment: 'Relevant. (code word: WORD3)' }) }));
+    const verdicts = llmAssistedVerdicts(withCanary, info);
+    expect(verdicts.get('L0')).toMatchObject({ flagged: true, canary: true });
+    const carefulCanary = scoreAssignments(
+      hits.map((_, h) =>
+        assignment(
+          'C0',
+          h,
+          answers('careful', 'C0', h, (i) => ({ canary: `word${i}`, comment: 'the chunk is clear' })),
+        ),
+      ),
+      hits,
+    );
+    expect(llmAssistedVerdicts(carefulCanary, info).get('C0')!.canary).toBe(false);
+  });
+
+  it('ignores items whose agents agree or that it knows nothing of, and checks', () => {
+    const agreeing = new Map([...info].map(([id, x]) => [id, { ...x, agentLabels: { A: 'yes' as Judgment, B: 'yes' as Judgment } }]));
+    const v = llmAssistedVerdicts(batch(), agreeing).get('L0')!;
+    expect(v.agentAgreement).toMatchObject({ items: 0, agent: null });
+    expect(llmAssistedVerdicts(batch(), new Map()).get('L0')!.agentAgreement.items).toBe(0);
+  });
+
+  it('puts `llm-assisted` into the worker flags, with the evidence, only when given the items', () => {
+    const stats = workerStatistics(batch(), {}, info);
+    const l0 = stats.find((s) => s.worker === 'L0')!;
+    expect(l0.flags).toContain('llm-assisted');
+    expect(l0.llmEvidence?.length).toBeGreaterThanOrEqual(2);
+    expect(stats.find((s) => s.worker === 'C0')!.flags).not.toContain('llm-assisted');
+    expect(stats.find((s) => s.worker === 'C0')).not.toHaveProperty('llmEvidence');
+    expect(workerStatistics(batch()).find((s) => s.worker === 'L0')!.flags).not.toContain('llm-assisted');
+  });
+});
