@@ -22,8 +22,32 @@ describe('readAnswers', () => {
     );
     expect(parseError).toBeNull();
     expect(answers).toEqual([
-      { position: 1, key: key(1), kind: 'real', item: 'b|q%3A1:d1', answer: 'no', difficult: true, comment: 'hm', ms: 4200 },
-      { position: 2, key: key(2), kind: 'check', item: 'check|g:d9', answer: 'yes', difficult: false, comment: '', ms: null },
+      {
+        position: 1,
+        key: key(1),
+        kind: 'real',
+        item: 'b|q%3A1:d1',
+        answer: 'no',
+        difficult: true,
+        comment: 'hm',
+        ms: 4200,
+        copies: 0,
+        pastes: 0,
+        focusLosses: 0,
+      },
+      {
+        position: 2,
+        key: key(2),
+        kind: 'check',
+        item: 'check|g:d9',
+        answer: 'yes',
+        difficult: false,
+        comment: '',
+        ms: null,
+        copies: 0,
+        pastes: 0,
+        focusLosses: 0,
+      },
     ]);
   });
 

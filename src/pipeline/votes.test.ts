@@ -1,3 +1,4 @@
+import { canaryWord } from '../hits/canary.js';
 import { describe, expect, it } from 'vitest';
 import type { AssignmentDoc, HitDoc, StoredAnswer } from '../db/models/index.js';
 import type { Judgment } from '../domain/cases.js';
@@ -84,8 +85,8 @@ describe('records for the quality module', () => {
     const a = assignment('W1', ['yes', 'no', 'no']);
     a.answers[2] = { ...a.answers[2]!, answer: null, ms: null };
     expect(assignmentRecord(a).answers).toEqual([
-      { item: A, label: 'yes', timeMs: 1000 },
-      { item: 'check|g:x', label: 'no', timeMs: 2000 },
+      { item: A, label: 'yes', timeMs: 1000, canary: canaryWord(a.answers[0]!.key) },
+      { item: 'check|g:x', label: 'no', timeMs: 2000, canary: canaryWord(a.answers[1]!.key) },
     ]);
   });
 
