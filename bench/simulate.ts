@@ -24,7 +24,8 @@ import type { Forecast } from '../src/simulation/forecast.js';
 import { reportRows } from './support/table.js';
 
 const args = process.argv.slice(2);
-const paper = args.includes('--scale') && args[args.indexOf('--scale') + 1] === 'paper';
+// `npm run bench -- --scale paper` passes the scale in QRELAY_BENCH_SCALE (bench/run-all.ts)
+const paper = process.env.QRELAY_BENCH_SCALE === 'paper' || (args.includes('--scale') && args[args.indexOf('--scale') + 1] === 'paper');
 const base = Number(args.find((a) => /^\d+$/.test(a)) ?? (paper ? 1014 : 135));
 const PAPER_CASES = 4056;
 const GOAL_SECONDS = 60;
