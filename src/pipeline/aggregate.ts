@@ -10,8 +10,18 @@ import type { PipelineContext } from './context.js';
  * summary; `write: false` computes the same without writing (status, REST reads).
  */
 
-/** A label's content, without its timestamp: what decides whether it must be written again. */
-const labelContent = ({ updatedAt: _at, ...rest }: LabelDoc) => JSON.stringify(rest);
+/** Objects with their keys sorted: the database may answer a document's fields in another order than they were written. */
+const sortedKeys = (_key: string, value: unknown): unknown =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : value;
+
+/**
+ * A label's content, without its timestamp: what decides whether it must be written again.
+ * Key order aside (the dev database answers keys sorted): compared in write order, every
+ * label differed from its stored copy and every round rewrote all of them.
+ */
+const labelContent = ({ updatedAt: _at, ...rest }: LabelDoc) => JSON.stringify(rest, sortedKeys);
 
 export async function aggregateBatch(ctx: PipelineContext, doc: BatchDoc, data?: BatchData): Promise<BatchAggregation> {
   const result = buildLabels(doc, data ?? (await loadBatchData(ctx, doc._id)), ctx.now());

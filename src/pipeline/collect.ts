@@ -5,6 +5,7 @@ import { caseKey } from '../ingest/index.js';
 import type { StuckItem } from '../quality/index.js';
 import { aggregateBatch } from './aggregate.js';
 import { committedCents, extensionCents, withinBudget } from './budget.js';
+import { bulkWriteSliced } from './bulk.js';
 import type { PipelineContext } from './context.js';
 import { BatchStateError } from './errors.js';
 import { voteTargets } from './redundancy.js';
@@ -83,8 +84,8 @@ async function extend(ctx: PipelineContext, doc: BatchDoc, hit: HitDoc, targetMa
     targetMax,
     token: extraAssignmentsToken(hit.hitId as string, hit.extensions),
   };
-  if (!hit.pendingExtension)
-    await ctx.models.hits.updateOne({ _id: hit._id, pendingExtension: null }, { $set: { pendingExtension: pending } });
+  // by `_id` alone (the dev database scans the collection for any other filter); the round lease keeps other rounds out
+  if (!hit.pendingExtension) await ctx.models.hits.updateOne({ _id: hit._id }, { $set: { pendingExtension: pending } });
   await ctx.backend(settings.target).extendAssignments(hit.hitId as string, pending.targetMax, pending.token);
   await ctx.models.hits.updateOne(
     { _id: hit._id },
@@ -165,8 +166,12 @@ export async function followUpBatch(ctx: PipelineContext, doc: BatchDoc, data: B
     result.stopped++;
   }
   if (plan.done.length > 0) {
-    for (const id of plan.done)
-      await ctx.models.hits.updateOne({ _id: id, state: { $in: ['published', 'expired'] } }, { $set: { state: 'done' } });
+    // the states as this round read them (its lease keeps other rounds out), written in bulk by `_id` alone
+    const finished = plan.done.filter((id) => ['published', 'expired'].includes(byId.get(id)?.state ?? ''));
+    await bulkWriteSliced(
+      ctx.models.hits,
+      finished.map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { state: 'done' as const } } } })),
+    );
     result.done = plan.done.length;
   }
   result.stuck = plan.stuck.length;

@@ -16,6 +16,8 @@ export function checkBatchName(name: string, where = 'batch name'): string {
 export const itemId = (batch: string, caseKey: string): string => `${batch}|${caseKey}`;
 /** An attention check within a HIT (scored per HIT, never labelled). */
 export const checkItemId = (caseKey: string): string => `check|${caseKey}`;
+/** Matches the `_id`s of a batch's documents (`${batch}|...`): a filter for a collection without a `batch` field. */
+export const batchIdPrefix = (batch: string): RegExp => new RegExp(`^${batch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\|`);
 export const hitDocId = (batch: string, index: number): string => `${batch}|${index}`;
 /** The RequesterAnnotation of a HIT: how a HIT is recognised on the platform. */
 export const hitAnnotation = (batch: string, index: number, attempt: number): string => `qrelay:${batch}|${index}|${attempt}`;

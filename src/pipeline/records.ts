@@ -4,6 +4,7 @@ import type { RecordDoc } from '../db/models/index.js';
 import type { IngestKind } from '../ingest/index.js';
 import { UserError } from '../errors.js';
 import type { PipelineContext } from './context.js';
+import { batchIdPrefix } from './names.js';
 import { mapPool } from './pool.js';
 
 export function recordModel(ctx: PipelineContext, kind: IngestKind): Model<RecordDoc> {
@@ -29,11 +30,35 @@ export async function visibleRecords(ctx: PipelineContext, kind: IngestKind, bat
     .sort((a, b) => (a.order[0] ?? 0) - (b.order[0] ?? 0) || (a.order[1] ?? 0) - (b.order[1] ?? 0));
 }
 
-/** The full cases of these records, read by `_id` (several at a time). */
+/** Above this many records of one batch, its texts are read in one pass rather than one lookup each. */
+const ONE_PASS_FROM = 64;
+
+/** The batch name shared by every `_id` (`${batch}|${caseKey}`), when there is one. */
+function sharedBatch(ids: readonly string[]): string | undefined {
+  const first = ids[0]?.split('|')[0];
+  return first !== undefined && ids.every((id) => id.startsWith(`${first}|`)) ? first : undefined;
+}
+
+/**
+ * The full cases of these records. Few: read by `_id`, several at a time. Many of one batch
+ * (a plan, a report, a simulation's oracle): the batch's texts in one pass over the
+ * collection by `_id` prefix, since each lookup by `_id` is a round trip and the pass
+ * costs about as much as a few dozen of them.
+ */
 export async function itemCases(ctx: PipelineContext, rows: readonly Pick<RecordDoc, '_id'>[]): Promise<EscalatedCase[]> {
+  const missing = (id: string) => new UserError(`the text of item ${id} is missing from the database: import its file again`);
+  const batch = rows.length >= ONE_PASS_FROM ? sharedBatch(rows.map((r) => r._id)) : undefined;
+  if (batch !== undefined) {
+    const texts = new Map((await ctx.models.itemTexts.find({ _id: batchIdPrefix(batch) }).lean()).map((t) => [t._id, t.record]));
+    return rows.map((row) => {
+      const record = texts.get(row._id);
+      if (!record) throw missing(row._id);
+      return record;
+    });
+  }
   return mapPool(rows, 8, async (row) => {
     const doc = await ctx.models.itemTexts.findById(row._id).lean();
-    if (!doc) throw new UserError(`the text of item ${row._id} is missing from the database: import its file again`);
+    if (!doc) throw missing(row._id);
     return doc.record;
   });
 }

@@ -4,6 +4,7 @@ import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewOutcome, Rev
 import { UserError } from '../errors.js';
 import { decideReview, scoreAttentionChecks, type ReviewDecision } from '../quality/index.js';
 import type { PipelineContext } from './context.js';
+import { BULK_SLICE, bulkWriteSliced } from './bulk.js';
 import { mapPool } from './pool.js';
 import { assignmentRecord, hitRecord } from './votes.js';
 
@@ -56,6 +57,11 @@ async function send(backend: CrowdBackend, a: AssignmentDoc, review: ReviewRecor
   }
 }
 
+/** What a sent decision leaves on its assignment (written in bulk, by `_id` alone). */
+function doneFields(outcome: ReviewOutcome, at: Date) {
+  return { reviewState: 'done' as const, outcome, reviewedAt: at, platformStatus: outcome === 'rejected' ? 'Rejected' : 'Approved' };
+}
+
 export async function reviewBatch(ctx: PipelineContext, doc: BatchDoc): Promise<ReviewResult> {
   const settings = doc.settings as BatchSettings;
   const backend = ctx.backend(settings.target);
@@ -64,43 +70,68 @@ export async function reviewBatch(ctx: PipelineContext, doc: BatchDoc): Promise<
     a._id < b._id ? -1 : 1,
   );
   const result: ReviewResult = { decided: 0, approved: 0, discarded: 0, rejected: 0, autoApproved: 0 };
-  await mapPool(open, settings.concurrency, async (assignment) => {
-    let a = assignment;
-    if (!a.review) {
-      const hit = hits.get(a.hit);
-      if (!hit) throw new UserError(`assignment ${a._id} belongs to HIT ${a.hit}, which batch ${doc._id} does not hold`);
-      const d = decide(a, hit, settings);
-      const review: ReviewRecord = {
-        action: d.action,
-        countsVotes: d.countsVotes,
-        reason: d.reason,
-        feedback: d.feedback,
-        decidedAt: ctx.now(),
-      };
-      await ctx.models.assignments.updateOne({ _id: a._id, review: null }, { $set: { review, reviewState: 'decided' } });
-      a = (await ctx.models.assignments.findById(a._id).lean<AssignmentDoc>()) as AssignmentDoc;
-      result.decided++;
+
+  // 1. every new decision recorded before any is sent, in bulk writes filtered by `_id` alone:
+  // the dev database answers a lone `_id` from its index but scans the whole collection for
+  // `{_id, review: null}`, once per assignment (the round's cost grew with the batch squared).
+  // The batch's round lease keeps other rounds out; an override recorded meanwhile still
+  // decides the votes (its `override` field wins over `review`) and sends its own call.
+  const decisions: { a: AssignmentDoc; review: ReviewRecord }[] = [];
+  for (const a of open) {
+    if (a.review) continue;
+    const hit = hits.get(a.hit);
+    if (!hit) throw new UserError(`assignment ${a._id} belongs to HIT ${a.hit}, which batch ${doc._id} does not hold`);
+    const d = decide(a, hit, settings);
+    decisions.push({
+      a,
+      review: { action: d.action, countsVotes: d.countsVotes, reason: d.reason, feedback: d.feedback, decidedAt: ctx.now() },
+    });
+  }
+  await bulkWriteSliced(
+    ctx.models.assignments,
+    decisions.map(({ a, review }) => ({
+      updateOne: { filter: { _id: a._id }, update: { $set: { review, reviewState: 'decided' as const } } },
+    })),
+  );
+  for (const { a, review } of decisions) {
+    a.review = review;
+    a.reviewState = 'decided';
+  }
+  result.decided = decisions.length;
+
+  // 2. sent (repeat-safe), then marked done a slice at a time: a crash between the two sends again
+  for (let i = 0; i < open.length; i += BULK_SLICE) {
+    const slice = open.slice(i, i + BULK_SLICE);
+    const outcomes: (ReviewOutcome | undefined)[] = new Array(slice.length);
+    let failure: { err: unknown; a: AssignmentDoc } | undefined;
+    await mapPool(slice, settings.concurrency, async (a, n) => {
+      try {
+        outcomes[n] = await send(backend, a, a.review as ReviewRecord);
+      } catch (err) {
+        failure ??= { err, a };
+        throw err;
+      }
+    }).catch(() => undefined);
+    const sent = slice.flatMap((a, n) => (outcomes[n] ? [{ a, outcome: outcomes[n] }] : []));
+    await bulkWriteSliced(
+      ctx.models.assignments,
+      sent.map(({ a, outcome }) => ({ updateOne: { filter: { _id: a._id }, update: { $set: doneFields(outcome, ctx.now()) } } })),
+    );
+    for (const { a, outcome } of sent) {
+      if (outcome === 'rejected') result.rejected++;
+      else if (outcome === 'auto-approved') result.autoApproved++;
+      else if (a.review?.countsVotes) result.approved++;
+      else result.discarded++;
     }
-    const review = a.review as ReviewRecord;
-    let outcome: ReviewOutcome;
-    try {
-      outcome = await send(backend, a, review);
-    } catch (err) {
+    if (failure) {
+      const { err, a } = failure;
       if (err instanceof CrowdCallError)
         throw new UserError(`reviewing assignment ${a._id} of batch ${doc._id}: ${err.message}; run review again to continue`, {
           cause: err,
         });
       throw err;
     }
-    await ctx.models.assignments.updateOne(
-      { _id: a._id },
-      { $set: { reviewState: 'done', outcome, reviewedAt: ctx.now(), platformStatus: outcome === 'rejected' ? 'Rejected' : 'Approved' } },
-    );
-    if (outcome === 'rejected') result.rejected++;
-    else if (outcome === 'auto-approved') result.autoApproved++;
-    else if (review.countsVotes) result.approved++;
-    else result.discarded++;
-  });
+  }
   if (open.length > 0) {
     ctx.progress(
       `batch ${doc._id}: reviewed ${open.length} assignments (${result.approved} approved, ${result.discarded} approved and discarded, ${result.rejected} rejected)`,

@@ -5,6 +5,7 @@ import { bulkWriteSliced } from '../pipeline/bulk.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import { draftBatch, requireBatch } from '../batches/index.js';
 import { doneImports } from '../pipeline/records.js';
+import { batchIdPrefix } from '../pipeline/names.js';
 
 /**
  * The simulated copy of a batch (`qrelay simulate`): its finished imports, cases, gold pool
@@ -23,7 +24,7 @@ export interface CopyResult {
 
 const PREFIX_END = '|';
 
-const idPrefix = (name: string) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\|`);
+const idPrefix = batchIdPrefix;
 
 /** What publishing and collecting wrote for batch `name`: HITs, assignments, labels (its imported records stay). */
 async function deletePublished(ctx: PipelineContext, name: string): Promise<void> {

@@ -5,20 +5,36 @@ import { join } from 'node:path';
 import { paths } from '../../src/paths.js';
 
 /**
- * The Python virtual environment of the tests that run Python peers (boto3's pytest suite):
- * `.venv` at the repository root with test/python/requirements.txt installed. Created by
- * the vitest globalSetup when missing or incomplete, reused when complete. Complete means:
- * its interpreter runs, and a stamp written after the last successful install holds the
- * hash of the requirements file it installed (an edited requirements file reinstalls).
+ * The project's Python virtual environment, `.venv` at the repository root, for the Python
+ * peers: the tests' (boto3's pytest suite, test/python/requirements.txt; made by the vitest
+ * globalSetup) and the benchmarks' (ir_measures, crowd-kit, statsmodels, krippendorff:
+ * bench/peers/requirements.txt; made by `npm run bench`). Created when missing, completed
+ * when a requirements file is not installed yet, reused when complete. Complete for a
+ * requirements file means: the interpreter runs, and a stamp written after its last
+ * successful install holds its hash (an edited requirements file reinstalls).
  */
+
+const relative = (file: string) => file.slice(paths.root.length + 1);
 
 export const VENV = join(paths.root, '.venv');
 export const VENV_PYTHON = join(VENV, 'bin', 'python');
-const REQUIREMENTS = join(paths.root, 'test', 'python', 'requirements.txt');
-const STAMP = join(VENV, '.qrelay-requirements.sha256');
+export const TEST_REQUIREMENTS = join(paths.root, 'test', 'python', 'requirements.txt');
+export const BENCH_REQUIREMENTS = join(paths.root, 'bench', 'peers', 'requirements.txt');
 
-function requirementsHash(): string {
-  return createHash('sha256').update(readFileSync(REQUIREMENTS)).digest('hex');
+/** One stamp per requirements file (the tests' keeps its first name, so existing .venvs stay complete). */
+function stampOf(requirements: string): string {
+  return requirements === TEST_REQUIREMENTS
+    ? join(VENV, '.qrelay-requirements.sha256')
+    : join(VENV, `.qrelay-${createHash('sha256').update(requirements).digest('hex').slice(0, 12)}.sha256`);
+}
+
+function requirementsHash(requirements: string): string {
+  return createHash('sha256').update(readFileSync(requirements)).digest('hex');
+}
+
+function installed(requirements: string): boolean {
+  const stamp = stampOf(requirements);
+  return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === requirementsHash(requirements);
 }
 
 function pythonRuns(python: string): boolean {
@@ -30,28 +46,31 @@ function pythonRuns(python: string): boolean {
   }
 }
 
-/** Whether `.venv` holds this requirements file's packages (see above). */
-export function venvComplete(): boolean {
-  return existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === requirementsHash() && pythonRuns(VENV_PYTHON);
+/** Whether `.venv` holds these requirements files' packages (see above). */
+export function venvComplete(requirements: readonly string[] = [TEST_REQUIREMENTS]): boolean {
+  return requirements.every(installed) && pythonRuns(VENV_PYTHON);
 }
 
-/** Creates or completes `.venv`; a no-op when complete. Returns what it did, for the log. */
-export function ensureVenv(log: (line: string) => void = () => {}): 'reused' | 'created' {
-  if (venvComplete()) return 'reused';
+/** Creates or completes `.venv` with these requirements files; a no-op when complete. Returns what it did, for the log. */
+export function ensureVenv(
+  log: (line: string) => void = () => {},
+  requirements: readonly string[] = [TEST_REQUIREMENTS],
+): 'reused' | 'created' {
+  if (venvComplete(requirements)) return 'reused';
   const python3 = process.env.QRELAY_PYTHON ?? 'python3';
   if (!pythonRuns(python3)) {
     throw new Error(
-      `${python3} is missing: the tests need Python 3 (with its venv module) to create .venv for the boto3 test; install Python 3, or set QRELAY_PYTHON to its executable`,
+      `${python3} is missing: Python 3 (with its venv module) is needed to create .venv for the Python peers (${requirements.map(relative).join(', ')}); install Python 3, or set QRELAY_PYTHON to its executable`,
     );
   }
-  log(`test setup: creating the Python virtual environment .venv (${REQUIREMENTS.slice(paths.root.length + 1)}); reused by later runs`);
+  log(`setup: creating the Python virtual environment .venv (${requirements.map(relative).join(', ')}); reused by later runs`);
   const run = (cmd: string, args: string[]) => {
     try {
       execFileSync(cmd, args, { cwd: paths.root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
     } catch (err) {
       const e = err as { stderr?: string; stdout?: string; message: string };
       const detail = (e.stderr || e.stdout || e.message).trim().split('\n').slice(-3).join(' | ');
-      throw new Error(`test setup: \`${cmd} ${args.join(' ')}\` failed: ${detail}`);
+      throw new Error(`setup: \`${cmd} ${args.join(' ')}\` failed: ${detail}`);
     }
   };
   // a .venv whose interpreter runs is completed in place (pip install is idempotent);
@@ -60,7 +79,9 @@ export function ensureVenv(log: (line: string) => void = () => {}): 'reused' | '
     rmSync(VENV, { recursive: true, force: true });
     run(python3, ['-m', 'venv', VENV]);
   }
-  run(VENV_PYTHON, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '-r', REQUIREMENTS]);
-  writeFileSync(STAMP, `${requirementsHash()}\n`);
+  for (const file of requirements.filter((r) => !installed(r))) {
+    run(VENV_PYTHON, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '-r', file]);
+    writeFileSync(stampOf(file), `${requirementsHash(file)}\n`);
+  }
   return 'created';
 }
