@@ -20,7 +20,9 @@ describe('boto3 against the marketplace', () => {
       throw new Error(
         'the boto3 test needs .venv with test/python/requirements.txt, which the test setup creates: run the tests through vitest (npm test)',
       );
-    h.running.marketplace.clock.setSpeed(10_000);
+    // fast enough for the simulated worker to arrive in about a real second, slow enough that no
+    // deadline of the test's HITs (a month's lifetime, a day's auto-approval) passes on a busy machine
+    h.running.marketplace.clock.setSpeed(100);
     // asynchronously: the marketplace answering boto3 runs in this process
     const run = await promisify(execFile)(PYTHON, ['-m', 'pytest', 'test/python', '-q', '-p', 'no:cacheprovider'], {
       cwd: paths.root,
