@@ -6,59 +6,21 @@
  * rounds, and the forecast's figures. Asserts nothing.
  *   node --import tsx bench/simulate.ts [cases=4056]
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isListening } from '../src/db/devdb.js';
 import { paths } from '../src/paths.js';
 import type { Forecast } from '../src/simulation/forecast.js';
+import { freshEnv, runQrelay, writeSampleCases } from './support/qrelay-cli.js';
 
 const cases = Number(process.argv[2] ?? '4056');
 const TARGET_SECONDS = 60;
 
-async function freePort(from: number): Promise<number> {
-  for (let port = from + Math.floor(Math.random() * 500); ; port++) if (!(await isListening('127.0.0.1', port))) return port;
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'qrelay-bench-simulate-'));
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  QRELAY_DATA_DIR: dir,
-  QRELAY_DEVDB_ADDRESS: `127.0.0.1:${await freePort(27_900)}`,
-  PORT: String(await freePort(18_100)),
-  MARKETPLACE_URL: `http://127.0.0.1:${await freePort(18_700)}`,
-  ...(process.env.MONGODB_URI && {
-    MONGODB_URI: `${process.env.MONGODB_URI.replace(/\/[^/?]*(\?.*)?$/, '/')}bench_simulate_${Date.now()}`,
-  }),
-};
-
+const env = await freshEnv(dir, 'bench_simulate');
 // the sample's cases, repeated under new query ids until there are `cases` of them
-const sample = readFileSync(join(paths.samples, 'escalations.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '');
-const lines: string[] = [];
-const truth: string[] = [];
-for (let i = 0; lines.length < cases; i++) {
-  const c = JSON.parse(sample[i % sample.length]!) as { query_id: string; chunk_id: string; hidden_label: string };
-  const copy = { ...c, query_id: `${c.query_id}-r${Math.floor(i / sample.length)}` };
-  lines.push(JSON.stringify(copy));
-  truth.push(JSON.stringify({ query_id: copy.query_id, chunk_id: copy.chunk_id, label: copy.hidden_label }));
-}
-writeFileSync(join(dir, 'cases.jsonl'), `${lines.join('\n')}\n`);
-writeFileSync(join(dir, 'truth.jsonl'), `${truth.join('\n')}\n`);
-
-function qrelay(args: string[]): Promise<{ code: number | null; stdout: string; seconds: number }> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), ...args], {
-    cwd: paths.root,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let stdout = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, seconds: (performance.now() - started) / 1000 })));
-}
+writeSampleCases(dir, cases);
+const qrelay = (args: string[]) => runQrelay(env, args);
 
 try {
   for (const [file, kind] of [

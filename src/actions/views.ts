@@ -4,6 +4,8 @@ import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } fro
 import { requireBatch } from '../batches/index.js';
 import { itemCases } from '../pipeline/records.js';
 import { bySubmission } from '../pipeline/votes.js';
+import { BLOCKED_QUALIFICATION } from '../pipeline/blocked-qualification.js';
+import { workerDecisions } from '../pipeline/worker-decisions.js';
 import type { ActionContext } from './context.js';
 import { itemsTable, type ItemRow } from './items-table.js';
 import type { BonusDoc, ManualLabelDoc } from './models.js';
@@ -32,6 +34,13 @@ export async function loadWorkerTable(ctx: ActionContext, batch: string, view?: 
   const blocks = new Map((await backend.listWorkerBlocks()).map((b) => [b.workerId, b.reason]));
   const scores = new Map<string, Map<string, number>>();
   for (const [name, id] of Object.entries(v.doc.qualificationIds ?? {})) scores.set(name, await backend.qualificationScores(id));
+  // soft blocks: the target's qrelay-blocked qualification, with the reason this batch recorded
+  const decisions = await workerDecisions(ctx.pipeline, batch);
+  for (const workerId of scores.get(BLOCKED_QUALIFICATION)?.keys() ?? []) {
+    if (blocks.has(workerId)) continue;
+    const reason = decisions.get(workerId)?.reason;
+    blocks.set(workerId, `soft block (${BLOCKED_QUALIFICATION} qualification)${reason ? `: ${reason}` : ''}`);
+  }
   const bonuses = await ctx.models.bonuses.find({ batch }).lean<BonusDoc[]>();
   const assignmentIds = new Map<string, string[]>();
   for (const a of bySubmission(v.data.assignments)) assignmentIds.set(a.workerId, [...(assignmentIds.get(a.workerId) ?? []), a._id]);

@@ -92,6 +92,7 @@ interface PublishOptions {
   assignments?: number;
   hideDebate?: boolean;
   onFailure?: 'approve-and-discard' | 'reject';
+  workerDecisions?: 'on' | 'off';
   aggregator?: 'majority' | 'dawid-skene';
   tie?: 'unresolved' | 'yes' | 'no';
   concurrency?: number;
@@ -108,6 +109,7 @@ function publishRequest(opts: PublishOptions): PublishRequest {
     ...(opts.assignments !== undefined && { assignments: opts.assignments }),
     ...(opts.hideDebate && { hideDebate: true }),
     ...(opts.onFailure !== undefined && { onFailure: opts.onFailure }),
+    ...(opts.workerDecisions !== undefined && { workerDecisions: opts.workerDecisions === 'on' }),
     ...(opts.aggregator !== undefined && { aggregator: opts.aggregator }),
     ...(opts.tie !== undefined && { tie: opts.tie }),
     ...(opts.budget !== undefined && { budgetUsd: opts.budget }),
@@ -177,6 +179,11 @@ export function registerPipeline(program: Command): void {
       '--on-failure <policy>',
       'an assignment that fails a check: approve-and-discard (default) or reject',
       parseChoice(['approve-and-discard', 'reject'] as const),
+    )
+    .option(
+      '--worker-decisions <on|off>',
+      'stop workers whose record across the batch shows they do not do the task (soft block, their unreviewed work discarded or rejected as --on-failure says, and collected again): on (default) or off (the checks alone decide, per assignment)',
+      parseChoice(['on', 'off'] as const),
     )
     .option('--aggregator <name>', 'majority (default) or dawid-skene', parseChoice(['majority', 'dawid-skene'] as const))
     .option('--tie <policy>', 'a tied item: unresolved (default), yes or no', parseChoice(['unresolved', 'yes', 'no'] as const))

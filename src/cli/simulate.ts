@@ -14,6 +14,7 @@ import {
 } from '../simulation/index.js';
 import { withPipeline } from './pipeline.js';
 import { action } from './run.js';
+import { parseChoice } from './options.js';
 
 /**
  * `qrelay simulate BATCH --population FILE [--truth FILE] [--seed S] [--as NAME] [--replace]
@@ -29,6 +30,7 @@ interface SimulateCliOptions {
   replace?: boolean;
   hideDebate?: boolean;
   compareDebate?: boolean;
+  workerDecisions?: 'on' | 'off';
   json?: boolean;
 }
 
@@ -85,6 +87,11 @@ export function registerSimulate(program: Command): void {
     .option('--replace', 'replace an earlier simulated copy of that name')
     .option('--hide-debate', "the HIT pages without the agents' debate (the paper's no-history arm)")
     .option('--compare-debate', 'simulate twice, with and without the debate on the page, and compare (<name> and <name>-no-debate)')
+    .option(
+      '--worker-decisions <on|off>',
+      "stop workers whose record shows they do not do the task (default: the source batch's setting, on for a draft); off: the checks alone decide, as in the DREAM study",
+      parseChoice(['on', 'off'] as const),
+    )
     .option('--json', 'the forecast as one JSON object on stdout')
     .action(
       action(async (batch: string, opts: SimulateCliOptions) => {
@@ -95,7 +102,13 @@ export function registerSimulate(program: Command): void {
         const progress = opts.json ? () => {} : say;
         await withPipeline(
           async (ctx, config) => {
-            const base = { source: batch, replace: opts.replace === true, population, ...(truth && { truth }) };
+            const base = {
+              source: batch,
+              replace: opts.replace === true,
+              population,
+              ...(truth && { truth }),
+              ...(opts.workerDecisions && { workerDecisions: opts.workerDecisions === 'on' }),
+            };
             if (opts.compareDebate) {
               const shown = await runSimulation(ctx, config, { ...base, name, hideDebate: false }, progress);
               const hidden = await runSimulation(ctx, config, { ...base, name: `${name}-no-debate`, hideDebate: true }, progress);

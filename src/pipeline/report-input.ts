@@ -55,6 +55,7 @@ export async function reportInputFor(ctx: PipelineContext, batch: string): Promi
           worker: a.workerId,
           status: r.status,
           discarded: r.discarded === true,
+          ...(r.kept && { kept: true }),
           ...(r.overridden && { overridden: r.overridden }),
           answers: r.answers.map((x) => ({ item: x.item, label: x.label, ...(x.timeMs !== undefined && { timeMs: x.timeMs }) })),
           ...(a.acceptedAt && { acceptedAt: new Date(a.acceptedAt).toISOString() }),

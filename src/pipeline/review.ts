@@ -2,7 +2,7 @@ import type { CrowdBackend } from '../crowd/backend.js';
 import { CrowdCallError } from '../crowd/mturk/retry.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewOutcome, ReviewRecord } from '../db/models/index.js';
 import { UserError } from '../errors.js';
-import { decideReview, scoreAttentionChecks, type ReviewDecision } from '../quality/index.js';
+import { decideWithStanding, scoreAttentionChecks, type ReviewDecision, type WorkerStanding } from '../quality/index.js';
 import type { PipelineContext } from './context.js';
 import { mapPool } from './pool.js';
 import { assignmentRecord, hitRecord } from './votes.js';
@@ -26,11 +26,16 @@ export interface ReviewResult {
   autoApproved: number;
 }
 
-/** The decision for one stored assignment (pure). */
-export function decide(assignment: AssignmentDoc, hit: HitDoc, settings: Pick<BatchSettings, 'review'>): ReviewDecision {
+/** The decision for one stored assignment, in the light of its worker's standing in the batch (pure). */
+export function decide(
+  assignment: AssignmentDoc,
+  hit: HitDoc,
+  settings: Pick<BatchSettings, 'review'>,
+  standing?: WorkerStanding,
+): ReviewDecision {
   const record = hitRecord(hit);
   const score = scoreAttentionChecks(assignmentRecord(assignment).answers, record.checks);
-  const decision = decideReview(score, settings.review);
+  const decision = decideWithStanding(score, standing, settings.review);
   if (!assignment.parseError) return decision;
   return { ...decision, reason: `the answer could not be read (${assignment.parseError}); ${decision.reason}` };
 }
@@ -56,7 +61,11 @@ async function send(backend: CrowdBackend, a: AssignmentDoc, review: ReviewRecor
   }
 }
 
-export async function reviewBatch(ctx: PipelineContext, doc: BatchDoc): Promise<ReviewResult> {
+export async function reviewBatch(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  standings: ReadonlyMap<string, WorkerStanding> = new Map(),
+): Promise<ReviewResult> {
   const settings = doc.settings as BatchSettings;
   const backend = ctx.backend(settings.target);
   const hits = new Map((await ctx.models.hits.find({ batch: doc._id }).lean<HitDoc[]>()).map((h) => [h._id, h]));
@@ -69,7 +78,7 @@ export async function reviewBatch(ctx: PipelineContext, doc: BatchDoc): Promise<
     if (!a.review) {
       const hit = hits.get(a.hit);
       if (!hit) throw new UserError(`assignment ${a._id} belongs to HIT ${a.hit}, which batch ${doc._id} does not hold`);
-      const d = decide(a, hit, settings);
+      const d = decide(a, hit, settings, standings.get(a.workerId));
       const review: ReviewRecord = {
         action: d.action,
         countsVotes: d.countsVotes,

@@ -26,6 +26,12 @@ export const PublishRequest = z
     assignments: z.number().int().min(1).max(9).optional(),
     onFailure: z.enum(['approve-and-discard', 'reject']).default('approve-and-discard'),
     rejectFromFailures: z.number().int().min(1).max(50).optional(),
+    workerDecisions: z
+      .boolean()
+      .default(true)
+      .describe(
+        'stop workers whose record across the batch shows they do not do the task (false: the checks alone decide, per assignment)',
+      ),
     aggregator: z.enum(['majority', 'dawid-skene']).default('majority'),
     tie: z.enum(['unresolved', 'yes', 'no']).default('unresolved'),
     budgetUsd: z.number().positive().max(10_000_000).optional(),
@@ -87,6 +93,7 @@ export function resolveSettings(batch: string, input: PublishRequest, defaultTar
     review: {
       onFailure: request.onFailure,
       ...(request.rejectFromFailures !== undefined && { rejectFromFailures: request.rejectFromFailures }),
+      ...(!request.workerDecisions && { workerDecisions: false }),
     },
     aggregator: request.aggregator,
     tie: request.tie,
