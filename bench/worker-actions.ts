@@ -5,7 +5,9 @@
  * assignments discarded, the cost per label and the balanced accuracy against the sample's
  * truth. The sample's cases (repeated under new query ids up to `cases`), on a fresh dev
  * database. Prints figures, asserts nothing.
- *   node --import tsx bench/worker-actions.ts [population=samples/population.json] [seeds=3] [cases=270]
+ *   node --import tsx bench/worker-actions.ts [population=samples/population.json] [seeds=3] [cases=270] [on|off]
+ * `off`: the same with `--worker-decisions off` (the checks alone, per assignment: qrelay before
+ * issue 16), for the comparison.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { freshEnv, runQrelay, writeSampleCases } from './support/qrelay-cli.js';
 const population = resolve(process.argv[2] ?? join(paths.samples, 'population.json'));
 const seeds = Number(process.argv[3] ?? '3');
 const cases = Number(process.argv[4] ?? '270');
+const decisions = process.argv[5] === 'off' ? 'off' : 'on';
 const BAD = new Set(['spammer', 'alwaysYes', 'alwaysNo']);
 
 const dir = mkdtempSync(join(tmpdir(), 'qrelay-bench-worker-actions-'));
@@ -60,23 +63,36 @@ try {
     if (r.code !== 0) throw new Error(`qrelay import exited with ${r.code}: ${r.stdout}`);
   }
   const all: Figures[] = [];
-  console.log(`worker-level quality control, ${cases} cases, population ${population}`);
+  console.log(`worker-level quality control ${decisions}, ${cases} cases, population ${population}`);
   for (let s = 1; s <= seeds; s++) {
     const seed = `wa-seed-${s}`;
-    const r = await qrelay(['simulate', 'wa', '--population', population, '--truth', files.truth, '--seed', seed, '--replace', '--json']);
+    const r = await qrelay([
+      'simulate',
+      'wa',
+      '--population',
+      population,
+      '--truth',
+      files.truth,
+      '--seed',
+      seed,
+      '--replace',
+      '--worker-decisions',
+      decisions,
+      '--json',
+    ]);
     if (r.code !== 0) throw new Error(`qrelay simulate exited with ${r.code}: ${r.stdout}`);
     const f = JSON.parse(r.stdout) as Forecast;
     const g = figures(f);
     all.push(g);
+    console.log(
+      `  seed ${seed}: bad blocked ${g.badBlocked}/${g.badEligible} (${pct(g.badBlocked, g.badEligible)}), diligent discarded ${g.diligentDiscarded}/${g.diligentAssignments} (${pct(g.diligentDiscarded, g.diligentAssignments)}), ` +
+        `cost per label $${g.perLabel?.toFixed(3)}, cost/quote ${g.costOverQuote.toFixed(2)}, balanced accuracy ${((g.balancedAccuracy ?? 0) * 100).toFixed(1)}%, ${f.wallSeconds} s`,
+    );
     const missed = f.workers.filter((w) => BAD.has(w.kind) && w.assignments >= 2 && !w.blocked);
     if (missed.length > 0)
       console.log(
         `    not blocked: ${missed.map((w) => `${w.workerId} (${w.kind}, ${w.assignments} assignments, ${w.discardedAssignments} discarded)`).join('; ')}`,
       );
-    console.log(
-      `  seed ${seed}: bad blocked ${g.badBlocked}/${g.badEligible} (${pct(g.badBlocked, g.badEligible)}), diligent discarded ${g.diligentDiscarded}/${g.diligentAssignments} (${pct(g.diligentDiscarded, g.diligentAssignments)}), ` +
-        `cost per label $${g.perLabel?.toFixed(3)}, cost/quote ${g.costOverQuote.toFixed(2)}, balanced accuracy ${((g.balancedAccuracy ?? 0) * 100).toFixed(1)}%, ${f.wallSeconds} s`,
-    );
   }
   const sum = (k: keyof Figures) => all.reduce((s, g) => s + (g[k] ?? 0), 0);
   console.log(
