@@ -7,6 +7,8 @@ import { requireBatch } from '../batches/index.js';
 import { withLlmFlags } from '../pipeline/llm-flags.js';
 import { itemCases } from '../pipeline/records.js';
 import { bySubmission } from '../pipeline/votes.js';
+import { BLOCKED_QUALIFICATION } from '../pipeline/blocked-qualification.js';
+import { workerDecisions } from '../pipeline/worker-decisions.js';
 import type { ActionContext } from './context.js';
 import { itemsTable, type ItemRow } from './items-table.js';
 import type { BonusDoc, ManualLabelDoc } from './models.js';
@@ -46,6 +48,13 @@ async function platformFacts(ctx: ActionContext, doc: BatchDoc): Promise<Platfor
   const blocks = new Map((await backend.listWorkerBlocks()).map((b) => [b.workerId, b.reason]));
   const scores = new Map<string, Map<string, number>>();
   for (const [name, id] of Object.entries(doc.qualificationIds ?? {})) scores.set(name, await backend.qualificationScores(id));
+  // soft blocks: the target's qrelay-blocked qualification, with the reason this batch recorded
+  const decisions = await workerDecisions(ctx.pipeline, doc._id);
+  for (const workerId of scores.get(BLOCKED_QUALIFICATION)?.keys() ?? []) {
+    if (blocks.has(workerId)) continue;
+    const reason = decisions.get(workerId)?.reason;
+    blocks.set(workerId, `soft block (${BLOCKED_QUALIFICATION} qualification)${reason ? `: ${reason}` : ''}`);
+  }
   return { blocks, scores };
 }
 

@@ -90,6 +90,7 @@ interface PublishOptions {
   assignments?: number;
   hideDebate?: boolean;
   onFailure?: 'approve-and-discard' | 'reject';
+  workerDecisions?: 'on' | 'off';
   aggregator?: 'majority' | 'dawid-skene';
   redundancy?: 'fixed' | 'adaptive';
   tie?: 'unresolved' | 'yes' | 'no';
@@ -107,6 +108,7 @@ function publishRequest(opts: PublishOptions): PublishRequest {
     ...(opts.assignments !== undefined && { assignments: opts.assignments }),
     ...(opts.hideDebate && { hideDebate: true }),
     ...(opts.onFailure !== undefined && { onFailure: opts.onFailure }),
+    ...(opts.workerDecisions !== undefined && { workerDecisions: opts.workerDecisions === 'on' }),
     ...(opts.aggregator !== undefined && { aggregator: opts.aggregator }),
     ...(opts.redundancy !== undefined && { redundancy: opts.redundancy }),
     ...(opts.tie !== undefined && { tie: opts.tie }),
@@ -177,6 +179,11 @@ export function registerPipeline(program: Command): void {
       '--on-failure <policy>',
       'an assignment that fails a check: approve-and-discard (default) or reject',
       parseChoice(['approve-and-discard', 'reject'] as const),
+    )
+    .option(
+      '--worker-decisions <on|off>',
+      'stop workers whose record across the batch shows they do not do the task (soft block, their unreviewed work discarded or rejected as --on-failure says, and collected again): on (default) or off (the checks alone decide, per assignment)',
+      parseChoice(['on', 'off'] as const),
     )
     .option('--aggregator <name>', 'majority (default) or dawid-skene', parseChoice(['majority', 'dawid-skene'] as const))
     .option(

@@ -31,6 +31,7 @@ interface SimulateCliOptions {
   hideDebate?: boolean;
   redundancy?: 'fixed' | 'adaptive';
   compareDebate?: boolean;
+  workerDecisions?: 'on' | 'off';
   json?: boolean;
 }
 
@@ -106,6 +107,11 @@ export function registerSimulate(program: Command): void {
       parseChoice(['fixed', 'adaptive'] as const),
     )
     .option('--compare-debate', 'simulate twice, with and without the debate on the page, and compare (<name> and <name>-no-debate)')
+    .option(
+      '--worker-decisions <on|off>',
+      "stop workers whose record shows they do not do the task (default: the source batch's setting, on for a draft); off: the checks alone decide, as in the DREAM study",
+      parseChoice(['on', 'off'] as const),
+    )
     .option('--json', 'the forecast as one JSON object on stdout')
     .action(
       action(async (batch: string, opts: SimulateCliOptions) => {
@@ -122,6 +128,7 @@ export function registerSimulate(program: Command): void {
               population,
               ...(truth && { truth }),
               ...(opts.redundancy && { redundancy: opts.redundancy }),
+              ...(opts.workerDecisions && { workerDecisions: opts.workerDecisions === 'on' }),
             };
             if (opts.compareDebate) {
               const shown = await runSimulation(ctx, config, { ...base, name, hideDebate: false }, progress);

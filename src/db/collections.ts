@@ -18,6 +18,7 @@ export const collections = {
   assignmentAnswers: 'assignment_answers',
   labels: 'labels',
   targetQualifications: 'target_qualifications',
+  workerDecisions: 'worker_decisions',
   // exports of a batch (src/export/store.ts) and the demo's runs (src/demo/runs.ts)
   qrelsExports: 'qrels_exports',
   // the forecast's choice of the labels export-qrels writes by default (src/export/aggregate-choice.ts)

@@ -19,6 +19,7 @@ import { goldItems, itemCases, visibleRecords } from './records.js';
 import { reviewBatch, type ReviewResult } from './review.js';
 import { describeHolder, formatHolder, goneHolder, processAlive, thisHolder } from './round-holder.js';
 import { aggregateStored } from './votes.js';
+import { decideWorkers } from './worker-decisions.js';
 import { loadBatchData, type BatchAggregation, type BatchData, requireBatch } from '../batches/index.js';
 
 /**
@@ -261,7 +262,9 @@ async function round(ctx: PipelineContext, batch: string, opts: { hitIds?: reado
   const unsent = await ctx.models.hits.countDocuments({ batch, state: { $in: ['planned', 'creating'] } });
   if (unsent > 0) await publishPending(ctx, doc);
   const reconcile = await reconcileBatch(ctx, doc, opts);
-  const review = await reviewBatch(ctx, doc);
+  // worker-level decisions first (recorded, then sent), so that the review discards a stopped worker's unreviewed work
+  const standings = await decideWorkers(ctx, doc, await loadBatchData(ctx, batch));
+  const review = await reviewBatch(ctx, doc, standings);
   const followUp = await followUpBatch(ctx, doc, await loadBatchData(ctx, batch));
   if (followUp.reposted > 0) await publishPending(ctx, await requireBatch(ctx, batch));
   doc = await requireBatch(ctx, batch);

@@ -10,6 +10,7 @@ import type { PipelineContext } from './context.js';
 import { hitAnnotation } from './names.js';
 import { mapPool } from './pool.js';
 import { touchBatch } from './revision.js';
+import { BLOCKED_QUALIFICATION, ensureBlockedQualification, notBlocked } from './blocked-qualification.js';
 
 /**
  * Creating a batch's HITs on its crowd target: the qualification types and the HIT type,
@@ -71,6 +72,13 @@ async function ensureHitType(ctx: PipelineContext, doc: BatchDoc, backend: Crowd
     }),
     ...(r.ActionsGuarded && { actionsGuarded: r.ActionsGuarded }),
   }));
+  // workers soft-blocked by an earlier round or batch on this target cannot take the HITs
+  // (MTurk takes at most 10 requirements: a preset that uses them all goes without)
+  if (requirements.length < 10) {
+    const blockedId = await ensureBlockedQualification(ctx, settings.target, backend);
+    customIds[BLOCKED_QUALIFICATION] = blockedId;
+    requirements.push(notBlocked(blockedId));
+  }
   const p = settings.preset;
   const hitTypeId = await backend.createHitType({
     title: p.title,

@@ -55,6 +55,7 @@ export async function reportInputFor(ctx: PipelineContext, batch: string): Promi
           worker: a.workerId,
           status: r.status,
           discarded: r.discarded === true,
+          ...(r.kept && { kept: true }),
           ...(r.overridden && { overridden: r.overridden }),
           answers: r.answers.map((x) => ({ ...x })),
           ...(a.acceptedAt && { acceptedAt: new Date(a.acceptedAt).toISOString() }),

@@ -2,7 +2,7 @@ import type { CrowdBackend } from '../crowd/backend.js';
 import { CrowdCallError } from '../crowd/mturk/retry.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewOutcome, ReviewRecord } from '../db/models/index.js';
 import { UserError } from '../errors.js';
-import { decideReview, scoreAttentionChecks, type ReviewDecision } from '../quality/index.js';
+import { decideWithStanding, scoreAttentionChecks, type ReviewDecision, type WorkerStanding } from '../quality/index.js';
 import type { PipelineContext } from './context.js';
 import { BULK_SLICE, bulkWriteSliced } from './bulk.js';
 import { mapPool } from './pool.js';
@@ -27,11 +27,16 @@ export interface ReviewResult {
   autoApproved: number;
 }
 
-/** The decision for one stored assignment (pure). */
-export function decide(assignment: AssignmentDoc, hit: HitDoc, settings: Pick<BatchSettings, 'review'>): ReviewDecision {
+/** The decision for one stored assignment, in the light of its worker's standing in the batch (pure). */
+export function decide(
+  assignment: AssignmentDoc,
+  hit: HitDoc,
+  settings: Pick<BatchSettings, 'review'>,
+  standing?: WorkerStanding,
+): ReviewDecision {
   const record = hitRecord(hit);
   const score = scoreAttentionChecks(assignmentRecord(assignment).answers, record.checks);
-  const decision = decideReview(score, settings.review);
+  const decision = decideWithStanding(score, standing, settings.review);
   if (!assignment.parseError) return decision;
   return { ...decision, reason: `the answer could not be read (${assignment.parseError}); ${decision.reason}` };
 }
@@ -62,7 +67,11 @@ function doneFields(outcome: ReviewOutcome, at: Date) {
   return { reviewState: 'done' as const, outcome, reviewedAt: at, platformStatus: outcome === 'rejected' ? 'Rejected' : 'Approved' };
 }
 
-export async function reviewBatch(ctx: PipelineContext, doc: BatchDoc): Promise<ReviewResult> {
+export async function reviewBatch(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  standings: ReadonlyMap<string, WorkerStanding> = new Map(),
+): Promise<ReviewResult> {
   const settings = doc.settings as BatchSettings;
   const backend = ctx.backend(settings.target);
   const hits = new Map((await ctx.models.hits.find({ batch: doc._id }).lean<HitDoc[]>()).map((h) => [h._id, h]));
@@ -81,7 +90,7 @@ export async function reviewBatch(ctx: PipelineContext, doc: BatchDoc): Promise<
     if (a.review) continue;
     const hit = hits.get(a.hit);
     if (!hit) throw new UserError(`assignment ${a._id} belongs to HIT ${a.hit}, which batch ${doc._id} does not hold`);
-    const d = decide(a, hit, settings);
+    const d = decide(a, hit, settings, standings.get(a.workerId));
     decisions.push({
       a,
       review: { action: d.action, countsVotes: d.countsVotes, reason: d.reason, feedback: d.feedback, decidedAt: ctx.now() },

@@ -26,6 +26,12 @@ export const PublishRequest = z
     assignments: z.number().int().min(1).max(9).optional(),
     onFailure: z.enum(['approve-and-discard', 'reject']).default('approve-and-discard'),
     rejectFromFailures: z.number().int().min(1).max(50).optional(),
+    workerDecisions: z
+      .boolean()
+      .default(true)
+      .describe(
+        'stop workers whose record across the batch shows they do not do the task (false: the checks alone decide, per assignment)',
+      ),
     aggregator: z.enum(['majority', 'dawid-skene']).default('majority'),
     redundancy: z
       .enum(['fixed', 'adaptive'])
@@ -93,6 +99,7 @@ export function resolveSettings(batch: string, input: PublishRequest, defaultTar
     review: {
       onFailure: request.onFailure,
       ...(request.rejectFromFailures !== undefined && { rejectFromFailures: request.rejectFromFailures }),
+      ...(!request.workerDecisions && { workerDecisions: false }),
     },
     aggregator: request.aggregator,
     redundancy: request.redundancy ?? preset.redundancy,

@@ -65,6 +65,7 @@ export function assignmentRecord(a: AssignmentDoc): AssignmentRecord {
   const reviewed = a.reviewState === 'done';
   const status = !reviewed ? 'submitted' : a.outcome === 'rejected' ? 'rejected' : 'approved';
   const discarded = reviewed && status === 'approved' && a.review?.countsVotes === false && !a.override;
+  const kept = reviewed && status === 'approved' && a.review?.countsVotes === true && !a.override;
   const work = a.acceptedAt && a.submittedAt ? new Date(a.submittedAt).getTime() - new Date(a.acceptedAt).getTime() : undefined;
   return {
     assignmentId: a._id,
@@ -72,6 +73,7 @@ export function assignmentRecord(a: AssignmentDoc): AssignmentRecord {
     worker: a.workerId,
     status,
     ...(discarded && { discarded }),
+    ...(kept && { kept }),
     ...(a.override && { overridden: a.override.decision === 'approve' ? ('counts' as const) : ('excluded' as const) }),
     answers: a.answers.flatMap((x) => (x.answer ? [{ item: x.item, label: x.answer, ...pageSignals(x) }] : [])),
     ...(work !== undefined && work >= 0 && { workTimeMs: work }),

@@ -8,10 +8,12 @@ import type { AssignmentRecord, HitRecord } from './types.js';
  * Whether an assignment's votes count: it passed every check of its HIT and was neither
  * rejected nor approved-and-discarded. An assignment not reviewed yet counts as soon as it
  * passed its checks (checks alone decide; the review only follows them). A person's
- * override decides instead of the checks.
+ * override decides instead of the checks. A review that kept an assignment despite a
+ * failed check (its worker's record across the batch, quality/worker-review.ts) decides too.
  */
 export function assignmentCounts(assignment: AssignmentRecord, score: AttentionCheckScore): boolean {
   if (assignment.overridden) return assignment.overridden === 'counts' && assignment.status !== 'rejected';
+  if (assignment.kept) return assignment.status === 'approved';
   return score.passed && assignment.status !== 'rejected' && !assignment.discarded;
 }
 

@@ -2,14 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { labelsByItem, majorityVote } from '../aggregate/index.js';
 import type { Judgment } from '../domain/cases.js';
 import { countedVotes, scoreAssignments } from './counted-votes.js';
-import {
-  CATEGORIES,
-  confusionPriorFromEvidence,
-  dawidSkeneWithEvidence,
-  evidenceVotes,
-  labelDifferences,
-  workerEvidence,
-} from './evidence-aggregation.js';
+import { CATEGORIES, confusionPriorFromEvidence, dawidSkeneWithEvidence, evidenceVotes, labelDifferences } from './evidence-aggregation.js';
+import { workerEvidence } from './worker-evidence.js';
 import type { AssignmentRecord, HitRecord } from './types.js';
 
 const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
@@ -73,7 +67,7 @@ describe('Dawid–Skene with gold checks and worker priors from the evidence', (
 
   it('gives an always-yes worker a prior whose rows are alike, and a careful one a diagonal prior', () => {
     const { hits, assignments } = batch();
-    const evidence = workerEvidence(evidenceVotes(scoreAssignments(assignments, hits)));
+    const evidence = workerEvidence(scoreAssignments(assignments, hits));
     const spam = confusionPriorFromEvidence(evidence.get('yes-1')!);
     expect(spam.yes.yes / (spam.yes.yes + spam.yes.no)).toBeCloseTo(spam.no.yes / (spam.no.yes + spam.no.no), 2);
     const careful = confusionPriorFromEvidence(evidence.get('careful-a')!);

@@ -2,6 +2,7 @@ import { dawidSkene, type ConfusionCounts, type DawidSkeneResult, type TiePolicy
 import type { Judgment } from '../domain/cases.js';
 import type { ScoredAssignment } from './counted-votes.js';
 import { workerVerdict, type WorkerEvidence } from './worker-verdict.js';
+import { workerEvidence } from './worker-evidence.js';
 
 /**
  * Dawid–Skene that uses everything a batch knows (pure):
@@ -56,35 +57,6 @@ export function evidenceVotes(scored: readonly ScoredAssignment[]): EvidenceVote
   return { votes, gold, realItems };
 }
 
-/** Each worker's evidence for the verdict: check answers, and real answers against the other workers' majority (ties left out). */
-export function workerEvidence(evidence: EvidenceVotes): Map<string, WorkerEvidence> {
-  const byItem = new Map<string, Vote<Judgment>[]>();
-  for (const v of evidence.votes) byItem.set(v.item, [...(byItem.get(v.item) ?? []), v]);
-  const out = new Map<string, { checks: WorkerEvidence['checks'][number][]; compared: WorkerEvidence['compared'][number][] }>();
-  const of = (worker: string) => {
-    let e = out.get(worker);
-    if (!e) out.set(worker, (e = { checks: [], compared: [] }));
-    return e;
-  };
-  for (const [item, votes] of byItem) {
-    const expected = evidence.gold[item];
-    for (const v of votes) {
-      if (expected !== undefined) {
-        of(v.worker).checks.push({ expected, answer: v.label });
-        continue;
-      }
-      const yes = votes.filter((o) => o !== v && o.label === 'yes').length;
-      const no = votes.length - 1 - yes;
-      if (yes === no) {
-        of(v.worker);
-        continue;
-      }
-      of(v.worker).compared.push({ reference: yes > no ? 'yes' : 'no', answer: v.label });
-    }
-  }
-  return out;
-}
-
 /** The prior on a worker's confusion matrix from their evidence (see the module comment). */
 export function confusionPriorFromEvidence(evidence: WorkerEvidence): ConfusionCounts<Judgment> {
   const p = workerVerdict(evidence).probabilityNotWorking;
@@ -110,7 +82,7 @@ export interface EvidenceDawidSkene {
 /** Dawid–Skene over every answer, checks as gold, worker priors from the evidence. */
 export function dawidSkeneWithEvidence(scored: readonly ScoredAssignment[], tiePolicy: TiePolicy<Judgment>): EvidenceDawidSkene {
   const evidence = evidenceVotes(scored);
-  const workers = Object.fromEntries([...workerEvidence(evidence)].map(([worker, e]) => [worker, confusionPriorFromEvidence(e)]));
+  const workers = Object.fromEntries([...workerEvidence(scored)].map(([worker, e]) => [worker, confusionPriorFromEvidence(e)]));
   const fitted = dawidSkene<Judgment>({ tiePolicy, gold: evidence.gold, confusionPrior: { workers } }).fit(evidence.votes, CATEGORIES);
   const items = fitted.items.filter((it) => evidence.realItems.has(it.item));
   const goldItems = fitted.items.length - items.length;

@@ -36,10 +36,13 @@ export {
   DEFAULT_VERDICT_POLICY,
   workerVerdict,
   type BetaPrior,
+  type SpeedModel,
   type WorkerEvidence,
   type WorkerVerdict,
   type WorkerVerdictPolicy,
 } from './worker-verdict.js';
+export { workerEvidence } from './worker-evidence.js';
+export { decideWithStanding, type WorkerStanding } from './worker-review.js';
 export {
   binomialUpperTail,
   DEFAULT_LLM_POLICY,
@@ -54,7 +57,6 @@ export {
   dawidSkeneWithEvidence,
   evidenceVotes,
   labelDifferences,
-  workerEvidence,
   type EvidenceDawidSkene,
   type EvidenceVotes,
   type LabelDifference,

@@ -19,6 +19,11 @@ export interface ReviewPolicy {
    * two checks, e.g. both polarities in a HIT with one check of each.
    */
   readonly rejectFromFailures?: number;
+  /**
+   * Worker-level decisions (quality/worker-review.ts, pipeline/worker-decisions.ts): on
+   * unless false. Off, the checks alone decide, assignment by assignment.
+   */
+  readonly workerDecisions?: boolean;
 }
 
 export const DEFAULT_REVIEW_POLICY: ReviewPolicy = { onFailure: 'approve-and-discard' };
@@ -79,7 +84,17 @@ export function decideReview(score: AttentionCheckScore, policy: ReviewPolicy = 
     .join(' and ');
   const summary = `${CHECK_NOTICE} You answered ${missed} of ${score.checks} of them incorrectly (${detail}).`;
 
-  if (policy.onFailure === 'reject' && missed >= (policy.rejectFromFailures ?? 1)) {
+  return notCountedDecision(
+    policy.onFailure === 'reject' && missed >= (policy.rejectFromFailures ?? 1),
+    reason,
+    summary,
+    ' Please read each passage carefully against the guidelines.',
+  );
+}
+
+/** The decision for work whose votes do not count: rejected (with the way to dispute it), or paid and discarded. */
+export function notCountedDecision(reject: boolean, reason: string, summary: string, advice = ''): ReviewDecision {
+  if (reject) {
     return {
       action: 'reject',
       countsVotes: false,
@@ -91,6 +106,6 @@ export function decideReview(score: AttentionCheckScore, policy: ReviewPolicy = 
     action: 'approve-and-discard',
     countsVotes: false,
     reason,
-    feedback: `${summary} Your work is approved and paid, but its answers are not used. Please read each passage carefully against the guidelines.`,
+    feedback: `${summary} Your work is approved and paid, but its answers are not used.${advice}`,
   };
 }

@@ -37,6 +37,8 @@ export interface AssignmentRecord {
   readonly status: AssignmentStatus;
   /** Approved (paid) but its votes do not count: the review action `approve-and-discard`. */
   readonly discarded?: boolean;
+  /** Approved and counted by the review although a check failed (the worker's record spoke for them: quality/worker-review.ts). */
+  readonly kept?: boolean;
   /** A person's decision that wins over the checks: `counts` (approved by hand) or `excluded`. */
   readonly overridden?: 'counts' | 'excluded';
   /** Answers to the HIT's real items and checks alike (a worker cannot tell them apart). */

@@ -113,4 +113,44 @@ describe('workerVerdict', () => {
     expect(loose.probabilityNotWorking).toBe(strict.probabilityNotWorking);
     expect(strict.stop).toBe(false);
   });
+
+  describe('time per item', () => {
+    // a random clicker's first two HITs: half of the checks and of the answers right
+    const [, twoHits] = simulate('spammer', 2, 'speed');
+    const without = workerVerdict(twoHits!);
+
+    it('raises P(not working) for a worker far faster than the others, and lowers it at the typical pace', () => {
+      const fast = workerVerdict({ ...twoHits!, speed: 0.25 });
+      const typical = workerVerdict({ ...twoHits!, speed: 1 });
+      expect(fast.probabilityNotWorking).toBeGreaterThan(without.probabilityNotWorking);
+      expect(typical.probabilityNotWorking).toBeLessThan(without.probabilityNotWorking);
+      expect(fast.evidence.speed).toBe(0.25);
+      expect(fast.reason).toMatch(/, 0\.25× the typical time per item$/);
+      expect(without.evidence.speed).toBeNull();
+    });
+
+    it('never stops a worker whose answers follow the items, however fast', () => {
+      const careful = simulate('diligent', 3, 'fast-careful').at(-1)!;
+      for (const speed of [0.01, 0.05, 0.2]) expect(workerVerdict({ ...careful, speed }).stop).toBe(false);
+    });
+
+    it("clamps the ratio: slower than the model's range counts as its slowest end", () => {
+      const slow = workerVerdict({ ...twoHits!, speed: 2 });
+      const slower = workerVerdict({ ...twoHits!, speed: 20 });
+      expect(slower.probabilityNotWorking).toBeCloseTo(slow.probabilityNotWorking, 12);
+    });
+
+    it('adds one observation per worker, whatever the number of items', () => {
+      const policy = DEFAULT_VERDICT_POLICY.speed;
+      const logOdds = (p: number) => Math.log(p / (1 - p));
+      const fast = workerVerdict({ checks: [], compared: [], speed: 0.25 });
+      // the prior odds times the ratio of the two speed densities
+      const z = Math.log(0.25) / policy.sigma;
+      const uniform = 1 / Math.log(policy.max / policy.min);
+      const working =
+        (1 - policy.outliers) * (Math.exp(-0.5 * z * z) / (policy.sigma * Math.sqrt(2 * Math.PI))) + policy.outliers * uniform;
+      const expected = logOdds(DEFAULT_VERDICT_POLICY.priorNotWorking) + Math.log(uniform / working);
+      expect(logOdds(fast.probabilityNotWorking)).toBeCloseTo(expected, 9);
+    });
+  });
 });

@@ -24,6 +24,11 @@ export interface WorkerEvidence {
   readonly checks: readonly { readonly expected: Judgment; readonly answer: Judgment }[];
   /** Real items where the other workers' valid votes have a majority (ties left out): that majority and this worker's answer. */
   readonly compared: readonly { readonly reference: Judgment; readonly answer: Judgment }[];
+  /**
+   * The worker's median time per item divided by the batch's typical one (the median of the
+   * workers' medians), when the HIT pages measured times; absent: no time evidence.
+   */
+  readonly speed?: number;
 }
 
 export interface WorkerVerdictPolicy {
@@ -35,6 +40,27 @@ export interface WorkerVerdictPolicy {
   readonly checkAccuracy: BetaPrior;
   /** Beta prior of the agreement with the others' majority of someone who reads the items. */
   readonly agreement: BetaPrior;
+  /** How time per item relative to the batch's typical time arises under each model. */
+  readonly speed: SpeedModel;
+}
+
+/**
+ * Time per item, as one observation per worker (their median relative to the batch's typical
+ * time, so that it does not pile up with the number of items). Someone who reads the items
+ * takes about the typical time: log-normal around it with `sigma` (adults' silent reading
+ * speeds spread by about ±25% around 240 words per minute, Brysbaert 2019; 0.5 leaves room
+ * for slower and faster readers and for the debate being read or not). Someone who does not
+ * read takes any time from `min` to `max` of the typical one, uniformly on the log scale: the
+ * model says nothing about how fast they click. Outside [min, max] the ratio is clamped.
+ * A careful worker's times are also, with probability `outliers`, anything in that range (a
+ * worker who reads every item first and then answers, a page whose timing went wrong): so
+ * time alone never outweighs answers that follow the items.
+ */
+export interface SpeedModel {
+  readonly sigma: number;
+  readonly outliers: number;
+  readonly min: number;
+  readonly max: number;
 }
 
 /** A Beta(α, β) prior truncated to [min, 1]: a person reading the items does not do worse than `min`. */
@@ -49,6 +75,7 @@ export const DEFAULT_VERDICT_POLICY: WorkerVerdictPolicy = {
   confidence: 0.99,
   checkAccuracy: { alpha: 18, beta: 2, min: 0.75 },
   agreement: { alpha: 16, beta: 4, min: 0.7 },
+  speed: { sigma: 0.5, outliers: 0.1, min: 0.05, max: 2 },
 };
 
 export interface WorkerVerdict {
@@ -63,6 +90,7 @@ export interface WorkerVerdict {
     readonly compared: number;
     readonly agreed: number;
     readonly yesShare: number | null;
+    readonly speed: number | null;
   };
 }
 
@@ -73,10 +101,13 @@ export function workerVerdict(evidence: WorkerEvidence, policy: WorkerVerdictPol
   const yes = answers.filter((a) => a.answer === 'yes').length;
   const no = answers.length - yes;
 
+  const workingSpeed = evidence.speed === undefined ? 0 : logSpeedWorking(evidence.speed, policy.speed);
   const working =
     logBetaBinomial(checksPassed, evidence.checks.length - checksPassed, policy.checkAccuracy) +
-    logBetaBinomial(agreed, evidence.compared.length - agreed, policy.agreement);
-  const notWorking = logBeta(yes + 1, no + 1);
+    logBetaBinomial(agreed, evidence.compared.length - agreed, policy.agreement) +
+    workingSpeed;
+  const notWorking = logBeta(yes + 1, no + 1) + (evidence.speed === undefined ? 0 : logSpeedNotWorking(policy.speed));
+
   const logOdds = Math.log(policy.priorNotWorking / (1 - policy.priorNotWorking)) + notWorking - working;
   const probabilityNotWorking = 1 / (1 + Math.exp(-logOdds));
   const stop = probabilityNotWorking >= policy.confidence;
@@ -85,7 +116,8 @@ export function workerVerdict(evidence: WorkerEvidence, policy: WorkerVerdictPol
     `${stop ? 'stopped' : 'kept'}: P(not doing the task) ${percent(probabilityNotWorking)} ` +
     `(${stop ? '≥' : '<'} ${percent(policy.confidence)}) from ${checksPassed} of ${evidence.checks.length} checks passed, ` +
     `${agreed} of ${evidence.compared.length} answers agreeing with the other workers' majority, ` +
-    `${yes} "yes" of ${answers.length}`;
+    `${yes} "yes" of ${answers.length}` +
+    (evidence.speed === undefined ? '' : `, ${evidence.speed.toFixed(2)}× the typical time per item`);
   return {
     stop,
     probabilityNotWorking,
@@ -96,8 +128,23 @@ export function workerVerdict(evidence: WorkerEvidence, policy: WorkerVerdictPol
       compared: evidence.compared.length,
       agreed,
       yesShare: answers.length ? yes / answers.length : null,
+      speed: evidence.speed ?? null,
     },
   };
+}
+
+const clampSpeed = (ratio: number, model: SpeedModel) => Math.min(model.max, Math.max(model.min, ratio));
+
+/** log density of log(ratio) for someone who reads the items: normal around 0, with a share of outliers. */
+function logSpeedWorking(ratio: number, model: SpeedModel): number {
+  const z = Math.log(clampSpeed(ratio, model)) / model.sigma;
+  const normal = Math.exp(-0.5 * z * z) / (model.sigma * Math.sqrt(2 * Math.PI));
+  return Math.log((1 - model.outliers) * normal + model.outliers * Math.exp(logSpeedNotWorking(model)));
+}
+
+/** log density of log(ratio) for someone who does not: uniform on [log min, log max]. */
+function logSpeedNotWorking(model: SpeedModel): number {
+  return -Math.log(Math.log(model.max / model.min));
 }
 
 /** Points of the numerical integration over [min, 1] (midpoint rule; the integrands are smooth). */

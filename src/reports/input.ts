@@ -55,6 +55,8 @@ export const ReportAssignment = z.strictObject({
   status: z.enum(['submitted', 'approved', 'rejected']),
   /** Approved (paid) but its votes do not count (review action `approve-and-discard`). */
   discarded: z.boolean().default(false),
+  /** Approved and counted by the review although a check failed: its worker's record spoke for them (quality/worker-review.ts). */
+  kept: z.boolean().default(false),
   /** A person's review override (`qrelay review override`): `counts` or `excluded`, whatever the checks said. */
   overridden: z.enum(['counts', 'excluded']).optional(),
   /** Answers to real items and checks alike; `timeMs` when the HIT page measured it. */
@@ -220,6 +222,8 @@ function crossCheck(input: ParsedReportInput): void {
     if (!hit) throw new UserError(`${at}.hitId: ${quote(a.hitId)} is not one of the HITs given`);
     if (a.discarded && a.status !== 'approved')
       throw new UserError(`${at}.discarded: only an approved assignment can be discarded (status is ${quote(a.status)})`);
+    if (a.kept && (a.status !== 'approved' || a.discarded))
+      throw new UserError(`${at}.kept: only an approved assignment that is not discarded can be kept by its review`);
     if (a.acceptedAt !== undefined && Date.parse(a.acceptedAt) > Date.parse(a.submittedAt)) {
       throw new UserError(`${at}.acceptedAt: ${a.acceptedAt} is after its submittedAt ${a.submittedAt}`);
     }

@@ -51,6 +51,7 @@ export function prepareFacts(input: ParsedReportInput): BatchFacts {
     worker: a.worker,
     status: a.status,
     discarded: a.discarded,
+    ...(a.kept && { kept: true }),
     ...(a.overridden && { overridden: a.overridden }),
     answers: a.answers,
     ...(workMs === null ? {} : { workTimeMs: workMs }),

@@ -11,6 +11,7 @@ import type { PopulationProfile } from './population.js';
 import { collectBatch } from '../pipeline/collect.js';
 import { createPipelineContext, type PipelineContext } from '../pipeline/context.js';
 import { publishBatch } from '../pipeline/publish.js';
+import { softBlockedWorkers } from '../pipeline/blocked-qualification.js';
 import { requireBatch } from '../batches/index.js';
 import { itemCases, visibleRecords } from '../pipeline/records.js';
 import type { PublishRequest } from '../pipeline/settings.js';
@@ -39,9 +40,11 @@ export interface SimulateRequest {
   hideDebate?: boolean;
   /** Overrides the source's redundancy (`simulate --redundancy`): forecast adaptive redundancy before publishing with it. */
   redundancy?: 'fixed' | 'adaptive';
+  /** Worker-level decisions on or off (default: the source's setting, on for a draft). */
+  workerDecisions?: boolean;
   /** Simulate the batch itself rather than a copy (the demo; `name` is `source`, and must be a draft or a simulated batch). */
   inPlace?: boolean;
-  /** Longest simulated time between two collection rounds (default 7200); a round also runs as soon as all open work is done. */
+  /** Longest simulated time between two collection rounds (ROUND_SECONDS, or PROTOCOL_ROUND_SECONDS without worker-level decisions); a round also runs as soon as all open work is done. */
   roundSeconds?: number;
   /** Simulated days after which a batch still missing votes is given up on (default 60). */
   maxDays?: number;
@@ -70,7 +73,7 @@ export interface SimulationRun {
   /** The copy's pipeline context (its clock stopped where the simulation ended). */
   ctx: PipelineContext;
   workers: SimWorker[];
-  /** Workers blocked on the private marketplace when the run ended. */
+  /** Workers blocked on the private marketplace when the run ended (CreateWorkerBlock, or qrelay's blocked qualification). */
   blocked: Set<string>;
   rounds: number;
   simulatedSeconds: number;
@@ -79,6 +82,23 @@ export interface SimulationRun {
   crowdWallSeconds: number;
   roundsWallSeconds: number;
 }
+
+/**
+ * Simulated seconds between two collection rounds at most. The service runs a round every
+ * minute (its job) and `qrelay review --until-complete` every 30 s, so workers stopped by
+ * the worker-level decisions are stopped within minutes of their work; 10 simulated minutes
+ * keeps the forecast close to that while bounding its wall time (a round also runs as soon
+ * as all open work is done).
+ */
+export const ROUND_SECONDS = 600;
+
+/**
+ * Without worker-level decisions (the DREAM protocol's per-assignment review, where the
+ * timing of a review changes nothing but when extra assignments are asked for), rounds
+ * keep the two simulated hours the population was calibrated with against the DREAM study
+ * (test/simulation/calibration.test.ts).
+ */
+export const PROTOCOL_ROUND_SECONDS = 7200;
 
 /** The private marketplace's database: one per simulated batch name, emptied before and after a run. */
 export function privateConnection(connection: Connection, name: string): Connection {
@@ -96,12 +116,21 @@ async function publishRequestFor(
   source: string,
   target: string,
   hideDebate: boolean | undefined,
-  redundancy?: 'fixed' | 'adaptive',
+  redundancy: 'fixed' | 'adaptive' | undefined,
+  workerDecisions: boolean | undefined,
 ): Promise<PublishRequest> {
   const doc = await requireBatch(ctx, source);
   const s = doc.settings;
+  const decisions = workerDecisions ?? s?.review.workerDecisions;
   if (!s)
-    return { target, preset: 'dream', seed: source, ...(hideDebate !== undefined && { hideDebate }), ...(redundancy && { redundancy }) };
+    return {
+      target,
+      preset: 'dream',
+      seed: source,
+      ...(hideDebate !== undefined && { hideDebate }),
+      ...(redundancy && { redundancy }),
+      ...(decisions !== undefined && { workerDecisions: decisions }),
+    };
   return {
     target,
     preset: s.presetName,
@@ -112,6 +141,7 @@ async function publishRequestFor(
     hideDebate: hideDebate ?? s.preset.hideDebate,
     onFailure: s.review.onFailure,
     ...(s.review.rejectFromFailures !== undefined && { rejectFromFailures: s.review.rejectFromFailures }),
+    ...(decisions !== undefined && { workerDecisions: decisions }),
     aggregator: s.aggregator,
     tie: s.tie,
     ...((redundancy ?? s.redundancy) && { redundancy: redundancy ?? s.redundancy }),
@@ -176,7 +206,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     const published = await publishBatch(
       ctx,
       req.name,
-      await publishRequestFor(realCtx, req.source, target, req.hideDebate, req.redundancy),
+      await publishRequestFor(realCtx, req.source, target, req.hideDebate, req.redundancy, req.workerDecisions),
       target,
     );
     env.onPublished?.(published.hits, published.quoteCents);
@@ -195,7 +225,9 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     sim.setOracle(oracle);
     sim.startStepped();
 
-    const roundMs = (req.roundSeconds ?? 7200) * 1000;
+    const settings = (await requireBatch(ctx, req.name)).settings;
+    const decisions = settings?.review.workerDecisions !== false;
+    const roundMs = (req.roundSeconds ?? (decisions ? ROUND_SECONDS : PROTOCOL_ROUND_SECONDS)) * 1000;
     const startMs = clock.nowMs();
     const limitMs = startMs + (req.maxDays ?? 60) * 86_400_000;
     let rounds = 0;
@@ -231,12 +263,14 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     const simulatedSeconds = (clock.nowMs() - startMs) / 1000;
     await sim.stop();
     const blocks = await running.marketplace.models.blocks.find({}, { _id: 1 }).lean();
+    // soft blocks: the workers qrelay gave its "blocked" qualification (pipeline/worker-decisions.ts)
+    const softBlocked = await softBlockedWorkers(ctx, target);
     completed = true;
     return {
       copy,
       ctx,
       workers,
-      blocked: new Set(blocks.map((b) => String(b._id))),
+      blocked: new Set([...blocks.map((b) => String(b._id)), ...softBlocked.keys()]),
       rounds,
       simulatedSeconds,
       wallSeconds: (performance.now() - started) / 1000,

@@ -43,7 +43,9 @@ const missesCheck: Answerer = (item, truth) => (item.kind === 'check' ? (item.ex
 beforeAll(async () => {
   const ctx = testContext(h.db);
   await importSampleBatch(ctx, dir, BATCH, 8);
-  await publishBatch(ctx, BATCH, { preset: 'quick', target: h.running.url, budgetUsd: 10 }, 'local');
+  // the checks alone decide, so that w3's one missed check leaves a discarded assignment to act
+  // on (worker-level decisions would keep it counted: test/pipeline/worker-decisions.test.ts)
+  await publishBatch(ctx, BATCH, { preset: 'quick', target: h.running.url, budgetUsd: 10, workerDecisions: false }, 'local');
   const [a, b, c] = await Promise.all([1, 2, 3].map(() => newWorker(h)));
   workers = { w1: a!.workerId, w2: b!.workerId, w3: c!.workerId };
   honestAssignment = await work(h.running, ctx, `${BATCH}|0`, workers.w1, honest);

@@ -27,7 +27,8 @@ async function run(batch: string) {
   const retries: string[] = [];
   const ctx = testContext(h.db, {}, [], retries);
   await importSampleBatch(ctx, dir, batch, 24);
-  await publishBatch(ctx, batch, { preset: 'quick', target: h.running.url, seed: 'same-seed-for-both' }, 'local');
+  // the checks alone decide (worker-level decisions would keep the careless worker's other answers)
+  await publishBatch(ctx, batch, { preset: 'quick', target: h.running.url, seed: 'same-seed-for-both', workerDecisions: false }, 'local');
   const workers = await Promise.all([1, 2, 3, 4].map(() => newWorker(h)));
   const hits = (await ctx.models.hits.find({ batch }).lean()).sort((a, b) => a.index - b.index);
   for (const hit of hits) {

@@ -19,7 +19,9 @@ describe('collecting a batch', () => {
   it('reviews by the checks, asks for an extra assignment for a discarded one, labels every item and completes', async () => {
     const ctx = testContext(h.db);
     await importSampleBatch(ctx, dir, 'col-a', 8);
-    await publishBatch(ctx, 'col-a', { preset: 'quick', target: h.running.url }, 'local');
+    // the checks alone decide here (the DREAM protocol); worker-level decisions keep a careful
+    // worker's one slip counted, and have their own test (worker-decisions.test.ts)
+    await publishBatch(ctx, 'col-a', { preset: 'quick', target: h.running.url, workerDecisions: false }, 'local');
     const [w1, w2, w3, w4] = await Promise.all([1, 2, 3, 4].map(() => newWorker(h)));
     const missesCheck: Answerer = (item, truth) => (item.kind === 'check' ? (item.expected === 'yes' ? 'no' : 'yes') : (truth ?? 'yes'));
     const careless = await work(h.running, ctx, 'col-a|0', w3!.workerId, missesCheck);

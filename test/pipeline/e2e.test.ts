@@ -1,14 +1,13 @@
 import { ListHITsCommand } from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
-import { finalLabels, type EscalatedCase, type GoldItem } from '../../src/domain/cases.js';
-import { simKey } from '../../src/hits/index.js';
 import { collectBatch } from '../../src/pipeline/collect.js';
 import { publishBatch } from '../../src/pipeline/publish.js';
 import { batchStatus } from '../../src/pipeline/status.js';
 import { useMarketplace } from '../marketplace/support.js';
+import { sampleOracle, simulationAdmin } from './simulated-crowd.js';
 import { workInSpells } from '../support/simulation.js';
 import { predict, sampledIntervals, type Kind, type ModelWorker } from './e2e-model.js';
-import { importSampleBatch, sampleLines, tempDir, testContext } from './support.js';
+import { importSampleBatch, tempDir, testContext } from './support.js';
 import { requireBatch, buildLabels, loadBatchData } from '../../src/batches/index.js';
 
 /**
@@ -28,30 +27,8 @@ interface SimWorkerView {
   accuracy: { relevant: number; notRelevant: number };
 }
 
-async function admin(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${h.running.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${h.running.adminToken}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-/** The oracle: page key -> the hidden truth (and agent A's final label as the model's); gold labels for checks. */
-function oracle(): Record<string, { truth: 'yes' | 'no'; model?: 'yes' | 'no'; check?: boolean }> {
-  const entries: Record<string, { truth: 'yes' | 'no'; model?: 'yes' | 'no'; check?: boolean }> = {};
-  for (const line of sampleLines('escalations.jsonl').slice(0, CASES)) {
-    const c = JSON.parse(line) as EscalatedCase;
-    entries[simKey(c.query_id, c.chunk_id)] = { truth: c.hidden_label!, model: finalLabels(c.debate).get('A') ?? c.hidden_label! };
-  }
-  for (const line of sampleLines('gold.jsonl')) {
-    const g = JSON.parse(line) as GoldItem;
-    // an attention check: an easy item, not one of the hard escalated ones
-    entries[simKey(g.query_id, g.chunk_id)] = { truth: g.label, check: true };
-  }
-  return entries;
-}
+const admin = (method: string, path: string, body?: unknown) => simulationAdmin(h, method, path, body);
+const oracle = () => sampleOracle(CASES);
 
 const population = {
   seed: 'qrelay-e2e',
@@ -77,7 +54,14 @@ describe('escalation pipeline, end to end', () => {
   it('takes 200 cases from import to labels with a simulated population', { timeout: 900_000 }, async () => {
     const ctx = testContext(h.db);
     await importSampleBatch(ctx, dir, 'e2e', CASES);
-    const published = await publishBatch(ctx, 'e2e', { preset: 'dream', target: h.running.url, concurrency: 8 }, 'local');
+    // the DREAM protocol's per-assignment review, which the prediction (e2e-model.ts) models;
+    // worker-level decisions have their own test (worker-decisions.test.ts)
+    const published = await publishBatch(
+      ctx,
+      'e2e',
+      { preset: 'dream', target: h.running.url, concurrency: 8, workerDecisions: false },
+      'local',
+    );
     expect(published).toMatchObject({ hits: 23, created: 23 });
 
     await admin('PUT', '/admin/simulation/oracle', oracle());

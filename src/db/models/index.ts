@@ -15,6 +15,7 @@ import {
   type ItemTextDoc,
   type RecordDoc,
 } from './records.js';
+import { workerDecisionSchema, type WorkerDecisionDoc } from './worker-decisions.js';
 
 /**
  * The escalation pipeline's data model. Shaped by the dev database (FerretDB): a filter on
@@ -36,6 +37,7 @@ import {
  * | assignment_answers | AssignmentId | the raw Answer XML |
  * | labels | item id | label, method, votes, workers, posterior |
  * | target_qualifications | `${target}\|${test}` | the custom qualification type id on a target |
+ * | worker_decisions | `${batch}\|${worker}` | a worker stopped in a batch: reason, evidence, decided -> sent |
  *
  * Indexes (migrations/0002) serve MongoDB in production; FerretDB keeps them but still
  * evaluates non-`_id` filters document by document.
@@ -55,6 +57,7 @@ export { BATCH_STATES } from './batches.js';
 export type { HitDoc, HitIdDoc, HitQuestionDoc, HitState, PendingExtension, PlatformHitView } from './hits.js';
 export { HIT_STATES } from './hits.js';
 export type { LabelDoc, TargetQualificationDoc } from './labels.js';
+export type { WorkerDecisionDoc } from './worker-decisions.js';
 export type { GoldTextDoc, ImportCounts, ImportDoc, ImportState, ItemTextDoc, RecordDoc } from './records.js';
 
 export interface PipelineModels {
@@ -72,6 +75,7 @@ export interface PipelineModels {
   assignmentAnswers: Model<AssignmentAnswerDoc>;
   labels: Model<LabelDoc>;
   targetQualifications: Model<TargetQualificationDoc>;
+  workerDecisions: Model<WorkerDecisionDoc>;
 }
 
 /** The model `name` on this connection, registered on first use. */
@@ -96,5 +100,6 @@ export function pipelineModels(connection: Connection): PipelineModels {
     assignmentAnswers: model(connection, 'AssignmentAnswer', assignmentAnswerSchema),
     labels: model(connection, 'Label', labelSchema),
     targetQualifications: model(connection, 'TargetQualification', targetQualificationSchema),
+    workerDecisions: model(connection, 'WorkerDecision', workerDecisionSchema),
   };
 }

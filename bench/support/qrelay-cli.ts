@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isListening } from '../../src/db/devdb.js';
+import { paths } from '../../src/paths.js';
+
+/** Benches that run the `qrelay` CLI as a user does, on a fresh dev database of their own. */
+
+export async function freePort(from: number): Promise<number> {
+  for (let port = from + Math.floor(Math.random() * 500); ; port++) if (!(await isListening('127.0.0.1', port))) return port;
+}
+
+/** The environment of a fresh data directory, dev database and marketplace (or a database of its own under MONGODB_URI). */
+export async function freshEnv(dir: string, name: string): Promise<NodeJS.ProcessEnv> {
+  return {
+    ...process.env,
+    QRELAY_DATA_DIR: dir,
+    QRELAY_DEVDB_ADDRESS: `127.0.0.1:${await freePort(27_900)}`,
+    PORT: String(await freePort(18_100)),
+    MARKETPLACE_URL: `http://127.0.0.1:${await freePort(18_700)}`,
+    ...(process.env.MONGODB_URI && {
+      MONGODB_URI: `${process.env.MONGODB_URI.replace(/\/[^/?]*(\?.*)?$/, '/')}${name}_${Date.now()}`,
+    }),
+  };
+}
+
+/**
+ * The sample's cases, repeated under new query ids (`-r1`, `-r2`, ...) until there are
+ * `cases` of them, written to `dir/cases.jsonl` with their true labels in `dir/truth.jsonl`.
+ */
+export function writeSampleCases(dir: string, cases: number): { cases: string; truth: string } {
+  const sample = readFileSync(join(paths.samples, 'escalations.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  const lines: string[] = [];
+  const truth: string[] = [];
+  for (let i = 0; lines.length < cases; i++) {
+    const c = JSON.parse(sample[i % sample.length]!) as { query_id: string; chunk_id: string; hidden_label: string };
+    const copy = { ...c, query_id: `${c.query_id}-r${Math.floor(i / sample.length)}` };
+    lines.push(JSON.stringify(copy));
+    truth.push(JSON.stringify({ query_id: copy.query_id, chunk_id: copy.chunk_id, label: copy.hidden_label }));
+  }
+  writeFileSync(join(dir, 'cases.jsonl'), `${lines.join('\n')}\n`);
+  writeFileSync(join(dir, 'truth.jsonl'), `${truth.join('\n')}\n`);
+  return { cases: join(dir, 'cases.jsonl'), truth: join(dir, 'truth.jsonl') };
+}
+
+/** Runs `qrelay ARGS` from the sources; stdout collected, stderr passed through. */
+export function runQrelay(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; stdout: string; seconds: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), ...args], {
+    cwd: paths.root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, seconds: (performance.now() - started) / 1000 })));
+}

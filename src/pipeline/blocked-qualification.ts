@@ -1,0 +1,45 @@
+import type { CrowdBackend, QualificationRequirementSpec } from '../crowd/backend.js';
+import type { PipelineContext } from './context.js';
+
+/**
+ * The soft block (MTurk's recommended practice instead of CreateWorkerBlock, which counts
+ * against the worker's account): a custom qualification type per target, `qrelay-blocked`,
+ * which every HIT type qrelay creates requires NOT to exist (`DoesNotExist`). Giving it to a
+ * worker keeps them from every HIT of qrelay's batches on that target; revoking it lets
+ * them back. The type id is remembered like the tests' types (target_qualifications).
+ */
+export const BLOCKED_QUALIFICATION = 'qrelay-blocked';
+
+const DESCRIPTION =
+  'Held by workers whose answers in an earlier batch of this requester did not follow the items; these HITs are not offered to them.';
+
+export async function ensureBlockedQualification(ctx: PipelineContext, target: string, backend: CrowdBackend): Promise<string> {
+  const key = `${target}|${BLOCKED_QUALIFICATION}`;
+  const known = await ctx.models.targetQualifications.findById(key).lean();
+  if (known) return known.qualificationTypeId;
+  const { id, created } = await backend.ensureQualificationType({
+    name: BLOCKED_QUALIFICATION,
+    description: DESCRIPTION,
+    keywords: 'qrelay, quality control',
+  });
+  await ctx.models.targetQualifications.updateOne(
+    { _id: key },
+    { $set: { target, name: BLOCKED_QUALIFICATION, qualificationTypeId: id, recordedAt: ctx.now() } },
+    { upsert: true },
+  );
+  ctx.progress(`qualification ${BLOCKED_QUALIFICATION} on ${target}: ${id}${created ? ' (created)' : ''}`);
+  return id;
+}
+
+/** The requirement every HIT type carries: not blocked. */
+export const notBlocked = (qualificationTypeId: string): QualificationRequirementSpec => ({
+  qualificationTypeId,
+  comparator: 'DoesNotExist',
+});
+
+/** The workers holding the target's `qrelay-blocked` qualification (ListWorkersWithQualificationType). */
+export async function softBlockedWorkers(ctx: PipelineContext, target: string): Promise<Map<string, number>> {
+  const known = await ctx.models.targetQualifications.findById(`${target}|${BLOCKED_QUALIFICATION}`).lean();
+  if (!known) return new Map();
+  return ctx.backend(target).qualificationScores(known.qualificationTypeId);
+}

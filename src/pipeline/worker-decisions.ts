@@ -1,0 +1,131 @@
+import { actionModels } from '../actions/models.js';
+import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, WorkerDecisionDoc } from '../db/models/index.js';
+import { DEFAULT_VERDICT_POLICY, workerEvidence, workerVerdict, type WorkerStanding } from '../quality/index.js';
+import { ensureBlockedQualification } from './blocked-qualification.js';
+import type { PipelineContext } from './context.js';
+import { scoreStored } from './votes.js';
+
+/**
+ * Worker-level decisions of a collection round (the imperative shell around
+ * quality/worker-evidence.ts and quality/worker-verdict.ts). Each round, every worker's
+ * evidence across the batch (checks of both polarities, agreement with the other workers'
+ * majority, time per item) gives P(not doing the task); a worker for whom it reaches the
+ * policy's confidence is stopped:
+ * 1. the decision is recorded (worker_decisions, `decided`) with its reason and evidence,
+ *    and the batch's audit log gets an entry (`soft-block`, by `qrelay:review`);
+ * 2. the worker is given the target's `qrelay-blocked` qualification, which every HIT of
+ *    qrelay's batches requires not to exist (src/pipeline/blocked-qualification.ts), and
+ *    the decision becomes `sent` (a crash in between repeats the call, which is repeat-safe);
+ * 3. the review that follows discards (or rejects, per the batch's policy) their work not
+ *    reviewed yet; their work approved in earlier rounds stays paid but its votes stop
+ *    counting (no money moves); the follow-up collects those items again from other workers.
+ * A decision is final for the batch: a person lifts a block with
+ * `qrelay worker qualify WORKER --qualification qrelay-blocked --revoke`.
+ */
+
+export const REVIEW_ACTOR = 'qrelay:review';
+
+const auditId = (d: Pick<WorkerDecisionDoc, 'batch' | 'workerId' | 'decidedAt'>) =>
+  `${d.batch}|${new Date(d.decidedAt).getTime()}|soft-block-${d.workerId}`;
+
+/** The batch's stopped workers, by worker id. */
+export async function workerDecisions(ctx: PipelineContext, batch: string): Promise<Map<string, WorkerDecisionDoc>> {
+  const docs = await ctx.models.workerDecisions.find({ batch }).lean<WorkerDecisionDoc[]>();
+  return new Map(docs.map((d) => [d.workerId, d]));
+}
+
+async function record(ctx: PipelineContext, doc: BatchDoc, decision: WorkerDecisionDoc): Promise<WorkerDecisionDoc> {
+  await ctx.models.workerDecisions.updateOne({ _id: decision._id }, { $setOnInsert: decision }, { upsert: true });
+  const stored = (await ctx.models.workerDecisions.findById(decision._id).lean<WorkerDecisionDoc>()) as WorkerDecisionDoc;
+  const audit = actionModels(ctx.models.batches.db).audit;
+  await audit.updateOne(
+    { _id: auditId(stored) },
+    {
+      $setOnInsert: {
+        batch: doc._id,
+        at: stored.decidedAt,
+        who: REVIEW_ACTOR,
+        action: 'soft-block',
+        subject: stored.workerId,
+        reason: stored.reason,
+        details: { probabilityNotWorking: stored.probabilityNotWorking, evidence: stored.evidence, target: stored.target },
+        outcome: 'decided',
+      },
+    },
+    { upsert: true },
+  );
+  ctx.progress(`batch ${doc._id}: worker ${stored.workerId} stopped: ${stored.reason}`);
+  return stored;
+}
+
+async function send(ctx: PipelineContext, decision: WorkerDecisionDoc): Promise<void> {
+  const backend = ctx.backend(decision.target);
+  const id = await ensureBlockedQualification(ctx, decision.target, backend);
+  await backend.setQualificationScore(id, decision.workerId, 1);
+  await ctx.models.workerDecisions.updateOne({ _id: decision._id }, { $set: { state: 'sent', sentAt: ctx.now() } });
+  await actionModels(ctx.models.batches.db).audit.updateOne(
+    { _id: auditId(decision) },
+    { $set: { outcome: 'done', 'details.qualificationTypeId': id } },
+  );
+}
+
+/** A stopped worker's votes stop counting, also those of work approved before they were stopped (it stays paid). */
+async function retractCounted(
+  ctx: PipelineContext,
+  assignments: readonly AssignmentDoc[],
+  decided: ReadonlyMap<string, WorkerDecisionDoc>,
+): Promise<void> {
+  for (const a of assignments) {
+    const decision = decided.get(a.workerId);
+    if (!decision || a.reviewState !== 'done' || a.outcome === 'rejected' || a.override || a.review?.countsVotes !== true) continue;
+    await ctx.models.assignments.updateOne(
+      { _id: a._id, 'review.countsVotes': true },
+      {
+        $set: {
+          'review.countsVotes': false,
+          'review.reason': `${a.review.reason}; its votes were withdrawn when the worker was stopped for the batch: ${decision.reason}`,
+        },
+      },
+    );
+  }
+}
+
+/**
+ * Decides, records and sends this round's worker-level decisions; returns every worker's
+ * standing for the review (stopped or not, with the verdict).
+ */
+export async function decideWorkers(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  data: { hits: readonly HitDoc[]; assignments: readonly AssignmentDoc[] },
+): Promise<Map<string, WorkerStanding>> {
+  const settings = doc.settings as BatchSettings;
+  if (settings.review.workerDecisions === false) return new Map();
+  const decided = await workerDecisions(ctx, doc._id);
+  const evidence = workerEvidence(scoreStored(data.hits, data.assignments), new Set(decided.keys()));
+  const standings = new Map<string, WorkerStanding>();
+  for (const [workerId, e] of [...evidence].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const verdict = workerVerdict(e, DEFAULT_VERDICT_POLICY);
+    let decision = decided.get(workerId);
+    if (!decision && verdict.stop) {
+      decision = await record(ctx, doc, {
+        _id: `${doc._id}|${workerId}`,
+        batch: doc._id,
+        workerId,
+        target: settings.target,
+        action: 'soft-block',
+        state: 'decided',
+        reason: verdict.reason,
+        probabilityNotWorking: verdict.probabilityNotWorking,
+        evidence: { ...verdict.evidence },
+        decidedAt: ctx.now(),
+        sentAt: null,
+      });
+      decided.set(workerId, decision);
+    }
+    standings.set(workerId, { verdict, stoppedReason: decision?.reason ?? null });
+  }
+  for (const decision of decided.values()) if (decision.state === 'decided') await send(ctx, decision);
+  await retractCounted(ctx, data.assignments, decided);
+  return standings;
+}

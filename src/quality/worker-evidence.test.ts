@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import type { Judgment } from '../domain/cases.js';
+import { scoreAssignments } from './counted-votes.js';
+import type { AssignmentRecord, HitRecord } from './types.js';
+import { workerEvidence } from './worker-evidence.js';
+
+const hit: HitRecord = {
+  hitId: 'H1',
+  items: ['r1', 'r2', 'r3'],
+  checks: [
+    { item: 'g1', expected: 'yes' },
+    { item: 'g2', expected: 'no' },
+  ],
+};
+
+function assignment(
+  worker: string,
+  labels: Record<string, Judgment>,
+  ms?: number,
+  extra: Partial<AssignmentRecord> = {},
+): AssignmentRecord {
+  return {
+    assignmentId: `A-${worker}`,
+    hitId: 'H1',
+    worker,
+    status: 'submitted',
+    answers: Object.entries(labels).map(([item, label]) => ({ item, label, ...(ms !== undefined && { timeMs: ms }) })),
+    ...extra,
+  };
+}
+
+const evidenceOf = (assignments: AssignmentRecord[], excluded?: Set<string>) =>
+  workerEvidence(scoreAssignments(assignments, [hit]), excluded);
+
+describe('workerEvidence', () => {
+  const a = assignment('A', { r1: 'yes', r2: 'no', r3: 'yes', g1: 'yes', g2: 'no' }, 40_000);
+  const b = assignment('B', { r1: 'yes', r2: 'no', r3: 'no', g1: 'yes', g2: 'no' }, 50_000);
+  const c = assignment('C', { r1: 'yes', r2: 'yes', r3: 'no', g1: 'yes', g2: 'yes' }, 10_000);
+
+  it('takes every check with its known answer, both polarities, passed or not', () => {
+    const e = evidenceOf([a, b, c]);
+    expect(e.get('C')!.checks).toEqual([
+      { expected: 'yes', answer: 'yes' },
+      { expected: 'no', answer: 'yes' },
+    ]);
+    expect(e.get('A')!.checks).toEqual([
+      { expected: 'yes', answer: 'yes' },
+      { expected: 'no', answer: 'no' },
+    ]);
+  });
+
+  it('compares each real answer with the majority of the other workers, leaving ties out', () => {
+    const e = evidenceOf([a, b, c]);
+    // A: r1 others yes,yes -> yes; r2 others no,yes -> tie; r3 others no,no -> no
+    expect(e.get('A')!.compared).toEqual([
+      { reference: 'yes', answer: 'yes' },
+      { reference: 'no', answer: 'yes' },
+    ]);
+    // C: r1 yes; r2 no,no -> no; r3 yes,no -> tie
+    expect(e.get('C')!.compared).toEqual([
+      { reference: 'yes', answer: 'yes' },
+      { reference: 'no', answer: 'yes' },
+    ]);
+  });
+
+  it("leaves stopped workers and answers excluded by hand out of the others' majority", () => {
+    const e = evidenceOf([a, b, c], new Set(['C']));
+    // A against B alone: every item has a "majority" of one
+    expect(e.get('A')!.compared).toHaveLength(3);
+    const byHand = evidenceOf([a, b, { ...c, overridden: 'excluded' }]);
+    expect(byHand.get('A')!.compared).toHaveLength(3);
+    // the stopped worker still gets their own evidence
+    expect(e.get('C')!.checks).toHaveLength(2);
+  });
+
+  it('gives each worker their median time per item against the median of the workers', () => {
+    const e = evidenceOf([a, b, c]);
+    expect(e.get('A')!.speed).toBeCloseTo(1, 12);
+    expect(e.get('B')!.speed).toBeCloseTo(50 / 40, 12);
+    expect(e.get('C')!.speed).toBeCloseTo(10 / 40, 12);
+  });
+
+  it('has no time evidence without measured times, or with fewer than three workers to compare', () => {
+    const untimed = evidenceOf([assignment('A', { r1: 'yes' }), assignment('B', { r1: 'yes' }), assignment('C', { r1: 'no' })]);
+    expect(untimed.get('A')).not.toHaveProperty('speed');
+    const two = evidenceOf([a, b]);
+    expect(two.get('A')).not.toHaveProperty('speed');
+  });
+});

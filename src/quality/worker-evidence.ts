@@ -1,0 +1,78 @@
+import type { Judgment } from '../domain/cases.js';
+import type { ScoredAssignment } from './counted-votes.js';
+import { median } from './worker-stats.js';
+import type { WorkerEvidence } from './worker-verdict.js';
+
+/**
+ * Each worker's evidence across a batch, for `workerVerdict` (pure): every attention check
+ * they answered (both polarities, with its known answer), every real item they answered
+ * where the other workers' answers have a majority (ties and items nobody else answered left
+ * out), and their median time per item against the batch's typical one.
+ *
+ * Every submitted assignment is evidence, reviewed or not, counted or not: a worker's
+ * behaviour does not change with our decision about it. The references are the other
+ * workers' answers (one per worker and item, the first), except those of workers already
+ * stopped (`excluded`) and of assignments a person excluded by hand: a stopped worker's
+ * answers carry no information about the items and would only blur the majority.
+ */
+export function workerEvidence(
+  scored: readonly ScoredAssignment[],
+  excluded: ReadonlySet<string> = new Set(),
+): Map<string, WorkerEvidence> {
+  // item -> worker -> answer (references)
+  const answersByItem = new Map<string, Map<string, Judgment>>();
+  for (const { assignment, hit } of scored) {
+    if (excluded.has(assignment.worker) || assignment.overridden === 'excluded') continue;
+    const real = new Set(hit.items);
+    for (const a of assignment.answers) {
+      if (!real.has(a.item)) continue;
+      let byWorker = answersByItem.get(a.item);
+      if (!byWorker) answersByItem.set(a.item, (byWorker = new Map()));
+      if (!byWorker.has(assignment.worker)) byWorker.set(assignment.worker, a.label);
+    }
+  }
+  const othersMajority = (item: string, worker: string): Judgment | null => {
+    let yes = 0;
+    let no = 0;
+    for (const [w, label] of answersByItem.get(item) ?? []) {
+      if (w === worker) continue;
+      if (label === 'yes') yes++;
+      else no++;
+    }
+    return yes > no ? 'yes' : no > yes ? 'no' : null;
+  };
+
+  const evidence = new Map<
+    string,
+    { checks: WorkerEvidence['checks'][number][]; compared: WorkerEvidence['compared'][number][]; ms: number[] }
+  >();
+  for (const { assignment, hit } of scored) {
+    let e = evidence.get(assignment.worker);
+    if (!e) evidence.set(assignment.worker, (e = { checks: [], compared: [], ms: [] }));
+    const expected = new Map(hit.checks.map((c) => [c.item, c.expected]));
+    const real = new Set(hit.items);
+    for (const a of assignment.answers) {
+      if (a.timeMs !== undefined) e.ms.push(a.timeMs);
+      const known = expected.get(a.item);
+      if (known) e.checks.push({ expected: known, answer: a.label });
+      else if (real.has(a.item)) {
+        const reference = othersMajority(a.item, assignment.worker);
+        if (reference) e.compared.push({ reference, answer: a.label });
+      }
+    }
+  }
+
+  const medians = new Map([...evidence].flatMap(([w, e]) => (e.ms.length > 0 ? [[w, median(e.ms) as number] as const] : [])));
+  // the typical time needs a few workers to mean anything
+  const typical = medians.size >= 3 ? median([...medians.values()]) : null;
+  const out = new Map<string, WorkerEvidence>();
+  for (const [worker, e] of evidence) {
+    const own = medians.get(worker);
+    out.set(worker, {
+      checks: e.checks,
+      compared: e.compared,
+      ...(typical && own !== undefined && { speed: own / typical }),
+    });
+  }
+  return out;
+}

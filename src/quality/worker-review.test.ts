@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { scoreAttentionChecks } from './attention-checks.js';
+import type { KnownAnswer } from './types.js';
+import { decideWithStanding, type WorkerStanding } from './worker-review.js';
+import { workerVerdict } from './worker-verdict.js';
+import type { Judgment } from '../domain/cases.js';
+
+const checks: KnownAnswer[] = [{ item: 'g1', expected: 'no' }];
+const passed = scoreAttentionChecks([{ item: 'g1', label: 'no' }], checks);
+const failed = scoreAttentionChecks([{ item: 'g1', label: 'yes' }], checks);
+
+const agreeing = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ reference: (i % 3 ? 'no' : 'yes') as Judgment, answer: (i % 3 ? 'no' : 'yes') as Judgment }));
+
+/** A careful worker: 9 of 10 checks passed, 40 answers agreeing with the others. */
+const trusted: WorkerStanding = {
+  verdict: workerVerdict({
+    checks: [
+      ...Array.from({ length: 9 }, () => ({ expected: 'yes' as Judgment, answer: 'yes' as Judgment })),
+      { expected: 'no', answer: 'yes' },
+    ],
+    compared: agreeing(40),
+  }),
+  stoppedReason: null,
+};
+/** Nothing known yet: the prior. */
+const unknown: WorkerStanding = { verdict: workerVerdict({ checks: [], compared: [] }), stoppedReason: null };
+const stopped: WorkerStanding = { ...unknown, stoppedReason: 'stopped: P(not doing the task) > 99.99% ...' };
+
+describe('decideWithStanding', () => {
+  it('approves and counts work that passed its checks', () => {
+    for (const standing of [undefined, trusted, unknown])
+      expect(decideWithStanding(passed, standing)).toMatchObject({ action: 'approve', countsVotes: true });
+  });
+
+  it("discards (paid) every assignment of a stopped worker, passed or not, with the worker's reason", () => {
+    for (const score of [passed, failed]) {
+      const d = decideWithStanding(score, stopped);
+      expect(d).toMatchObject({ action: 'approve-and-discard', countsVotes: false });
+      expect(d.reason).toBe('the worker was stopped for the batch: stopped: P(not doing the task) > 99.99% ...');
+      expect(d.feedback).toMatch(/approved and paid, but its answers are not used/);
+    }
+  });
+
+  it("rejects a stopped worker's work when the batch's policy is reject", () => {
+    const d = decideWithStanding(passed, stopped, { onFailure: 'reject' });
+    expect(d).toMatchObject({ action: 'reject', countsVotes: false });
+    expect(d.feedback).toMatch(/contact us quoting the assignment ID/);
+  });
+
+  it("counts a failed check's assignment when the worker's record speaks for them, and says why", () => {
+    expect(trusted.verdict.probabilityNotWorking).toBeLessThan(0.1);
+    const d = decideWithStanding(failed, trusted);
+    expect(d).toMatchObject({ action: 'approve', countsVotes: true, feedback: null });
+    expect(d.reason).toMatch(/^failed 1 of 1 attention checks: .*; counted: the worker's record across the batch speaks for them \(kept: /);
+  });
+
+  it('lets the checks decide for a worker without a record (the prior is not evidence) or without a standing', () => {
+    for (const standing of [unknown, undefined]) {
+      expect(decideWithStanding(failed, standing)).toMatchObject({ action: 'approve-and-discard', countsVotes: false });
+      expect(decideWithStanding(failed, standing, { onFailure: 'reject' })).toMatchObject({ action: 'reject' });
+    }
+  });
+});
