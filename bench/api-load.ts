@@ -37,15 +37,16 @@ const TARGET_P99_MS = 25;
 const dir = mkdtempSync(join(tmpdir(), 'qrelay-bench-api-'));
 const devdb = await startDevdb({ address: `127.0.0.1:${await freePort()}`, dataDir: join(dir, 'devdb') });
 const uri = `${devdb.uri}qrelay`;
-const env = {
+const env: NodeJS.ProcessEnv = {
   ...process.env,
   MONGODB_URI: uri,
   QRELAY_DATA_DIR: dir,
-  LOG_LEVEL: 'warn',
   QRELAY_API_TOKEN: 'bench-token-0123456789abcdef',
   MTURK_TARGET: 'local',
 };
-const config = loadConfig(env);
+// serve logs at its default level (info: a line per request), as a user runs it
+delete env.LOG_LEVEL;
+const config = loadConfig({ ...env, LOG_LEVEL: 'warn' });
 const logger = createLogger('warn');
 const database = await openDatabase(config);
 let server: ReturnType<typeof spawn> | undefined;
@@ -60,10 +61,12 @@ try {
   await database.close();
 
   const port = await freePort();
+  t0 = performance.now();
   server = spawn(process.execPath, [join(paths.root, 'dist/src/cli.js'), 'serve', '--no-marketplace', '--port', String(port)], {
     env,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  server.stdout!.resume(); // its request log, read as a supervisor would
   const base = `http://127.0.0.1:${port}`;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`qrelay serve exited (${server.exitCode})`);
@@ -76,13 +79,16 @@ try {
       break;
     await new Promise((r) => setTimeout(r, 100));
   }
+  console.log(
+    `qrelay serve answering after ${((performance.now() - t0) / 1000).toFixed(1)} s (it prepares finished batches' answers first)`,
+  );
   const routes = { status: `${base}/api/v1/batches/bench`, report: `${base}/api/v1/batches/bench/report` };
   for (const [name, url] of Object.entries(routes)) {
     t0 = performance.now();
     const res = await fetch(url);
     const body = await res.arrayBuffer();
     console.log(
-      `first ${name}: HTTP ${res.status}, ${(body.byteLength / 1024).toFixed(0)} KiB in ${(performance.now() - t0).toFixed(0)} ms (computes the snapshot)`,
+      `first ${name}: HTTP ${res.status}, ${(body.byteLength / 1024).toFixed(0)} KiB in ${(performance.now() - t0).toFixed(0)} ms (prepared at start)`,
     );
   }
 
