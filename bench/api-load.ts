@@ -4,7 +4,8 @@
  * database holding one published, fully worked batch; then checks that the service and
  * the database still answer and that no cursor or lock is left. Prints figures against
  * the 25 ms p99 target; asserts nothing.
- *   node --import tsx bench/api-load.ts [--cases n] [--rate 500] [--seconds s]
+ *   node --import tsx bench/api-load.ts [--cases n] [--rate 500] [--seconds s] [--identity]
+ * (`--identity`: clients that do not accept gzip, the report's whole JSON on every answer)
  * Defaults: 540 cases for 5 s; at `--scale paper` (QRELAY_BENCH_SCALE=paper) 4,056 cases for 10 s.
  */
 import { spawn } from 'node:child_process';
@@ -32,6 +33,7 @@ const paper = process.env.QRELAY_BENCH_SCALE === 'paper';
 const cases = option('cases', paper ? 4056 : 540);
 const rate = option('rate', 500);
 const seconds = option('seconds', paper ? 10 : 5);
+const gzip = !process.argv.includes('--identity');
 const TARGET_P99_MS = 25;
 
 const dir = mkdtempSync(join(tmpdir(), 'qrelay-bench-api-'));
@@ -97,7 +99,7 @@ try {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const hit = (url: string) =>
     new Promise<number>((resolve, reject) => {
-      const req = get(url, { agent, headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
+      const req = get(url, { agent, headers: { 'Accept-Encoding': gzip ? 'gzip' : 'identity' } }, (res) => {
         res.on('data', () => undefined);
         res.on('end', () => resolve(res.statusCode ?? 0));
         res.on('error', reject);
@@ -150,7 +152,7 @@ try {
   }
   reportRows(
     ['status', 'report'].map((name) => ({
-      figure: `API ${name} p99 at ${rate} req/s (${cases} cases, ${errors} errors)`,
+      figure: `API ${name} p99 at ${rate} req/s (${cases} cases${gzip ? '' : ', no gzip'}, ${errors} errors)`,
       ours: quantile(latencies[name]!, 0.99),
       peer: 'target',
       theirs: TARGET_P99_MS,
