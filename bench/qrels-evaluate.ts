@@ -3,7 +3,7 @@
  * memory (max RSS, from /usr/bin/time) and wall time of each whole process, printed as
  * figure, peer, ratio (qrelay / peer: below 1 is better). Asserts nothing.
  *   node --import tsx bench/qrels-evaluate.ts                 # 10 runs × 1,000 queries × 100 documents
- *   node --import tsx bench/qrels-evaluate.ts --scale paper   # 25 runs × 3,657 queries × 100 documents
+ *   node --import tsx bench/qrels-evaluate.ts --scale paper   # 25 runs × 3,657 queries × 100 documents (or QRELAY_BENCH_SCALE=paper)
  *   node --import tsx bench/qrels-evaluate.ts 3657 1000 25    # queries, documents per query, runs
  * The peer runs bench/peers/ir_measures_evaluate.py with $QRELAY_PYTHON, else .venv/bin/python,
  * else python3 (bench/peers/requirements.txt lists what it needs); without ir_measures the peer
@@ -17,9 +17,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { paths } from '../src/paths.js';
+import { measureProcess as measure } from './support/measure.js';
+import { reportRows, type BenchRow } from './support/table.js';
 
 const args = process.argv.slice(2);
-const paper = args.includes('--scale') && args[args.indexOf('--scale') + 1] === 'paper';
+const paper = process.env.QRELAY_BENCH_SCALE === 'paper' || (args.includes('--scale') && args[args.indexOf('--scale') + 1] === 'paper');
 const numbers = args.filter((a) => /^\d+$/.test(a)).map(Number);
 const [queries, perQuery, systems] = (numbers.length === 3 ? numbers : paper ? [3657, 100, 25] : [1000, 100, 10]) as [
   number,
@@ -72,25 +74,6 @@ for (let s = 0; s < systems; s++) {
   );
 }
 
-interface Measured {
-  peakMiB: number;
-  seconds: number;
-}
-
-/** Runs a command under /usr/bin/time; null (and why) when it cannot run or fails. */
-function measure(command: string, commandArgs: string[]): Measured | string {
-  const res = spawnSync('/usr/bin/time', ['-f', '%M %e', command, ...commandArgs], {
-    cwd: paths.root,
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
-  if (res.error) return res.error.message;
-  const last = res.stderr.trim().split('\n').at(-1) ?? '';
-  const match = /^(\d+) ([\d.]+)$/.exec(last);
-  if (res.status !== 0 || !match) return `exit ${res.status}: ${res.stderr.trim().split('\n').slice(-3).join(' / ')}`;
-  return { peakMiB: Number(match[1]) / 1024, seconds: Number(match[2]) };
-}
-
 function python(): string | undefined {
   const candidates = [process.env.QRELAY_PYTHON, join(paths.root, '.venv', 'bin', 'python'), 'python3'].filter(
     (p): p is string => !!p && (!p.includes('/') || existsSync(p)),
@@ -128,6 +111,14 @@ for (const [label, key, unit] of [
     theirs === null ? 'n/a' : `${theirs.toFixed(key === 'seconds' ? 1 : 0)} ${unit}`,
     mine !== null && theirs !== null ? (mine / theirs).toFixed(2) : '–',
   );
+}
+// the run's table (bench/run-all.ts): both figures against ir_measures from this run
+if (typeof qrelay !== 'string' && typeof peer !== 'string') {
+  const figure = `evaluate ${systems} runs × ${queries} queries`;
+  reportRows([
+    { figure: `${figure}: peak memory`, ours: qrelay.peakMiB, peer: 'ir_measures', theirs: peer.peakMiB, unit: 'MiB', better: 'lower' },
+    { figure: `${figure}: wall time`, ours: qrelay.seconds, peer: 'ir_measures', theirs: peer.seconds, unit: 's', better: 'lower' },
+  ] satisfies BenchRow[]);
 }
 if (typeof qrelay === 'string') console.log(`qrelay: ${qrelay}`);
 if (typeof peer === 'string') console.log(`peer: ${peer}`);

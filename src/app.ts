@@ -35,7 +35,16 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}): Express
   app.set('trust proxy', 'loopback');
   const metrics = createMetrics();
 
-  app.use(pinoHttp({ logger: ctx.logger, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' } }));
+  app.use(
+    pinoHttp({
+      logger: ctx.logger,
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+      // a dashboard polling status and report asks hundreds of reads a second: a read that
+      // succeeded is logged at debug; failures and anything that may change state at info
+      customLogLevel: (req, res, err) =>
+        !err && res.statusCode < 400 && (req.method === 'GET' || req.method === 'HEAD') ? 'debug' : 'info',
+    }),
+  );
   app.use(metrics.middleware);
   app.use(express.json({ limit: '2mb' }));
 

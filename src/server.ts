@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Agenda } from 'agenda';
 import type { Express } from 'express';
 import { createApp } from './app.js';
-import { warmAnswers } from './api/answers.js';
+import { finishedBatches, warmAnswers } from './api/answers.js';
 import type { AppContext } from './api/context.js';
 import { resolveApiToken } from './api/token.js';
 import type { Config } from './config.js';
@@ -44,6 +44,9 @@ function listen(app: Express, host: string, port: number): Promise<Server> {
   });
 }
 
+/** Finished batches whose answers `serve` prepares before it listens (the others' after). */
+const WARM_BEFORE_LISTENING = 4;
+
 /** Database (started if needed), migrations, jobs, HTTP: `qrelay serve`. */
 export async function startServer(config: Config, logger: Logger, opts: StartServerOptions = {}): Promise<RunningServer> {
   const database = await openDatabase(config);
@@ -67,14 +70,23 @@ export async function startServer(config: Config, logger: Logger, opts: StartSer
     logger.info({ tokenSource: apiToken.source }, 'mutating API routes require the bearer token');
     const ctx: AppContext = { config, logger, connection: database.connection, apiToken: apiToken.token, agenda };
     const app = createApp(ctx, { mount: opts.mount });
+    // the most recently finished batches' status and report are ready before the first
+    // request (a dashboard opened at once would otherwise wait seconds for a large batch's
+    // report); the other finished batches' in the background once serving
+    const finished = await finishedBatches(ctx).catch((err: unknown) => {
+      logger.warn({ err }, 'could not list the finished batches to prepare their answers');
+      return [];
+    });
+    await warmAnswers(ctx, finished.slice(0, WARM_BEFORE_LISTENING)).catch((err: unknown) =>
+      logger.warn({ err }, 'could not prepare the answers of finished batches'),
+    );
     server = await listen(app, config.http.host, config.http.port);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.http.port;
     const url = `http://${config.http.host}:${port}`;
     logger.info({ url }, 'qrelay is serving');
-    // finished batches' status and report, ready before a dashboard asks (in the background)
-    warmAnswers(ctx).then(
-      (n) => logger.debug({ batches: n }, 'answers of finished batches ready'),
+    warmAnswers(ctx, finished.slice(WARM_BEFORE_LISTENING)).then(
+      () => logger.debug({ batches: finished.length }, 'answers of finished batches ready'),
       (err: unknown) => logger.warn({ err }, 'could not prepare the answers of finished batches'),
     );
 

@@ -3,6 +3,7 @@ import type { HitDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { committedCents } from '../pipeline/budget.js';
 import { priceTerms } from '../pipeline/budget.js';
+import { touchBatch } from '../pipeline/revision.js';
 import { requireBatch } from '../batches/index.js';
 import { recordAudit } from './audit.js';
 import { bonusRequestToken, bonusTotalCents, bonusWithinBudget, parseBonusAmount } from './bonus-terms.js';
@@ -131,6 +132,8 @@ export async function payBonus(ctx: ActionContext, input: BonusInput): Promise<B
     uniqueRequestToken: token,
   });
   await ctx.models.bonuses.updateOne({ _id: token }, { $set: { state: 'paid', paidAt: ctx.pipeline.now() } });
+  // the batch's spend in its status and report snapshots (src/api/answers.ts) includes bonuses
+  await touchBatch(ctx.pipeline, batch._id);
   await recordAudit(ctx, {
     batch: batch._id,
     action: 'bonus',

@@ -9,7 +9,9 @@ import { readBatchFingerprint } from '../pipeline/revision.js';
 import { batchStatus } from '../pipeline/status.js';
 import { renderReport, REPORT_MEDIA_TYPES, type CsvTable, type ReportFormat } from '../reports/index.js';
 import type { AppContext } from './context.js';
-import { FreshReads, renderedAnswer, SnapshotCache, type RenderedAnswer, type SnapshotStore } from './snapshot.js';
+import { onWrites } from '../db/write-notices.js';
+import { RecentReads } from './recent-reads.js';
+import { renderedAnswer, SnapshotCache, type RenderedAnswer, type SnapshotStore } from './snapshot.js';
 
 /**
  * The API's expensive reads, a batch's status and its report, as snapshots (snapshot.ts):
@@ -60,6 +62,16 @@ async function exportFingerprint(ctx: PipelineContext, batch: string): Promise<s
   return `${last.base}|${new Date(last.exportedAt).getTime()}|${file}`;
 }
 
+/**
+ * How old the fingerprint behind an answer may be. This process's own writes show at the
+ * next request; another process's (a second `qrelay serve`, a `qrelay review` in a
+ * terminal) within `maxStaleMs`: an answer reflects a read of the batch that started at
+ * most 1 s before the request arrived. A batch asked for steadily is re-read about every
+ * 250 ms in the background; requests wait for a read only when the last one is older than
+ * 1 s (a batch not asked for lately).
+ */
+export const ANSWER_STALENESS = { refreshAfterMs: 250, maxStaleMs: 1000 } as const;
+
 export interface BatchAnswers {
   status(batch: string): Promise<RenderedAnswer>;
   report(batch: string, format: ReportFormat, table?: CsvTable): Promise<RenderedAnswer>;
@@ -69,8 +81,10 @@ export function batchAnswers(ctx: PipelineContext): BatchAnswers {
   const store = answerStore(ctx);
   const statuses = new SnapshotCache<RenderedAnswer>(64, store);
   const reports = new SnapshotCache<RenderedAnswer>(64, store);
-  // every answer of a batch shares one lookup per wave of requests
-  const fresh = new FreshReads<string>();
+  // no database read per request: fingerprints from memory, re-read in the background
+  // (ANSWER_STALENESS), forgotten at once when this process writes a batch or an export
+  const fresh = new RecentReads<string>(ANSWER_STALENESS);
+  onWrites(ctx.models.batches.db, () => fresh.invalidate());
   const batchFingerprint = (batch: string) => fresh.read(`batch|${batch}`, () => readBatchFingerprint(ctx, batch));
   const reportFingerprint = async (batch: string) => {
     // the report reads the batch and its last export (the base its holes are counted against)
@@ -109,14 +123,20 @@ export function answersOf(ctx: AppContext): BatchAnswers {
   return answers;
 }
 
-/** Computes (or loads) the status and JSON report of every finished batch, one after another. */
-export async function warmAnswers(ctx: AppContext): Promise<number> {
-  const answers = answersOf(ctx);
+/** Finished batches (complete, expired, closed), the most recently changed first: their answers change seldom. */
+export async function finishedBatches(ctx: AppContext): Promise<string[]> {
   const pipeline = createPipelineContext({ connection: ctx.connection, config: ctx.config, logger: ctx.logger });
-  const finished = await pipeline.models.batches.find({ state: { $in: ['complete', 'expired', 'closed'] } }, { _id: 1 }).lean();
-  for (const { _id } of finished) {
-    await answers.status(_id);
-    await answers.report(_id, 'json');
+  const finished = await pipeline.models.batches
+    .find({ state: { $in: ['complete', 'expired', 'closed'] } }, { _id: 1, updatedAt: 1 })
+    .lean<Array<{ _id: string; updatedAt: Date }>>();
+  return finished.sort((a, b) => new Date(b.updatedAt).getTime() - new Date(a.updatedAt).getTime()).map((b) => b._id);
+}
+
+/** Computes (or loads from answer_snapshots) the status and JSON report of these batches, one after another. */
+export async function warmAnswers(ctx: AppContext, batches: readonly string[]): Promise<void> {
+  const answers = answersOf(ctx);
+  for (const batch of batches) {
+    await answers.status(batch);
+    await answers.report(batch, 'json');
   }
-  return finished.length;
 }

@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { FreshReads, renderedAnswer, SnapshotCache } from './snapshot.js';
+import { renderedAnswer, SnapshotCache } from './snapshot.js';
 
 /** A promise settled from outside, to order concurrent reads exactly. */
 function deferred<T>() {
@@ -9,8 +9,6 @@ function deferred<T>() {
   const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
   return { promise, resolve, reject };
 }
-
-const tick = () => new Promise((r) => setImmediate(r));
 
 describe('SnapshotCache', () => {
   it('computes once for any number of requests while the fingerprint holds, again when it changes', async () => {
@@ -83,41 +81,6 @@ describe('SnapshotCache', () => {
     await get('c');
     expect(await get('a')).toBe('a1');
     expect(await get('b')).toBe('b4');
-  });
-});
-
-describe('FreshReads', () => {
-  it('never answers a request from a read that started before it arrived, and shares reads', async () => {
-    const fresh = new FreshReads<string>();
-    const reads: Array<ReturnType<typeof deferred<string>>> = [];
-    const read = () => {
-      const d = deferred<string>();
-      reads.push(d);
-      return d.promise;
-    };
-    const early = fresh.read('k', read);
-    await tick();
-    // the data changes now; these requests arrive while the first read is running
-    const late = fresh.read('k', read);
-    const later = fresh.read('k', read);
-    const otherKey = fresh.read('other', read);
-    await tick();
-    expect(reads).toHaveLength(2); // the late ones wait for the next read of k; another key reads at once
-    reads[0]!.resolve('v1');
-    expect(await early).toBe('v1');
-    await tick();
-    expect(reads).toHaveLength(3);
-    reads[2]!.resolve('v2');
-    expect(await late).toBe('v2');
-    expect(await later).toBe('v2');
-    reads[1]!.resolve('o');
-    expect(await otherKey).toBe('o');
-  });
-
-  it('lets a failed read fail its waiters only', async () => {
-    const fresh = new FreshReads<string>();
-    await expect(fresh.read('k', () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
-    expect(await fresh.read('k', async () => 'back')).toBe('back');
   });
 });
 

@@ -4,15 +4,10 @@ import type { Request, Response } from 'express';
 
 /**
  * Snapshots of expensive read answers (a batch's status, its report), keyed by a cheap
- * fingerprint of what they were computed from. A request reads the fingerprint (one lookup
- * by `_id`); the snapshot serves while the fingerprint is unchanged, so an answer is never
- * older than the data at the moment the request arrived, in this process or after a write
- * by another process on the same database.
- *
- * Under load the lookups coalesce (FreshReads): a request joins the read that starts next
- * (never one already running, which may predate its arrival), so there is at most one
- * running and one waiting per key, and the answers of one batch share them. Computing
- * coalesces too: one computation per key and fingerprint, however many requests wait.
+ * fingerprint of what they were computed from (src/api/answers.ts gets it from memory,
+ * with a bounded staleness: recent-reads.ts). The snapshot serves while the fingerprint is
+ * unchanged. Computing coalesces: one computation per key and fingerprint, however many
+ * requests wait.
  */
 /** A second level shared by every process on the database (and kept across restarts). */
 export interface SnapshotStore<T> {
@@ -63,34 +58,6 @@ export class SnapshotCache<T> {
     const value = await compute();
     await this.store.save(key, fingerprint, value).catch(() => undefined);
     return value;
-  }
-}
-
-/**
- * Reads that many concurrent requests share without ever answering one of them with a
- * value read before it arrived: a request joins the read that starts next, never one
- * already running. At most one read runs and one waits per key.
- */
-export class FreshReads<V> {
-  private readonly reads = new Map<string, { current: Promise<V>; next: Promise<V> | null }>();
-
-  read(key: string, read: () => Promise<V>): Promise<V> {
-    const slot = this.reads.get(key);
-    if (!slot) return this.begin(key, read);
-    const settled = () => undefined;
-    slot.next ??= slot.current.then(settled, settled).then(() => this.begin(key, read));
-    return slot.next;
-  }
-
-  private begin(key: string, read: () => Promise<V>): Promise<V> {
-    const current = read();
-    const slot = { current, next: null };
-    this.reads.set(key, slot);
-    const clear = () => {
-      if (this.reads.get(key) === slot) this.reads.delete(key);
-    };
-    current.then(clear, clear);
-    return current;
   }
 }
 

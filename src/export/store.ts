@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { collections } from '../db/collections.js';
+import { announceWrites } from '../db/write-notices.js';
 import type { QrelsFormat, QrelsOutputFormat } from '../qrels/index.js';
 
 /**
@@ -42,6 +43,8 @@ const schema = new Schema<QrelsExportDoc>(
   },
   { collection: collections.qrelsExports, versionKey: false },
 );
+// the report's fingerprint includes the last export (src/api/answers.ts)
+announceWrites(schema, collections.qrelsExports);
 
 export function qrelsExportModel(connection: Connection): Model<QrelsExportDoc> {
   return (connection.models.QrelsExport as Model<QrelsExportDoc> | undefined) ?? connection.model<QrelsExportDoc>('QrelsExport', schema);

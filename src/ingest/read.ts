@@ -9,6 +9,8 @@ import { readLines, type RawLine } from './lines.js';
 export interface ReadOptions {
   /** Lines longer than this are refused without being held in memory (default 10 MiB). */
   maxLineBytes?: number;
+  /** Bytes read at a time; each piece's lines are yielded together (default 1 MiB). */
+  chunkBytes?: number;
 }
 
 export interface ValidateOptions extends ReadOptions {

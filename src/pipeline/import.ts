@@ -145,6 +145,12 @@ async function ensureBatch(ctx: PipelineContext, batch: string): Promise<boolean
 const changedRecordReason = (batch: string, record: { query_id: string; chunk_id: string }) =>
   `batch ${batch} already holds query_id ${JSON.stringify(record.query_id)} with chunk_id ${JSON.stringify(record.chunk_id)} with different content: a batch's records do not change; import the new version into a new batch`;
 
+/**
+ * The file is read and written in pieces of this many bytes: what an import holds in memory
+ * is bounded by it (and by the longest line), not by the file's size or its records' size.
+ */
+const READ_BYTES = 256 * 1024;
+
 export async function importFile(ctx: PipelineContext, file: string, opts: ImportOptions): Promise<ImportResult> {
   const batch = checkBatchName(opts.batch, 'batch');
   const shown = opts.displayName ?? file;
@@ -178,10 +184,16 @@ export async function importFile(ctx: PipelineContext, file: string, opts: Impor
     await ctx.models.imports.create(doc);
   });
   const chunkSize = opts.chunkSize ?? 500;
-  const scan = scanFile(file, kind, { maxLineBytes: opts.maxLineBytes });
+  const scan = scanFile(file, kind, { maxLineBytes: opts.maxLineBytes, chunkBytes: READ_BYTES });
   let format: string | null = null;
   let ignoredFields: IgnoredField[] = [];
   let written: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    // one chunk in flight while the next is read and checked: the database and the parser overlap
+    await written;
+    written = writer.flush(counts).then(() => ctx.progress(`${shown}: ${counts.inserted + counts.existing} ${kind} records written`));
+    written.catch(() => undefined); // awaited at the next chunk or at the end; not unhandled meanwhile
+  };
   for (;;) {
     const next = await scan.next();
     if (next.done) {
@@ -205,13 +217,11 @@ export async function importFile(ctx: PipelineContext, file: string, opts: Impor
       if (!before) writer.insert(doc, record);
       else if (before.sha === fields.sha) writer.existing(_id);
       else writer.replace(doc, record); // an unfinished import's other version
-      if (writer.pending >= chunkSize) {
-        // one chunk in flight while the next is read and checked: the database and the parser overlap
-        await written;
-        written = writer.flush(counts).then(() => ctx.progress(`${shown}: ${counts.inserted + counts.existing} ${kind} records written`));
-        written.catch(() => undefined); // awaited at the next chunk or at the end; not unhandled meanwhile
-      }
+      if (writer.pending >= chunkSize) await flush();
     }
+    // and at the end of every piece of the file read (READ_BYTES): whatever the records' size,
+    // at most two pieces' records are held, one being written and one being checked
+    if (writer.pending > 0 && errors.length === 0) await flush();
   }
   await written;
   if (errors.length > 0) {

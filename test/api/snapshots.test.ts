@@ -1,9 +1,12 @@
+import mongoose from 'mongoose';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ANSWER_STALENESS } from '../../src/api/answers.js';
 import type { AppContext } from '../../src/api/context.js';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
+import { createPipelineContext } from '../../src/pipeline/context.js';
 import { preparePublish } from '../../src/pipeline/publish.js';
 import { touchBatch } from '../../src/pipeline/revision.js';
 import { useTestDatabase } from '../support/db.js';
@@ -11,8 +14,9 @@ import { importSampleBatch, tempDir, testContext } from '../pipeline/support.js'
 
 /**
  * Status and report are served from snapshots (src/api/snapshot.ts) keyed by the batch's
- * fingerprint: what any process changes through the pipeline shows at the next request,
- * in this app and in another one on the same database.
+ * fingerprint, which the app keeps in memory: what this process changes through the
+ * pipeline shows at the next request (in every app on its connection); what another
+ * process changes shows within ANSWER_STALENESS.maxStaleMs.
  */
 const t = useTestDatabase();
 const apps: ReturnType<typeof createApp>[] = [];
@@ -94,5 +98,38 @@ describe('status and report snapshots', () => {
     expect(zipped.headers.vary).toMatch(/Accept-Encoding/);
     expect(zipped.headers.etag).not.toBe(after.headers.etag);
     expect(zipped.body).toEqual(after.body);
+  });
+
+  it("shows another process's change once maxStaleMs has passed since it, however the requests before it were answered", async () => {
+    const [one] = apps as [ReturnType<typeof createApp>];
+    const before = await request(one).get('/api/v1/batches/snap').set('Accept-Encoding', 'identity').expect(200);
+    // another process: its own connection, so none of its writes is announced to this one
+    const other = await mongoose.createConnection(t.uri).asPromise();
+    try {
+      const ctx = createPipelineContext({ connection: other, config: loadConfig({ ...process.env }), logger: createLogger('silent') });
+      await ctx.models.hits.updateOne({ _id: 'snap|0' }, { $set: { state: 'expired' } });
+      await touchBatch(ctx, 'snap');
+    } finally {
+      await other.close();
+    }
+    // any read that starts after the write sees it: past the bound, no answer may come from an older one
+    await new Promise((r) => setTimeout(r, ANSWER_STALENESS.maxStaleMs + 50));
+    const after = await request(one).get('/api/v1/batches/snap').set('Accept-Encoding', 'identity').expect(200);
+    expect(after.body.hits.byState.expired).toBe((before.body.hits.byState.expired ?? 0) + 1);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+  });
+
+  it('renders the report anew after a manual label decided through the API (the action bumps the revision)', async () => {
+    const [one] = apps as [ReturnType<typeof createApp>];
+    const before = await request(one).get('/api/v1/batches/snap/report').expect(200);
+    expect(before.body.manualDecisions).toEqual([]);
+    const item = await testContext(t).models.items.findOne({ batch: 'snap' }).lean<{ queryId: string; chunkId: string }>();
+    await request(one)
+      .post('/api/v1/batches/snap/manual-labels')
+      .set('Authorization', 'Bearer snapshot-test-token')
+      .send({ queryId: item!.queryId, chunkId: item!.chunkId, label: 'no', note: 'read it myself' })
+      .expect(200);
+    const after = await request(one).get('/api/v1/batches/snap/report').expect(200);
+    expect(after.body.manualDecisions).toEqual([expect.objectContaining({ label: 'no', note: 'read it myself' })]);
   });
 });

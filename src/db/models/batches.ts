@@ -3,6 +3,7 @@ import type { CheckSummary, HitPreset, PlanLayout } from '../../hits/index.js';
 import type { CostQuote } from '../../hits/quote.js';
 import type { ReviewPolicy } from '../../quality/index.js';
 import { collections } from '../collections.js';
+import { announceWrites } from '../write-notices.js';
 
 /**
  * `draft`: importing; `publishing`: plan stored, HITs being created; `collecting`: all
@@ -117,3 +118,5 @@ export const batchSchema = new Schema<BatchDoc>(
   },
   { collection: collections.batches, versionKey: false, minimize: false },
 );
+// the API keeps batch fingerprints in memory (src/api/answers.ts): this process's writes reach it at once
+announceWrites(batchSchema, collections.batches);
