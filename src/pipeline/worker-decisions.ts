@@ -69,13 +69,19 @@ async function send(ctx: PipelineContext, decision: WorkerDecisionDoc): Promise<
   );
 }
 
-/** A stopped worker's votes stop counting, also those of work approved before they were stopped (it stays paid). */
+/**
+ * A stopped worker's votes stop counting, also those of work approved before they were
+ * stopped (it stays paid). A HIT already done whose votes are withdrawn is open again for the
+ * follow-up (extended while it is open, else its items posted anew): without that, its items
+ * would stay short of votes in a batch called complete.
+ */
 async function retractCounted(
   ctx: PipelineContext,
-  assignments: readonly AssignmentDoc[],
+  data: { hits: readonly HitDoc[]; assignments: readonly AssignmentDoc[] },
   decided: ReadonlyMap<string, WorkerDecisionDoc>,
 ): Promise<void> {
-  for (const a of assignments) {
+  const reopen = new Set<string>();
+  for (const a of data.assignments) {
     const decision = decided.get(a.workerId);
     if (!decision || a.reviewState !== 'done' || a.outcome === 'rejected' || a.override || a.review?.countsVotes !== true) continue;
     await ctx.models.assignments.updateOne(
@@ -87,7 +93,11 @@ async function retractCounted(
         },
       },
     );
+    reopen.add(a.hit);
   }
+  // by `_id` alone (the dev database scans the collection for any other filter); the round lease keeps other rounds out
+  for (const hit of data.hits)
+    if (hit.state === 'done' && reopen.has(hit._id)) await ctx.models.hits.updateOne({ _id: hit._id }, { $set: { state: 'published' } });
 }
 
 /**
@@ -126,6 +136,6 @@ export async function decideWorkers(
     standings.set(workerId, { verdict, stoppedReason: decision?.reason ?? null });
   }
   for (const decision of decided.values()) if (decision.state === 'decided') await send(ctx, decision);
-  await retractCounted(ctx, data.assignments, decided);
+  await retractCounted(ctx, data, decided);
   return standings;
 }

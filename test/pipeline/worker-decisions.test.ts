@@ -8,7 +8,7 @@ import { publishBatch } from '../../src/pipeline/publish.js';
 import { BLOCKED_QUALIFICATION } from '../../src/pipeline/blocked-qualification.js';
 import { useMarketplace } from '../marketplace/support.js';
 import { sampleOracle, simulationAdmin } from './simulated-crowd.js';
-import { workInSpells } from '../support/simulation.js';
+import { workInSteps } from '../support/simulation.js';
 import { importSampleBatch, tempDir, testContext } from './support.js';
 import { requireBatch, loadBatchData } from '../../src/batches/index.js';
 
@@ -46,7 +46,7 @@ describe('worker-level decisions in the collection round', () => {
   it('stops bad workers by qualification, discards their unreviewed work and collects it again', { timeout: 900_000 }, async () => {
     const ctx = testContext(h.db);
     await importSampleBatch(ctx, dir, 'wd', CASES);
-    await publishBatch(ctx, 'wd', { preset: 'lab', target: h.running.url, concurrency: 8 }, 'local');
+    await publishBatch(ctx, 'wd', { preset: 'lab', target: h.running.url, concurrency: 1 }, 'local');
     const batch = await requireBatch(ctx, 'wd');
     const blockedType = batch.qualificationIds[BLOCKED_QUALIFICATION];
     expect(blockedType).toEqual(expect.any(String));
@@ -58,7 +58,7 @@ describe('worker-level decisions in the collection round', () => {
     const kindOf = new Map(workers.map((w) => [w.workerId, w.kind]));
 
     // rounds every 10 simulated minutes, as a running service reviews soon after work comes in
-    const { complete } = await workInSpells(h.running, async () => (await collectBatch(ctx, 'wd')).followUp.complete, {
+    const { complete } = await workInSteps(h.running, async () => (await collectBatch(ctx, 'wd')).followUp.complete, {
       spellSeconds: 600,
     });
     expect(complete).toBe(true);

@@ -41,3 +41,37 @@ export async function workInSpells(
   }
   return { complete, rounds, simulatedSeconds: simulated };
 }
+
+/**
+ * Like `workInSpells`, as a discrete-event run (`qrelay simulate`'s mode): the marketplace
+ * clock is held and moves only with the simulation's events, and a collection round runs
+ * every `spellSeconds` of simulated time or as soon as all open work is done, while time
+ * stands still. Nothing depends on the machine's speed: a seed replays the same run.
+ */
+export async function workInSteps(
+  running: SimulatedMarketplace,
+  round: () => Promise<boolean>,
+  opts: { spellSeconds?: number; maxSimulatedSeconds?: number } = {},
+): Promise<{ complete: boolean; rounds: number; simulatedSeconds: number }> {
+  const spellMs = (opts.spellSeconds ?? 20 * 60) * 1000;
+  const sim = running.simulation;
+  const clock = running.marketplace.clock;
+  sim.startStepped();
+  const startMs = clock.nowMs();
+  const limitMs = startMs + (opts.maxSimulatedSeconds ?? 7 * 86_400) * 1000;
+  let rounds = 0;
+  let complete = false;
+  try {
+    while (!complete && clock.nowMs() < limitMs) {
+      const t = await sim.runUntil(clock.nowMs() + spellMs, { untilQuiet: true });
+      await running.loops.tick();
+      complete = await round();
+      rounds++;
+      // the round's requests happened at time t; the crowd resumes a minute later
+      await sim.runUntil(t + 60_000);
+    }
+  } finally {
+    await sim.stop();
+  }
+  return { complete, rounds, simulatedSeconds: (clock.nowMs() - startMs) / 1000 };
+}

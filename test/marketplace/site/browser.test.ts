@@ -88,10 +88,16 @@ describe('the worker site in Chromium', () => {
       'item1_answer',
       'item1_comment',
       'item1_ms',
+      'item1_copies',
+      'item1_pastes',
+      'item1_focus_losses',
       'item2_answer',
       'item2_difficult',
       'item2_comment',
       'item2_ms',
+      'item2_copies',
+      'item2_pastes',
+      'item2_focus_losses',
     ]);
     const value = new Map(answers.map((a) => [a.questionIdentifier, a.freeText]));
     expect(value.get('item1_answer')).toBe('yes');
