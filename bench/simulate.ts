@@ -15,11 +15,11 @@
  * the default population (samples/population.json), 3 votes per case.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { paths } from '../src/paths.js';
 import type { Forecast } from '../src/simulation/forecast.js';
-import { isolatedQrelay } from './support/qrelay-process.js';
+import { isolatedQrelay, writeSampleCases } from './support/qrelay-process.js';
 import { reportRows } from './support/table.js';
 
 const args = process.argv.slice(2);
@@ -28,23 +28,6 @@ const paper = process.env.QRELAY_BENCH_SCALE === 'paper' || (args.includes('--sc
 const base = Number(args.find((a) => /^\d+$/.test(a)) ?? (paper ? 1014 : 135));
 const PAPER_CASES = 4056;
 const GOAL_SECONDS = 60;
-
-/** The sample's cases, repeated under new query ids until there are `cases` of them, and their true labels. */
-function writeCases(dir: string, cases: number): void {
-  const sample = readFileSync(join(paths.samples, 'escalations.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '');
-  const lines: string[] = [];
-  const truth: string[] = [];
-  for (let i = 0; lines.length < cases; i++) {
-    const c = JSON.parse(sample[i % sample.length]!) as { query_id: string; chunk_id: string; hidden_label: string };
-    const copy = { ...c, query_id: `${c.query_id}-r${Math.floor(i / sample.length)}` };
-    lines.push(JSON.stringify(copy));
-    truth.push(JSON.stringify({ query_id: copy.query_id, chunk_id: copy.chunk_id, label: copy.hidden_label }));
-  }
-  writeFileSync(join(dir, 'cases.jsonl'), `${lines.join('\n')}\n`);
-  writeFileSync(join(dir, 'truth.jsonl'), `${truth.join('\n')}\n`);
-}
 
 interface Lifecycle {
   cases: number;
@@ -74,7 +57,7 @@ async function lifecycle(cases: number): Promise<Lifecycle> {
     );
   };
   try {
-    writeCases(dir, cases);
+    writeSampleCases(dir, cases);
     let importSeconds = 0;
     for (const [file, kind] of [
       [join(dir, 'cases.jsonl'), 'escalations'],

@@ -9,12 +9,11 @@
  * `off`: the same with `--worker-decisions off` (the checks alone, per assignment: qrelay before
  * issue 16), for the comparison.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { paths } from '../src/paths.js';
 import type { Forecast } from '../src/simulation/forecast.js';
-import { freshEnv, runQrelay, writeSampleCases } from './support/qrelay-cli.js';
+import { isolatedQrelay, runQrelay, writeSampleCases } from './support/qrelay-process.js';
 
 const population = resolve(process.argv[2] ?? join(paths.samples, 'population.json'));
 const seeds = Number(process.argv[3] ?? '3');
@@ -22,8 +21,7 @@ const cases = Number(process.argv[4] ?? '270');
 const decisions = process.argv[5] === 'off' ? 'off' : 'on';
 const BAD = new Set(['spammer', 'alwaysYes', 'alwaysNo']);
 
-const dir = mkdtempSync(join(tmpdir(), 'qrelay-bench-worker-actions-'));
-const env = await freshEnv(dir, 'bench_worker_actions');
+const { dir, env } = await isolatedQrelay('worker-actions', { db: 27_900, api: 18_100, marketplace: 18_700 });
 const files = writeSampleCases(dir, cases);
 const qrelay = (args: string[]) => runQrelay(env, args);
 

@@ -3,7 +3,7 @@
  * marketplace (or its own database on MONGODB_URI), and the CLI run from the sources.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isListening } from '../../src/db/devdb.js';
@@ -43,4 +43,25 @@ export function runQrelay(env: NodeJS.ProcessEnv, args: string[]): Promise<{ cod
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, seconds: (performance.now() - started) / 1000 })));
+}
+
+/**
+ * The sample's cases, repeated under new query ids (`-r1`, `-r2`, ...) until there are
+ * `cases` of them, written to `dir/cases.jsonl` with their true labels in `dir/truth.jsonl`.
+ */
+export function writeSampleCases(dir: string, cases: number): { cases: string; truth: string } {
+  const sample = readFileSync(join(paths.samples, 'escalations.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  const lines: string[] = [];
+  const truth: string[] = [];
+  for (let i = 0; lines.length < cases; i++) {
+    const c = JSON.parse(sample[i % sample.length]!) as { query_id: string; chunk_id: string; hidden_label: string };
+    const copy = { ...c, query_id: `${c.query_id}-r${Math.floor(i / sample.length)}` };
+    lines.push(JSON.stringify(copy));
+    truth.push(JSON.stringify({ query_id: copy.query_id, chunk_id: copy.chunk_id, label: copy.hidden_label }));
+  }
+  writeFileSync(join(dir, 'cases.jsonl'), `${lines.join('\n')}\n`);
+  writeFileSync(join(dir, 'truth.jsonl'), `${truth.join('\n')}\n`);
+  return { cases: join(dir, 'cases.jsonl'), truth: join(dir, 'truth.jsonl') };
 }
