@@ -10,46 +10,17 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRecords, validateFile } from '../src/ingest/index.js';
+import { debateRecord } from './support/debate-records.js';
 
 const MiB = 1024 * 1024;
 const targetBytes = Number(process.argv[2] ?? 400) * MiB;
-
-const words =
-  'the river flows through several countries before it reaches the sea and its basin drains a large part of central europe'.split(' ');
-function prose(n: number, seed: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(words[(seed * 7 + i * 13) % words.length]!);
-  return `${out.join(' ')}.`;
-}
-
-function record(i: number): string {
-  const chunk = prose(260, i);
-  const turn = (round: number, agent: 'A' | 'B') => ({
-    round,
-    agent,
-    stance: agent === 'A' ? 'relevant' : 'irrelevant',
-    label: agent === 'A' ? 'yes' : 'no',
-    reasoning: prose(70, i + round),
-    references: agent === 'A' ? [chunk.slice(0, 120)] : [],
-  });
-  return JSON.stringify({
-    query_id: `q${i % 5000}`,
-    query: `how long is river number ${i % 5000}`,
-    answers: ['2,850 km'],
-    chunk_id: `d${i}`,
-    chunk,
-    dataset: 'bench',
-    debate: [turn(1, 'A'), turn(1, 'B'), turn(2, 'A'), turn(2, 'B')],
-    hidden_label: i % 5 < 2 ? 'yes' : 'no',
-  });
-}
 
 async function writeFile(path: string): Promise<{ bytes: number; lines: number }> {
   const out = createWriteStream(path);
   let bytes = 0;
   let lines = 0;
   while (bytes < targetBytes) {
-    const line = `${record(lines)}\n`;
+    const line = `${debateRecord(lines)}\n`;
     bytes += Buffer.byteLength(line);
     lines += 1;
     if (!out.write(line)) await once(out, 'drain');

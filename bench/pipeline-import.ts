@@ -26,35 +26,10 @@ import { startDevdb, type DevdbHandle } from '../src/db/devdb.js';
 import { paths } from '../src/paths.js';
 import { measureProcess } from './support/measure.js';
 import { reportRows } from './support/table.js';
+import { debateRecord } from './support/debate-records.js';
 
 const MiB = 1024 * 1024;
 const targetBytes = Number(process.argv[2] ?? (process.env.QRELAY_BENCH_SCALE === 'paper' ? 346 : 50)) * MiB;
-
-const words =
-  'the river flows through several countries before it reaches the sea and its basin drains a large part of central europe'.split(' ');
-const prose = (n: number, seed: number) => `${Array.from({ length: n }, (_, i) => words[(seed * 7 + i * 13) % words.length]).join(' ')}.`;
-
-function record(i: number): string {
-  const chunk = prose(260, i);
-  const turn = (round: number, agent: 'A' | 'B') => ({
-    round,
-    agent,
-    stance: agent === 'A' ? 'relevant' : 'irrelevant',
-    label: agent === 'A' ? 'yes' : 'no',
-    reasoning: prose(70, i + round),
-    references: agent === 'A' ? [chunk.slice(0, 120)] : [],
-  });
-  return JSON.stringify({
-    query_id: `q${i % 5000}`,
-    query: `how long is river number ${i % 5000}`,
-    answers: ['2,850 km'],
-    chunk_id: `d${i}`,
-    chunk,
-    dataset: 'bench',
-    debate: [turn(1, 'A'), turn(1, 'B'), turn(2, 'A'), turn(2, 'B')],
-    hidden_label: i % 5 < 2 ? 'yes' : 'no',
-  });
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -74,7 +49,7 @@ try {
   let bytes = 0;
   let lines = 0;
   while (bytes < targetBytes) {
-    const line = `${record(lines++)}\n`;
+    const line = `${debateRecord(lines++)}\n`;
     bytes += Buffer.byteLength(line);
     if (!out.write(line)) await once(out, 'drain');
   }
