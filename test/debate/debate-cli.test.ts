@@ -32,6 +32,26 @@ const readJsonl = (file: string) =>
 
 const ALL = Object.keys(BEHAVIOURS) as Behaviour[];
 
+/** A resumed run ends as the uninterrupted one did: the same files, the same summary counts. */
+function expectSameRun(whole: { out: string; stdout: string }, resumed: { out: string; stdout: string }, files: readonly string[]): void {
+  for (const name of files) {
+    expect(readFileSync(join(resumed.out, name), 'utf8'), name).toBe(readFileSync(join(whole.out, name), 'utf8'));
+  }
+  const a = JSON.parse(whole.stdout) as Record<string, number>;
+  const b = JSON.parse(resumed.stdout) as Record<string, number>;
+  for (const field of [
+    'candidates',
+    'consensus',
+    'escalated',
+    'failed',
+    'requests',
+    'retries',
+    'promptTokens',
+    'completionTokens',
+  ] as const)
+    expect(b[field], field).toBe(a[field]);
+}
+
 describe('qrelay debate against a scripted OpenAI-compatible endpoint', () => {
   it(
     "decides every scripted behaviour: consensus in round 1 and 2, escalations with both agents' rounds, failures after 2 re-asks; tokens from usage",
@@ -182,23 +202,13 @@ describe('qrelay debate against a scripted OpenAI-compatible endpoint', () => {
       expect(second.code, second.stderr).toBe(0);
       for (const key of askedBefore) expect(server.answeredCount(key)).toBe(0);
       expect(server.answered.length).toBe(wholeRequests - answeredBeforeKill);
-      for (const name of ['escalations.jsonl', 'consensus.jsonl', 'filtered.jsonl', 'failed.jsonl']) {
-        expect(readFileSync(join(out, name), 'utf8'), name).toBe(readFileSync(join(whole, name), 'utf8'));
-      }
-      const a = JSON.parse(uninterrupted.stdout) as Record<string, number>;
-      const b = JSON.parse(second.stdout) as Record<string, number>;
-      for (const field of [
-        'candidates',
-        'consensus',
-        'escalated',
-        'failed',
-        'requests',
-        'retries',
-        'promptTokens',
-        'completionTokens',
-      ] as const)
-        expect(b[field], field).toBe(a[field]);
-      expect(b.requestsReplayed).toBe(answeredBeforeKill);
+      expectSameRun({ out: whole, stdout: uninterrupted.stdout }, { out, stdout: second.stdout }, [
+        'escalations.jsonl',
+        'consensus.jsonl',
+        'filtered.jsonl',
+        'failed.jsonl',
+      ]);
+      expect((JSON.parse(second.stdout) as Record<string, number>).requestsReplayed).toBe(answeredBeforeKill);
 
       // a changed model is another run: nothing of the journal is reused
       server.reset();
@@ -237,22 +247,11 @@ describe('qrelay debate against a scripted OpenAI-compatible endpoint', () => {
       const askedAgain = [...before].filter((key) => server.answeredCount(key) > 0);
       // at most the requests whose answers were on the wire when the process died
       expect(askedAgain.length).toBeLessThanOrEqual(8);
-      for (const name of ['escalations.jsonl', 'consensus.jsonl', 'failed.jsonl']) {
-        expect(readFileSync(join(out, name), 'utf8'), name).toBe(readFileSync(join(whole, name), 'utf8'));
-      }
-      const a = JSON.parse(uninterrupted.stdout) as Record<string, number>;
-      const b = JSON.parse(second.stdout) as Record<string, number>;
-      for (const field of [
-        'candidates',
-        'consensus',
-        'escalated',
-        'failed',
-        'requests',
-        'retries',
-        'promptTokens',
-        'completionTokens',
-      ] as const)
-        expect(b[field], field).toBe(a[field]);
+      expectSameRun({ out: whole, stdout: uninterrupted.stdout }, { out, stdout: second.stdout }, [
+        'escalations.jsonl',
+        'consensus.jsonl',
+        'failed.jsonl',
+      ]);
     },
   );
 });
