@@ -11,6 +11,7 @@ import {
   workerAssignment,
   type AssignmentState,
   type HitState,
+  type HitTypeProps,
 } from './domain/hit.js';
 import type { Question } from './domain/question-xml.js';
 import type { QuestionForm } from './domain/question-form.js';
@@ -103,17 +104,11 @@ export interface UnmetRequirement {
   requestable: boolean;
 }
 
-export interface HitSummary {
+/** What a worker sees of a HIT: its type's terms (not its requirements, which come as `unmetRequirements`) and its state. */
+export interface HitSummary extends Omit<HitTypeProps, 'qualificationRequirements'> {
   hitId: string;
   hitTypeId: string;
   hitGroupId: string;
-  title: string;
-  description: string;
-  keywords?: string;
-  reward: string;
-  rewardCents: number;
-  assignmentDurationSeconds: number;
-  autoApprovalDelaySeconds: number;
   creationTime: Date;
   expiration: Date;
   status: HitStatus;
