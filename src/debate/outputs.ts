@@ -18,12 +18,7 @@ export const OUTPUT_FILES = {
 /** An escalated case in the canonical shape `qrelay import` reads with no flag. */
 export function escalationRecord(c: Candidate, debate: readonly DebateTurn[]): EscalatedCase {
   return {
-    query_id: c.query_id,
-    query: c.query,
-    answers: c.answers,
-    chunk_id: c.chunk_id,
-    chunk: c.chunk,
-    dataset: c.dataset,
+    ...caseFields(c),
     debate: [...debate],
     ...(c.hidden_label !== undefined && { hidden_label: c.hidden_label }),
   };
@@ -50,6 +45,11 @@ export interface PrefilterVerdict {
 }
 
 export function filteredRecord(c: Candidate, verdicts: readonly PrefilterVerdict[]) {
+  return { ...caseFields(c), prefilter: [...verdicts] };
+}
+
+/** A candidate's case as the output files carry it (its hidden label, debate and verdicts apart). */
+function caseFields(c: Candidate) {
   return {
     query_id: c.query_id,
     query: c.query,
@@ -57,7 +57,6 @@ export function filteredRecord(c: Candidate, verdicts: readonly PrefilterVerdict
     chunk_id: c.chunk_id,
     chunk: c.chunk,
     dataset: c.dataset,
-    prefilter: [...verdicts],
   };
 }
 

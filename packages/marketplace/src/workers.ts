@@ -126,20 +126,12 @@ export interface HitPreview extends HitSummary {
   assignment?: WorkerAssignmentView;
 }
 
-export interface WorkerAssignmentView {
+/** A worker's own assignment: its state (status `Accepted` while they work on it) with the HIT's id, title and reward. */
+export interface WorkerAssignmentView extends Omit<AssignmentState, 'id' | 'workerId'> {
   assignmentId: string;
   hitId: string;
   title: string;
   reward: string;
-  /** `Accepted` while the worker is working on it. */
-  status: AssignmentState['status'];
-  acceptTime: Date;
-  deadline: Date;
-  submitTime?: Date;
-  autoApprovalTime?: Date;
-  approvalTime?: Date;
-  rejectionTime?: Date;
-  requesterFeedback?: string;
 }
 
 export interface WorkerAssignmentDetail extends WorkerAssignmentView {
