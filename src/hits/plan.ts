@@ -24,9 +24,10 @@ import { loadHitTemplates, type HitTemplates } from './templates.js';
  *   fields, a `data-sim-key` derived the same way.
  * - Check debates. A check shows a debate written for its own query and chunk
  *   (check-debate.ts): two agents who end in disagreement, quoting the chunk, in the style
- *   and length of the real items' debates, so that nothing on the page marks the check
- *   (test/hits/checks-indistinguishable.test.ts), the chunk is highlighted as on any item,
- *   and following either agent does not pass the check: only reading the chunk does.
+ *   and length of the real items' debates, the chunk highlighted as on any item, so that
+ *   following either agent does not pass the check: only reading the chunk does. The
+ *   wording still differs from real debates: a classifier on the page text tells checks
+ *   apart (bench/checks-classifier.ts, AUC 0.996 on word features), an open gap of issue 16.
  * - Size: each HIT is rendered; a HIT whose HTMLQuestion XML exceeds `maxQuestionBytes`
  *   is split in two (and checks are recomputed for each half) until all fit.
  */

@@ -41,7 +41,7 @@ export interface AssignmentRecord {
   readonly kept?: boolean;
   /** A person's decision that wins over the checks: `counts` (approved by hand) or `excluded`. */
   readonly overridden?: 'counts' | 'excluded';
-  /** Answers to the HIT's real items and checks alike (a worker cannot tell them apart). */
+  /** Answers to the HIT's real items and checks alike (the page marks neither: same markup and fields). */
   readonly answers: readonly Answer[];
   /** SubmitTime − AcceptTime, when known. */
   readonly workTimeMs?: number;
