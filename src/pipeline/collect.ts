@@ -88,10 +88,11 @@ async function extend(ctx: PipelineContext, doc: BatchDoc, hit: HitDoc, targetMa
   // by `_id` alone (the dev database scans the collection for any other filter); the round lease keeps other rounds out
   if (!hit.pendingExtension) await ctx.models.hits.updateOne({ _id: hit._id }, { $set: { pendingExtension: pending } });
   await ctx.backend(settings.target).extendAssignments(hit.hitId as string, pending.targetMax, pending.token);
-  await ctx.models.hits.updateOne(
-    { _id: hit._id },
-    { $set: { maxAssignments: pending.targetMax, extensions: pending.round + 1, pendingExtension: null }, $unset: { platform: '' } },
-  );
+  const fields = { maxAssignments: pending.targetMax, extensions: pending.round + 1, pendingExtension: null };
+  await ctx.models.hits.updateOne({ _id: hit._id }, { $set: fields, $unset: { platform: '' } });
+  // the round's copy as the database now holds it (its next reconcile polls the HIT again)
+  Object.assign(hit, fields);
+  delete (hit as Partial<HitDoc>).platform;
 }
 
 /** New HITs for items no assignment of their HITs can serve; returns how many were planned. */
@@ -173,6 +174,7 @@ export async function followUpBatch(ctx: PipelineContext, doc: BatchDoc, data: B
       ctx.models.hits,
       finished.map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { state: 'done' as const } } } })),
     );
+    for (const id of finished) byId.get(id)!.state = 'done';
     result.done = plan.done.length;
   }
   result.stuck = plan.stuck.length;
@@ -257,17 +259,29 @@ export async function collectBatch(ctx: PipelineContext, batch: string, opts: { 
   return withRoundLease(ctx, batch, () => round(ctx, batch, opts));
 }
 
+/**
+ * One round on one read of the batch: its HITs and assignments are read once (and again
+ * only after HITs were created), and each stage brings that copy up to date with what it
+ * writes (by `_id`, under the round's lease), instead of every stage reading the whole batch
+ * again (the dev database scans a collection for any filter but a lone `_id`).
+ */
 async function round(ctx: PipelineContext, batch: string, opts: { hitIds?: readonly string[] }): Promise<CollectResult> {
   let doc = await requireBatch(ctx, batch);
-  const unsent = await ctx.models.hits.countDocuments({ batch, state: { $in: ['planned', 'creating'] } });
-  if (unsent > 0) await publishPending(ctx, doc);
-  const reconcile = await reconcileBatch(ctx, doc, opts);
+  let data = await loadBatchData(ctx, batch);
+  if (data.hits.some((h) => h.state === 'planned' || h.state === 'creating')) {
+    await publishPending(ctx, doc);
+    data = await loadBatchData(ctx, batch);
+  }
+  const reconcile = await reconcileBatch(ctx, doc, opts, data);
   // worker-level decisions first (recorded, then sent), so that the review discards a stopped worker's unreviewed work
-  const standings = await decideWorkers(ctx, doc, await loadBatchData(ctx, batch));
-  const review = await reviewBatch(ctx, doc, standings);
-  const followUp = await followUpBatch(ctx, doc, await loadBatchData(ctx, batch));
-  if (followUp.reposted > 0) await publishPending(ctx, await requireBatch(ctx, batch));
+  const standings = await decideWorkers(ctx, doc, data);
+  const review = await reviewBatch(ctx, doc, standings, data);
+  const followUp = await followUpBatch(ctx, doc, data);
+  if (followUp.reposted > 0) {
+    await publishPending(ctx, await requireBatch(ctx, batch));
+    data = await loadBatchData(ctx, batch);
+  }
   doc = await requireBatch(ctx, batch);
-  const aggregation = await aggregateBatch(ctx, doc);
+  const aggregation = await aggregateBatch(ctx, doc, data);
   return { batch, state: doc.state, reconcile, review, followUp, aggregation };
 }

@@ -1,6 +1,7 @@
 import type { CrowdAssignment, CrowdBackend } from '../crowd/backend.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, PlatformHitView } from '../db/models/index.js';
 import { readAnswers } from './answers.js';
+import type { BatchData } from '../batches/index.js';
 import type { PipelineContext } from './context.js';
 import { bulkWriteSliced } from './bulk.js';
 import { mapPool } from './pool.js';
@@ -78,21 +79,47 @@ function assignmentDocs(ctx: PipelineContext, hit: HitDoc, a: CrowdAssignment): 
   return { xml: a.answer, doc };
 }
 
-/** Reconciles the batch's collecting HITs (or only `hitIds`, the platform's ids, e.g. from a notification). */
+/** Brings the round's data up to date with what reconcile wrote (the new assignments read back by `_id`, as stored). */
+async function refresh(
+  ctx: PipelineContext,
+  data: BatchData,
+  written: {
+    fresh: readonly { doc: AssignmentDoc }[];
+    statusChanges: readonly { _id: string; status: string }[];
+    views: readonly { _id: string; view: PlatformHitView }[];
+  },
+): Promise<void> {
+  const hitById = new Map(data.hits.map((h) => [h._id, h]));
+  for (const { _id, view } of written.views) hitById.get(_id)!.platform = view;
+  const assignmentById = new Map(data.assignments.map((a) => [a._id, a]));
+  for (const { _id, status } of written.statusChanges) assignmentById.get(_id)!.platformStatus = status;
+  const added = await mapPool(written.fresh, 4, ({ doc }) => ctx.models.assignments.findById(doc._id).lean<AssignmentDoc>());
+  for (const a of added) if (a && !assignmentById.has(a._id)) data.assignments.push(a);
+}
+
+/**
+ * Reconciles the batch's collecting HITs (or only `hitIds`, the platform's ids, e.g. from a
+ * notification). Given the round's `data` (its HITs and assignments as read at the start of
+ * the round), it reads nothing of the batch again and brings `data` up to date with what it
+ * wrote: the HITs' platform views, the assignments' statuses, and the new assignments as the
+ * database stored them (read back by `_id`), so that the rest of the round works on one read.
+ */
 export async function reconcileBatch(
   ctx: PipelineContext,
   doc: BatchDoc,
   opts: { hitIds?: readonly string[] } = {},
+  data?: BatchData,
 ): Promise<ReconcileResult> {
   const settings = doc.settings as BatchSettings;
   const backend = ctx.backend(settings.target);
   const only = opts.hitIds ? new Set(opts.hitIds) : undefined;
-  const hits = (await ctx.models.hits.find({ batch: doc._id }).lean<HitDoc[]>()).filter(
-    (h) => COLLECTING.includes(h.state) && h.hitId && (!only || only.has(h.hitId)),
-  );
-  const stored = await ctx.models.assignments
-    .find({ batch: doc._id }, { hit: 1, platformStatus: 1 })
-    .lean<Pick<AssignmentDoc, '_id' | 'hit' | 'platformStatus'>[]>();
+  const allHits = data?.hits ?? (await ctx.models.hits.find({ batch: doc._id }).lean<HitDoc[]>());
+  const hits = allHits.filter((h) => COLLECTING.includes(h.state) && h.hitId && (!only || only.has(h.hitId)));
+  const stored: readonly Pick<AssignmentDoc, '_id' | 'hit' | 'platformStatus'>[] =
+    data?.assignments ??
+    (await ctx.models.assignments
+      .find({ batch: doc._id }, { hit: 1, platformStatus: 1 })
+      .lean<Pick<AssignmentDoc, '_id' | 'hit' | 'platformStatus'>[]>());
   const statusOf = new Map(stored.map((a) => [a._id, a.platformStatus]));
   const heldBy = new Map<string, number>();
   for (const a of stored) heldBy.set(a.hit, (heldBy.get(a.hit) ?? 0) + 1);
@@ -137,6 +164,7 @@ export async function reconcileBatch(
     ctx.models.hits,
     views.map(({ _id, view }) => ({ updateOne: { filter: { _id }, update: { $set: { platform: view } } } })),
   );
+  if (data) await refresh(ctx, data, { fresh, statusChanges, views });
   if (result.newAssignments > 0) ctx.progress(`batch ${doc._id}: ${result.newAssignments} new assignments from ${result.hitsPolled} HITs`);
   return result;
 }

@@ -1,3 +1,4 @@
+import type { BatchData } from '../batches/index.js';
 import type { CrowdBackend } from '../crowd/backend.js';
 import { CrowdCallError } from '../crowd/mturk/retry.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewOutcome, ReviewRecord } from '../db/models/index.js';
@@ -67,17 +68,24 @@ function doneFields(outcome: ReviewOutcome, at: Date) {
   return { reviewState: 'done' as const, outcome, reviewedAt: at, platformStatus: outcome === 'rejected' ? 'Rejected' : 'Approved' };
 }
 
+/**
+ * Reviews the batch's assignments not yet done. Given the round's `data`, it reads nothing
+ * of the batch again and leaves `data` as the database holds it (decisions and outcomes).
+ */
 export async function reviewBatch(
   ctx: PipelineContext,
   doc: BatchDoc,
   standings: ReadonlyMap<string, WorkerStanding> = new Map(),
+  data?: BatchData,
 ): Promise<ReviewResult> {
   const settings = doc.settings as BatchSettings;
   const backend = ctx.backend(settings.target);
-  const hits = new Map((await ctx.models.hits.find({ batch: doc._id }).lean<HitDoc[]>()).map((h) => [h._id, h]));
-  const open = (await ctx.models.assignments.find({ batch: doc._id, reviewState: { $ne: 'done' } }).lean<AssignmentDoc[]>()).sort((a, b) =>
-    a._id < b._id ? -1 : 1,
-  );
+  const hits = new Map((data?.hits ?? (await ctx.models.hits.find({ batch: doc._id }).lean<HitDoc[]>())).map((h) => [h._id, h]));
+  const open = (
+    data
+      ? data.assignments.filter((a) => a.reviewState !== 'done')
+      : await ctx.models.assignments.find({ batch: doc._id, reviewState: { $ne: 'done' } }).lean<AssignmentDoc[]>()
+  ).sort((a, b) => (a._id < b._id ? -1 : 1));
   const result: ReviewResult = { decided: 0, approved: 0, discarded: 0, rejected: 0, autoApproved: 0 };
 
   // 1. every new decision recorded before any is sent, in bulk writes filtered by `_id` alone:
@@ -122,10 +130,12 @@ export async function reviewBatch(
       }
     }).catch(() => undefined);
     const sent = slice.flatMap((a, n) => (outcomes[n] ? [{ a, outcome: outcomes[n] }] : []));
+    const done = sent.map(({ a, outcome }) => ({ a, fields: doneFields(outcome, ctx.now()) }));
     await bulkWriteSliced(
       ctx.models.assignments,
-      sent.map(({ a, outcome }) => ({ updateOne: { filter: { _id: a._id }, update: { $set: doneFields(outcome, ctx.now()) } } })),
+      done.map(({ a, fields }) => ({ updateOne: { filter: { _id: a._id }, update: { $set: fields } } })),
     );
+    for (const { a, fields } of done) Object.assign(a, fields);
     for (const { a, outcome } of sent) {
       if (outcome === 'rejected') result.rejected++;
       else if (outcome === 'auto-approved') result.autoApproved++;

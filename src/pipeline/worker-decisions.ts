@@ -84,20 +84,21 @@ async function retractCounted(
   for (const a of data.assignments) {
     const decision = decided.get(a.workerId);
     if (!decision || a.reviewState !== 'done' || a.outcome === 'rejected' || a.override || a.review?.countsVotes !== true) continue;
+    const reason = `${a.review.reason}; its votes were withdrawn when the worker was stopped for the batch: ${decision.reason}`;
     await ctx.models.assignments.updateOne(
       { _id: a._id, 'review.countsVotes': true },
-      {
-        $set: {
-          'review.countsVotes': false,
-          'review.reason': `${a.review.reason}; its votes were withdrawn when the worker was stopped for the batch: ${decision.reason}`,
-        },
-      },
+      { $set: { 'review.countsVotes': false, 'review.reason': reason } },
     );
+    // the round's copy of the batch (pipeline/collect.ts) as the database now holds it
+    a.review = { ...a.review, countsVotes: false, reason };
     reopen.add(a.hit);
   }
   // by `_id` alone (the dev database scans the collection for any other filter); the round lease keeps other rounds out
   for (const hit of data.hits)
-    if (hit.state === 'done' && reopen.has(hit._id)) await ctx.models.hits.updateOne({ _id: hit._id }, { $set: { state: 'published' } });
+    if (hit.state === 'done' && reopen.has(hit._id)) {
+      await ctx.models.hits.updateOne({ _id: hit._id }, { $set: { state: 'published' } });
+      hit.state = 'published';
+    }
 }
 
 /**

@@ -4,6 +4,7 @@ import { countsOf, settle, statusOf, type AssignmentState, type HitState } from 
 import type { QualificationTypeState } from '../domain/qualification-types.js';
 import type { SystemQualificationType } from '../domain/system-qualifications.js';
 import type { QualificationTestDoc, WorkerQualificationDoc } from '../store/models.js';
+import { questionXml } from '../services/hits.js';
 
 /** Marketplace state in the shapes of the MTurk API (timestamps stay Dates until serialization). */
 
@@ -35,8 +36,7 @@ export function hitToWire(hit: HitState, now: Date, question?: string): HIT {
 }
 
 export async function hitWithQuestion(mp: Marketplace, hit: HitState): Promise<HIT> {
-  const q = await mp.models.questions.findById(hit.id).lean();
-  return hitToWire(hit, mp.clock.now(), q?.xml);
+  return hitToWire(hit, mp.clock.now(), await questionXml(mp, hit.id));
 }
 
 export function assignmentToWire(hitId: string, a: AssignmentState, answer?: string): Assignment {

@@ -7,6 +7,7 @@ import { checkRequirements, type QualificationKind } from '../domain/requirement
 import { isSystemQualification, SYSTEM_QUALIFICATION_IDS } from '../domain/system-qualifications.js';
 import { hashId, newEntityId, seededEntityId } from '../ids.js';
 import type { HitTypeDoc, RequestTokenDoc, TextDoc } from '../store/models.js';
+import { SizedCache } from '../store/sized-cache.js';
 import { flushEventsLocked, keepWantedEvents } from './events.js';
 import { claimToken, TOKEN_WINDOW_MS } from './payments.js';
 
@@ -208,33 +209,42 @@ async function createHitNow(mp: Marketplace, req: NewHitRequest): Promise<HitSta
 
 /**
  * A HIT's question never changes once the HIT exists, and every accept, frame and submit
- * needs it: the most recently used ones are kept parsed (a read and a parse of up to
- * 64 KB of XML less per use).
+ * needs it parsed, and every GetHIT, ListHITs and GetAssignment answers its XML: the XML of
+ * the most recently used ones is kept (up to QUESTION_XML_BUDGET characters: a requester
+ * polling every HIT of a 451-HIT batch each round read each one from the database, since a
+ * cache of 256 that is read in a cycle of 451 never hits), and the most recently used
+ * QUESTION_CACHE_SIZE kept parsed (a parse of up to 64 KB of XML less per use). Only the
+ * question of a HIT that exists is kept: a question stored by a CreateHIT that failed
+ * before its HIT was written may be replaced by the retry.
  */
 const QUESTION_CACHE_SIZE = 256;
-const questionCaches = new WeakMap<Marketplace, Map<string, { xml: string; question: Question }>>();
+const QUESTION_XML_BUDGET = 32 * 1024 * 1024;
+const xmlCaches = new WeakMap<Marketplace, SizedCache<string>>();
+const questionCaches = new WeakMap<Marketplace, SizedCache<Question>>();
 
-async function storedQuestion(mp: Marketplace, hitId: string): Promise<{ xml: string; question: Question } | undefined> {
-  let cache = questionCaches.get(mp);
-  if (!cache) questionCaches.set(mp, (cache = new Map()));
-  const hit = cache.get(hitId);
-  if (hit) {
-    cache.delete(hitId);
-    cache.set(hitId, hit);
-    return hit;
-  }
-  const xml = (await mp.models.questions.findById(hitId).lean<TextDoc>())?.xml;
-  if (xml === undefined || !mp.hits.get(hitId)) return xml === undefined ? undefined : { xml, question: parseQuestion(xml) };
-  const entry = { xml, question: parseQuestion(xml) };
-  if (cache.size >= QUESTION_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(hitId, entry);
-  return entry;
+function cacheOf<V>(caches: WeakMap<Marketplace, SizedCache<V>>, mp: Marketplace, make: () => SizedCache<V>): SizedCache<V> {
+  let cache = caches.get(mp);
+  if (!cache) caches.set(mp, (cache = make()));
+  return cache;
 }
 
 export async function questionXml(mp: Marketplace, hitId: string): Promise<string | undefined> {
-  return (await storedQuestion(mp, hitId))?.xml;
+  const cache = cacheOf(xmlCaches, mp, () => new SizedCache<string>(QUESTION_XML_BUDGET, (xml) => xml.length));
+  const cached = cache.get(hitId);
+  if (cached !== undefined) return cached;
+  const xml = (await mp.models.questions.findById(hitId).lean<TextDoc>())?.xml;
+  if (xml !== undefined && mp.hits.get(hitId)) cache.set(hitId, xml);
+  return xml;
 }
 
 export async function parsedQuestion(mp: Marketplace, hitId: string): Promise<Question | undefined> {
-  return (await storedQuestion(mp, hitId))?.question;
+  // counted in entries: every parsed question weighs 1
+  const cache = cacheOf(questionCaches, mp, () => new SizedCache<Question>(QUESTION_CACHE_SIZE, () => 1));
+  const cached = cache.get(hitId);
+  if (cached !== undefined) return cached;
+  const xml = await questionXml(mp, hitId);
+  if (xml === undefined) return undefined;
+  const question = parseQuestion(xml);
+  if (mp.hits.get(hitId)) cache.set(hitId, question);
+  return question;
 }
