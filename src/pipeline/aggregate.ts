@@ -23,22 +23,37 @@ const sortedKeys = (_key: string, value: unknown): unknown =>
  */
 const labelContent = ({ updatedAt: _at, ...rest }: LabelDoc) => JSON.stringify(rest, sortedKeys);
 
-export async function aggregateBatch(ctx: PipelineContext, doc: BatchDoc, data?: BatchData): Promise<BatchAggregation> {
+/**
+ * Computes and writes the batch's labels and summary. `known`: the content of every stored
+ * label as a collection round left it (round-memory.ts), in place of reading them all; it is
+ * brought up to date with what this call writes. The batch's revision is bumped: whoever
+ * aggregates (a round, an override, a manual label) has changed what the labels come from.
+ */
+export async function aggregateBatch(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  data?: BatchData,
+  known?: { labels?: Map<string, string> },
+): Promise<BatchAggregation> {
   const result = buildLabels(doc, data ?? (await loadBatchData(ctx, doc._id)), ctx.now());
   // only labels that changed are written: a round usually changes a few
-  const stored = new Map(
-    (await ctx.models.labels.find({ batch: doc._id }).lean<LabelDoc[]>()).map((l) => [
-      l._id,
-      labelContent({ ...l, probabilities: l.probabilities ?? null }),
-    ]),
-  );
-  const changed = result.labels.filter((l) => stored.get(l._id) !== labelContent(l));
+  const stored =
+    known?.labels ??
+    new Map(
+      (await ctx.models.labels.find({ batch: doc._id }).lean<LabelDoc[]>()).map((l) => [
+        l._id,
+        labelContent({ ...l, probabilities: l.probabilities ?? null }),
+      ]),
+    );
+  const contents = new Map(result.labels.map((l) => [l._id, labelContent(l)]));
+  const changed = result.labels.filter((l) => stored.get(l._id) !== contents.get(l._id));
   if (changed.length > 0) {
     await bulkWriteSliced(
       ctx.models.labels,
       changed.map(({ _id, ...label }) => ({ updateOne: { filter: { _id }, update: { $set: label }, upsert: true } })),
     );
   }
-  await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { summary: result.summary, updatedAt: ctx.now() } });
+  await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { summary: result.summary, updatedAt: ctx.now() }, $inc: { revision: 1 } });
+  if (known) known.labels = contents;
   return result;
 }

@@ -20,6 +20,7 @@ import { reviewBatch, type ReviewResult } from './review.js';
 import { describeHolder, formatHolder, goneHolder, processAlive, thisHolder } from './round-holder.js';
 import { aggregateStored } from './votes.js';
 import { decideWorkers } from './worker-decisions.js';
+import { batchStamp, changedOnlyByRound, RoundMemories, type RoundMemory } from './round-memory.js';
 import { loadBatchData, type BatchAggregation, type BatchData, requireBatch } from '../batches/index.js';
 
 /**
@@ -221,32 +222,54 @@ export class RoundBusy extends BatchStateError {
  * gone (a killed `qrelay review`) is taken over at once, with a progress line saying so;
  * any other dead holder's lease runs out after ROUND_LEASE_MS.
  */
-async function withRoundLease<T>(ctx: PipelineContext, batch: string, fn: () => Promise<T>): Promise<T> {
+/** What one round leaves for the next of the same batch in this process (round-memory.ts). */
+const memories = new RoundMemories();
+
+function memoryKey(ctx: PipelineContext, batch: string): string {
+  const db = ctx.models.batches.db;
+  return `${db.host}:${db.port}/${db.name}|${batch}`;
+}
+
+type Stamp = { createdAt: Date; publishedAt?: Date | null; revision?: number | null };
+
+async function withRoundLease<T>(
+  ctx: PipelineContext,
+  batch: string,
+  fn: (recalled: RoundMemory | undefined) => Promise<{ value: T; memory?: RoundMemory }>,
+): Promise<T> {
   const me = thisHolder();
   const owner = formatHolder(me);
   const now = ctx.now();
   const lease = { $set: { roundLeaseUntil: new Date(now.getTime() + ROUND_LEASE_MS), roundOwner: owner } };
-  let claimed = await ctx.models.batches.findOneAndUpdate(
-    { _id: batch, $or: [{ roundLeaseUntil: null }, { roundLeaseUntil: { $lt: now } }] },
-    lease,
-  );
+  // the batch as claimed (before the lease's own write): its stamp says whether the last round's memory still holds
+  let claimed = await ctx.models.batches
+    .findOneAndUpdate({ _id: batch, $or: [{ roundLeaseUntil: null }, { roundLeaseUntil: { $lt: now } }] }, lease)
+    .lean<Stamp>();
   if (!claimed) {
     const held = await ctx.models.batches.findById(batch, { roundOwner: 1 }).lean();
     const gone = goneHolder(held?.roundOwner, me.host, processAlive);
     // conditional on the same owner: of two processes taking over, one wins
-    if (gone) claimed = await ctx.models.batches.findOneAndUpdate({ _id: batch, roundOwner: held!.roundOwner }, lease);
+    if (gone) claimed = await ctx.models.batches.findOneAndUpdate({ _id: batch, roundOwner: held!.roundOwner }, lease).lean<Stamp>();
     if (!claimed) throw new RoundBusy(batch, describeHolder(held?.roundOwner));
     ctx.progress(
       `batch ${batch}: took over the collection round lock of process ${gone!.pid} on ${gone!.host}, which is no longer running`,
     );
   }
+  const key = memoryKey(ctx, batch);
+  let outcome: { value: T; memory?: RoundMemory } | undefined;
   try {
-    return await fn();
+    outcome = await fn(memories.take(key, batchStamp(claimed)));
+    return outcome.value;
   } finally {
-    await ctx.models.batches.updateOne(
-      { _id: batch, roundOwner: owner },
-      { $set: { roundLeaseUntil: null, roundOwner: null }, $inc: { revision: 1 } },
-    );
+    const released = await ctx.models.batches
+      .findOneAndUpdate(
+        { _id: batch, roundOwner: owner },
+        { $set: { roundLeaseUntil: null, roundOwner: null }, $inc: { revision: 1 } },
+        { returnDocument: 'after' },
+      )
+      .lean<Stamp>();
+    // kept only if nobody else changed the batch meanwhile (a failed round leaves nothing)
+    if (outcome?.memory && released && changedOnlyByRound(claimed, released)) memories.keep(key, batchStamp(released), outcome.memory);
   }
 }
 
@@ -256,7 +279,7 @@ export async function collectBatch(ctx: PipelineContext, batch: string, opts: { 
     throw new BatchStateError(`batch ${batch} is not published yet: publish it first (qrelay publish ${batch} --target <target>)`);
   if (doc.state === 'closed')
     throw new BatchStateError(`batch ${batch} is closed (its HITs were deleted): there is nothing left to collect`);
-  return withRoundLease(ctx, batch, () => round(ctx, batch, opts));
+  return withRoundLease(ctx, batch, (recalled) => round(ctx, batch, opts, recalled));
 }
 
 /**
@@ -265,9 +288,14 @@ export async function collectBatch(ctx: PipelineContext, batch: string, opts: { 
  * writes (by `_id`, under the round's lease), instead of every stage reading the whole batch
  * again (the dev database scans a collection for any filter but a lone `_id`).
  */
-async function round(ctx: PipelineContext, batch: string, opts: { hitIds?: readonly string[] }): Promise<CollectResult> {
+async function round(
+  ctx: PipelineContext,
+  batch: string,
+  opts: { hitIds?: readonly string[] },
+  recalled: RoundMemory | undefined,
+): Promise<{ value: CollectResult; memory: RoundMemory }> {
   let doc = await requireBatch(ctx, batch);
-  let data = await loadBatchData(ctx, batch);
+  let data = recalled?.data ?? (await loadBatchData(ctx, batch));
   if (data.hits.some((h) => h.state === 'planned' || h.state === 'creating')) {
     await publishPending(ctx, doc);
     data = await loadBatchData(ctx, batch);
@@ -282,6 +310,10 @@ async function round(ctx: PipelineContext, batch: string, opts: { hitIds?: reado
     data = await loadBatchData(ctx, batch);
   }
   doc = await requireBatch(ctx, batch);
-  const aggregation = await aggregateBatch(ctx, doc, data);
-  return { batch, state: doc.state, reconcile, review, followUp, aggregation };
+  const known = { labels: recalled?.labels };
+  const aggregation = await aggregateBatch(ctx, doc, data, known);
+  return {
+    value: { batch, state: doc.state, reconcile, review, followUp, aggregation },
+    memory: { data, labels: known.labels! },
+  };
 }

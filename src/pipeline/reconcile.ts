@@ -5,10 +5,12 @@ import type { BatchData } from '../batches/index.js';
 import type { PipelineContext } from './context.js';
 import { bulkWriteSliced } from './bulk.js';
 import { mapPool } from './pool.js';
+import { pollHits } from './poll-hits.js';
 
 /**
  * Reconcile: bring submitted assignments from the platform into the database. For each HIT
- * still collecting, GetHIT (status and slot counts, kept on the HIT for the follow-up), and
+ * still collecting, its status and slot counts (GetHIT, or ListHITs pages when there are many:
+ * poll-hits.ts; kept on the HIT for the follow-up), and
  * ListAssignmentsForHIT when the platform shows submissions we do not hold yet. Assignments
  * are submitted (and must be reviewed) before a HIT becomes Reviewable, so every collecting
  * HIT is looked at, not only those ListReviewableHITs returns. Each assignment is stored
@@ -128,8 +130,13 @@ export async function reconcileBatch(
   const fresh: { xml: string; doc: AssignmentDoc }[] = [];
   const statusChanges: { _id: string; status: string }[] = [];
   const views: { _id: string; view: PlatformHitView }[] = [];
+  const polled = await pollHits(
+    backend,
+    hits.map((h) => h.hitId as string),
+    settings.concurrency,
+  );
   await mapPool(hits, settings.concurrency, async (hit) => {
-    const view = platformView(await backend.getHit(hit.hitId as string), ctx.now());
+    const view = platformView(polled.get(hit.hitId as string)!, ctx.now());
     result.hitsPolled++;
     const submitted = view.maxAssignments - view.available - view.pending;
     if (submitted > (heldBy.get(hit._id) ?? 0) || only) {

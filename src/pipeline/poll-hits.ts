@@ -1,0 +1,41 @@
+import type { CrowdBackend, CrowdHit } from '../crowd/backend.js';
+import { mapPool } from './pool.js';
+
+/**
+ * The platform's view of the HITs a round polls. One GetHIT each costs a signed request
+ * and its answer per HIT, every round: 451 of them for a 4,056-case batch. ListHITs answers
+ * the same HIT structure (status and slot counts) for 100 HITs a call, but lists every HIT
+ * of the account, this batch's or not. So from LIST_HITS_FROM HITs to poll, the round reads
+ * ListHITs pages until it has seen every HIT it polls, or until it has read LIST_HITS_PER_POLLED
+ * times as many HITs as it polls (an account holding many other HITs), and asks GetHIT for
+ * the rest (a HIT ListHITs no longer shows, such as a deleted one, answers GetHIT's way).
+ */
+
+export const LIST_HITS_FROM = 20;
+export const LIST_HITS_PER_POLLED = 10;
+
+/** How polling `polled` HITs starts: whether by ListHITs, and how many listed HITs it reads at most (pure). */
+export function listingBudget(polled: number): number {
+  return polled >= LIST_HITS_FROM ? polled * LIST_HITS_PER_POLLED : 0;
+}
+
+/** The HITs a listing did not show, to be asked one GetHIT each (pure). */
+export function unlisted(hitIds: readonly string[], listed: ReadonlyMap<string, CrowdHit>): string[] {
+  return hitIds.filter((id) => !listed.has(id));
+}
+
+export async function pollHits(backend: CrowdBackend, hitIds: readonly string[], concurrency: number): Promise<Map<string, CrowdHit>> {
+  const wanted = new Set(hitIds);
+  const views = new Map<string, CrowdHit>();
+  let budget = listingBudget(wanted.size);
+  if (budget > 0) {
+    for await (const h of backend.listHits()) {
+      if (wanted.has(h.hitId)) views.set(h.hitId, h);
+      if (views.size === wanted.size || --budget <= 0) break;
+    }
+  }
+  const rest = unlisted([...wanted], views);
+  const fetched = await mapPool(rest, concurrency, (id) => backend.getHit(id));
+  rest.forEach((id, i) => views.set(id, fetched[i]!));
+  return views;
+}
