@@ -20,6 +20,7 @@ import { reviewBatch, type ReviewResult } from './review.js';
 import { describeHolder, formatHolder, goneHolder, processAlive, thisHolder } from './round-holder.js';
 import { aggregateStored } from './votes.js';
 import { decideWorkers } from './worker-decisions.js';
+import { updateBatchReputation } from './reputation.js';
 import { loadBatchData, type BatchAggregation, type BatchData, requireBatch } from '../batches/index.js';
 
 /**
@@ -268,6 +269,9 @@ async function round(ctx: PipelineContext, batch: string, opts: { hitIds?: reado
   const followUp = await followUpBatch(ctx, doc, await loadBatchData(ctx, batch));
   if (followUp.reposted > 0) await publishPending(ctx, await requireBatch(ctx, batch));
   doc = await requireBatch(ctx, batch);
-  const aggregation = await aggregateBatch(ctx, doc);
+  const data = await loadBatchData(ctx, batch);
+  const aggregation = await aggregateBatch(ctx, doc, data);
+  // cross-batch reputation: the workers whose record in this batch changed (src/pipeline/reputation.ts)
+  await updateBatchReputation(ctx, doc, data, aggregation);
   return { batch, state: doc.state, reconcile, review, followUp, aggregation };
 }
