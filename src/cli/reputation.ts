@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { parseTargetName } from '../pipeline/context.js';
-import { syncTargetReputation, targetReputation, type ReputationDoc } from '../pipeline/reputation.js';
-import { NEUTRAL_REPUTATION } from '../quality/reputation.js';
+import { NEUTRAL_REPUTATION, syncTargetReputation, targetReputation, type ReputationDoc } from '../pipeline/reputation.js';
 import { checkReachable, withPipeline } from './pipeline.js';
 import { action } from './run.js';
 

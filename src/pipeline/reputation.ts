@@ -42,6 +42,7 @@ import { workerDecisions } from './worker-decisions.js';
  */
 
 export const REPUTATION_QUALIFICATION = 'qrelay-reputation';
+export { NEUTRAL_REPUTATION };
 
 const DESCRIPTION =
   'Your reputation with this requester, 0 to 100, from your earlier work on its HITs (attention checks and agreement with the final labels); new workers start at 50. Ask for it to take HITs that require it: it is granted at once.';

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  AssociateQualificationWithWorkerCommand,
   DisassociateQualificationFromWorkerCommand,
   GetQualificationTypeCommand,
   ListWorkersWithQualificationTypeCommand,
@@ -15,6 +16,7 @@ import { collectBatch } from '../../src/pipeline/collect.js';
 import { publishBatch } from '../../src/pipeline/publish.js';
 import { REPUTATION_QUALIFICATION, reputationModel, syncTargetReputation } from '../../src/pipeline/reputation.js';
 import { newWorker, useMarketplace } from '../marketplace/support.js';
+import { runCli } from '../support/cli.js';
 import { workInSteps } from '../support/simulation.js';
 import { sampleOracle, simulationAdmin } from './simulated-crowd.js';
 import { importSampleBatch, tempDir, testContext } from './support.js';
@@ -162,4 +164,59 @@ describe('cross-batch reputation', () => {
       for (const [w, d] of after) expect(platform2.get(w), w).toBe(d.score);
     },
   );
+
+  it('qrelay reputation sync sets again a value a crash left unset, and show lists the scores', { timeout: 600_000 }, async () => {
+    const ctx = testContext(h.db);
+    const client = h.client();
+    const typeId = (await requireBatch(ctx, 'rep1')).qualificationIds[REPUTATION_QUALIFICATION]!;
+    const store = reputationModel(ctx);
+    const d = (await store.find({ target: h.running.url }).lean()).find((x) => x.batches.length === 2)!;
+    // what a round killed between writing a score and setting it leaves behind (and a value set by hand meanwhile)
+    await store.updateOne({ _id: d._id }, { $set: { pushed: null } });
+    await client.send(
+      new AssociateQualificationWithWorkerCommand({
+        QualificationTypeId: typeId,
+        WorkerId: d.workerId,
+        IntegerValue: 99,
+        SendNotification: false,
+      }),
+    );
+
+    const sync = await runCli(['reputation', 'sync', '--target', h.running.url, '--json']);
+    expect(sync.code, sync.stderr).toBe(0);
+    const synced = JSON.parse(sync.stdout) as {
+      target: string;
+      batches: string[];
+      changed: number;
+      pushed: number;
+      workers: { workerId: string; score: number; pushed: number }[];
+    };
+    expect(synced).toMatchObject({ target: h.running.url, batches: ['rep1', 'rep2'], changed: 0, pushed: 1 });
+    expect(synced.workers.find((w) => w.workerId === d.workerId)).toMatchObject({ score: d.score, pushed: d.score });
+    const held = await client.send(new ListWorkersWithQualificationTypeCommand({ QualificationTypeId: typeId, MaxResults: 100 }));
+    expect(held.Qualifications?.find((q) => q.WorkerId === d.workerId)?.IntegerValue).toBe(d.score);
+    // repeat-safe: nothing more to set
+    const again = await runCli(['reputation', 'sync', '--target', h.running.url]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(
+      new RegExp(
+        `^reputation on ${h.running.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: 2 batches, \\d+ workers, 0 records changed, 0 scores set$`,
+        'm',
+      ),
+    );
+
+    const show = await runCli(['reputation', 'show', d.workerId, 'nobody-here', '--target', h.running.url, '--json']);
+    expect(show.code, show.stderr).toBe(0);
+    expect(JSON.parse(show.stdout)).toEqual({
+      target: h.running.url,
+      workers: [{ workerId: d.workerId, score: d.score, pushed: d.score, batches: ['rep1', 'rep2'], reason: d.reason }],
+      unseen: ['nobody-here'],
+      neutral: 50,
+    });
+    const text = await runCli(['reputation', 'show', d.workerId, 'nobody-here', '--target', h.running.url]);
+    expect(text.stdout.split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(new RegExp(`^${d.workerId} +${d.score} {2}set +2 batches {2}`)),
+      expect.stringMatching(/^nobody-here +50 {2}no record on .*: the neutral score$/),
+    ]);
+  });
 });
