@@ -8,6 +8,7 @@ import {
   batchReputationRecords,
   NEUTRAL_REPUTATION,
   reputationScore,
+  sameRecord,
   sumRecords,
   type FinalLabel,
   type ReputationRecord,
@@ -168,7 +169,7 @@ export async function updateBatchReputation(
     const previous = stored?.batches.find((b) => b.batch === doc._id)?.record;
     // without this round's llm detection, a flag found earlier stays
     const record = flagged === null && previous ? { ...fresh, llmFlags: previous.llmFlags } : fresh;
-    if (previous && JSON.stringify(previous) === JSON.stringify(record)) {
+    if (previous && sameRecord(previous, record)) {
       if (stored && stored.pushed !== stored.score) stale.push(stored);
       continue;
     }

@@ -7,6 +7,7 @@ import {
   EMPTY_RECORD,
   NEUTRAL_REPUTATION,
   reputationScore,
+  sameRecord,
   sumRecords,
   type FinalLabel,
   type ReputationRecord,
@@ -126,6 +127,20 @@ describe('sumRecords', () => {
     const b = record([2, 2, 0, 0], [4, 4, 2, 0], { llmFlags: ['b2'] });
     expect(sumRecords([a, b])).toEqual(record([3, 3, 2, 1], [7, 6, 3, 1], { blocks: [{ batch: 'b1', reason: 'r1' }], llmFlags: ['b2'] }));
     expect(sumRecords([])).toEqual(EMPTY_RECORD);
+  });
+});
+
+describe('sameRecord', () => {
+  it('compares the evidence field by field, whatever the order of the keys', () => {
+    const a = record([1, 1, 2, 1], [3, 2, 1, 1], { blocks: [{ batch: 'b1', reason: 'r1' }], llmFlags: ['b1'] });
+    const reordered = JSON.parse(
+      '{"llmFlags":["b1"],"blocks":[{"reason":"r1","batch":"b1"}],"agreement":{"no":{"right":1,"answered":1},"yes":{"right":2,"answered":3}},"checks":{"no":{"right":1,"answered":2},"yes":{"right":1,"answered":1}}}',
+    ) as ReputationRecord;
+    expect(sameRecord(a, reordered)).toBe(true);
+    expect(sameRecord(a, { ...a, llmFlags: [] })).toBe(false);
+    expect(sameRecord(a, { ...a, blocks: [{ batch: 'b1', reason: 'other' }] })).toBe(false);
+    expect(sameRecord(a, record([1, 1, 2, 2], [3, 2, 1, 1], { blocks: a.blocks, llmFlags: a.llmFlags }))).toBe(false);
+    expect(sameRecord(a, record([1, 1, 2, 1], [3, 2, 2, 1], { blocks: a.blocks, llmFlags: a.llmFlags }))).toBe(false);
   });
 });
 

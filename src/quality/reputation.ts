@@ -77,6 +77,21 @@ export function sumRecords(records: readonly ReputationRecord[]): ReputationReco
   );
 }
 
+const sameTally = (a: Tally, b: Tally) => a.answered === b.answered && a.right === b.right;
+
+/** Whether two records hold the same evidence (field by field: a database may answer an object's keys in another order). */
+export function sameRecord(a: ReputationRecord, b: ReputationRecord): boolean {
+  const blocks = (r: ReputationRecord) => r.blocks.map((x) => [x.batch, x.reason]);
+  return (
+    sameTally(a.checks.yes, b.checks.yes) &&
+    sameTally(a.checks.no, b.checks.no) &&
+    sameTally(a.agreement.yes, b.agreement.yes) &&
+    sameTally(a.agreement.no, b.agreement.no) &&
+    JSON.stringify(blocks(a)) === JSON.stringify(blocks(b)) &&
+    JSON.stringify(a.llmFlags) === JSON.stringify(b.llmFlags)
+  );
+}
+
 export interface ReputationScore {
   /** 0–100, an integer (a qualification's IntegerValue). */
   readonly score: number;
