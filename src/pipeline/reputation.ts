@@ -178,7 +178,8 @@ export async function updateBatchReputation(
     const { score, reason } = reputationScore(sumRecords(batches.map((b) => b.record)));
     await store.updateOne(
       { _id: docId(target, workerId) },
-      { $set: { target, workerId, batches, score, reason, updatedAt: ctx.now() }, $setOnInsert: { pushed: null, pushedAt: null } },
+      // a new document: never set on the platform (explicit: the dev database drops a null $setOnInsert)
+      { $set: { target, workerId, batches, score, reason, updatedAt: ctx.now(), ...(!stored && { pushed: null, pushedAt: null }) } },
       { upsert: true },
     );
     if (stored?.pushed !== score) stale.push({ ...(stored as ReputationDoc), _id: docId(target, workerId), workerId, score });
@@ -278,4 +279,36 @@ export async function withReputation<T extends { workerId: string }>(
       reputation: k ? { score: k.score, reason: k.reason } : { score: NEUTRAL_REPUTATION, reason: 'no record yet: the neutral score' },
     };
   });
+}
+
+/**
+ * A batch moved to another target (the demo's hand-over from its private marketplace to the
+ * bundled one): its workers' records move with it, merged into what the new target holds,
+ * marked not set there yet (the next round or `qrelay reputation sync` sets them). Repeat-safe.
+ */
+export async function moveTargetReputation(ctx: PipelineContext, from: string, to: string): Promise<void> {
+  if (from === to) return;
+  const store = reputationModel(ctx);
+  for (const old of await store.find({ target: from }).lean<ReputationDoc[]>()) {
+    const there = await store.findById(docId(to, old.workerId)).lean<ReputationDoc>();
+    const moved = new Set(old.batches.map((b) => b.batch));
+    const batches = [...(there?.batches ?? []).filter((b) => !moved.has(b.batch)), ...old.batches];
+    const { score, reason } = reputationScore(sumRecords(batches.map((b) => b.record)));
+    await store.updateOne(
+      { _id: docId(to, old.workerId) },
+      {
+        $set: {
+          target: to,
+          workerId: old.workerId,
+          batches,
+          score,
+          reason,
+          updatedAt: ctx.now(),
+          ...(!there && { pushed: null, pushedAt: null }),
+        },
+      },
+      { upsert: true },
+    );
+    await store.deleteOne({ _id: old._id });
+  }
 }
