@@ -13,7 +13,7 @@ import { loadWorkerTable } from '../../src/actions/views.js';
 import { paths } from '../../src/paths.js';
 import { BLOCKED_QUALIFICATION } from '../../src/pipeline/blocked-qualification.js';
 import { collectBatch } from '../../src/pipeline/collect.js';
-import { publishBatch } from '../../src/pipeline/publish.js';
+import { dryRunPublish, publishBatch } from '../../src/pipeline/publish.js';
 import { REPUTATION_QUALIFICATION, reputationModel, syncTargetReputation } from '../../src/pipeline/reputation.js';
 import { newWorker, useMarketplace } from '../marketplace/support.js';
 import { runCli } from '../support/cli.js';
@@ -131,6 +131,10 @@ describe('cross-batch reputation', () => {
 
       // batch 2, other cases, the same crowd
       await importSampleBatch(ctx, dir, 'rep2', CASES, CASES);
+      const dry = await dryRunPublish(ctx, 'rep2', { preset, target: h.running.url }, 'local');
+      expect(dry.text).toContain(
+        `  qrelay-reputation GreaterThanOrEqualTo ${MIN} (cross-batch reputation 0-100; a worker without one is granted 50 on asking)`,
+      );
       await publishBatch(ctx, 'rep2', { preset, target: h.running.url, concurrency: 1 }, 'local');
       expect((await requireBatch(ctx, 'rep2')).qualificationIds[REPUTATION_QUALIFICATION]).toBe(typeId);
       const hit2 = (await loadBatchData(ctx, 'rep2')).hits[0]!.hitId!;
