@@ -13,6 +13,7 @@ import { registerStart } from './cli/start.js';
 import { registerDebate } from './cli/debate.js';
 import { registerConsoleActions } from './cli/console-actions.js';
 import { registerSimulate } from './cli/simulate.js';
+import { registerReputation } from './cli/reputation.js';
 import { version } from './version.js';
 
 // qrelay targets Node 20 (package-lock pins an SDK that supports it); the SDK's multi-line
@@ -36,5 +37,6 @@ registerReport(program);
 registerDebate(program);
 registerConsoleActions(program);
 registerSimulate(program);
+registerReputation(program);
 
 program.parseAsync(process.argv).catch(reportFailure);

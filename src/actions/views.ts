@@ -9,6 +9,7 @@ import { itemCases } from '../pipeline/records.js';
 import { bySubmission } from '../pipeline/votes.js';
 import { BLOCKED_QUALIFICATION } from '../pipeline/blocked-qualification.js';
 import { workerDecisions } from '../pipeline/worker-decisions.js';
+import { withReputation } from '../pipeline/reputation.js';
 import type { ActionContext } from './context.js';
 import { itemsTable, type ItemRow } from './items-table.js';
 import type { BonusDoc, ManualLabelDoc } from './models.js';
@@ -86,7 +87,8 @@ export async function loadWorkerTable(ctx: ActionContext, batch: string, view?: 
   for (const a of bySubmission(v.data.assignments)) assignmentIds.set(a.workerId, [...(assignmentIds.get(a.workerId) ?? []), a._id]);
   const stats = await withLlmFlags(ctx.pipeline, v.data, v.aggregation.aggregate.workers);
   return {
-    workers: workerTable({ stats, ...known.facts, bonuses, assignmentIds }),
+    // each row with the worker's cross-batch reputation on the target (qrelay's database)
+    workers: await withReputation(ctx.pipeline, target, workerTable({ stats, ...known.facts, bonuses, assignmentIds })),
     platform: known.platform,
   };
 }

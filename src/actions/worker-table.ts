@@ -29,6 +29,8 @@ export interface WorkerRow {
   /** Qualification name (the preset's test name) -> score; absent when not held; null when the platform did not answer. */
   qualifications: Record<string, number> | null;
   bonuses: { count: number; cents: number };
+  /** Cross-batch reputation on the batch's target (src/pipeline/reputation.ts): the score 0–100 and why; the neutral score for a worker without a record. */
+  reputation?: { score: number; reason: string };
 }
 
 /** What the platform says of the workers (worker -> block reason; qualification name -> worker -> score); null: it did not answer. */

@@ -57,6 +57,7 @@ function workerLine(r: WorkerRow): string {
     r.blocked === null ? 'blocked unknown' : r.blocked ? `BLOCKED (${r.blockReason})` : 'not blocked',
     r.qualifications === null ? 'qualification scores unknown' : q.length ? `qualifications ${q.join(',')}` : 'no qualification scores',
     `bonuses ${r.bonuses.count} ${usd(r.bonuses.cents)}`,
+    `reputation ${r.reputation?.score ?? '-'}`,
   ].join('  ');
 }
 

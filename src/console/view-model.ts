@@ -72,6 +72,9 @@ export function workerRowView(batch: string, w: WorkerRow) {
     blockReason: w.blockReason ?? '',
     qualifications: w.qualifications === null ? ['unknown'] : Object.entries(w.qualifications).map(([name, value]) => `${name} ${value}`),
     bonuses: w.bonuses.count === 0 ? 'none' : `${w.bonuses.count} · ${usd(w.bonuses.cents)}`,
+    // cross-batch reputation on the batch's target (src/pipeline/reputation.ts)
+    reputation: w.reputation ? `${w.reputation.score}` : 'n/a',
+    reputationReason: w.reputation?.reason ?? '',
   };
 }
 

@@ -19,6 +19,8 @@ export const collections = {
   labels: 'labels',
   targetQualifications: 'target_qualifications',
   workerDecisions: 'worker_decisions',
+  // each worker's record and score across a target's batches (src/pipeline/reputation.ts)
+  workerReputation: 'worker_reputation',
   // exports of a batch (src/export/store.ts) and the demo's runs (src/demo/runs.ts)
   qrelsExports: 'qrels_exports',
   // the forecast's choice of the labels export-qrels writes by default (src/export/aggregate-choice.ts)

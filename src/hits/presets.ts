@@ -130,12 +130,20 @@ export const HitPreset = z
     canary: z.boolean().default(true),
     /** What befalls a worker flagged `llm-assisted`: `flag` (listed with the evidence; the default) or `block` (also the worker-level block); read by `llmAssistedAction`. */
     llmAssisted: z.enum(['flag', 'block']).default('flag'),
+    /** The lowest `qrelay-reputation` score (0–100) a worker needs (src/pipeline/reputation.ts); unset: no minimum. New workers start at 50. */
+    minReputation: z.number().int('expected a whole number from 0 to 100').min(0).max(100).optional(),
     /** The time estimate the reward is checked against. */
     estimatedSecondsPerItem: z.number().int().min(1).max(3600).default(45),
     estimatedOverheadSeconds: z.number().int().min(0).max(3600).default(30),
     qualificationRequirements: z.array(PresetQualification).max(10, 'MTurk allows at most 10 qualification requirements').default([]),
   })
   .superRefine((p, ctx) => {
+    if (p.minReputation !== undefined && p.qualificationRequirements.length >= 10)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['minReputation'],
+        message: "needs one of MTurk's 10 qualification requirements and qualificationRequirements uses them all: drop one",
+      });
     if (!USD.test(p.reward)) return; // already reported
     const wage = hourlyPayCents(p);
     if (wage < FEDERAL_MINIMUM_WAGE_CENTS_PER_HOUR) {

@@ -21,6 +21,7 @@ import { describeHolder, formatHolder, goneHolder, processAlive, thisHolder } fr
 import { aggregateStored } from './votes.js';
 import { decideWorkers } from './worker-decisions.js';
 import { batchStamp, changedOnlyByRound, RoundMemories, type RoundMemory } from './round-memory.js';
+import { updateBatchReputation } from './reputation.js';
 import { loadBatchData, type BatchAggregation, type BatchData, requireBatch } from '../batches/index.js';
 
 /**
@@ -312,6 +313,8 @@ async function round(
   doc = await requireBatch(ctx, batch);
   const known = { labels: recalled?.labels };
   const aggregation = await aggregateBatch(ctx, doc, data, known);
+  // cross-batch reputation: the workers whose record in this batch changed (src/pipeline/reputation.ts)
+  await updateBatchReputation(ctx, doc, data, aggregation);
   return {
     value: { batch, state: doc.state, reconcile, review, followUp, aggregation },
     memory: { data, labels: known.labels! },

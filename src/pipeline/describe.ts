@@ -2,6 +2,7 @@ import { formatUsd } from '@qrelay/marketplace/fees';
 import type { BatchSettings } from '../db/models/index.js';
 import type { HitPlan } from '../hits/index.js';
 import { describeRequirements } from '../hits/requirements-text.js';
+import { reputationRequirementText } from './reputation-text.js';
 import { adaptiveCostShare, DREAM_AGREEMENT, FIRST_VOTES, pairwiseDisagreement } from '../quality/index.js';
 
 /** The plan and its exact quote as `qrelay publish --dry-run` prints them (pure). */
@@ -21,6 +22,7 @@ export function describePlan(batch: string, settings: BatchSettings, plan: HitPl
     `preset ${settings.presetName}: ${settings.preset.title}`,
     `target ${settings.target}: ${q.assignmentsPerHit} assignments per HIT, reward ${usd(q.rewardPerAssignment)}, debate ${settings.layout.hideDebate ? 'hidden' : 'shown'}, failed checks: ${settings.review.onFailure}`,
     ...describeRequirements(settings.preset, settings.target),
+    ...reputationRequirementText(settings.preset.minReputation),
     'cost quote (every assignment approved; MTurk fees):',
     `${pad('rewards')}${usd(q.rewards).padStart(12)}  (${q.assignments} assignments x ${usd(q.rewardPerAssignment)})`,
     `${pad('fees')}${usd(q.fees).padStart(12)}  (${q.feePercent}% of each reward, at least $0.01: ${usd(q.feePerAssignment)} per assignment${q.masters ? '; Masters +5%' : ''})`,

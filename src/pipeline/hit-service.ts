@@ -11,6 +11,7 @@ import { hitAnnotation } from './names.js';
 import { mapPool } from './pool.js';
 import { touchBatch } from './revision.js';
 import { BLOCKED_QUALIFICATION, ensureBlockedQualification, notBlocked } from './blocked-qualification.js';
+import { addReputationRequirement } from './reputation.js';
 
 /**
  * Creating a batch's HITs on its crowd target: the qualification types and the HIT type,
@@ -72,6 +73,8 @@ async function ensureHitType(ctx: PipelineContext, doc: BatchDoc, backend: Crowd
     }),
     ...(r.ActionsGuarded && { actionsGuarded: r.ActionsGuarded }),
   }));
+  // a preset's minReputation: the target's qrelay-reputation qualification (src/pipeline/reputation.ts)
+  await addReputationRequirement(ctx, settings, backend, requirements, customIds);
   // workers soft-blocked by an earlier round or batch on this target cannot take the HITs
   // (MTurk takes at most 10 requirements: a preset that uses them all goes without)
   if (requirements.length < 10) {

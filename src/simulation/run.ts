@@ -12,6 +12,7 @@ import { collectBatch } from '../pipeline/collect.js';
 import { createPipelineContext, type PipelineContext } from '../pipeline/context.js';
 import { publishBatch } from '../pipeline/publish.js';
 import { softBlockedWorkers } from '../pipeline/blocked-qualification.js';
+import { forgetTargetReputation } from '../pipeline/reputation.js';
 import { requireBatch } from '../batches/index.js';
 import { itemCases, visibleRecords } from '../pipeline/records.js';
 import type { PublishRequest } from '../pipeline/settings.js';
@@ -197,6 +198,8 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     });
     // a target's custom qualification types are remembered per target URL: this one is new
     await ctx.models.targetQualifications.deleteMany({ _id: { $regex: `^${target.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\|` } });
+    // and so are its workers' reputation records (src/pipeline/reputation.ts)
+    await forgetTargetReputation(ctx, target);
 
     const copy = req.inPlace ? await countRecords(realCtx, req.name) : await copyBatch(realCtx, req.source, req.name, req.truth);
     if (!req.inPlace)

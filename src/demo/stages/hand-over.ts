@@ -13,6 +13,7 @@ import { privateConnection } from '../../simulation/run.js';
 import { checkAborted, type DemoEnv } from '../env.js';
 import { HAND_OVER_WINDOW, handOverTime } from '../hand-over-times.js';
 import { demoRunModel, type DemoRunDoc } from '../runs.js';
+import { moveTargetReputation } from '../../pipeline/reputation.js';
 
 /**
  * The last stage of the demo: the simulated marketplace's records (the demo's workers and
@@ -115,6 +116,8 @@ async function retarget(
   if (from !== to) {
     const escaped = from.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     await m.targetQualifications.deleteMany({ _id: { $regex: `^${escaped}\\|` } });
+    // and the workers' reputation records go with the batch (src/pipeline/reputation.ts)
+    await moveTargetReputation(env.ctx, from, to);
   }
   for (const [name, id] of Object.entries(qualificationIds))
     await m.targetQualifications.updateOne(

@@ -1,0 +1,26 @@
+import type { CrowdBackend, QualificationTypeSpec } from '../crowd/backend.js';
+import type { PipelineContext } from './context.js';
+
+/**
+ * A custom qualification type of qrelay's own on a target (`qrelay-blocked`,
+ * `qrelay-reputation`): created on first use and its id remembered per target
+ * (target_qualifications, like the qualification tests' types).
+ */
+export async function ensureTargetQualification(
+  ctx: PipelineContext,
+  target: string,
+  backend: CrowdBackend,
+  spec: QualificationTypeSpec,
+): Promise<string> {
+  const key = `${target}|${spec.name}`;
+  const known = await ctx.models.targetQualifications.findById(key).lean();
+  if (known) return known.qualificationTypeId;
+  const { id, created } = await backend.ensureQualificationType(spec);
+  await ctx.models.targetQualifications.updateOne(
+    { _id: key },
+    { $set: { target, name: spec.name, qualificationTypeId: id, recordedAt: ctx.now() } },
+    { upsert: true },
+  );
+  ctx.progress(`qualification ${spec.name} on ${target}: ${id}${created ? ' (created)' : ''}`);
+  return id;
+}
