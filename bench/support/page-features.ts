@@ -22,6 +22,8 @@ export interface ItemFeatures {
 
 const HEDGES = /\b(may|might|perhaps|possibly|unclear|seems?|could|arguably|likely|probably|uncertain|appears?)\b/gi;
 const ASSERTIONS = /\b(clearly|directly|explicitly|states?|names?|gives?|keep my label|certainly)\b/gi;
+const shareIn = (words: string[], within: ReadonlySet<string>) =>
+  words.length === 0 ? 0 : words.filter((w) => within.has(w)).length / words.length;
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
 const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 const byClass = (root: HtmlElement, name: string) =>
@@ -30,8 +32,14 @@ const byClass = (root: HtmlElement, name: string) =>
 /** One page's items in page order, with their features. */
 export function pageItemFeatures(html: string): ItemFeatures[] {
   const items = [...elements(parse(html, { sourceCodeLocationInfo: true }))].filter((e) => attr(e, 'data-sim-key') !== undefined);
+  const queries = items.map((item) =>
+    textContent(byClass(item, 'query')[0] ?? item)
+      .trim()
+      .toLowerCase(),
+  );
   return items.map((item, index) => {
     const query = textContent(byClass(item, 'query')[0] ?? item);
+    const same = (i: number) => (queries[i] === queries[index] ? 1 : 0);
     const answers = byClass(item, 'answers')[0];
     const answerTexts = answers ? [...elements(answers)].filter((e) => e.tagName === 'li').map((e) => textContent(e)) : [];
     const chunkEl = byClass(item, 'chunk')[0]!;
@@ -89,6 +97,14 @@ export function pageItemFeatures(html: string): ItemFeatures[] {
       bInlineQuotes: count(b.reasoning, /"/g),
       confidenceGap: confidence(a) - confidence(b),
       elements: [...elements(item)].length,
+      // the page around the item: a check whose query no other item has, or that breaks a run of one query, stands out
+      queryElsewhereOnPage: queries.filter((q, i) => i !== index && q === queries[index]).length,
+      sameQueryNeighbours: (index > 0 ? same(index - 1) : 0) + (index + 1 < items.length ? same(index + 1) : 0),
+      // how much of what the agents say is about this item's own text
+      reasoningWordsInItem: shareIn(
+        wordsOf(`${a.reasoning} ${b.reasoning}`),
+        new Set(wordsOf(`${query} ${answerTexts.join(' ')} ${chunk}`)),
+      ),
     };
     return {
       key: attr(item, 'data-sim-key')!,

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { type EscalatedCase, type GoldItem, type Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
-import { checkDebate } from './check-debate.js';
+import { checkDebateFor, donorPool, type CheckDebateSource } from './check-debate-donor.js';
+import { countSources, queriesOf, queryAffinity } from './check-sources.js';
 import { simKey } from './keys.js';
 import type { CheckSummary, HitQuestion, PlannedHit, PlannedItem } from './plan-schema.js';
 import { quoteCost, type CostQuote } from './quote.js';
@@ -173,7 +174,11 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
     gold.push({ ...g, key });
   }
 
-  const build = (groups: number[][]): Array<{ hit: PlannedHit; xml: string; goldUsed: number[] }> => {
+  // checks draw on the batch's queries and debates (check-sources.ts, check-debate-donor.ts)
+  const batchQueries = queriesOf(cases);
+  const donors = donorPool(cases.map((c, i) => ({ ...c, key: caseKeys[i] as string })));
+
+  const build = (groups: number[][]): Array<{ hit: PlannedHit; xml: string; goldUsed: number[]; sources: CheckDebateSource[] }> => {
     const rng = seededRng(seed);
     const checkCounts = groups.map((g) => checksFor(g.length, layout));
     const totalChecks = checkCounts.reduce((a, b) => a + b, 0);
@@ -201,9 +206,17 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       const wanted = polarities.slice(cursor, cursor + checks);
       cursor += checks;
       const chosen: number[] = [];
+      const pageQueries = queriesOf(group.map((i) => cases[i] as EscalatedCase));
       for (const polarity of wanted) {
         const pick = (label: Judgment) =>
-          pickBest(gold.length, (i) => (gold[i]?.label === label && !chosen.includes(i) ? [goldUses[i] as number] : undefined), rng);
+          pickBest(
+            gold.length,
+            (i) =>
+              gold[i]?.label === label && !chosen.includes(i)
+                ? [queryAffinity((gold[i] as GoldItem).query, pageQueries, batchQueries), goldUses[i] as number]
+                : undefined,
+            rng,
+          );
         // a polarity may run out within one HIT when the pool is tiny; take the other then
         const g = pick(polarity) ?? (pick(polarity === 'yes' ? 'no' : 'yes') as number);
         chosen.push(g);
@@ -216,6 +229,8 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       const pageItems: HitPageItem[] = [];
       let nextReal = 0;
       let nextCheck = 0;
+      const sources: CheckDebateSource[] = [];
+      const pageKeys = new Set(group.map((i) => caseKeys[i] as string));
       for (let position = 1; position <= size; position++) {
         if (checkPositions.has(position)) {
           const g = gold[chosen[nextCheck] as number] as GoldItem & { key: string };
@@ -229,14 +244,9 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
             dataset: g.dataset,
             expected: g.label,
           });
-          pageItems.push({
-            position,
-            key: g.key,
-            query: g.query,
-            answers: g.answers,
-            chunk: g.chunk,
-            debate: layout.hideDebate ? [] : checkDebate(g, seed),
-          });
+          const shown = layout.hideDebate ? undefined : checkDebateFor(g, { seed, pool: donors, exclude: pageKeys });
+          if (shown) sources.push(shown.source);
+          pageItems.push({ position, key: g.key, query: g.query, answers: g.answers, chunk: g.chunk, debate: shown?.debate ?? [] });
         } else {
           const i = group[nextReal++] as number;
           const c = cases[i] as EscalatedCase;
@@ -253,6 +263,7 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
         hit: { index, items, realItems: group.length, checks, bytes: utf8Bytes(xml), questionSha256: sha256(xml) },
         xml,
         goldUsed: chosen,
+        sources,
       };
     });
   };
@@ -326,6 +337,10 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
         share: checkItems.length / (checkItems.length + realItems),
         goldItemsUsed: uses.size,
         maxUsesOfOneGoldItem: Math.max(0, ...uses.values()),
+        debateSources: countSources(built.flatMap((b) => b.sources)),
+        otherQueries: built
+          .flatMap((b) => b.goldUsed)
+          .filter((g) => queryAffinity((gold[g] as GoldItem).query, new Set(), batchQueries) === 2).length,
       },
       quote: quoteCost({ hits: hits.map((h) => ({ realItems: h.realItems, checks: h.checks })), ...pricing }),
       splits: splitCount,
