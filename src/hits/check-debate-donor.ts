@@ -9,8 +9,9 @@ import { seededRng, type Rng } from './random.js';
  * - `gold`: the gold item's own `debate` (docs/input-formats.md), e.g. `qrelay debate` run on
  *   the gold items, or DREAM's debate records for judged chunks; shown as it is.
  * - `derived`: one of the batch's real debates (a "donor"), adapted to the check's own query
- *   and chunk: its quotes become sentences of the check's chunk (the donor's first quote
- *   becomes the check's focal sentence, check-debate.ts), its query and answers the check's.
+ *   and chunk: its quotes become sentences of the check's chunk (a quote the check's chunk
+ *   holds too stays; each other one becomes the check's sentence nearest it in length), its
+ *   query and answers the check's.
  *   The donor is drawn uniformly from the real items with the check's query (from all real
  *   items when none has it), never from the same page: so the agents' wording, the
  *   debate's shape and its quoting follow the batch's own debates by construction. Any
@@ -37,6 +38,8 @@ export interface DebateDonor {
 export interface DonorPool {
   all: readonly DebateDonor[];
   byQuery: ReadonlyMap<string, readonly DebateDonor[]>;
+  /** Each donor's chunk as content words, by key. */
+  chunkWords: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 const STOP_WORDS = new Set(
@@ -45,6 +48,7 @@ const STOP_WORDS = new Set(
   ),
 );
 const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const contentWords = (text: string) => new Set(wordsOf(text).filter((w) => !STOP_WORDS.has(w)));
 /** How a query is compared across items: its text as the page shows it, case and spacing aside. */
 export const queryText = (query: string) => query.trim().replace(/\s+/gu, ' ').toLowerCase();
 
@@ -58,7 +62,7 @@ export function donorPool(donors: readonly DebateDonor[]): DonorPool {
     if (same) same.push(d);
     else byQuery.set(q, [d]);
   }
-  return { all, byQuery };
+  return { all, byQuery, chunkWords: new Map(all.map((d) => [d.key, contentWords(d.chunk)])) };
 }
 
 type CheckGold = Pick<GoldItem, 'query_id' | 'chunk_id' | 'query' | 'answers' | 'chunk'> & { debate?: readonly DebateTurn[] | undefined };
@@ -86,11 +90,26 @@ function rankedSentences(gold: CheckGold): string[] {
 export function adaptDebate(donor: DebateDonor, gold: CheckGold): DebateTurn[] {
   const sentences = rankedSentences(gold);
   const quotes = [...new Set(donor.debate.flatMap((t) => t.references))];
+  // a quote the check's chunk also holds (passages of one corpus overlap) stays as it is
+  const kept = new Set(quotes.filter((q) => q.trim().length > 0 && gold.chunk.includes(q)));
+  const used = new Set<string>();
+  // each other quote becomes the check's sentence nearest it in length (rank order on a
+  // tie): the marks a check shows then measure like the batch's own (taking the focal
+  // sentence first made checks' highlights shorter: gold answer sentences are shorter
+  // than the sentences real debates quote)
+  const closest = (q: string) => {
+    const open = sentences.filter((s) => !kept.has(s) && !used.has(s));
+    const pool = open.length > 0 ? open : sentences;
+    const best = pool.reduce((x, y) => (Math.abs(y.length - q.length) < Math.abs(x.length - q.length) ? y : x));
+    used.add(best);
+    return best;
+  };
+  const quoteOf = new Map(quotes.map((q) => [q, kept.has(q) ? q : closest(q)]));
   const replacement = new Map<string, string>();
   const answerFor = (i: number) => gold.answers[Math.min(i, gold.answers.length - 1)] ?? 'the answer';
   // longest first, so that a quote holding an answer is replaced whole
   const pairs: Array<[string, string]> = [
-    ...quotes.map((q, i): [string, string] => [q, sentences[i % sentences.length] as string]),
+    ...quotes.filter((q) => !kept.has(q)).map((q): [string, string] => [q, quoteOf.get(q) as string]),
     [donor.query, gold.query],
     ...(donor.answers.length > 1
       ? [[listed(donor.answers), gold.answers.length > 0 ? listed(gold.answers) : '"the answer"'] as [string, string]]
@@ -101,7 +120,6 @@ export function adaptDebate(donor: DebateDonor, gold: CheckGold): DebateTurn[] {
   for (const [from, to] of usable) if (!replacement.has(from.toLowerCase())) replacement.set(from.toLowerCase(), to);
   const pattern = usable.length === 0 ? undefined : new RegExp(usable.map(([from]) => escapeRegExp(from)).join('|'), 'giu');
   const rewrite = (text: string) => (pattern ? text.replace(pattern, (m) => replacement.get(m.toLowerCase()) ?? m) : text);
-  const quoteOf = new Map(quotes.map((q, i) => [q, sentences[i % sentences.length] as string]));
   return donor.debate.map((turn) => ({
     ...turn,
     reasoning: rewrite(turn.reasoning),
@@ -109,12 +127,27 @@ export function adaptDebate(donor: DebateDonor, gold: CheckGold): DebateTurn[] {
   }));
 }
 
+/** Share of the two chunks' distinct content words they have in common (Jaccard). */
+function chunkSimilarity(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let common = 0;
+  for (const w of a) if (b.has(w)) common++;
+  return common / Math.max(1, a.size + b.size - common);
+}
+
 function chooseDonor(pool: DonorPool, gold: CheckGold, exclude: ReadonlySet<string>, rng: Rng): DebateTurn[] | undefined {
   const open = (donors: readonly DebateDonor[]) => donors.filter((d) => !exclude.has(d.key));
   const sameQuery = open(pool.byQuery.get(queryText(gold.query)) ?? []);
-  const candidates = sameQuery.length > 0 ? sameQuery : open(pool.all);
-  const donor = candidates.length === 0 ? undefined : candidates[rng.int(candidates.length)];
-  return donor && adaptDebate(donor, gold);
+  const candidates = rng.shuffle(sameQuery.length > 0 ? sameQuery : open(pool.all));
+  // the donor whose chunk is most like the check's (the first on a tie, candidates shuffled):
+  // what its agents say about their chunk then holds for the check's chunk too
+  const words = contentWords(gold.chunk);
+  let best: DebateDonor | undefined;
+  let bestScore = -1;
+  for (const d of candidates) {
+    const score = chunkSimilarity(words, pool.chunkWords.get(d.key) ?? new Set());
+    if (score > bestScore) [best, bestScore] = [d, score];
+  }
+  return best && adaptDebate(best, gold);
 }
 
 /**
