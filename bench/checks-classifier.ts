@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import { XMLParser } from 'fast-xml-parser';
 import { sampleFiles } from '../src/demo/sample.js';
-import type { EscalatedCase, GoldItem } from '../src/domain/cases.js';
 import { planHits } from '../src/hits/plan.js';
-import { readRecords } from '../src/ingest/index.js';
+import { htmlOfQuestion as htmlOf, loadRecords as load } from './support/sample-pages.js';
 const PRICING = { reward: '1.00', assignmentsPerHit: 3, masters: false };
 import { aucTest, fitLogistic, pageItemFeatures, type ItemFeatures } from './support/page-features.js';
 
@@ -35,14 +33,6 @@ import { aucTest, fitLogistic, pageItemFeatures, type ItemFeatures } from './sup
 const PAGES = 1000;
 const TOP_WORDS = process.argv.includes('--no-words') ? 0 : 150;
 
-async function load<K extends 'escalations' | 'gold'>(file: string, kind: K) {
-  const out: (K extends 'gold' ? GoldItem : EscalatedCase)[] = [];
-  for await (const { record } of readRecords(file, kind)) out.push(record as K extends 'gold' ? GoldItem : EscalatedCase);
-  return out;
-}
-
-const xmlParser = new XMLParser({ parseTagValue: false, trimValues: false });
-const htmlOf = (xml: string) => (xmlParser.parse(xml) as { HTMLQuestion: { HTMLContent: string } }).HTMLQuestion.HTMLContent;
 /** 70% of the items (by a hash of their key) are for training. */
 const inTraining = (key: string) => createHash('sha256').update(`split|${key}`).digest().readUInt32LE(0) / 2 ** 32 < 0.7;
 

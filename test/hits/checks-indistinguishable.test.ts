@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { aucTest, fitLogistic, pageItemFeatures, type ItemFeatures } from '../../bench/support/page-features.js';
 import { sampleFiles } from '../../src/demo/sample.js';
 import type { EscalatedCase, GoldItem } from '../../src/domain/cases.js';
 import { planHits } from '../../src/hits/plan.js';
 import { seededRng } from '../../src/hits/random.js';
-import { readRecords } from '../../src/ingest/index.js';
+import { htmlOfQuestion as htmlOf, loadRecords as load } from '../../bench/support/sample-pages.js';
 
 /**
  * Issue 16, item 3: can a classifier on the HIT page's HTML tell attention checks from real
@@ -43,14 +42,6 @@ interface Row {
   check: boolean;
 }
 
-async function load<K extends 'escalations' | 'gold'>(file: string, kind: K) {
-  const out: (K extends 'gold' ? GoldItem : EscalatedCase)[] = [];
-  for await (const { record } of readRecords(file, kind)) out.push(record as K extends 'gold' ? GoldItem : EscalatedCase);
-  return out;
-}
-
-const xmlParser = new XMLParser({ parseTagValue: false, trimValues: false });
-const htmlOf = (xml: string) => (xmlParser.parse(xml) as { HTMLQuestion: { HTMLContent: string } }).HTMLQuestion.HTMLContent;
 const hashUnit = (text: string) => createHash('sha256').update(text).digest().readUInt32LE(0) / 2 ** 32;
 
 function renderPages(cases: readonly EscalatedCase[], gold: readonly GoldItem[], pages: number, name: string): Row[] {
