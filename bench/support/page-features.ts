@@ -1,4 +1,4 @@
-import { parse } from 'parse5';
+import { parseFragment } from 'parse5';
 import { attr, elements, textContent, type HtmlElement } from '@qrelay/marketplace';
 import { pageArgumentConfidence } from '../../src/simulation/form.js';
 
@@ -22,30 +22,44 @@ export interface ItemFeatures {
 
 const HEDGES = /\b(may|might|perhaps|possibly|unclear|seems?|could|arguably|likely|probably|uncertain|appears?)\b/gi;
 const ASSERTIONS = /\b(clearly|directly|explicitly|states?|names?|gives?|keep my label|certainly)\b/gi;
+const shareIn = (words: string[], within: ReadonlySet<string>) =>
+  words.length === 0 ? 0 : words.filter((w) => within.has(w)).length / words.length;
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
 const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-const byClass = (root: HtmlElement, name: string) =>
-  [...elements(root)].filter((e) => (attr(e, 'class') ?? '').split(/\s+/).includes(name));
+// callers pass an element list walked once: walking the tree per lookup made 1,000 pages slow
+const byClass = (within: readonly HtmlElement[], name: string) =>
+  within.filter((e) => (attr(e, 'class') ?? '').split(/\s+/).includes(name));
 
 /** One page's items in page order, with their features. */
 export function pageItemFeatures(html: string): ItemFeatures[] {
-  const items = [...elements(parse(html, { sourceCodeLocationInfo: true }))].filter((e) => attr(e, 'data-sim-key') !== undefined);
+  // only the form holds items: parsing the page's inline style and script too doubled the time
+  const form = html.slice(html.indexOf('<form'), html.lastIndexOf('</form>') + '</form>'.length);
+  const items = [...elements(parseFragment(form))].filter((e) => attr(e, 'data-sim-key') !== undefined);
+  const within = items.map((item) => [...elements(item)]);
+  const queries = items.map((item, i) =>
+    textContent(byClass(within[i]!, 'query')[0] ?? item)
+      .trim()
+      .toLowerCase(),
+  );
   return items.map((item, index) => {
-    const query = textContent(byClass(item, 'query')[0] ?? item);
-    const answers = byClass(item, 'answers')[0];
+    const inside = within[index]!;
+    const query = textContent(byClass(inside, 'query')[0] ?? item);
+    const same = (i: number) => (queries[i] === queries[index] ? 1 : 0);
+    const answers = byClass(inside, 'answers')[0];
     const answerTexts = answers ? [...elements(answers)].filter((e) => e.tagName === 'li').map((e) => textContent(e)) : [];
-    const chunkEl = byClass(item, 'chunk')[0]!;
+    const chunkEl = byClass(inside, 'chunk')[0]!;
     const chunk = textContent(chunkEl);
     const marks = [...elements(chunkEl)].filter((e) => e.tagName === 'mark');
     const markedChars = marks.reduce((s, m) => s + textContent(m).length, 0);
-    const agents = [...elements(item)].filter((e) => attr(e, 'data-sim-verdict') !== undefined);
+    const agents = inside.filter((e) => attr(e, 'data-sim-verdict') !== undefined);
     const agent = (i: number) => {
       const el = agents[i];
       if (!el) return { verdictYes: 0, reasoning: '', refs: 0, text: '' };
-      const refs = [...elements(el)].filter((e) => e.tagName === 'q');
+      const parts = [...elements(el)];
+      const refs = parts.filter((e) => e.tagName === 'q');
       return {
         verdictYes: attr(el, 'data-sim-verdict') === 'yes' ? 1 : 0,
-        reasoning: textContent(byClass(el, 'reasoning')[0] ?? el),
+        reasoning: textContent(byClass(parts, 'reasoning')[0] ?? el),
         refs: refs.length,
         text: textContent(el),
       };
@@ -88,7 +102,15 @@ export function pageItemFeatures(html: string): ItemFeatures[] {
       aInlineQuotes: count(a.reasoning, /"/g),
       bInlineQuotes: count(b.reasoning, /"/g),
       confidenceGap: confidence(a) - confidence(b),
-      elements: [...elements(item)].length,
+      elements: inside.length,
+      // the page around the item: a check whose query no other item has, or that breaks a run of one query, stands out
+      queryElsewhereOnPage: queries.filter((q, i) => i !== index && q === queries[index]).length,
+      sameQueryNeighbours: (index > 0 ? same(index - 1) : 0) + (index + 1 < items.length ? same(index + 1) : 0),
+      // how much of what the agents say is about this item's own text
+      reasoningWordsInItem: shareIn(
+        wordsOf(`${a.reasoning} ${b.reasoning}`),
+        new Set(wordsOf(`${query} ${answerTexts.join(' ')} ${chunk}`)),
+      ),
     };
     return {
       key: attr(item, 'data-sim-key')!,

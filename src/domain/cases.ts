@@ -61,6 +61,12 @@ export const GoldItem = z.object({
   chunk: z.string().min(1),
   label: Judgment,
   dataset: z.string().min(1).default('default'),
+  /**
+   * Optional: the item's own debate (e.g. `qrelay debate` run on the gold items, or DREAM's
+   * debate record for the chunk). A check then shows it as it is; without it, the check's
+   * debate is adapted from the batch's real debates (src/hits/check-debate-donor.ts).
+   */
+  debate: z.array(DebateTurn).min(1).optional(),
 });
 export type GoldItem = z.infer<typeof GoldItem>;
 

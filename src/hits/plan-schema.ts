@@ -60,5 +60,11 @@ export const CheckSummary = z.object({
   share: z.number().min(0).max(1),
   goldItemsUsed: z.number().int().min(0),
   maxUsesOfOneGoldItem: z.number().int().min(0),
+  /** Where the checks' debates come from (check-debate-donor.ts); absent in plans made before it was recorded. */
+  debateSources: z
+    .object({ gold: z.number().int().min(0), derived: z.number().int().min(0), template: z.number().int().min(0) })
+    .optional(),
+  /** Checks whose query no real item of the batch has. */
+  otherQueries: z.number().int().min(0).optional(),
 });
 export type CheckSummary = z.infer<typeof CheckSummary>;

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { type EscalatedCase, type GoldItem, type Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
-import { checkDebate } from './check-debate.js';
+import { checkDebateFor, donorPool, type CheckDebateSource } from './check-debate-donor.js';
+import { besideTheirQuery, countSources, pageQueryShare, queriesOf, queryAffinity } from './check-sources.js';
 import { simKey } from './keys.js';
 import type { CheckSummary, HitQuestion, PlannedHit, PlannedItem } from './plan-schema.js';
 import { quoteCost, type CostQuote } from './quote.js';
@@ -22,12 +23,15 @@ import { loadHitTemplates, type HitTemplates } from './templates.js';
  *   items are never repeated within a HIT and are spread over HITs (least used first).
  * - Checks sit at seeded random positions and look like any item: same markup, same
  *   fields, a `data-sim-key` derived the same way.
- * - Check debates. A check shows a debate written for its own query and chunk
- *   (check-debate.ts): two agents who end in disagreement, quoting the chunk, in the style
- *   and length of the real items' debates, the chunk highlighted as on any item, so that
- *   following either agent does not pass the check: only reading the chunk does. The
- *   wording still differs from real debates: a classifier on the page text tells checks
- *   apart (bench/checks-classifier.ts, AUC 0.996 on word features), an open gap of issue 16.
+ * - Check debates (check-debate-donor.ts): the gold item's own `debate` when it has one, else
+ *   a real debate of the batch (of the check's query when there is one, never of the same
+ *   page) adapted to the check's query, answers and chunk, the template of check-debate.ts
+ *   only when the batch has no debate; the chunk highlighted as on any item. Checks' gold
+ *   items share their query with the page as often as its real items do, and sit in their
+ *   query's run (check-sources.ts). A classifier on the page tells checks apart far less
+ *   than with template debates (AUC 0.65 vs 0.996, test/hits/checks-indistinguishable.test.ts,
+ *   bench/checks-classifier.ts), but not yet only by chance: an adapted debate still
+ *   paraphrases its donor's chunk. An open gap of issue 16.
  * - Size: each HIT is rendered; a HIT whose HTMLQuestion XML exceeds `maxQuestionBytes`
  *   is split in two (and checks are recomputed for each half) until all fit.
  */
@@ -173,7 +177,11 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
     gold.push({ ...g, key });
   }
 
-  const build = (groups: number[][]): Array<{ hit: PlannedHit; xml: string; goldUsed: number[] }> => {
+  // checks draw on the batch's queries and debates (check-sources.ts, check-debate-donor.ts)
+  const batchQueries = queriesOf(cases);
+  const donors = donorPool(cases.map((c, i) => ({ ...c, key: caseKeys[i] as string })));
+
+  const build = (groups: number[][]): Array<{ hit: PlannedHit; xml: string; goldUsed: number[]; sources: CheckDebateSource[] }> => {
     const rng = seededRng(seed);
     const checkCounts = groups.map((g) => checksFor(g.length, layout));
     const totalChecks = checkCounts.reduce((a, b) => a + b, 0);
@@ -201,9 +209,22 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       const wanted = polarities.slice(cursor, cursor + checks);
       cursor += checks;
       const chosen: number[] = [];
+      // a check shares its query with the page as often as the page's real items do (check-sources.ts)
+      const pageCases = group.map((i) => cases[i] as EscalatedCase);
+      const pageQueries = queriesOf(pageCases);
+      const shareOnPage = pageQueryShare(pageCases.map((c) => c.query));
+      const queryRng = seededRng(`${seed}\u0000check-query\u0000${index}`);
       for (const polarity of wanted) {
+        const onPage = queryRng.next() < shareOnPage;
         const pick = (label: Judgment) =>
-          pickBest(gold.length, (i) => (gold[i]?.label === label && !chosen.includes(i) ? [goldUses[i] as number] : undefined), rng);
+          pickBest(
+            gold.length,
+            (i) =>
+              gold[i]?.label === label && !chosen.includes(i)
+                ? [queryAffinity((gold[i] as GoldItem).query, onPage, pageQueries, batchQueries), goldUses[i] as number]
+                : undefined,
+            rng,
+          );
         // a polarity may run out within one HIT when the pool is tiny; take the other then
         const g = pick(polarity) ?? (pick(polarity === 'yes' ? 'no' : 'yes') as number);
         chosen.push(g);
@@ -216,6 +237,8 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       const pageItems: HitPageItem[] = [];
       let nextReal = 0;
       let nextCheck = 0;
+      const sources: CheckDebateSource[] = [];
+      const pageKeys = new Set(group.map((i) => caseKeys[i] as string));
       for (let position = 1; position <= size; position++) {
         if (checkPositions.has(position)) {
           const g = gold[chosen[nextCheck] as number] as GoldItem & { key: string };
@@ -229,14 +252,9 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
             dataset: g.dataset,
             expected: g.label,
           });
-          pageItems.push({
-            position,
-            key: g.key,
-            query: g.query,
-            answers: g.answers,
-            chunk: g.chunk,
-            debate: layout.hideDebate ? [] : checkDebate(g, seed),
-          });
+          const shown = layout.hideDebate ? undefined : checkDebateFor(g, { seed, pool: donors, exclude: pageKeys });
+          if (shown) sources.push(shown.source);
+          pageItems.push({ position, key: g.key, query: g.query, answers: g.answers, chunk: g.chunk, debate: shown?.debate ?? [] });
         } else {
           const i = group[nextReal++] as number;
           const c = cases[i] as EscalatedCase;
@@ -244,6 +262,20 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
           pageItems.push({ position, key: caseKeys[i] as string, query: c.query, answers: c.answers, chunk: c.chunk, debate: c.debate });
         }
       }
+      // a check joins the run of its query's real items (check-sources.ts)
+      const placed = besideTheirQuery(
+        items.map((item, i) => ({
+          item,
+          page: pageItems[i] as HitPageItem,
+          query: (pageItems[i] as HitPageItem).query,
+          check: item.kind === 'check',
+        })),
+        seededRng(`${seed}\u0000check-place\u0000${index}`),
+      );
+      placed.forEach((p, i) => {
+        items[i] = { ...p.item, position: i + 1 };
+        pageItems[i] = { ...p.page, position: i + 1 };
+      });
       const html = renderHitPage(
         { items: pageItems, hideDebate: layout.hideDebate, canary: layout.canary, ...(layout.title && { title: layout.title }) },
         templates,
@@ -253,6 +285,7 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
         hit: { index, items, realItems: group.length, checks, bytes: utf8Bytes(xml), questionSha256: sha256(xml) },
         xml,
         goldUsed: chosen,
+        sources,
       };
     });
   };
@@ -326,6 +359,10 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
         share: checkItems.length / (checkItems.length + realItems),
         goldItemsUsed: uses.size,
         maxUsesOfOneGoldItem: Math.max(0, ...uses.values()),
+        debateSources: countSources(built.flatMap((b) => b.sources)),
+        otherQueries: built
+          .flatMap((b) => b.goldUsed)
+          .filter((g) => queryAffinity((gold[g] as GoldItem).query, false, new Set(), batchQueries) === 2).length,
       },
       quote: quoteCost({ hits: hits.map((h) => ({ realItems: h.realItems, checks: h.checks })), ...pricing }),
       splits: splitCount,

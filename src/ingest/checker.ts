@@ -46,7 +46,8 @@ const hasField = (record: Record<string, unknown>, field: AliasedField) => FIELD
 
 /** What a canonical-format record looks like, judged by its fields alone. */
 export function lookalikeKind(record: Record<string, unknown>): IngestKind | undefined {
-  if (Object.hasOwn(record, 'debate')) return 'escalations';
+  // a gold item may carry its own debate (docs/input-formats.md); its `label` tells it apart
+  if (Object.hasOwn(record, 'debate')) return record['label'] === undefined || record['label'] === null ? 'escalations' : 'gold';
   if (!Object.hasOwn(record, 'label')) return undefined;
   return hasField(record, 'query') || hasField(record, 'chunk') ? 'gold' : 'consensus';
 }

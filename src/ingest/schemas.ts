@@ -49,6 +49,7 @@ export const GoldItemInput = GoldItem.extend({
   chunk_id: idInput,
   answers: answersInput,
   label: judgmentInput,
+  debate: z.array(DebateTurnInput).min(1).optional(),
 });
 
 /** One agent's turn in a BRIDGE round. */

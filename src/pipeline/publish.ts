@@ -6,6 +6,7 @@ import { UserError } from '../errors.js';
 import type { HitPlan } from '../hits/index.js';
 import { firstAssignments } from './redundancy.js';
 import type { PipelineContext } from './context.js';
+import { describeCheckSources } from '../hits/check-sources.js';
 import { describePlan } from './describe.js';
 import { BatchStateError } from './errors.js';
 import { publishPending, type CreationResult } from './hit-service.js';
@@ -107,6 +108,7 @@ async function storePlan(ctx: PipelineContext, doc: BatchDoc, plan: HitPlan): Pr
   };
   await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { plan: summary, updatedAt: ctx.now() } });
   ctx.progress(`batch ${doc._id}: planned ${plan.hits.length} HITs for ${plan.quote.realItems} items, quote ${usd(plan.quote.total)}`);
+  ctx.progress(`batch ${doc._id}: ${describeCheckSources(plan.checks)}`); // issue 16 item 3: where checks' debates and queries come from
 }
 
 /** The custom qualification types (created on the target if missing) and the HIT type. */
