@@ -59,18 +59,27 @@ export async function runSimulation(
   progress: (line: string) => void,
 ): Promise<Forecast> {
   const run = await simulateBatch({ connection: ctx.models.batches.db, config, logger: ctx.logger, progress }, req);
+  const endStarted = performance.now();
   const { report } = await batchReport(run.ctx, req.name);
+  const votes = await collectedVotes(run.ctx, req.name);
   const forecast = buildForecast({
     source: req.source,
     seed: req.population.seed,
     hideDebate: req.hideDebate === true,
     withTruth: req.truth !== undefined,
     report,
-    votes: await collectedVotes(run.ctx, req.name),
+    votes,
     kinds: new Map(run.workers.map((w) => [w.workerId, w])),
     blocked: run.blocked,
     wallSeconds: run.wallSeconds,
-    wall: { crowdSeconds: run.crowdWallSeconds, roundsSeconds: run.roundsWallSeconds, rounds: run.rounds },
+    wall: {
+      copySeconds: run.copyWallSeconds,
+      publishSeconds: run.publishWallSeconds,
+      crowdSeconds: run.crowdWallSeconds,
+      roundsSeconds: run.roundsWallSeconds,
+      rounds: run.rounds,
+      endSeconds: (performance.now() - endStarted) / 1000,
+    },
   });
   // with a truth, the forecast decides which labels export-qrels writes by default for the batch and its copy
   if (forecast.accuracy) {

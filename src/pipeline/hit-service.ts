@@ -1,3 +1,4 @@
+import type { AnyBulkWriteOperation } from 'mongodb';
 import type { CrowdBackend, QualificationRequirementSpec } from '../crowd/backend.js';
 import { formatUsd } from '@qrelay/marketplace/fees';
 import { hitRequestToken } from '../crowd/mturk/request-tokens.js';
@@ -8,7 +9,9 @@ import { loadQualificationTest, resolveQualificationRequirements } from '../hits
 import { committedCents, hitCommitment, outstandingCents, priceTerms, withinBudget } from './budget.js';
 import type { PipelineContext } from './context.js';
 import { hitAnnotation } from './names.js';
+import type { PlannedQuestions } from './plan.js';
 import { mapPool } from './pool.js';
+import { BULK_SLICE, bulkWriteSliced } from './bulk.js';
 import { touchBatch } from './revision.js';
 import { BLOCKED_QUALIFICATION, ensureBlockedQualification, notBlocked } from './blocked-qualification.js';
 import { addReputationRequirement } from './reputation.js';
@@ -113,63 +116,102 @@ async function findByAnnotation(backend: CrowdBackend, annotation: string): Prom
   return undefined;
 }
 
-async function createOne(
+/** A HIT whose token is recorded (state `creating`), ready for its CreateHIT call. */
+type Claimed = HitDoc & { requestToken: string };
+
+/**
+ * Records the UniqueRequestToken of each planned HIT of `hits` before any of them is sent
+ * (one bulk write; HITs already `creating` keep the token they were given). The filter is
+ * the `_id` alone: the dev database answers it from its index, where `{_id, state}` would
+ * scan the whole collection per HIT. The states were read moments ago by this publisher; a
+ * second publisher of the same batch at the same time writes the same token (it depends on
+ * the batch, the HIT and its attempt only), so the platform still makes each HIT once.
+ */
+async function recordTokens(ctx: PipelineContext, batch: string, hits: readonly HitDoc[]): Promise<Claimed[]> {
+  const now = ctx.now();
+  const claimed = hits.map((h): Claimed =>
+    h.state === 'planned'
+      ? { ...h, state: 'creating', requestToken: hitRequestToken(batch, h.index, h.attempt), tokenRecordedAt: now }
+      : (h as Claimed),
+  );
+  await bulkWriteSliced(
+    ctx.models.hits,
+    claimed
+      .filter((h, i) => hits[i]!.state === 'planned')
+      .map((h) => ({
+        updateOne: {
+          filter: { _id: h._id },
+          update: { $set: { state: 'creating', requestToken: h.requestToken, tokenRecordedAt: h.tokenRecordedAt } },
+        },
+      })) as AnyBulkWriteOperation<HitDoc>[],
+  );
+  return claimed;
+}
+
+/** One CreateHIT (or, for a token older than the platform's memory, the HIT found by its annotation). */
+async function createOnPlatform(
   ctx: PipelineContext,
   doc: BatchDoc,
-  hit: HitDoc,
+  hit: Claimed,
   backend: CrowdBackend,
   hitTypeId: string,
-): Promise<'created' | 'reused'> {
+  questions: PlannedQuestions | undefined,
+): Promise<{ hitId: string; reused: boolean }> {
   const settings = doc.settings as BatchSettings;
-  let current = hit;
-  if (current.state === 'planned') {
-    const token = hitRequestToken(doc._id, current.index, current.attempt);
-    await ctx.models.hits.updateOne(
-      { _id: current._id, state: 'planned' },
-      { $set: { state: 'creating', requestToken: token, tokenRecordedAt: ctx.now() } },
-    );
-    current = (await ctx.models.hits.findById(current._id).lean<HitDoc>()) as HitDoc;
-    if (current.state !== 'creating') return 'reused';
-  }
-  const annotation = hitAnnotation(doc._id, current.index, current.attempt);
-  const token = current.requestToken as string;
-  let hitId: string | undefined;
-  let reused = false;
+  const annotation = hitAnnotation(doc._id, hit.index, hit.attempt);
   try {
-    if (current.tokenRecordedAt && ctx.now().getTime() - new Date(current.tokenRecordedAt).getTime() > TOKEN_MEMORY_MS) {
-      hitId = await findByAnnotation(backend, annotation);
-      reused = hitId !== undefined;
+    if (hit.tokenRecordedAt && ctx.now().getTime() - new Date(hit.tokenRecordedAt).getTime() > TOKEN_MEMORY_MS) {
+      const hitId = await findByAnnotation(backend, annotation);
+      if (hitId !== undefined) return { hitId, reused: true };
     }
-    if (!hitId) {
-      const question = await ctx.models.hitQuestions.findById(current._id).lean();
-      if (!question) throw new UserError(`the question of HIT ${current.index} of batch ${doc._id} is missing from the database`);
-      const made = await backend.createHit({
-        hitTypeId,
-        question: question.xml,
-        maxAssignments: current.maxAssignments,
-        lifetimeSeconds: settings.preset.lifetimeSeconds,
-        requesterAnnotation: annotation,
-        uniqueRequestToken: token,
-      });
-      hitId = made.hitId;
-      reused = made.reused;
-    }
+    // the plan's own question when it is the one stored for this HIT (same SHA-256), else the stored one
+    const planned = questions?.get(hit._id);
+    const question = planned && planned.sha256 === hit.questionSha256 ? planned : await ctx.models.hitQuestions.findById(hit._id).lean();
+    if (!question) throw new UserError(`the question of HIT ${hit.index} of batch ${doc._id} is missing from the database`);
+    return await backend.createHit({
+      hitTypeId,
+      question: question.xml,
+      maxAssignments: hit.maxAssignments,
+      lifetimeSeconds: settings.preset.lifetimeSeconds,
+      requesterAnnotation: annotation,
+      uniqueRequestToken: hit.requestToken,
+    });
   } catch (err) {
-    const failure = crowdFailure(err, current, settings.target);
+    const failure = crowdFailure(err, hit, settings.target);
     await ctx.models.hits.updateOne(
-      { _id: current._id },
+      { _id: hit._id },
       { $set: { lastError: failure instanceof Error ? failure.message : String(failure) } },
     );
     throw failure;
   }
-  await ctx.models.hitIds.updateOne({ _id: hitId }, { $set: { hit: current._id, batch: doc._id } }, { upsert: true });
-  await ctx.models.hits.updateOne(
-    { _id: current._id },
-    { $set: { state: 'published', hitId, hitTypeId, publishedAt: ctx.now(), lastError: null } },
+}
+
+/** The created HITs' ids and states, in bulk (by `_id` alone), then one revision of the batch. */
+async function recordCreated(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  hitTypeId: string,
+  made: readonly { hit: HitDoc; hitId: string }[],
+): Promise<void> {
+  if (made.length === 0) return;
+  const now = ctx.now();
+  await bulkWriteSliced(
+    ctx.models.hitIds,
+    made.map(({ hit, hitId }) => ({
+      updateOne: { filter: { _id: hitId }, update: { $set: { hit: hit._id, batch: doc._id } }, upsert: true },
+    })),
+  );
+  await bulkWriteSliced(
+    ctx.models.hits,
+    made.map(({ hit, hitId }) => ({
+      updateOne: {
+        filter: { _id: hit._id },
+        update: { $set: { state: 'published', hitId, hitTypeId, publishedAt: now, lastError: null } },
+      },
+    })) as AnyBulkWriteOperation<HitDoc>[],
   );
   // status and report answers are snapshots of the batch's revision (src/api/answers.ts)
   await touchBatch(ctx, doc._id);
-  return reused ? 'reused' : 'created';
 }
 
 /** What the open HITs of the other batches on this target may still be charged. */
@@ -191,8 +233,11 @@ async function outstandingElsewhere(ctx: PipelineContext, target: string, except
   return owed;
 }
 
-/** Creates every planned HIT of the batch (plan and reposts alike); idempotent. */
-export async function publishPending(ctx: PipelineContext, doc: BatchDoc): Promise<CreationResult> {
+/**
+ * Creates every planned HIT of the batch (plan and reposts alike); idempotent. `questions`:
+ * the plan just stored, when the caller has it (otherwise each HIT's question is read).
+ */
+export async function publishPending(ctx: PipelineContext, doc: BatchDoc, questions?: PlannedQuestions): Promise<CreationResult> {
   const settings = doc.settings as BatchSettings;
   const backend = ctx.backend(settings.target);
   const hits = (await ctx.models.hits.find({ batch: doc._id }).lean<HitDoc[]>()).sort((a, b) => a.index - b.index);
@@ -215,21 +260,40 @@ export async function publishPending(ctx: PipelineContext, doc: BatchDoc): Promi
   const hitTypeId = await ensureHitType(ctx, doc, backend);
   let committed = committedCents(hits, terms);
   let overBudget: HitDoc | undefined;
-  await mapPool(todo, settings.concurrency, async (hit) => {
-    if (overBudget) return;
-    if (hit.state === 'planned') {
-      const cost = hitCommitment(terms, hit.maxAssignments).total;
-      if (!withinBudget(settings.budgetCents, committed, cost)) {
-        overBudget ??= hit;
-        return;
+  // Crash safety holds per HIT (its token recorded before its call, its id after); the
+  // writes around the calls go in bulk, a slice of HITs at a time.
+  for (let i = 0; i < todo.length && !overBudget; i += BULK_SLICE) {
+    const slice: HitDoc[] = [];
+    for (const hit of todo.slice(i, i + BULK_SLICE)) {
+      if (hit.state === 'planned') {
+        const cost = hitCommitment(terms, hit.maxAssignments).total;
+        if (!withinBudget(settings.budgetCents, committed, cost)) {
+          overBudget = hit;
+          break;
+        }
+        committed += cost;
       }
-      committed += cost;
+      slice.push(hit);
     }
-    const outcome = await createOne(ctx, doc, hit, backend, hitTypeId);
-    result[outcome]++;
-    const done = result.created + result.reused + result.alreadyPublished;
-    ctx.progress(`batch ${doc._id}: HIT ${hit.index} ${outcome === 'created' ? 'created' : 'already there'} (${done}/${hits.length})`);
-  });
+    const claimed = await recordTokens(ctx, doc._id, slice);
+    const made: { hit: HitDoc; hitId: string }[] = [];
+    let failure: { err: unknown } | undefined;
+    await mapPool(claimed, settings.concurrency, async (hit) => {
+      if (failure) return;
+      try {
+        const { hitId, reused } = await createOnPlatform(ctx, doc, hit, backend, hitTypeId, questions);
+        made.push({ hit, hitId });
+        result[reused ? 'reused' : 'created']++;
+        const done = result.created + result.reused + result.alreadyPublished;
+        ctx.progress(`batch ${doc._id}: HIT ${hit.index} ${reused ? 'already there' : 'created'} (${done}/${hits.length})`);
+      } catch (err) {
+        failure ??= { err };
+      }
+    });
+    // what was made is recorded before a failure is reported
+    await recordCreated(ctx, doc, hitTypeId, made);
+    if (failure) throw failure.err;
+  }
   if (overBudget) {
     throw new UserError(
       `publishing batch ${doc._id} stopped before HIT ${overBudget.index}: it would take the committed spend past the budget of ${usd(settings.budgetCents ?? 0)}`,

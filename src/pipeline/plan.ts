@@ -69,6 +69,18 @@ export function hitDocs(
 }
 
 /**
+ * The question XML of each HIT of a plan numbered from `firstIndex`, by HIT document id,
+ * with its SHA-256 (the HIT document's `questionSha256`): what publishing sends when it
+ * has just stored the plan, instead of reading every question back.
+ */
+export function planQuestions(batch: string, plan: HitPlan, firstIndex: number): PlannedQuestions {
+  const sha = new Map(plan.hits.map((h) => [h.index, h.questionSha256]));
+  return new Map(plan.questions.map((q) => [hitDocId(batch, firstIndex + q.index), { xml: q.xml, sha256: sha.get(q.index) ?? '' }]));
+}
+
+export type PlannedQuestions = ReadonlyMap<string, { xml: string; sha256: string }>;
+
+/**
  * Stores HITs and their questions without ever changing a stored one (`$setOnInsert`), so
  * storing a plan again after a crash keeps what a platform may already hold.
  */

@@ -12,7 +12,7 @@ import { BatchStateError } from './errors.js';
 import { publishPending, type CreationResult } from './hit-service.js';
 
 export { BatchNotFound } from './errors.js';
-import { computePlan, hitDocs, storeHits } from './plan.js';
+import { computePlan, hitDocs, planQuestions, storeHits } from './plan.js';
 import { resolveSettings, type PublishRequest } from './settings.js';
 
 /**
@@ -60,7 +60,18 @@ export async function preparePublish(
   request: PublishRequest | undefined,
   defaultTarget: string,
 ): Promise<BatchDoc> {
+  return (await prepareWithPlan(ctx, batch, request, defaultTarget)).doc;
+}
+
+/** The stored batch, and the plan when this call made and stored it (its questions need not be read back). */
+async function prepareWithPlan(
+  ctx: PipelineContext,
+  batch: string,
+  request: PublishRequest | undefined,
+  defaultTarget: string,
+): Promise<{ doc: BatchDoc; plan?: HitPlan }> {
   let doc = await requireBatch(ctx, batch);
+  let stored: HitPlan | undefined;
   if (!doc.settings) {
     if (!request) throw new BatchStateError(`batch ${batch} has not been published yet: publish it with its options first`);
     const settings = resolveSettings(batch, request, defaultTarget);
@@ -78,16 +89,22 @@ export async function preparePublish(
       { returnDocument: 'after' },
     );
     doc = await requireBatch(ctx, batch);
-    if (claimed) await storePlan(ctx, doc, plan);
+    if (claimed) {
+      await storePlan(ctx, doc, plan);
+      stored = plan;
+      // read again with its plan: otherwise the plan would be computed and stored a second time below
+      doc = await requireBatch(ctx, batch);
+    }
   } else if (request?.target !== undefined && request.target !== doc.settings.target) {
     throw new BatchStateError(`batch ${batch} is published on ${doc.settings.target}, not ${request.target}: a batch lives on one target`);
   }
   if (!doc.plan) {
     // a publisher died between storing the settings and the plan: the same seed gives the same plan
-    await storePlan(ctx, doc, await computePlan(ctx, batch, doc.settings as BatchSettings));
+    stored = await computePlan(ctx, batch, doc.settings as BatchSettings);
+    await storePlan(ctx, doc, stored);
     doc = await requireBatch(ctx, batch);
   }
-  return doc;
+  return { doc, ...(stored && { plan: stored }) };
 }
 
 async function storePlan(ctx: PipelineContext, doc: BatchDoc, plan: HitPlan): Promise<void> {
@@ -111,7 +128,6 @@ async function storePlan(ctx: PipelineContext, doc: BatchDoc, plan: HitPlan): Pr
   ctx.progress(`batch ${doc._id}: ${describeCheckSources(plan.checks)}`); // issue 16 item 3: where checks' debates and queries come from
 }
 
-/** The custom qualification types (created on the target if missing) and the HIT type. */
 /** Plans (first time), then creates the HITs not created yet; safe to run again at any point. */
 export async function publishBatch(
   ctx: PipelineContext,
@@ -119,8 +135,8 @@ export async function publishBatch(
   request: PublishRequest | undefined,
   defaultTarget: string,
 ): Promise<PublishResult> {
-  const doc = await preparePublish(ctx, batch, request, defaultTarget);
-  const result = await publishPending(ctx, doc);
+  const { doc, plan } = await prepareWithPlan(ctx, batch, request, defaultTarget);
+  const result = await publishPending(ctx, doc, plan && planQuestions(batch, plan, 0));
   if (doc.state === 'publishing') {
     await ctx.models.batches.updateOne(
       { _id: batch, state: 'publishing' },

@@ -39,17 +39,22 @@ function sharedBatch(ids: readonly string[]): string | undefined {
   return first !== undefined && ids.every((id) => id.startsWith(`${first}|`)) ? first : undefined;
 }
 
+/** What the text helpers need of the item and gold text models (`_id`, the record). */
+interface TextModel<R> {
+  find(filter: { _id: RegExp }): { lean(): PromiseLike<{ _id: string; record: R }[]> };
+  findById(id: string): { lean(): PromiseLike<{ record: R } | null> };
+}
+
 /**
- * The full cases of these records. Few: read by `_id`, several at a time. Many of one batch
- * (a plan, a report, a simulation's oracle): the batch's texts in one pass over the
+ * The stored texts of these records. Few: read by `_id`, several at a time. Many of one
+ * batch (a plan, a report, a simulation's oracle): the batch's texts in one pass over the
  * collection by `_id` prefix, since each lookup by `_id` is a round trip and the pass
  * costs about as much as a few dozen of them.
  */
-export async function itemCases(ctx: PipelineContext, rows: readonly Pick<RecordDoc, '_id'>[]): Promise<EscalatedCase[]> {
-  const missing = (id: string) => new UserError(`the text of item ${id} is missing from the database: import its file again`);
+async function textsOf<R>(model: TextModel<R>, rows: readonly Pick<RecordDoc, '_id'>[], missing: (id: string) => Error): Promise<R[]> {
   const batch = rows.length >= ONE_PASS_FROM ? sharedBatch(rows.map((r) => r._id)) : undefined;
   if (batch !== undefined) {
-    const texts = new Map((await ctx.models.itemTexts.find({ _id: batchIdPrefix(batch) }).lean()).map((t) => [t._id, t.record]));
+    const texts = new Map((await model.find({ _id: batchIdPrefix(batch) }).lean()).map((t) => [t._id, t.record]));
     return rows.map((row) => {
       const record = texts.get(row._id);
       if (!record) throw missing(row._id);
@@ -57,16 +62,26 @@ export async function itemCases(ctx: PipelineContext, rows: readonly Pick<Record
     });
   }
   return mapPool(rows, 8, async (row) => {
-    const doc = await ctx.models.itemTexts.findById(row._id).lean();
+    const doc = await model.findById(row._id).lean();
     if (!doc) throw missing(row._id);
     return doc.record;
   });
 }
 
-export async function goldItems(ctx: PipelineContext, rows: readonly RecordDoc[]): Promise<GoldItem[]> {
-  return mapPool(rows, 8, async (row) => {
-    const doc = await ctx.models.goldTexts.findById(row._id).lean();
-    if (!doc) throw new UserError(`the text of gold item ${row._id} is missing from the database: import its file again`);
-    return doc.record;
-  });
+/** The full cases of these records. */
+export function itemCases(ctx: PipelineContext, rows: readonly Pick<RecordDoc, '_id'>[]): Promise<EscalatedCase[]> {
+  return textsOf(
+    ctx.models.itemTexts,
+    rows,
+    (id) => new UserError(`the text of item ${id} is missing from the database: import its file again`),
+  );
+}
+
+/** The gold items of these records (a plan's attention checks). */
+export function goldItems(ctx: PipelineContext, rows: readonly RecordDoc[]): Promise<GoldItem[]> {
+  return textsOf(
+    ctx.models.goldTexts,
+    rows,
+    (id) => new UserError(`the text of gold item ${id} is missing from the database: import its file again`),
+  );
 }

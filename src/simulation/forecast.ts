@@ -116,13 +116,23 @@ export interface Forecast {
   assignments: number;
   votes: ForecastVote[];
   workers: ForecastWorker[];
-  /** Real seconds the simulation took, and how they split (the only fields that differ between two runs). */
+  /** Real seconds the simulation took, and how they split (the only fields that differ between two runs, but for `rounds`). */
   wallSeconds: number;
-  wall: { crowdSeconds: number; roundsSeconds: number; rounds: number };
+  wall: {
+    /** The copy of the source batch, then the plan and the HITs on the private marketplace. */
+    copySeconds: number;
+    publishSeconds: number;
+    crowdSeconds: number;
+    roundsSeconds: number;
+    rounds: number;
+    /** After the last round: the copy's report and votes for this forecast. */
+    endSeconds: number;
+  };
 }
 
 const Z95 = 1.959964;
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+const tenths = (x: number) => Math.round(x * 10) / 10;
 const clamp = (x: number) => Math.min(1, Math.max(0, x));
 
 /** The Wilson score interval of a proportion. */
@@ -258,11 +268,14 @@ export function buildForecast(f: ForecastInput): Forecast {
         return hidden ? trueAccuracy(hidden) : null;
       })(),
     })),
-    wallSeconds: Math.round(f.wallSeconds * 10) / 10,
+    wallSeconds: tenths(f.wallSeconds),
     wall: {
-      crowdSeconds: Math.round(f.wall.crowdSeconds * 10) / 10,
-      roundsSeconds: Math.round(f.wall.roundsSeconds * 10) / 10,
+      copySeconds: tenths(f.wall.copySeconds),
+      publishSeconds: tenths(f.wall.publishSeconds),
+      crowdSeconds: tenths(f.wall.crowdSeconds),
+      roundsSeconds: tenths(f.wall.roundsSeconds),
       rounds: f.wall.rounds,
+      endSeconds: tenths(f.wall.endSeconds),
     },
   };
 }

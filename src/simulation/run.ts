@@ -79,7 +79,9 @@ export interface SimulationRun {
   rounds: number;
   simulatedSeconds: number;
   wallSeconds: number;
-  /** Real seconds spent by the simulated crowd, and by the collection rounds. */
+  /** Real seconds spent copying the source, publishing the copy, by the simulated crowd, and by the collection rounds. */
+  copyWallSeconds: number;
+  publishWallSeconds: number;
   crowdWallSeconds: number;
   roundsWallSeconds: number;
 }
@@ -201,17 +203,20 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     // and so are its workers' reputation records (src/pipeline/reputation.ts)
     await forgetTargetReputation(ctx, target);
 
+    const copyStarted = performance.now();
     const copy = req.inPlace ? await countRecords(realCtx, req.name) : await copyBatch(realCtx, req.source, req.name, req.truth);
     if (!req.inPlace)
       say(
         `copy       batch ${req.source} -> ${req.name} (simulated): ${copy.items} cases, ${copy.gold} gold items, ${copy.consensus} consensus labels${req.truth ? `, ${copy.withTruth} with a true label` : ''}`,
       );
+    const publishStarted = performance.now();
     const published = await publishBatch(
       ctx,
       req.name,
       await publishRequestFor(realCtx, req.source, target, req.hideDebate, req.redundancy, req.workerDecisions),
       target,
     );
+    const publishMs = performance.now() - publishStarted;
     env.onPublished?.(published.hits, published.quoteCents);
     say(`publish    ${published.hits} HITs on a private simulated marketplace (${target}: its own database and clock)`);
 
@@ -277,6 +282,8 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       rounds,
       simulatedSeconds,
       wallSeconds: (performance.now() - started) / 1000,
+      copyWallSeconds: (publishStarted - copyStarted) / 1000,
+      publishWallSeconds: publishMs / 1000,
       crowdWallSeconds: crowdMs / 1000,
       roundsWallSeconds: roundsMs / 1000,
     };

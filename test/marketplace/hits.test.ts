@@ -107,6 +107,25 @@ describe('HITs through the AWS SDK', () => {
     expect((await client.send(new GetHITCommand({ HITId: HIT!.HITId }))).HIT!.HITStatus).toBe('Reviewable');
   });
 
+  it('answers a repeated UniqueRequestToken with its HIT for 24 hours, then makes a new HIT with it', async () => {
+    const client = h.client();
+    const first = (await client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'token-window' })))).HIT!.HITId!;
+    const retry = client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'token-window' })));
+    await expect(retry).rejects.toMatchObject({
+      TurkErrorCode: 'AWS.MechanicalTurk.HitAlreadyExists',
+      message: expect.stringContaining(first),
+    });
+    await advance(h, 24 * 3600 + 1);
+    const second = (await client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'token-window' })))).HIT!.HITId!;
+    expect(second).not.toBe(first);
+    // the token now names the newer HIT
+    const again = client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'token-window' })));
+    await expect(again).rejects.toMatchObject({
+      TurkErrorCode: 'AWS.MechanicalTurk.HitAlreadyExists',
+      message: expect.stringContaining(second),
+    });
+  });
+
   it('pages ListHITs stably while HITs are created', async () => {
     const client = h.client();
     for (let i = 0; i < 5; i++) await client.send(new CreateHITCommand(hitParams({ RequesterAnnotation: `page-${i}` })));

@@ -6,7 +6,7 @@ import { parseQuestion, type Question } from '../domain/question-xml.js';
 import { checkRequirements, type QualificationKind } from '../domain/requirements.js';
 import { isSystemQualification, SYSTEM_QUALIFICATION_IDS } from '../domain/system-qualifications.js';
 import { hashId, newEntityId, seededEntityId } from '../ids.js';
-import type { HitTypeDoc, RequestTokenDoc, TextDoc } from '../store/models.js';
+import type { HitTypeDoc, TextDoc } from '../store/models.js';
 import { SizedCache } from '../store/sized-cache.js';
 import { flushEventsLocked, keepWantedEvents } from './events.js';
 import { claimToken, TOKEN_WINDOW_MS } from './payments.js';
@@ -151,11 +151,13 @@ async function createHitNow(mp: Marketplace, req: NewHitRequest): Promise<HitSta
       `must be at most ${LIMITS.requesterAnnotation} characters (got ${req.requesterAnnotation.length})`,
     );
   }
-  // a retry of a HIT already made with this token is answered before anything else
+  // a retry of a HIT already made with this token is answered before anything else, from
+  // the HITs in memory (this process is the marketplace's only writer: store/lease.ts);
+  // the token's claim (claimToken, below) stays the record a crash leaves behind
   if (req.uniqueRequestToken !== undefined) {
-    const earlier = await mp.models.requestTokens.findById(`CreateHIT:${req.uniqueRequestToken}`).lean<RequestTokenDoc>();
-    if (earlier && mp.clock.nowMs() - earlier.at.getTime() < TOKEN_WINDOW_MS && mp.hits.get(earlier.target)) {
-      throw new DomainError('HitAlreadyExists', `There is already a HIT with this UniqueRequestToken (HITId ${earlier.target}).`);
+    const earlier = mp.hits.forToken(req.uniqueRequestToken);
+    if (earlier && mp.clock.nowMs() - earlier.creationTime.getTime() < TOKEN_WINDOW_MS) {
+      throw new DomainError('HitAlreadyExists', `There is already a HIT with this UniqueRequestToken (HITId ${earlier.id}).`);
     }
   }
   // MTurk refused HITs the balance could not pay for in full; funds are not reserved

@@ -39,6 +39,8 @@ export class HitRepository {
   /** Ids in ascending order (ids start with their creation time). */
   private sorted: string[] = [];
   private readonly byWorker = new Map<string, Set<string>>();
+  /** The HIT last created with each CreateHIT UniqueRequestToken (so a retry is answered without a lookup). */
+  private readonly byToken = new Map<string, string>();
 
   constructor(private readonly models: MarketplaceModels) {}
 
@@ -46,7 +48,11 @@ export class HitRepository {
     const docs = await this.models.hits.find({}).lean<HitDoc[]>();
     this.entries.clear();
     this.byWorker.clear();
-    for (const doc of docs) this.remember(toState(doc).hit, doc.version);
+    this.byToken.clear();
+    for (const doc of docs) {
+      this.remember(toState(doc).hit, doc.version);
+      this.rememberToken(doc.uniqueRequestToken, doc._id);
+    }
     this.sorted = [...this.entries.keys()].sort();
     return docs.length;
   }
@@ -71,6 +77,7 @@ export class HitRepository {
   async insert(hit: HitState, token?: string): Promise<void> {
     await this.models.hits.create(toDoc(hit, 1, token));
     this.remember(hit, 1);
+    this.rememberToken(token, hit.id);
     this.insertSorted(hit.id);
   }
 
@@ -110,6 +117,7 @@ export class HitRepository {
     }
     // toState takes the HITId from `_id`
     this.remember(toState(fresh as HitDoc).hit, 1);
+    this.rememberToken(fresh.uniqueRequestToken, doc._id);
     this.insertSorted(doc._id);
     return true;
   }
@@ -118,6 +126,12 @@ export class HitRepository {
   async reload(id: string): Promise<void> {
     const doc = await this.models.hits.findById(id).lean<HitDoc>();
     if (doc) this.remember(toState(doc).hit, doc.version);
+  }
+
+  /** The HIT created with this UniqueRequestToken (the latest, should an expired token have been used again). */
+  forToken(token: string): HitState | undefined {
+    const id = this.byToken.get(token);
+    return id === undefined ? undefined : this.get(id);
   }
 
   /** HITs whose time-driven change (deadline, expiry, auto-approval) is due. */
@@ -163,6 +177,12 @@ export class HitRepository {
       set.add(hit.id);
     }
     this.entries.set(hit.id, { hit, version, dueMs: dueAt(hit)?.getTime() });
+  }
+
+  private rememberToken(token: string | undefined, id: string): void {
+    if (token === undefined) return;
+    const known = this.forToken(token);
+    if (!known || known.creationTime.getTime() <= (this.get(id)?.creationTime.getTime() ?? 0)) this.byToken.set(token, id);
   }
 
   private insertSorted(id: string): void {
