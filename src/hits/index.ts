@@ -39,6 +39,7 @@ export {
   type PlanOptions,
   type PlanPricing,
 } from './plan.js';
+export { describeShortfall, goldShortfall, goldUses, type GoldNeed } from './check-uniqueness.js';
 export { quoteCost, type CostQuote, type QuoteInput } from './quote.js';
 export {
   AnswerFormatError,

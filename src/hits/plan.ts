@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type EscalatedCase, type GoldItem, type Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { checkDebate } from './check-debate.js';
+import { goldShortfall, type GoldNeed } from './check-uniqueness.js';
 import { simKey } from './keys.js';
 import type { CheckSummary, HitQuestion, PlannedHit, PlannedItem } from './plan-schema.js';
 import { quoteCost, type CostQuote } from './quote.js';
@@ -19,7 +20,9 @@ import { loadHitTemplates, type HitTemplates } from './templates.js';
  *   proportion (at least one) for a smaller one, so the check share holds after splits.
  * - Check polarities (gold `yes` / `no`) are balanced over the batch (they differ by at
  *   most one) and shuffled over all check slots, so no HIT's mix is predictable. Gold
- *   items are never repeated within a HIT and are spread over HITs (least used first).
+ *   items are never repeated within a HIT and are spread over HITs (least used first,
+ *   counting the batch's earlier HITs), so each sits in one HIT while the pool allows and
+ *   no worker meets a check twice (check-uniqueness.ts).
  * - Checks sit at seeded random positions and look like any item: same markup, same
  *   fields, a `data-sim-key` derived the same way.
  * - Check debates. A check shows a debate written for its own query and chunk
@@ -66,6 +69,12 @@ export interface PlanInput {
   cases: readonly EscalatedCase[];
   /** Items with known answers; both polarities are needed when the plan has checks. */
   gold: readonly GoldItem[];
+  /**
+   * Uses of gold items (by key) in the batch's HITs planned before this plan (a collection
+   * round's new HITs): drawn least used first, they stay unique across the batch while the
+   * pool allows (check-uniqueness.ts).
+   */
+  priorGoldUses?: ReadonlyMap<string, number>;
 }
 
 export interface PlanOptions {
@@ -89,6 +98,8 @@ export interface HitPlan {
   quote: CostQuote;
   /** How many times a HIT was split to fit MTurk's size limit. */
   splits: number;
+  /** The gold its checks need to be unique in the batch, against the pool (check-uniqueness.ts). */
+  goldNeed: GoldNeed;
 }
 
 /** Checks for a HIT of `n` real items: the layout's rate, at least one when the rate is not 0. */
@@ -100,9 +111,10 @@ export function checksFor(n: number, layout: Pick<PlanLayout, 'itemsPerHit' | 'c
   return Math.max(1, Math.round(n * rate + 1e-9));
 }
 
-/** `total` polarities, half `yes` and half `no` (a coin decides an odd one), shuffled. */
-export function balancedPolarities(total: number, rng: Rng): Judgment[] {
-  const yes = Math.floor(total / 2) + (total % 2 === 1 ? rng.int(2) : 0);
+/** `total` polarities, half `yes` and half `no` (`odd`, else a coin, decides an odd one), shuffled. */
+export function balancedPolarities(total: number, rng: Rng, odd?: Judgment): Judgment[] {
+  const coin = odd === undefined ? rng.int(2) : odd === 'yes' ? 1 : 0;
+  const yes = Math.floor(total / 2) + (total % 2 === 1 ? coin : 0);
   return rng.shuffle([...Array<Judgment>(yes).fill('yes'), ...Array<Judgment>(total - yes).fill('no')]);
 }
 
@@ -187,8 +199,12 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
         }
       }
     }
-    const polarities = balancedPolarities(totalChecks, rng);
-    const goldUses = new Array<number>(gold.length).fill(0);
+    const goldUses = gold.map((g) => input.priorGoldUses?.get(g.key) ?? 0);
+    // an odd check goes to the polarity with more unused gold, so that checks stay unique where the pool allows
+    const unused = (label: Judgment) => gold.filter((g, i) => g.label === label && goldUses[i] === 0).length;
+    const half = Math.ceil(totalChecks / 2);
+    const short = (['yes', 'no'] as const).filter((l) => unused(l) < half);
+    const polarities = balancedPolarities(totalChecks, rng, short.length === 1 ? (short[0] === 'yes' ? 'no' : 'yes') : undefined);
     let cursor = 0;
 
     return groups.map((group, index) => {
@@ -329,6 +345,7 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       },
       quote: quoteCost({ hits: hits.map((h) => ({ realItems: h.realItems, checks: h.checks })), ...pricing }),
       splits: splitCount,
+      goldNeed: goldShortfall(hits, gold),
     };
   }
 }

@@ -1,6 +1,6 @@
 import { extraAssignmentsToken } from '../crowd/mturk/request-tokens.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc } from '../db/models/index.js';
-import type { HitPlan } from '../hits/index.js';
+import { describeShortfall, goldShortfall, goldUses, type HitPlan } from '../hits/index.js';
 import { caseKey } from '../ingest/index.js';
 import type { StuckItem } from '../quality/index.js';
 import { aggregateBatch } from './aggregate.js';
@@ -104,7 +104,8 @@ async function repost(ctx: PipelineContext, doc: BatchDoc, hits: readonly HitDoc
     stuck.map((s) => ({ _id: s.item })),
   );
   const gold = await goldItems(ctx, await visibleRecords(ctx, 'gold', doc._id));
-  const plan: HitPlan = planWith(doc._id, { cases, gold }, settings, `${settings.seed}|repost-${round}`);
+  // the gold of the batch's HITs so far is drawn last: a worker never meets a check twice (hits/check-uniqueness.ts)
+  const plan: HitPlan = planWith(doc._id, { cases, gold, priorGoldUses: goldUses(hits) }, settings, `${settings.seed}|repost-${round}`);
   const firstIndex = Math.max(-1, ...hits.map((h) => h.index)) + 1;
   const docs = hitDocs(doc._id, plan, {
     firstIndex,
@@ -119,6 +120,8 @@ async function repost(ctx: PipelineContext, doc: BatchDoc, hits: readonly HitDoc
       ),
   });
   await storeHits(ctx, docs, plan, firstIndex);
+  const repeats = describeShortfall(goldShortfall([...hits, ...plan.hits], gold));
+  if (repeats) ctx.progress(`batch ${doc._id}: ${repeats}`);
   await ctx.models.batches.updateOne({ _id: doc._id, reposts: doc.reposts }, { $set: { reposts: round, updatedAt: ctx.now() } });
   ctx.progress(
     `batch ${doc._id}: ${stuck.length} items need votes their HITs cannot bring: ${docs.length} new HIT${docs.length === 1 ? '' : 's'} (round ${round})`,
