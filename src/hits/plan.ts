@@ -4,6 +4,7 @@ import { type EscalatedCase, type GoldItem, type Judgment } from '../domain/case
 import { UserError } from '../errors.js';
 import { checkDebate } from './check-debate.js';
 import { goldShortfall, type GoldNeed } from './check-uniqueness.js';
+import { AdaptiveChecks, groupItems, polaritiesPerHit, starterChecksFor, starterRealItems, type HitAudience } from './adaptive-checks.js';
 import { simKey } from './keys.js';
 import type { CheckSummary, HitQuestion, PlannedHit, PlannedItem } from './plan-schema.js';
 import { quoteCost, type CostQuote } from './quote.js';
@@ -48,6 +49,8 @@ export const PlanLayout = z
     canary: z.boolean().default(true),
     frameHeight: z.number().int().min(0).max(10_000).default(0),
     title: z.string().trim().min(1).max(200).optional(),
+    /** Adaptive attention checks: starter HITs with more checks for new workers (adaptive-checks.ts); absent: off. */
+    adaptive: AdaptiveChecks.optional(),
   })
   .strict()
   .refine((l) => l.checksPerHit === undefined || l.checkShare === undefined, {
@@ -75,6 +78,8 @@ export interface PlanInput {
    * pool allows (check-uniqueness.ts).
    */
   priorGoldUses?: ReadonlyMap<string, number>;
+  /** With adaptive checks: every HIT of this kind (a collection round moving items over); default: the batch's mix. */
+  audience?: HitAudience;
 }
 
 export interface PlanOptions {
@@ -185,9 +190,16 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
     gold.push({ ...g, key });
   }
 
+  // with adaptive checks a HIT is a starter or a regular one (`audiences[i]` of `groups[i]`)
+  const regularChecks = checksFor(layout.itemsPerHit, layout);
+  const starterSize = layout.adaptive ? starterRealItems(layout.itemsPerHit, regularChecks, layout.adaptive) : 0;
+  const checksOf = (n: number, audience: HitAudience | undefined) =>
+    audience === 'starter' && layout.adaptive ? starterChecksFor(n, starterSize, layout.adaptive) : checksFor(n, layout);
+  let audiences: Array<HitAudience | undefined> = [];
+
   const build = (groups: number[][]): Array<{ hit: PlannedHit; xml: string; goldUsed: number[] }> => {
     const rng = seededRng(seed);
-    const checkCounts = groups.map((g) => checksFor(g.length, layout));
+    const checkCounts = groups.map((g, i) => checksOf(g.length, audiences[i]));
     const totalChecks = checkCounts.reduce((a, b) => a + b, 0);
     if (totalChecks > 0) {
       for (const polarity of ['yes', 'no'] as const) {
@@ -204,7 +216,10 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
     const unused = (label: Judgment) => gold.filter((g, i) => g.label === label && goldUses[i] === 0).length;
     const half = Math.ceil(totalChecks / 2);
     const short = (['yes', 'no'] as const).filter((l) => unused(l) < half);
-    const polarities = balancedPolarities(totalChecks, rng, short.length === 1 ? (short[0] === 'yes' ? 'no' : 'yes') : undefined);
+    const odd = short.length === 1 ? (short[0] === 'yes' ? 'no' : 'yes') : undefined;
+    const polarities = audiences.some((a) => a === 'starter')
+      ? polaritiesPerHit(checkCounts, audiences, rng, balancedPolarities, odd).flat()
+      : balancedPolarities(totalChecks, rng, odd);
     let cursor = 0;
 
     return groups.map((group, index) => {
@@ -265,8 +280,17 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
         templates,
       );
       const xml = toHtmlQuestionXml(html, layout.frameHeight);
+      const audience = audiences[index];
       return {
-        hit: { index, items, realItems: group.length, checks, bytes: utf8Bytes(xml), questionSha256: sha256(xml) },
+        hit: {
+          index,
+          items,
+          realItems: group.length,
+          checks,
+          bytes: utf8Bytes(xml),
+          questionSha256: sha256(xml),
+          ...(audience && { audience }),
+        },
         xml,
         goldUsed: chosen,
       };
@@ -287,18 +311,21 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       ),
     );
 
-  let groups: number[][] = [];
-  for (let start = 0; start < cases.length; start += layout.itemsPerHit) {
-    groups.push(Array.from({ length: Math.min(layout.itemsPerHit, cases.length - start) }, (_, k) => start + k));
-  }
+  const grouped = groupItems(cases.length, { ...layout, regularChecks }, options.pricing.assignmentsPerHit, input.audience);
+  let groups = grouped.map((g) => g.items);
+  audiences = grouped.map((g) => g.audience);
   let splits = 0;
   for (;;) {
     const built = build(groups);
     const oversized = new Set(built.filter((b) => b.hit.bytes > maxBytes).map((b) => b.hit.index));
     if (oversized.size === 0) return finish(built, splits);
     const next: number[][] = [];
+    const nextAudiences: Array<HitAudience | undefined> = [];
     groups.forEach((group, index) => {
-      if (!oversized.has(index)) return next.push(group);
+      if (!oversized.has(index)) {
+        nextAudiences.push(audiences[index]);
+        return next.push(group);
+      }
       if (group.length === 1) {
         const i = group[0] as number;
         const c = cases[i] as EscalatedCase;
@@ -316,9 +343,11 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       }
       const half = Math.ceil(group.length / 2);
       next.push(group.slice(0, half), group.slice(half));
+      nextAudiences.push(audiences[index], audiences[index]);
       splits++;
     });
     groups = next;
+    audiences = nextAudiences;
   }
 
   function finish(built: ReturnType<typeof build>, splitCount: number): HitPlan {
