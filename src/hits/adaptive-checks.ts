@@ -82,6 +82,11 @@ export function groupItems(
   ];
 }
 
+/** HITs moved to the other kind in one collection round at most: a quarter of the starter pool. */
+export function movesPerRound(adaptive: AdaptiveChecks, assignmentsPerHit: number): number {
+  return Math.max(1, Math.ceil(starterHitsWanted(adaptive, assignmentsPerHit) / 4));
+}
+
 /** Checks of a starter HIT: `starterChecks`, fewer only for a HIT a size split made smaller (at least one). */
 export function starterChecksFor(realItems: number, fullSize: number, adaptive: Pick<AdaptiveChecks, 'starterChecks'>): number {
   if (realItems >= fullSize) return adaptive.starterChecks;

@@ -1,5 +1,6 @@
 import type { CrowdBackend, QualificationRequirementSpec } from '../crowd/backend.js';
 import type { PipelineContext } from './context.js';
+import { ensureTargetQualification } from './target-qualification.js';
 
 /**
  * The soft block (MTurk's recommended practice instead of CreateWorkerBlock, which counts
@@ -14,21 +15,11 @@ const DESCRIPTION =
   'Held by workers whose answers in an earlier batch of this requester did not follow the items; these HITs are not offered to them.';
 
 export async function ensureBlockedQualification(ctx: PipelineContext, target: string, backend: CrowdBackend): Promise<string> {
-  const key = `${target}|${BLOCKED_QUALIFICATION}`;
-  const known = await ctx.models.targetQualifications.findById(key).lean();
-  if (known) return known.qualificationTypeId;
-  const { id, created } = await backend.ensureQualificationType({
+  return ensureTargetQualification(ctx, target, backend, {
     name: BLOCKED_QUALIFICATION,
     description: DESCRIPTION,
     keywords: 'qrelay, quality control',
   });
-  await ctx.models.targetQualifications.updateOne(
-    { _id: key },
-    { $set: { target, name: BLOCKED_QUALIFICATION, qualificationTypeId: id, recordedAt: ctx.now() } },
-    { upsert: true },
-  );
-  ctx.progress(`qualification ${BLOCKED_QUALIFICATION} on ${target}: ${id}${created ? ' (created)' : ''}`);
-  return id;
 }
 
 /** The requirement every HIT type carries: not blocked. */

@@ -20,6 +20,8 @@ import { reviewBatch, type ReviewResult } from './review.js';
 import { describeHolder, formatHolder, goneHolder, processAlive, thisHolder } from './round-holder.js';
 import { aggregateStored } from './votes.js';
 import { decideWorkers } from './worker-decisions.js';
+import { moveAudiences } from './adaptive-rounds.js';
+import { updateExperience } from './experience-qualification.js';
 import { loadBatchData, type BatchAggregation, type BatchData, requireBatch } from '../batches/index.js';
 
 /**
@@ -105,7 +107,13 @@ async function repost(ctx: PipelineContext, doc: BatchDoc, hits: readonly HitDoc
   );
   const gold = await goldItems(ctx, await visibleRecords(ctx, 'gold', doc._id));
   // the gold of the batch's HITs so far is drawn last: a worker never meets a check twice (hits/check-uniqueness.ts)
-  const plan: HitPlan = planWith(doc._id, { cases, gold, priorGoldUses: goldUses(hits) }, settings, `${settings.seed}|repost-${round}`);
+  // (with adaptive checks the items go to regular HITs: the starter pool was sized at publish, adaptive-rounds.ts tops it up)
+  const plan: HitPlan = planWith(
+    doc._id,
+    { cases, gold, priorGoldUses: goldUses(hits), audience: 'regular' },
+    settings,
+    `${settings.seed}|repost-${round}`,
+  );
   const firstIndex = Math.max(-1, ...hits.map((h) => h.index)) + 1;
   const docs = hitDocs(doc._id, plan, {
     firstIndex,
@@ -265,11 +273,15 @@ async function round(ctx: PipelineContext, batch: string, opts: { hitIds?: reado
   const unsent = await ctx.models.hits.countDocuments({ batch, state: { $in: ['planned', 'creating'] } });
   if (unsent > 0) await publishPending(ctx, doc);
   const reconcile = await reconcileBatch(ctx, doc, opts);
+  // adaptive checks: workers past their starter HITs get qrelay-experience, for the regular HITs
+  await updateExperience(ctx, doc);
   // worker-level decisions first (recorded, then sent), so that the review discards a stopped worker's unreviewed work
   const standings = await decideWorkers(ctx, doc, await loadBatchData(ctx, batch));
   const review = await reviewBatch(ctx, doc, standings);
   const followUp = await followUpBatch(ctx, doc, await loadBatchData(ctx, batch));
-  if (followUp.reposted > 0) await publishPending(ctx, await requireBatch(ctx, batch));
+  // adaptive checks: when one kind of HIT is all taken, some of the other kind move over (adaptive-rounds.ts)
+  const moved = await moveAudiences(ctx, await requireBatch(ctx, batch));
+  if (followUp.reposted > 0 || moved > 0) await publishPending(ctx, await requireBatch(ctx, batch));
   doc = await requireBatch(ctx, batch);
   const aggregation = await aggregateBatch(ctx, doc);
   return { batch, state: doc.state, reconcile, review, followUp, aggregation };

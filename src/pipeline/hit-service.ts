@@ -4,13 +4,14 @@ import { hitRequestToken } from '../crowd/mturk/request-tokens.js';
 import { CrowdCallError } from '../crowd/mturk/retry.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
-import { loadQualificationTest, resolveQualificationRequirements } from '../hits/index.js';
+import { loadQualificationTest, resolveQualificationRequirements, type HitAudience } from '../hits/index.js';
 import { committedCents, hitCommitment, outstandingCents, priceTerms, withinBudget } from './budget.js';
 import type { PipelineContext } from './context.js';
 import { hitAnnotation } from './names.js';
 import { mapPool } from './pool.js';
 import { touchBatch } from './revision.js';
 import { BLOCKED_QUALIFICATION, ensureBlockedQualification, notBlocked } from './blocked-qualification.js';
+import { withExperienceRequirement } from './experience-qualification.js';
 
 /**
  * Creating a batch's HITs on its crowd target: the qualification types and the HIT type,
@@ -36,8 +37,16 @@ export interface CreationResult {
   alreadyPublished: number;
 }
 
-async function ensureHitType(ctx: PipelineContext, doc: BatchDoc, backend: CrowdBackend): Promise<string> {
-  if (doc.hitTypeId) return doc.hitTypeId;
+async function ensureHitType(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  backend: CrowdBackend,
+  audience: HitAudience = 'regular',
+): Promise<string> {
+  // adaptive checks: starter HITs have a HIT type of their own (experience-qualification.ts)
+  const field = audience === 'starter' ? 'starterHitTypeId' : 'hitTypeId';
+  const known = doc[field];
+  if (known) return known;
   const settings = doc.settings as BatchSettings;
   const customIds: Record<string, string> = {};
   for (const q of settings.preset.qualificationRequirements) {
@@ -87,9 +96,9 @@ async function ensureHitType(ctx: PipelineContext, doc: BatchDoc, backend: Crowd
     reward: p.reward,
     assignmentDurationSeconds: p.assignmentDurationSeconds,
     autoApprovalDelaySeconds: p.autoApprovalDelaySeconds,
-    qualificationRequirements: requirements,
+    qualificationRequirements: await withExperienceRequirement(ctx, settings, backend, requirements, audience),
   });
-  await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { hitTypeId, qualificationIds: customIds, updatedAt: ctx.now() } });
+  await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { [field]: hitTypeId, qualificationIds: customIds, updatedAt: ctx.now() } });
   return hitTypeId;
 }
 
@@ -210,6 +219,7 @@ export async function publishPending(ctx: PipelineContext, doc: BatchDoc): Promi
     );
   }
   const hitTypeId = await ensureHitType(ctx, doc, backend);
+  const starterTypeId = todo.some((h) => h.audience === 'starter') ? await ensureHitType(ctx, doc, backend, 'starter') : hitTypeId;
   let committed = committedCents(hits, terms);
   let overBudget: HitDoc | undefined;
   await mapPool(todo, settings.concurrency, async (hit) => {
@@ -222,7 +232,7 @@ export async function publishPending(ctx: PipelineContext, doc: BatchDoc): Promi
       }
       committed += cost;
     }
-    const outcome = await createOne(ctx, doc, hit, backend, hitTypeId);
+    const outcome = await createOne(ctx, doc, hit, backend, hit.audience === 'starter' ? starterTypeId : hitTypeId);
     result[outcome]++;
     const done = result.created + result.reused + result.alreadyPublished;
     ctx.progress(`batch ${doc._id}: HIT ${hit.index} ${outcome === 'created' ? 'created' : 'already there'} (${done}/${hits.length})`);
