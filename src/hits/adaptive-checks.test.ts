@@ -4,6 +4,7 @@ import type { Judgment } from '../domain/cases.js';
 import {
   AdaptiveChecks,
   audienceMoves,
+  describeAdaptive,
   groupItems,
   polaritiesPerHit,
   starterChecksFor,
@@ -130,6 +131,17 @@ describe('planHits with adaptive checks', () => {
     expect(p.checks.total).toBe(16);
     expect(p.quote.checkShare).toBeCloseTo(16 / 76, 6);
     expect(p.quote.hits).toBe(8);
+  });
+
+  it('says so in the dry run', () => {
+    const p = planHits({ cases: makeCases(60), gold: makeGold(20, 20) }, { seed: 's', layout, pricing: PRICING });
+    expect(describeAdaptive(p)).toBe(
+      "adaptive checks: 4 starter HITs (28 items, 12 checks of both polarities) for workers' first 2 HITs, sized for 6 workers; " +
+        'then regular HITs (qualification qrelay-experience); the quote includes the extra checks',
+    );
+    expect(
+      describeAdaptive(planHits({ cases: makeCases(9), gold: makeGold(2, 2) }, { seed: 's', layout: {}, pricing: PRICING })),
+    ).toBeUndefined();
   });
 
   it('plans HITs of one kind for a collection round moving items over', () => {

@@ -82,6 +82,22 @@ export function groupItems(
   ];
 }
 
+/** The plan's line on adaptive checks for `publish --dry-run` (undefined without them). */
+export function describeAdaptive(plan: {
+  layout: { adaptive?: AdaptiveChecks | undefined };
+  hits: readonly { audience?: HitAudience | undefined; checks: number; realItems: number }[];
+}): string | undefined {
+  const a = plan.layout.adaptive;
+  if (!a) return undefined;
+  const starters = plan.hits.filter((h) => h.audience === 'starter');
+  const checks = starters.reduce((s, h) => s + h.checks, 0);
+  const items = starters.reduce((s, h) => s + h.realItems, 0);
+  return (
+    `adaptive checks: ${starters.length} starter HITs (${items} items, ${checks} checks of both polarities) for workers' first ${a.starterHits} HITs, ` +
+    `sized for ${a.expectedWorkers} workers; then regular HITs (qualification qrelay-experience); the quote includes the extra checks`
+  );
+}
+
 /** HITs moved to the other kind in one collection round at most: a quarter of the starter pool. */
 export function movesPerRound(adaptive: AdaptiveChecks, assignmentsPerHit: number): number {
   return Math.max(1, Math.ceil(starterHitsWanted(adaptive, assignmentsPerHit) / 4));

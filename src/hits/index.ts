@@ -42,6 +42,7 @@ export {
 export {
   AdaptiveChecks,
   audienceMoves,
+  describeAdaptive,
   movesPerRound,
   HIT_AUDIENCES,
   type AdaptiveChecksInput,

@@ -1,6 +1,6 @@
 import { formatUsd } from '@qrelay/marketplace/fees';
 import type { BatchSettings } from '../db/models/index.js';
-import { describeShortfall, type HitPlan } from '../hits/index.js';
+import { describeAdaptive, describeShortfall, type HitPlan } from '../hits/index.js';
 import { describeRequirements } from '../hits/requirements-text.js';
 import { adaptiveCostShare, DREAM_AGREEMENT, FIRST_VOTES, pairwiseDisagreement } from '../quality/index.js';
 
@@ -19,7 +19,7 @@ export function describePlan(batch: string, settings: BatchSettings, plan: HitPl
     `batch ${batch}: ${q.realItems} items in ${q.hits} HITs (${shape}), seed ${JSON.stringify(settings.seed)}${plan.splits ? `, ${plan.splits} split${plan.splits === 1 ? '' : 's'} to fit 65,535 bytes` : ''}`,
     `attention checks: ${plan.checks.total} (${plan.checks.yes} known relevant, ${plan.checks.no} known not relevant), ${(plan.checks.share * 100).toFixed(1)}% of items, at random positions, each with a debate written for its own query and chunk`,
     // never the same check twice: said when the gold pool cannot give it (hits/check-uniqueness.ts)
-    ...[describeShortfall(plan.goldNeed)].filter((l): l is string => l !== undefined),
+    ...[describeShortfall(plan.goldNeed), describeAdaptive(plan)].filter((l): l is string => l !== undefined),
     `preset ${settings.presetName}: ${settings.preset.title}`,
     `target ${settings.target}: ${q.assignmentsPerHit} assignments per HIT, reward ${usd(q.rewardPerAssignment)}, debate ${settings.layout.hideDebate ? 'hidden' : 'shown'}, failed checks: ${settings.review.onFailure}`,
     ...describeRequirements(settings.preset, settings.target),
