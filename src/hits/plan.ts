@@ -118,8 +118,9 @@ export function checksFor(n: number, layout: Pick<PlanLayout, 'itemsPerHit' | 'c
 
 /** `total` polarities, half `yes` and half `no` (`odd`, else a coin, decides an odd one), shuffled. */
 export function balancedPolarities(total: number, rng: Rng, odd?: Judgment): Judgment[] {
-  const coin = odd === undefined ? rng.int(2) : odd === 'yes' ? 1 : 0;
-  const yes = Math.floor(total / 2) + (total % 2 === 1 ? coin : 0);
+  // the coin is drawn whenever it was before `odd` existed, so that a seed's plan stays the same
+  const coin = total % 2 === 1 ? rng.int(2) : 0;
+  const yes = Math.floor(total / 2) + (total % 2 === 1 ? (odd === undefined ? coin : odd === 'yes' ? 1 : 0) : 0);
   return rng.shuffle([...Array<Judgment>(yes).fill('yes'), ...Array<Judgment>(total - yes).fill('no')]);
 }
 
