@@ -15,6 +15,7 @@
  * measures the merged system, whatever does the blocking and the flagging.
  *   node --import tsx bench/quality.ts [seeds=5]
  *   QRELAY_BENCH_QUALITY_RECORD=1 ...   # also write bench/quality-baseline.json from this run
+ *   QRELAY_BENCH_QUALITY_ARGS='--adaptive-checks on' ...   # extra `qrelay simulate` options (a variant measured against the default)
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,6 +75,7 @@ try {
       '--as',
       `quality-${seed}`,
       '--json',
+      ...(process.env.QRELAY_BENCH_QUALITY_ARGS ?? '').split(' ').filter((a) => a !== ''),
     ]);
     if (r.code !== 0) throw new Error(`qrelay simulate --seed ${seed} exited with ${r.code}`);
     const forecast = JSON.parse(r.stdout) as Forecast;

@@ -89,6 +89,8 @@ interface PublishOptions {
   checksPerHit?: number;
   assignments?: number;
   hideDebate?: boolean;
+  adaptiveChecks?: 'on' | 'off';
+  expectedWorkers?: number;
   onFailure?: 'approve-and-discard' | 'reject';
   workerDecisions?: 'on' | 'off';
   aggregator?: 'majority' | 'dawid-skene';
@@ -107,6 +109,8 @@ function publishRequest(opts: PublishOptions): PublishRequest {
     ...(opts.checksPerHit !== undefined && { checksPerHit: opts.checksPerHit }),
     ...(opts.assignments !== undefined && { assignments: opts.assignments }),
     ...(opts.hideDebate && { hideDebate: true }),
+    ...(opts.adaptiveChecks !== undefined && { adaptiveChecks: opts.adaptiveChecks === 'on' }),
+    ...(opts.expectedWorkers !== undefined && { expectedWorkers: opts.expectedWorkers }),
     ...(opts.onFailure !== undefined && { onFailure: opts.onFailure }),
     ...(opts.workerDecisions !== undefined && { workerDecisions: opts.workerDecisions === 'on' }),
     ...(opts.aggregator !== undefined && { aggregator: opts.aggregator }),
@@ -175,6 +179,16 @@ export function registerPipeline(program: Command): void {
     .option('--checks-per-hit <n>', 'attention checks per full HIT (default: the preset)', parseWhole(0, 50))
     .option('--assignments <n>', 'workers per HIT and valid votes per item (default: the preset, 3)', parseWhole(1, 9))
     .option('--hide-debate', "hide the agents' debate (the paper's without-history arm)")
+    .option(
+      '--adaptive-checks <on|off>',
+      "starter HITs with more attention checks (both polarities) for workers' first HITs, the check share after (default: the preset, off; docs/adaptive-checks.md)",
+      parseChoice(['on', 'off'] as const),
+    )
+    .option(
+      '--expected-workers <n>',
+      'workers the batch is expected to draw: sizes the starter HITs (default: the preset, 50)',
+      parseWhole(1, 100_000),
+    )
     .option(
       '--on-failure <policy>',
       'an assignment that fails a check: approve-and-discard (default) or reject',

@@ -32,6 +32,7 @@ interface SimulateCliOptions {
   redundancy?: 'fixed' | 'adaptive';
   compareDebate?: boolean;
   workerDecisions?: 'on' | 'off';
+  adaptiveChecks?: 'on' | 'off';
   json?: boolean;
 }
 
@@ -121,6 +122,11 @@ export function registerSimulate(program: Command): void {
       "stop workers whose record shows they do not do the task (default: the source batch's setting, on for a draft); off: the checks alone decide, as in the DREAM study",
       parseChoice(['on', 'off'] as const),
     )
+    .option(
+      '--adaptive-checks <on|off>',
+      "starter HITs with more attention checks for workers' first HITs, sized for the population (default: the source batch's setting, the preset's for a draft)",
+      parseChoice(['on', 'off'] as const),
+    )
     .option('--json', 'the forecast as one JSON object on stdout')
     .action(
       action(async (batch: string, opts: SimulateCliOptions) => {
@@ -138,6 +144,7 @@ export function registerSimulate(program: Command): void {
               ...(truth && { truth }),
               ...(opts.redundancy && { redundancy: opts.redundancy }),
               ...(opts.workerDecisions && { workerDecisions: opts.workerDecisions === 'on' }),
+              ...(opts.adaptiveChecks && { adaptiveChecks: opts.adaptiveChecks === 'on' }),
             };
             if (opts.compareDebate) {
               const shown = await runSimulation(ctx, config, { ...base, name, hideDebate: false }, progress);

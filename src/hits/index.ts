@@ -39,6 +39,17 @@ export {
   type PlanOptions,
   type PlanPricing,
 } from './plan.js';
+export {
+  AdaptiveChecks,
+  audienceMoves,
+  describeAdaptive,
+  movesPerRound,
+  HIT_AUDIENCES,
+  type AdaptiveChecksInput,
+  type AudienceHit,
+  type HitAudience,
+} from './adaptive-checks.js';
+export { describeShortfall, goldShortfall, goldUses, type GoldNeed } from './check-uniqueness.js';
 export { quoteCost, type CostQuote, type QuoteInput } from './quote.js';
 export {
   AnswerFormatError,

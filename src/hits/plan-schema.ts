@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Judgment } from '../domain/cases.js';
+import { HIT_AUDIENCES } from './adaptive-checks.js';
 
 /**
  * The shapes of a HIT plan, as the pipeline stores, reads back and publishes them. The
@@ -40,6 +41,8 @@ export const PlannedHit = z.object({
   /** UTF-8 bytes of the HTMLQuestion XML (MTurk allows 65,535). */
   bytes: z.number().int().min(1),
   questionSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** With adaptive checks: a starter HIT (new workers, more checks) or a regular one (adaptive-checks.ts). */
+  audience: z.enum(HIT_AUDIENCES).optional(),
 });
 export type PlannedHit = z.infer<typeof PlannedHit>;
 

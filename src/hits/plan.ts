@@ -4,6 +4,8 @@ import { type EscalatedCase, type GoldItem, type Judgment } from '../domain/case
 import { UserError } from '../errors.js';
 import { checkDebateFor, donorPool, type CheckDebateSource } from './check-debate-donor.js';
 import { besideTheirQuery, countSources, pageQueryShare, queriesOf, queryAffinity } from './check-sources.js';
+import { goldShortfall, type GoldNeed } from './check-uniqueness.js';
+import { AdaptiveChecks, groupItems, polaritiesPerHit, starterChecksFor, starterRealItems, type HitAudience } from './adaptive-checks.js';
 import { simKey } from './keys.js';
 import type { CheckSummary, HitQuestion, PlannedHit, PlannedItem } from './plan-schema.js';
 import { quoteCost, type CostQuote } from './quote.js';
@@ -20,7 +22,9 @@ import { loadHitTemplates, type HitTemplates } from './templates.js';
  *   proportion (at least one) for a smaller one, so the check share holds after splits.
  * - Check polarities (gold `yes` / `no`) are balanced over the batch (they differ by at
  *   most one) and shuffled over all check slots, so no HIT's mix is predictable. Gold
- *   items are never repeated within a HIT and are spread over HITs (least used first).
+ *   items are never repeated within a HIT and are spread over HITs (least used first,
+ *   counting the batch's earlier HITs), so each sits in one HIT while the pool allows and
+ *   no worker meets a check twice (check-uniqueness.ts).
  * - Checks sit at seeded random positions and look like any item: same markup, same
  *   fields, a `data-sim-key` derived the same way.
  * - Check debates (check-debate-donor.ts): the gold item's own `debate` when it has one, else
@@ -49,6 +53,8 @@ export const PlanLayout = z
     canary: z.boolean().default(true),
     frameHeight: z.number().int().min(0).max(10_000).default(0),
     title: z.string().trim().min(1).max(200).optional(),
+    /** Adaptive attention checks: starter HITs with more checks for new workers (adaptive-checks.ts); absent: off. */
+    adaptive: AdaptiveChecks.optional(),
   })
   .strict()
   .refine((l) => l.checksPerHit === undefined || l.checkShare === undefined, {
@@ -70,6 +76,14 @@ export interface PlanInput {
   cases: readonly EscalatedCase[];
   /** Items with known answers; both polarities are needed when the plan has checks. */
   gold: readonly GoldItem[];
+  /**
+   * Uses of gold items (by key) in the batch's HITs planned before this plan (a collection
+   * round's new HITs): drawn least used first, they stay unique across the batch while the
+   * pool allows (check-uniqueness.ts).
+   */
+  priorGoldUses?: ReadonlyMap<string, number>;
+  /** With adaptive checks: every HIT of this kind (a collection round moving items over); default: the batch's mix. */
+  audience?: HitAudience;
 }
 
 export interface PlanOptions {
@@ -93,6 +107,8 @@ export interface HitPlan {
   quote: CostQuote;
   /** How many times a HIT was split to fit MTurk's size limit. */
   splits: number;
+  /** The gold its checks need to be unique in the batch, against the pool (check-uniqueness.ts). */
+  goldNeed: GoldNeed;
 }
 
 /** Checks for a HIT of `n` real items: the layout's rate, at least one when the rate is not 0. */
@@ -104,9 +120,11 @@ export function checksFor(n: number, layout: Pick<PlanLayout, 'itemsPerHit' | 'c
   return Math.max(1, Math.round(n * rate + 1e-9));
 }
 
-/** `total` polarities, half `yes` and half `no` (a coin decides an odd one), shuffled. */
-export function balancedPolarities(total: number, rng: Rng): Judgment[] {
-  const yes = Math.floor(total / 2) + (total % 2 === 1 ? rng.int(2) : 0);
+/** `total` polarities, half `yes` and half `no` (`odd`, else a coin, decides an odd one), shuffled. */
+export function balancedPolarities(total: number, rng: Rng, odd?: Judgment): Judgment[] {
+  // the coin is drawn whenever it was before `odd` existed, so that a seed's plan stays the same
+  const coin = total % 2 === 1 ? rng.int(2) : 0;
+  const yes = Math.floor(total / 2) + (total % 2 === 1 ? (odd === undefined ? coin : odd === 'yes' ? 1 : 0) : 0);
   return rng.shuffle([...Array<Judgment>(yes).fill('yes'), ...Array<Judgment>(total - yes).fill('no')]);
 }
 
@@ -181,9 +199,16 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
   const batchQueries = queriesOf(cases);
   const donors = donorPool(cases.map((c, i) => ({ ...c, key: caseKeys[i] as string })));
 
+  // with adaptive checks a HIT is a starter or a regular one (`audiences[i]` of `groups[i]`)
+  const regularChecks = checksFor(layout.itemsPerHit, layout);
+  const starterSize = layout.adaptive ? starterRealItems(layout.itemsPerHit, regularChecks, layout.adaptive) : 0;
+  const checksOf = (n: number, audience: HitAudience | undefined) =>
+    audience === 'starter' && layout.adaptive ? starterChecksFor(n, starterSize, layout.adaptive) : checksFor(n, layout);
+  let audiences: Array<HitAudience | undefined> = [];
+
   const build = (groups: number[][]): Array<{ hit: PlannedHit; xml: string; goldUsed: number[]; sources: CheckDebateSource[] }> => {
     const rng = seededRng(seed);
-    const checkCounts = groups.map((g) => checksFor(g.length, layout));
+    const checkCounts = groups.map((g, i) => checksOf(g.length, audiences[i]));
     const totalChecks = checkCounts.reduce((a, b) => a + b, 0);
     if (totalChecks > 0) {
       for (const polarity of ['yes', 'no'] as const) {
@@ -195,8 +220,15 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
         }
       }
     }
-    const polarities = balancedPolarities(totalChecks, rng);
-    const goldUses = new Array<number>(gold.length).fill(0);
+    const goldUses = gold.map((g) => input.priorGoldUses?.get(g.key) ?? 0);
+    // an odd check goes to the polarity with more unused gold, so that checks stay unique where the pool allows
+    const unused = (label: Judgment) => gold.filter((g, i) => g.label === label && goldUses[i] === 0).length;
+    const half = Math.ceil(totalChecks / 2);
+    const short = (['yes', 'no'] as const).filter((l) => unused(l) < half);
+    const odd = short.length === 1 ? (short[0] === 'yes' ? 'no' : 'yes') : undefined;
+    const polarities = audiences.some((a) => a === 'starter')
+      ? polaritiesPerHit(checkCounts, audiences, rng, balancedPolarities, odd).flat()
+      : balancedPolarities(totalChecks, rng, odd);
     let cursor = 0;
 
     return groups.map((group, index) => {
@@ -221,7 +253,12 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
             gold.length,
             (i) =>
               gold[i]?.label === label && !chosen.includes(i)
-                ? [queryAffinity((gold[i] as GoldItem).query, onPage, pageQueries, batchQueries), goldUses[i] as number]
+                ? // unused gold first (no worker meets a check twice: check-uniqueness.ts), then the query that suits the page
+                  [
+                    Math.min(goldUses[i] as number, 1),
+                    queryAffinity((gold[i] as GoldItem).query, onPage, pageQueries, batchQueries),
+                    goldUses[i] as number,
+                  ]
                 : undefined,
             rng,
           );
@@ -281,8 +318,17 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
         templates,
       );
       const xml = toHtmlQuestionXml(html, layout.frameHeight);
+      const audience = audiences[index];
       return {
-        hit: { index, items, realItems: group.length, checks, bytes: utf8Bytes(xml), questionSha256: sha256(xml) },
+        hit: {
+          index,
+          items,
+          realItems: group.length,
+          checks,
+          bytes: utf8Bytes(xml),
+          questionSha256: sha256(xml),
+          ...(audience && { audience }),
+        },
         xml,
         goldUsed: chosen,
         sources,
@@ -304,18 +350,21 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       ),
     );
 
-  let groups: number[][] = [];
-  for (let start = 0; start < cases.length; start += layout.itemsPerHit) {
-    groups.push(Array.from({ length: Math.min(layout.itemsPerHit, cases.length - start) }, (_, k) => start + k));
-  }
+  const grouped = groupItems(cases.length, { ...layout, regularChecks }, options.pricing.assignmentsPerHit, input.audience);
+  let groups = grouped.map((g) => g.items);
+  audiences = grouped.map((g) => g.audience);
   let splits = 0;
   for (;;) {
     const built = build(groups);
     const oversized = new Set(built.filter((b) => b.hit.bytes > maxBytes).map((b) => b.hit.index));
     if (oversized.size === 0) return finish(built, splits);
     const next: number[][] = [];
+    const nextAudiences: Array<HitAudience | undefined> = [];
     groups.forEach((group, index) => {
-      if (!oversized.has(index)) return next.push(group);
+      if (!oversized.has(index)) {
+        nextAudiences.push(audiences[index]);
+        return next.push(group);
+      }
       if (group.length === 1) {
         const i = group[0] as number;
         const c = cases[i] as EscalatedCase;
@@ -333,9 +382,11 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       }
       const half = Math.ceil(group.length / 2);
       next.push(group.slice(0, half), group.slice(half));
+      nextAudiences.push(audiences[index], audiences[index]);
       splits++;
     });
     groups = next;
+    audiences = nextAudiences;
   }
 
   function finish(built: ReturnType<typeof build>, splitCount: number): HitPlan {
@@ -366,6 +417,7 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       },
       quote: quoteCost({ hits: hits.map((h) => ({ realItems: h.realItems, checks: h.checks })), ...pricing }),
       splits: splitCount,
+      goldNeed: goldShortfall(hits, gold),
     };
   }
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { parseUsd } from '@qrelay/marketplace/fees';
 import { UserError } from '../errors.js';
 import { paths } from '../paths.js';
+import { AdaptiveChecks } from './adaptive-checks.js';
 import type { PlanOptions } from './plan.js';
 
 /**
@@ -132,6 +133,8 @@ export const HitPreset = z
     llmAssisted: z.enum(['flag', 'block']).default('flag'),
     /** The lowest `qrelay-reputation` score (0–100) a worker needs (src/pipeline/reputation.ts); unset: no minimum. New workers start at 50. */
     minReputation: z.number().int('expected a whole number from 0 to 100').min(0).max(100).optional(),
+    /** Adaptive attention checks (src/hits/adaptive-checks.ts, docs/adaptive-checks.md): starter HITs with more checks for new workers; off unless `enabled`. */
+    adaptiveChecks: AdaptiveChecks.extend({ enabled: z.boolean().default(false) }).prefault({}),
     /** The time estimate the reward is checked against. */
     estimatedSecondsPerItem: z.number().int().min(1).max(3600).default(45),
     estimatedOverheadSeconds: z.number().int().min(0).max(3600).default(30),
@@ -306,6 +309,13 @@ export function presetPlanOptions(preset: HitPreset, seed: string): PlanOptions 
       hideDebate: preset.hideDebate,
       frameHeight: preset.frameHeight,
       canary: preset.canary,
+      ...(preset.adaptiveChecks.enabled && {
+        adaptive: {
+          starterHits: preset.adaptiveChecks.starterHits,
+          starterChecks: preset.adaptiveChecks.starterChecks,
+          expectedWorkers: preset.adaptiveChecks.expectedWorkers,
+        },
+      }),
     },
     pricing: { reward: preset.reward, assignmentsPerHit: preset.assignmentsPerHit, masters: requiresMasters(preset) },
   };

@@ -1,6 +1,6 @@
 import { extraAssignmentsToken } from '../crowd/mturk/request-tokens.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc } from '../db/models/index.js';
-import type { HitPlan } from '../hits/index.js';
+import { describeShortfall, goldShortfall, goldUses, type HitPlan } from '../hits/index.js';
 import { caseKey } from '../ingest/index.js';
 import type { StuckItem } from '../quality/index.js';
 import { aggregateBatch } from './aggregate.js';
@@ -22,6 +22,8 @@ import { aggregateStored } from './votes.js';
 import { decideWorkers } from './worker-decisions.js';
 import { batchStamp, changedOnlyByRound, RoundMemories, type RoundMemory } from './round-memory.js';
 import { updateBatchReputation } from './reputation.js';
+import { moveAudiences } from './adaptive-rounds.js';
+import { updateExperience } from './experience-qualification.js';
 import { loadBatchData, type BatchAggregation, type BatchData, requireBatch } from '../batches/index.js';
 
 /**
@@ -107,7 +109,14 @@ async function repost(ctx: PipelineContext, doc: BatchDoc, hits: readonly HitDoc
     stuck.map((s) => ({ _id: s.item })),
   );
   const gold = await goldItems(ctx, await visibleRecords(ctx, 'gold', doc._id));
-  const plan: HitPlan = planWith(doc._id, { cases, gold }, settings, `${settings.seed}|repost-${round}`);
+  // the gold of the batch's HITs so far is drawn last: a worker never meets a check twice (hits/check-uniqueness.ts)
+  // (with adaptive checks the items go to regular HITs: the starter pool was sized at publish, adaptive-rounds.ts tops it up)
+  const plan: HitPlan = planWith(
+    doc._id,
+    { cases, gold, priorGoldUses: goldUses(hits), audience: 'regular' },
+    settings,
+    `${settings.seed}|repost-${round}`,
+  );
   const firstIndex = Math.max(-1, ...hits.map((h) => h.index)) + 1;
   const docs = hitDocs(doc._id, plan, {
     firstIndex,
@@ -122,6 +131,8 @@ async function repost(ctx: PipelineContext, doc: BatchDoc, hits: readonly HitDoc
       ),
   });
   await storeHits(ctx, docs, plan, firstIndex);
+  const repeats = describeShortfall(goldShortfall([...hits, ...plan.hits], gold));
+  if (repeats) ctx.progress(`batch ${doc._id}: ${repeats}`);
   await ctx.models.batches.updateOne({ _id: doc._id, reposts: doc.reposts }, { $set: { reposts: round, updatedAt: ctx.now() } });
   ctx.progress(
     `batch ${doc._id}: ${stuck.length} items need votes their HITs cannot bring: ${docs.length} new HIT${docs.length === 1 ? '' : 's'} (round ${round})`,
@@ -302,11 +313,18 @@ async function round(
     data = await loadBatchData(ctx, batch);
   }
   const reconcile = await reconcileBatch(ctx, doc, opts, data);
+  // adaptive checks: workers past their starter HITs get qrelay-experience, for the regular HITs
+  await updateExperience(ctx, doc);
   // worker-level decisions first (recorded, then sent), so that the review discards a stopped worker's unreviewed work
   const standings = await decideWorkers(ctx, doc, data);
   const review = await reviewBatch(ctx, doc, standings, data);
   const followUp = await followUpBatch(ctx, doc, data);
   if (followUp.reposted > 0) {
+    await publishPending(ctx, await requireBatch(ctx, batch));
+    data = await loadBatchData(ctx, batch);
+  }
+  // adaptive checks: when one kind of HIT is all taken, some of the other kind move over (adaptive-rounds.ts)
+  if (await moveAudiences(ctx, await requireBatch(ctx, batch))) {
     await publishPending(ctx, await requireBatch(ctx, batch));
     data = await loadBatchData(ctx, batch);
   }

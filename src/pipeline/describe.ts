@@ -1,6 +1,6 @@
 import { formatUsd } from '@qrelay/marketplace/fees';
 import type { BatchSettings } from '../db/models/index.js';
-import type { HitPlan } from '../hits/index.js';
+import { describeAdaptive, describeShortfall, type HitPlan } from '../hits/index.js';
 import { describeCheckSources } from '../hits/check-sources.js';
 import { describeRequirements } from '../hits/requirements-text.js';
 import { reputationRequirementText } from './reputation-text.js';
@@ -19,8 +19,10 @@ export function describePlan(batch: string, settings: BatchSettings, plan: HitPl
   const pad = (label: string) => `  ${label.padEnd(20)}`;
   const lines = [
     `batch ${batch}: ${q.realItems} items in ${q.hits} HITs (${shape}), seed ${JSON.stringify(settings.seed)}${plan.splits ? `, ${plan.splits} split${plan.splits === 1 ? '' : 's'} to fit 65,535 bytes` : ''}`,
-    `attention checks: ${plan.checks.total} (${plan.checks.yes} known relevant, ${plan.checks.no} known not relevant), ${(plan.checks.share * 100).toFixed(1)}% of items, at random positions, each with a debate for its own query and chunk`,
+    `attention checks: ${plan.checks.total} (${plan.checks.yes} known relevant, ${plan.checks.no} known not relevant), ${(plan.checks.share * 100).toFixed(1)}% of items, at random positions, each with a debate written for its own query and chunk`,
     describeCheckSources(plan.checks),
+    // never the same check twice: said when the gold pool cannot give it (hits/check-uniqueness.ts)
+    ...[describeShortfall(plan.goldNeed), describeAdaptive(plan)].filter((l): l is string => l !== undefined),
     `preset ${settings.presetName}: ${settings.preset.title}`,
     `target ${settings.target}: ${q.assignmentsPerHit} assignments per HIT, reward ${usd(q.rewardPerAssignment)}, debate ${settings.layout.hideDebate ? 'hidden' : 'shown'}, failed checks: ${settings.review.onFailure}`,
     ...describeRequirements(settings.preset, settings.target),

@@ -5,7 +5,7 @@ import { hitRequestToken } from '../crowd/mturk/request-tokens.js';
 import { CrowdCallError } from '../crowd/mturk/retry.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
-import { loadQualificationTest, resolveQualificationRequirements } from '../hits/index.js';
+import { loadQualificationTest, resolveQualificationRequirements, type HitAudience } from '../hits/index.js';
 import { committedCents, hitCommitment, outstandingCents, priceTerms, withinBudget } from './budget.js';
 import type { PipelineContext } from './context.js';
 import { hitAnnotation } from './names.js';
@@ -15,6 +15,7 @@ import { BULK_SLICE, bulkWriteSliced } from './bulk.js';
 import { touchBatch } from './revision.js';
 import { BLOCKED_QUALIFICATION, ensureBlockedQualification, notBlocked } from './blocked-qualification.js';
 import { addReputationRequirement } from './reputation.js';
+import { withExperienceRequirement } from './experience-qualification.js';
 
 /**
  * Creating a batch's HITs on its crowd target: the qualification types and the HIT type,
@@ -40,8 +41,16 @@ export interface CreationResult {
   alreadyPublished: number;
 }
 
-async function ensureHitType(ctx: PipelineContext, doc: BatchDoc, backend: CrowdBackend): Promise<string> {
-  if (doc.hitTypeId) return doc.hitTypeId;
+async function ensureHitType(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  backend: CrowdBackend,
+  audience: HitAudience = 'regular',
+): Promise<string> {
+  // adaptive checks: starter HITs have a HIT type of their own (experience-qualification.ts)
+  const field = audience === 'starter' ? 'starterHitTypeId' : 'hitTypeId';
+  const known = doc[field];
+  if (known) return known;
   const settings = doc.settings as BatchSettings;
   const customIds: Record<string, string> = {};
   for (const q of settings.preset.qualificationRequirements) {
@@ -93,9 +102,9 @@ async function ensureHitType(ctx: PipelineContext, doc: BatchDoc, backend: Crowd
     reward: p.reward,
     assignmentDurationSeconds: p.assignmentDurationSeconds,
     autoApprovalDelaySeconds: p.autoApprovalDelaySeconds,
-    qualificationRequirements: requirements,
+    qualificationRequirements: await withExperienceRequirement(ctx, settings, backend, requirements, audience),
   });
-  await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { hitTypeId, qualificationIds: customIds, updatedAt: ctx.now() } });
+  await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { [field]: hitTypeId, qualificationIds: customIds, updatedAt: ctx.now() } });
   return hitTypeId;
 }
 
@@ -190,8 +199,7 @@ async function createOnPlatform(
 async function recordCreated(
   ctx: PipelineContext,
   doc: BatchDoc,
-  hitTypeId: string,
-  made: readonly { hit: HitDoc; hitId: string }[],
+  made: readonly { hit: HitDoc; hitId: string; hitTypeId: string }[],
 ): Promise<void> {
   if (made.length === 0) return;
   const now = ctx.now();
@@ -203,7 +211,7 @@ async function recordCreated(
   );
   await bulkWriteSliced(
     ctx.models.hits,
-    made.map(({ hit, hitId }) => ({
+    made.map(({ hit, hitId, hitTypeId }) => ({
       updateOne: {
         filter: { _id: hit._id },
         update: { $set: { state: 'published', hitId, hitTypeId, publishedAt: now, lastError: null } },
@@ -258,6 +266,7 @@ export async function publishPending(ctx: PipelineContext, doc: BatchDoc, questi
     );
   }
   const hitTypeId = await ensureHitType(ctx, doc, backend);
+  const starterTypeId = todo.some((h) => h.audience === 'starter') ? await ensureHitType(ctx, doc, backend, 'starter') : hitTypeId;
   let committed = committedCents(hits, terms);
   let overBudget: HitDoc | undefined;
   // Crash safety holds per HIT (its token recorded before its call, its id after); the
@@ -276,13 +285,15 @@ export async function publishPending(ctx: PipelineContext, doc: BatchDoc, questi
       slice.push(hit);
     }
     const claimed = await recordTokens(ctx, doc._id, slice);
-    const made: { hit: HitDoc; hitId: string }[] = [];
+    const made: { hit: HitDoc; hitId: string; hitTypeId: string }[] = [];
     let failure: { err: unknown } | undefined;
     await mapPool(claimed, settings.concurrency, async (hit) => {
       if (failure) return;
       try {
-        const { hitId, reused } = await createOnPlatform(ctx, doc, hit, backend, hitTypeId, questions);
-        made.push({ hit, hitId });
+        // adaptive checks: a starter HIT goes under the starter HIT type (src/hits/adaptive-checks.ts)
+        const typeId = hit.audience === 'starter' ? starterTypeId : hitTypeId;
+        const { hitId, reused } = await createOnPlatform(ctx, doc, hit, backend, typeId, questions);
+        made.push({ hit, hitId, hitTypeId: typeId });
         result[reused ? 'reused' : 'created']++;
         const done = result.created + result.reused + result.alreadyPublished;
         ctx.progress(`batch ${doc._id}: HIT ${hit.index} ${reused ? 'already there' : 'created'} (${done}/${hits.length})`);
@@ -291,7 +302,7 @@ export async function publishPending(ctx: PipelineContext, doc: BatchDoc, questi
       }
     });
     // what was made is recorded before a failure is reported
-    await recordCreated(ctx, doc, hitTypeId, made);
+    await recordCreated(ctx, doc, made);
     if (failure) throw failure.err;
   }
   if (overBudget) {

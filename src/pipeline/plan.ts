@@ -64,6 +64,7 @@ export function hitDocs(
       pendingExtension: null,
       platform: null,
       lastError: null,
+      ...(hit.audience && { audience: hit.audience }),
     };
   });
 }

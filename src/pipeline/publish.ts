@@ -3,7 +3,7 @@ import type { CrowdBackend } from '../crowd/backend.js';
 import { formatUsd } from '@qrelay/marketplace/fees';
 import type { BatchDoc, BatchSettings } from '../db/models/index.js';
 import { UserError } from '../errors.js';
-import type { HitPlan } from '../hits/index.js';
+import { describeShortfall, type HitPlan } from '../hits/index.js';
 import { firstAssignments } from './redundancy.js';
 import type { PipelineContext } from './context.js';
 import { describeCheckSources } from '../hits/check-sources.js';
@@ -126,6 +126,8 @@ async function storePlan(ctx: PipelineContext, doc: BatchDoc, plan: HitPlan): Pr
   await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { plan: summary, updatedAt: ctx.now() } });
   ctx.progress(`batch ${doc._id}: planned ${plan.hits.length} HITs for ${plan.quote.realItems} items, quote ${usd(plan.quote.total)}`);
   ctx.progress(`batch ${doc._id}: ${describeCheckSources(plan.checks)}`); // issue 16 item 3: where checks' debates and queries come from
+  const repeats = describeShortfall(plan.goldNeed);
+  if (repeats) ctx.progress(`batch ${doc._id}: ${repeats}`);
 }
 
 /** Plans (first time), then creates the HITs not created yet; safe to run again at any point. */

@@ -22,6 +22,17 @@ export const PublishRequest = z
     itemsPerHit: z.number().int().min(1).max(100).optional(),
     checksPerHit: z.number().int().min(0).max(50).optional(),
     hideDebate: z.boolean().optional(),
+    adaptiveChecks: z
+      .boolean()
+      .optional()
+      .describe("starter HITs with more attention checks for new workers, the preset's check share after (default: the preset, off)"),
+    expectedWorkers: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .describe('workers the batch is expected to draw: sizes the starter HITs of adaptive checks (default: the preset)'),
     /** Workers per HIT, and the valid votes every item needs. */
     assignments: z.number().int().min(1).max(9).optional(),
     onFailure: z.enum(['approve-and-discard', 'reject']).default('approve-and-discard'),
@@ -74,6 +85,13 @@ export function resolveSettings(batch: string, input: PublishRequest, defaultTar
     ...(request.checksPerHit !== undefined && { checksPerHit: request.checksPerHit }),
     ...(request.hideDebate !== undefined && { hideDebate: request.hideDebate }),
     ...(request.assignments !== undefined && { assignmentsPerHit: request.assignments }),
+    ...((request.adaptiveChecks !== undefined || request.expectedWorkers !== undefined) && {
+      adaptiveChecks: {
+        ...base.adaptiveChecks,
+        ...(request.adaptiveChecks !== undefined && { enabled: request.adaptiveChecks }),
+        ...(request.expectedWorkers !== undefined && { expectedWorkers: request.expectedWorkers }),
+      },
+    }),
   };
   const checked = HitPreset.safeParse(merged);
   if (!checked.success) {

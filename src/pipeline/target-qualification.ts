@@ -2,7 +2,7 @@ import type { CrowdBackend, QualificationTypeSpec } from '../crowd/backend.js';
 import type { PipelineContext } from './context.js';
 
 /**
- * A custom qualification type of qrelay's own on a target (`qrelay-blocked`,
+ * A custom qualification type of qrelay's own on a target (`qrelay-blocked`, `qrelay-experience`,
  * `qrelay-reputation`): created on first use and its id remembered per target
  * (target_qualifications, like the qualification tests' types).
  */

@@ -49,6 +49,18 @@ describe('workerEvidence', () => {
     ]);
   });
 
+  it('counts a check a worker meets again (in another HIT) once: the first answer', () => {
+    const other: HitRecord = { hitId: 'H2', items: ['r4'], checks: [{ item: 'g1', expected: 'yes' }] };
+    // in submission order, as the pipeline gives them (votes.ts)
+    const first = assignment('D', { r1: 'yes', g1: 'no', g2: 'no' });
+    const again = { ...assignment('D', { r4: 'yes', g1: 'yes' }), assignmentId: 'A-D2', hitId: 'H2' };
+    const e = workerEvidence(scoreAssignments([first, again], [hit, other]));
+    expect(e.get('D')!.checks).toEqual([
+      { expected: 'yes', answer: 'no' },
+      { expected: 'no', answer: 'no' },
+    ]);
+  });
+
   it('compares each real answer with the majority of the other workers, leaving ties out', () => {
     const e = evidenceOf([a, b, c]);
     // A: r1 others yes,yes -> yes; r2 others no,yes -> tie; r3 others no,no -> no

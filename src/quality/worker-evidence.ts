@@ -44,18 +44,21 @@ export function workerEvidence(
 
   const evidence = new Map<
     string,
-    { checks: WorkerEvidence['checks'][number][]; compared: WorkerEvidence['compared'][number][]; ms: number[] }
+    { checks: WorkerEvidence['checks'][number][]; compared: WorkerEvidence['compared'][number][]; ms: number[]; seen: Set<string> }
   >();
   for (const { assignment, hit } of scored) {
     let e = evidence.get(assignment.worker);
-    if (!e) evidence.set(assignment.worker, (e = { checks: [], compared: [], ms: [] }));
+    if (!e) evidence.set(assignment.worker, (e = { checks: [], compared: [], ms: [], seen: new Set() }));
     const expected = new Map(hit.checks.map((c) => [c.item, c.expected]));
     const real = new Set(hit.items);
     for (const a of assignment.answers) {
       if (a.timeMs !== undefined) e.ms.push(a.timeMs);
       const known = expected.get(a.item);
-      if (known) e.checks.push({ expected: known, answer: a.label });
-      else if (real.has(a.item)) {
+      if (known) {
+        // a check met again (a gold pool too small for the batch) is one piece of evidence, not two: the first answer counts
+        if (!e.seen.has(a.item)) e.checks.push({ expected: known, answer: a.label });
+        e.seen.add(a.item);
+      } else if (real.has(a.item)) {
         const reference = othersMajority(a.item, assignment.worker);
         if (reference) e.compared.push({ reference, answer: a.label });
       }

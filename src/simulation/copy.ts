@@ -76,6 +76,7 @@ export async function prepareInPlace(ctx: PipelineContext, name: string): Promis
           settings: null,
           plan: null,
           hitTypeId: null,
+          starterHitTypeId: null,
           qualificationIds: {},
           publishStartedAt: null,
           publishedAt: null,

@@ -43,6 +43,8 @@ export interface SimulateRequest {
   redundancy?: 'fixed' | 'adaptive';
   /** Worker-level decisions on or off (default: the source's setting, on for a draft). */
   workerDecisions?: boolean;
+  /** Adaptive attention checks on or off (default: the source's setting, the preset's for a draft); on: the starter pool sized for the population. */
+  adaptiveChecks?: boolean;
   /** Simulate the batch itself rather than a copy (the demo; `name` is `source`, and must be a draft or a simulated batch). */
   inPlace?: boolean;
   /** Longest simulated time between two collection rounds (ROUND_SECONDS, or PROTOCOL_ROUND_SECONDS without worker-level decisions); a round also runs as soon as all open work is done. */
@@ -121,10 +123,17 @@ async function publishRequestFor(
   hideDebate: boolean | undefined,
   redundancy: 'fixed' | 'adaptive' | undefined,
   workerDecisions: boolean | undefined,
+  adaptive?: { on: boolean; expectedWorkers: number },
 ): Promise<PublishRequest> {
   const doc = await requireBatch(ctx, source);
   const s = doc.settings;
   const decisions = workerDecisions ?? s?.review.workerDecisions;
+  // adaptive checks as asked (sized for the simulated population), else as the source was published
+  const checks = adaptive
+    ? { adaptiveChecks: adaptive.on, ...(adaptive.on && { expectedWorkers: adaptive.expectedWorkers }) }
+    : s?.layout.adaptive
+      ? { adaptiveChecks: true, expectedWorkers: s.layout.adaptive.expectedWorkers }
+      : {};
   if (!s)
     return {
       target,
@@ -133,6 +142,7 @@ async function publishRequestFor(
       ...(hideDebate !== undefined && { hideDebate }),
       ...(redundancy && { redundancy }),
       ...(decisions !== undefined && { workerDecisions: decisions }),
+      ...checks,
     };
   return {
     target,
@@ -147,6 +157,7 @@ async function publishRequestFor(
     ...(decisions !== undefined && { workerDecisions: decisions }),
     aggregator: s.aggregator,
     tie: s.tie,
+    ...checks,
     ...((redundancy ?? s.redundancy) && { redundancy: redundancy ?? s.redundancy }),
   };
 }
@@ -213,7 +224,15 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     const published = await publishBatch(
       ctx,
       req.name,
-      await publishRequestFor(realCtx, req.source, target, req.hideDebate, req.redundancy, req.workerDecisions),
+      await publishRequestFor(
+        realCtx,
+        req.source,
+        target,
+        req.hideDebate,
+        req.redundancy,
+        req.workerDecisions,
+        req.adaptiveChecks !== undefined ? { on: req.adaptiveChecks, expectedWorkers: req.population.size } : undefined,
+      ),
       target,
     );
     const publishMs = performance.now() - publishStarted;

@@ -75,6 +75,8 @@ export interface BatchDoc {
   settings: BatchSettings | null;
   plan: BatchPlanSummary | null;
   hitTypeId: string | null;
+  /** Adaptive checks: the HIT type of the starter HITs (`hitTypeId` is the regular HITs'; pipeline/experience-qualification.ts). */
+  starterHitTypeId?: string | null;
   /** Custom qualification type ids on the batch's target, by test name. */
   qualificationIds: Record<string, string>;
   publishStartedAt: Date | null;
@@ -103,6 +105,7 @@ export const batchSchema = new Schema<BatchDoc>(
     settings: { type: Schema.Types.Mixed, default: null },
     plan: { type: Schema.Types.Mixed, default: null },
     hitTypeId: { type: String, default: null },
+    starterHitTypeId: { type: String, default: null },
     qualificationIds: { type: Schema.Types.Mixed, default: {} },
     publishStartedAt: { type: Date, default: null },
     publishedAt: { type: Date, default: null },

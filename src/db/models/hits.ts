@@ -57,6 +57,8 @@ export interface HitDoc {
   pendingExtension: PendingExtension | null;
   platform: PlatformHitView | null;
   lastError: string | null;
+  /** Adaptive checks: a starter HIT (new workers, more checks) or a regular one; absent: the batch has one kind (hits/adaptive-checks.ts). */
+  audience?: 'starter' | 'regular';
 }
 
 export interface HitQuestionDoc {
@@ -96,6 +98,7 @@ export const hitSchema = new Schema<HitDoc>(
     pendingExtension: { type: Schema.Types.Mixed, default: null },
     platform: { type: Schema.Types.Mixed, default: null },
     lastError: { type: String, default: null },
+    audience: { type: String, enum: ['starter', 'regular'] },
   },
   options(collections.hits),
 );

@@ -132,6 +132,7 @@ async function retarget(
         'settings.target': to,
         qualificationIds,
         ...(doc.hitTypeId && { hitTypeId: hitTypeIds[doc.hitTypeId] ?? doc.hitTypeId }),
+        ...(doc.starterHitTypeId && { starterHitTypeId: hitTypeIds[doc.starterHitTypeId] ?? doc.starterHitTypeId }),
       },
       // the API's snapshots of the batch are keyed by its revision (src/pipeline/revision.ts)
       $inc: { revision: 1 },
