@@ -130,6 +130,13 @@ export const HitPreset = z
     canary: z.boolean().default(true),
     /** What befalls a worker flagged `llm-assisted`: `flag` (listed with the evidence; the default) or `block` (also the worker-level block); read by `llmAssistedAction`. */
     llmAssisted: z.enum(['flag', 'block']).default('flag'),
+    /**
+     * What a worker stopped for the batch (worker-level decisions: not doing the task, or
+     * `llm-assisted` under `llmAssisted: block`) gets for their work not yet reviewed:
+     * `discard` (paid, votes not counted, items collected again; the default) or `reject`
+     * (not paid). `publish --worker-stop` overrides it; `--on-failure reject` implies `reject`.
+     */
+    workerStop: z.enum(['discard', 'reject']).default('discard'),
     /** The time estimate the reward is checked against. */
     estimatedSecondsPerItem: z.number().int().min(1).max(3600).default(45),
     estimatedOverheadSeconds: z.number().int().min(0).max(3600).default(30),

@@ -1,8 +1,10 @@
 import { actionModels } from '../actions/models.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, WorkerDecisionDoc } from '../db/models/index.js';
-import { DEFAULT_VERDICT_POLICY, workerEvidence, workerVerdict, type WorkerStanding } from '../quality/index.js';
+import { llmAssistedAction } from '../hits/index.js';
+import { batchVerdicts, DEFAULT_VERDICT_POLICY, type WorkerStanding } from '../quality/index.js';
 import { ensureBlockedQualification } from './blocked-qualification.js';
 import type { PipelineContext } from './context.js';
+import { llmAssistedVerdictsOf } from './llm-flags.js';
 import { scoreStored } from './votes.js';
 
 /**
@@ -19,6 +21,9 @@ import { scoreStored } from './votes.js';
  * 3. the review that follows discards (or rejects, per the batch's policy) their work not
  *    reviewed yet; their work approved in earlier rounds stays paid but its votes stop
  *    counting (no money moves); the follow-up collects those items again from other workers.
+ * Under a preset with `llmAssisted: block`, a worker flagged `llm-assisted` (pipeline/llm-flags.ts)
+ * is stopped the same way, with `cause: 'llm-assisted'` and the flag's evidence as the reason;
+ * under `flag` (the default) the flag only lists them.
  * A decision is final for the batch: a person lifts a block with
  * `qrelay worker qualify WORKER --qualification qrelay-blocked --revoke`.
  */
@@ -48,7 +53,12 @@ async function record(ctx: PipelineContext, doc: BatchDoc, decision: WorkerDecis
         action: 'soft-block',
         subject: stored.workerId,
         reason: stored.reason,
-        details: { probabilityNotWorking: stored.probabilityNotWorking, evidence: stored.evidence, target: stored.target },
+        details: {
+          cause: stored.cause ?? 'not-working',
+          probabilityNotWorking: stored.probabilityNotWorking,
+          evidence: stored.evidence,
+          target: stored.target,
+        },
         outcome: 'decided',
       },
     },
@@ -112,12 +122,15 @@ export async function decideWorkers(
   const settings = doc.settings as BatchSettings;
   if (settings.review.workerDecisions === false) return new Map();
   const decided = await workerDecisions(ctx, doc._id);
-  const evidence = workerEvidence(scoreStored(data.hits, data.assignments), new Set(decided.keys()));
+  // the batch's verdicts under its own fitted working model (quality/batch-verdicts.ts)
+  const { verdicts } = batchVerdicts(scoreStored(data.hits, data.assignments), new Set(decided.keys()), DEFAULT_VERDICT_POLICY);
+  // a preset with `llmAssisted: block`: a worker flagged `llm-assisted` is stopped like one not doing the task
+  const llm = llmAssistedAction(settings.preset) === 'block' ? await llmAssistedVerdictsOf(ctx, data) : null;
   const standings = new Map<string, WorkerStanding>();
-  for (const [workerId, e] of [...evidence].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const verdict = workerVerdict(e, DEFAULT_VERDICT_POLICY);
+  for (const [workerId, verdict] of [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     let decision = decided.get(workerId);
-    if (!decision && verdict.stop) {
+    const flagged = llm?.get(workerId)?.flagged === true;
+    if (!decision && (verdict.stop || flagged)) {
       decision = await record(ctx, doc, {
         _id: `${doc._id}|${workerId}`,
         batch: doc._id,
@@ -125,7 +138,8 @@ export async function decideWorkers(
         target: settings.target,
         action: 'soft-block',
         state: 'decided',
-        reason: verdict.reason,
+        reason: verdict.stop ? verdict.reason : `llm-assisted: ${llm?.get(workerId)?.evidence.join('; ')}`,
+        cause: verdict.stop ? 'not-working' : 'llm-assisted',
         probabilityNotWorking: verdict.probabilityNotWorking,
         evidence: { ...verdict.evidence },
         decidedAt: ctx.now(),
@@ -133,7 +147,11 @@ export async function decideWorkers(
       });
       decided.set(workerId, decision);
     }
-    standings.set(workerId, { verdict, stoppedReason: decision?.reason ?? null });
+    standings.set(workerId, {
+      verdict,
+      stoppedReason: decision?.reason ?? null,
+      ...(decision?.cause === 'llm-assisted' && { stoppedCause: 'llm-assisted' as const }),
+    });
   }
   for (const decision of decided.values()) if (decision.state === 'decided') await send(ctx, decision);
   await retractCounted(ctx, data, decided);

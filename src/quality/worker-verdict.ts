@@ -99,17 +99,8 @@ export function workerVerdict(evidence: WorkerEvidence, policy: WorkerVerdictPol
   const agreed = evidence.compared.filter((c) => c.answer === c.reference).length;
   const answers = [...evidence.checks, ...evidence.compared];
   const yes = answers.filter((a) => a.answer === 'yes').length;
-  const no = answers.length - yes;
 
-  const workingSpeed = evidence.speed === undefined ? 0 : logSpeedWorking(evidence.speed, policy.speed);
-  const working =
-    logBetaBinomial(checksPassed, evidence.checks.length - checksPassed, policy.checkAccuracy) +
-    logBetaBinomial(agreed, evidence.compared.length - agreed, policy.agreement) +
-    workingSpeed;
-  const notWorking = logBeta(yes + 1, no + 1) + (evidence.speed === undefined ? 0 : logSpeedNotWorking(policy.speed));
-
-  const logOdds = Math.log(policy.priorNotWorking / (1 - policy.priorNotWorking)) + notWorking - working;
-  const probabilityNotWorking = 1 / (1 + Math.exp(-logOdds));
+  const probabilityNotWorking = posteriorNotWorking(evidence, policy);
   const stop = probabilityNotWorking >= policy.confidence;
   const percent = (x: number) => (x >= 0.99995 ? '> 99.99%' : x > 0.999 ? `${(100 * x).toFixed(2)}%` : `${(100 * x).toFixed(1)}%`);
   const reason =
@@ -131,6 +122,27 @@ export function workerVerdict(evidence: WorkerEvidence, policy: WorkerVerdictPol
       speed: evidence.speed ?? null,
     },
   };
+}
+
+/** log P(evidence | model) under each model: the marginal likelihoods `workerVerdict` compares. */
+export function verdictLogLikelihoods(evidence: WorkerEvidence, policy: WorkerVerdictPolicy): { working: number; notWorking: number } {
+  const checksPassed = evidence.checks.filter((c) => c.answer === c.expected).length;
+  const agreed = evidence.compared.filter((c) => c.answer === c.reference).length;
+  const yes = evidence.checks.filter((a) => a.answer === 'yes').length + evidence.compared.filter((a) => a.answer === 'yes').length;
+  const no = evidence.checks.length + evidence.compared.length - yes;
+  const working =
+    logBetaBinomial(checksPassed, evidence.checks.length - checksPassed, policy.checkAccuracy) +
+    logBetaBinomial(agreed, evidence.compared.length - agreed, policy.agreement) +
+    (evidence.speed === undefined ? 0 : logSpeedWorking(evidence.speed, policy.speed));
+  const notWorking = logBeta(yes + 1, no + 1) + (evidence.speed === undefined ? 0 : logSpeedNotWorking(policy.speed));
+  return { working, notWorking };
+}
+
+/** P(not working | evidence) under the policy's prior share of non-working workers. */
+export function posteriorNotWorking(evidence: WorkerEvidence, policy: WorkerVerdictPolicy): number {
+  const { working, notWorking } = verdictLogLikelihoods(evidence, policy);
+  const logOdds = Math.log(policy.priorNotWorking / (1 - policy.priorNotWorking)) + notWorking - working;
+  return 1 / (1 + Math.exp(-logOdds));
 }
 
 const clampSpeed = (ratio: number, model: SpeedModel) => Math.min(model.max, Math.max(model.min, ratio));
