@@ -74,7 +74,7 @@ describe('fitVerdictPolicy', () => {
     expect(fit.notWorkingShare).toBe(DEFAULT_MIXTURE_FIT.notWorkingShare[0]);
     const hard = fitVerdictPolicy(Array.from({ length: 20 }, (_, i) => evidence(5, 5, 45, 20 + (i % 3))));
     expect(hard.agreementMean).toBeGreaterThanOrEqual(DEFAULT_MIXTURE_FIT.mean[0]);
-    expect(hard.policy.agreement.min).toBeGreaterThanOrEqual(DEFAULT_MIXTURE_FIT.agreementMin);
+    expect(hard.policy.agreement.min).toBeGreaterThanOrEqual(DEFAULT_MIXTURE_FIT.chance);
   });
 
   it('takes a wider prior when careful workers differ more', () => {

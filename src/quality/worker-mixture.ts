@@ -22,7 +22,7 @@ import {
  * - M step: the working workers' agreement rate, their answers weighted by P(working): its
  *   mean μ (pooled) and its spread between workers (method of moments: the weighted variance
  *   of the workers' rates less the binomial noise of their counts) give Beta(μκ, (1 − μ)κ)
- *   on [`agreementMin`, 1]; and the share of non-working workers becomes the prior.
+ *   on [(½ + μ)/2, 1]; and the share of non-working workers becomes the prior.
  * The fit is bounded (μ, κ and the share within stated ranges) so that a small or odd batch
  * cannot make the working model narrower than careful people are, and it falls back to the
  * fixed policy until the batch has `minWorkers` workers and `minCompared` answers compared
@@ -40,10 +40,8 @@ export interface MixtureFitOptions {
   readonly concentration: readonly [number, number];
   /** Range of the prior share of non-working workers. */
   readonly notWorkingShare: readonly [number, number];
-  /** Lower end of the fitted agreement prior: someone who reads the items agrees more often than a coin. */
-  readonly agreementMin: number;
-  /** Where the fitted prior is cut, in its standard deviations below its mean. */
-  readonly tailSds: number;
+  /** Chance agreement (a coin); the fitted prior starts halfway between it and the careful workers' mean. */
+  readonly chance: number;
   /** Workers with fewer compared answers than this leave the spread out (their rates are mostly noise). */
   readonly minComparedForSpread: number;
   readonly iterations: number;
@@ -55,8 +53,7 @@ export const DEFAULT_MIXTURE_FIT: MixtureFitOptions = {
   mean: [0.6, 0.97],
   concentration: [8, 60],
   notWorkingShare: [0.05, 0.5],
-  agreementMin: 0.5,
-  tailSds: 3,
+  chance: 0.5,
   minComparedForSpread: 9,
   iterations: 100,
 };
@@ -74,18 +71,15 @@ export interface MixtureFit {
 }
 
 /**
- * Beta(μκ, (1 − μ)κ) cut at `tailSds` standard deviations below its mean (never below
- * `agreementMin`): a rate further below the batch's careful workers than that is not one of
- * them, whatever the Beta's polynomial tail would allow; their votes would carry little
- * information about the items even if they read them.
+ * Beta(μκ, (1 − μ)κ), cut halfway between chance (`chance`, ½: a coin) and the careful workers'
+ * mean μ: a worker whose agreement is closer to a coin's than to the batch's careful workers
+ * is not one of them, whatever the Beta's tail would allow (and their votes would carry little
+ * information about the items even if they read them). Below that, checks passed far above
+ * chance do not save a worker: an LLM-assisted worker who follows a debating agent against
+ * the other workers on 40% of the items is stopped here too, whatever the `llmAssisted` policy.
  */
 function fittedPrior(mean: number, concentration: number, options: MixtureFitOptions): BetaPrior {
-  const sd = Math.sqrt((mean * (1 - mean)) / (concentration + 1));
-  return {
-    alpha: mean * concentration,
-    beta: (1 - mean) * concentration,
-    min: Math.max(options.agreementMin, mean - options.tailSds * sd),
-  };
+  return { alpha: mean * concentration, beta: (1 - mean) * concentration, min: (options.chance + mean) / 2 };
 }
 
 const clamp = (x: number, [lo, hi]: readonly [number, number]) => Math.min(hi, Math.max(lo, x));
