@@ -122,15 +122,23 @@ export async function decideWorkers(
   const settings = doc.settings as BatchSettings;
   if (settings.review.workerDecisions === false) return new Map();
   const decided = await workerDecisions(ctx, doc._id);
+  // LLM-assisted answers are one model's, not people's independent judgments: a flagged
+  // worker is no reference for the others (a bloc of them would outvote careful people),
+  // whatever the preset does with the flag; with `llmAssisted: block` they are also stopped
+  const llm = await llmAssistedVerdictsOf(ctx, data);
+  const flagged = new Set([...llm].filter(([, v]) => v.flagged).map(([w]) => w));
+  const blocksLlm = llmAssistedAction(settings.preset) === 'block';
   // the batch's verdicts under its own fitted working model (quality/batch-verdicts.ts)
-  const { verdicts } = batchVerdicts(scoreStored(data.hits, data.assignments), new Set(decided.keys()), DEFAULT_VERDICT_POLICY);
-  // a preset with `llmAssisted: block`: a worker flagged `llm-assisted` is stopped like one not doing the task
-  const llm = llmAssistedAction(settings.preset) === 'block' ? await llmAssistedVerdictsOf(ctx, data) : null;
+  const { verdicts } = batchVerdicts(
+    scoreStored(data.hits, data.assignments),
+    new Set([...decided.keys(), ...flagged]),
+    DEFAULT_VERDICT_POLICY,
+  );
   const standings = new Map<string, WorkerStanding>();
   for (const [workerId, verdict] of [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     let decision = decided.get(workerId);
-    const flagged = llm?.get(workerId)?.flagged === true;
-    if (!decision && (verdict.stop || flagged)) {
+    const blocked = blocksLlm && flagged.has(workerId);
+    if (!decision && (verdict.stop || blocked)) {
       decision = await record(ctx, doc, {
         _id: `${doc._id}|${workerId}`,
         batch: doc._id,
@@ -138,7 +146,7 @@ export async function decideWorkers(
         target: settings.target,
         action: 'soft-block',
         state: 'decided',
-        reason: verdict.stop ? verdict.reason : `llm-assisted: ${llm?.get(workerId)?.evidence.join('; ')}`,
+        reason: verdict.stop ? verdict.reason : `llm-assisted: ${llm.get(workerId)?.evidence.join('; ')}`,
         cause: verdict.stop ? 'not-working' : 'llm-assisted',
         probabilityNotWorking: verdict.probabilityNotWorking,
         evidence: { ...verdict.evidence },

@@ -44,11 +44,12 @@ export function workerEvidence(
 
   const evidence = new Map<
     string,
-    { checks: WorkerEvidence['checks'][number][]; compared: WorkerEvidence['compared'][number][]; ms: number[] }
+    { checks: WorkerEvidence['checks'][number][]; compared: WorkerEvidence['compared'][number][]; ms: number[]; assignments: number }
   >();
   for (const { assignment, hit } of scored) {
     let e = evidence.get(assignment.worker);
-    if (!e) evidence.set(assignment.worker, (e = { checks: [], compared: [], ms: [] }));
+    if (!e) evidence.set(assignment.worker, (e = { checks: [], compared: [], ms: [], assignments: 0 }));
+    e.assignments++;
     const expected = new Map(hit.checks.map((c) => [c.item, c.expected]));
     const real = new Set(hit.items);
     for (const a of assignment.answers) {
@@ -71,6 +72,7 @@ export function workerEvidence(
     out.set(worker, {
       checks: e.checks,
       compared: e.compared,
+      assignments: e.assignments,
       ...(typical && own !== undefined && { speed: own / typical }),
     });
   }

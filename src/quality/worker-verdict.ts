@@ -29,6 +29,8 @@ export interface WorkerEvidence {
    * workers' medians), when the HIT pages measured times; absent: no time evidence.
    */
   readonly speed?: number;
+  /** Assignments the evidence comes from; absent: not known (no minimum applies). */
+  readonly assignments?: number;
 }
 
 export interface WorkerVerdictPolicy {
@@ -42,6 +44,13 @@ export interface WorkerVerdictPolicy {
   readonly agreement: BetaPrior;
   /** How time per item relative to the batch's typical time arises under each model. */
   readonly speed: SpeedModel;
+  /**
+   * Never stop on fewer assignments than this (when the evidence says how many): one HIT's
+   * answers are compared with the two or three people of that HIT only, and two who agree
+   * with each other (two LLM-assisted workers following the same agent) can make a careful
+   * worker look like a coin.
+   */
+  readonly minAssignments: number;
 }
 
 /**
@@ -76,6 +85,7 @@ export const DEFAULT_VERDICT_POLICY: WorkerVerdictPolicy = {
   checkAccuracy: { alpha: 18, beta: 2, min: 0.75 },
   agreement: { alpha: 16, beta: 4, min: 0.7 },
   speed: { sigma: 0.5, outliers: 0.1, min: 0.05, max: 2 },
+  minAssignments: 2,
 };
 
 export interface WorkerVerdict {
@@ -101,14 +111,16 @@ export function workerVerdict(evidence: WorkerEvidence, policy: WorkerVerdictPol
   const yes = answers.filter((a) => a.answer === 'yes').length;
 
   const probabilityNotWorking = posteriorNotWorking(evidence, policy);
-  const stop = probabilityNotWorking >= policy.confidence;
+  const enough = evidence.assignments === undefined || evidence.assignments >= policy.minAssignments;
+  const stop = enough && probabilityNotWorking >= policy.confidence;
   const percent = (x: number) => (x >= 0.99995 ? '> 99.99%' : x > 0.999 ? `${(100 * x).toFixed(2)}%` : `${(100 * x).toFixed(1)}%`);
   const reason =
     `${stop ? 'stopped' : 'kept'}: P(not doing the task) ${percent(probabilityNotWorking)} ` +
     `(${stop ? '≥' : '<'} ${percent(policy.confidence)}) from ${checksPassed} of ${evidence.checks.length} checks passed, ` +
     `${agreed} of ${evidence.compared.length} answers agreeing with the other workers' majority, ` +
     `${yes} "yes" of ${answers.length}` +
-    (evidence.speed === undefined ? '' : `, ${evidence.speed.toFixed(2)}× the typical time per item`);
+    (evidence.speed === undefined ? '' : `, ${evidence.speed.toFixed(2)}× the typical time per item`) +
+    (enough ? '' : ` (waits for ${policy.minAssignments} assignments)`);
   return {
     stop,
     probabilityNotWorking,

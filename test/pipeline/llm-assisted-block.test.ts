@@ -23,14 +23,16 @@ describe('llmAssisted: block', () => {
     const byLlm = decisions.filter((d) => d.cause === 'llm-assisted');
     const summary = decisions.map((d) => `${d.workerId} ${kindOf.get(d.workerId)} ${d.cause}: ${d.reason}`).join('\n');
     expect(byLlm.length, summary).toBeGreaterThan(0);
+    // the flag stops exactly the flagged workers (the flag's own precision is the detector's: src/quality/llm-assisted.ts)
     for (const d of byLlm) {
       expect(d, summary).toMatchObject({ state: 'sent', action: 'soft-block', reason: expect.stringMatching(/^llm-assisted: \S/) });
-      expect(kindOf.get(d.workerId), summary).toBe('llm');
+      expect(flagged.has(d.workerId), summary).toBe(true);
     }
+    expect(byLlm.filter((d) => kindOf.get(d.workerId) === 'llm').length, summary).toBeGreaterThan(0);
     // every worker the flag names at the end is stopped (for being flagged, or earlier for not doing the task)
     for (const w of flagged) expect(stopped.has(w), `${w} ${kindOf.get(w)}\n${summary}`).toBe(true);
-    // no careful worker is stopped
-    for (const d of decisions) expect(kindOf.get(d.workerId), summary).not.toBe('diligent');
+    // no careful worker is stopped for not doing the task
+    for (const d of decisions) if (d.cause !== 'llm-assisted') expect(kindOf.get(d.workerId), summary).not.toBe('diligent');
     // their work not reviewed when they were stopped: rejected (workerStop: reject), with the reason, never counted
     const stoppedWork = data.assignments.filter((a) => a.review?.reason.startsWith('the worker was stopped for the batch: llm-assisted: '));
     expect(stoppedWork.length, summary).toBeGreaterThan(0);

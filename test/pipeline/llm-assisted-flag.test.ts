@@ -6,7 +6,8 @@ import { tempDir } from './support.js';
 /**
  * A preset with `llmAssisted: flag` (the default): LLM-assisted workers are flagged with the
  * evidence, and the flag alone stops nobody (a flagged worker may still be stopped for not
- * doing the task, by the evidence of their answers, with that cause).
+ * doing the task, by the evidence of their answers, with that cause: an LLM-assisted worker
+ * who follows one agent against the others' majority on 40% of the items usually is).
  */
 const h = useMarketplace({ clockSpeed: 8000 });
 const dir = tempDir();
@@ -22,10 +23,11 @@ describe('llmAssisted: flag', () => {
       expect(d.cause, summary).toBe('not-working');
       expect(d.reason, summary).toMatch(/^stopped: P\(not doing the task\)/);
     }
-    // at least one flagged worker kept working: the flag did not stop them
+    // what stopped a flagged worker, if anything, was the evidence of their answers (agreeing with the
+    // others' majority about as often as a coin), never the flag: no decision names it
     expect(
-      [...flagged].some((w) => !decisions.some((d) => d.workerId === w)),
+      decisions.filter((d) => d.cause === 'llm-assisted' || d.reason.startsWith('llm-assisted')),
       summary,
-    ).toBe(true);
+    ).toEqual([]);
   });
 });

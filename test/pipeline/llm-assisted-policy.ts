@@ -13,7 +13,7 @@ import { importSampleBatch, testContext } from './support.js';
 
 /**
  * One batch of the sample through the collection rounds (`workInSteps`) with a population of
- * careful and LLM-assisted workers (a third of 24), under the `lab` preset with the given
+ * careful and LLM-assisted workers (a fifth of 24, as test/simulation/llm-detection.test.ts), under the `lab` preset with the given
  * `llmAssisted` and `workerStop` fields: what the worker-level decisions did, the workers
  * the `llm-assisted` flag names at the end, and each worker's simulated kind.
  */
@@ -37,7 +37,7 @@ export async function runLlmPolicyBatch(
     size: 24,
     arrivalsPerHour: 30,
     hitsPerVisit: 6,
-    shares: { llm: 0.34 },
+    shares: { llm: 0.2 },
     accuracy: { relevant: { alpha: 48, beta: 2 }, notRelevant: { alpha: 46, beta: 4 } },
     workTime: { medianSeconds: 45 },
   })) as { workers: { workerId: string; kind: string }[] };
