@@ -93,6 +93,7 @@ interface PublishOptions {
   expectedWorkers?: number;
   onFailure?: 'approve-and-discard' | 'reject';
   workerDecisions?: 'on' | 'off';
+  workerStop?: 'discard' | 'reject';
   aggregator?: 'majority' | 'dawid-skene';
   redundancy?: 'fixed' | 'adaptive';
   tie?: 'unresolved' | 'yes' | 'no';
@@ -113,6 +114,7 @@ function publishRequest(opts: PublishOptions): PublishRequest {
     ...(opts.expectedWorkers !== undefined && { expectedWorkers: opts.expectedWorkers }),
     ...(opts.onFailure !== undefined && { onFailure: opts.onFailure }),
     ...(opts.workerDecisions !== undefined && { workerDecisions: opts.workerDecisions === 'on' }),
+    ...(opts.workerStop !== undefined && { workerStop: opts.workerStop }),
     ...(opts.aggregator !== undefined && { aggregator: opts.aggregator }),
     ...(opts.redundancy !== undefined && { redundancy: opts.redundancy }),
     ...(opts.tie !== undefined && { tie: opts.tie }),
@@ -196,8 +198,13 @@ export function registerPipeline(program: Command): void {
     )
     .option(
       '--worker-decisions <on|off>',
-      'stop workers whose record across the batch shows they do not do the task (soft block, their unreviewed work discarded or rejected as --on-failure says, and collected again): on (default) or off (the checks alone decide, per assignment)',
+      'stop workers whose record across the batch shows they do not do the task (soft block, their unreviewed work discarded or rejected as --worker-stop says, and collected again): on (default) or off (the checks alone decide, per assignment)',
       parseChoice(['on', 'off'] as const),
+    )
+    .option(
+      '--worker-stop <policy>',
+      "a stopped worker's work not yet reviewed: discard (paid, votes not counted) or reject (default: the preset's workerStop, discard; reject with --on-failure reject)",
+      parseChoice(['discard', 'reject'] as const),
     )
     .option('--aggregator <name>', 'majority (default) or dawid-skene', parseChoice(['majority', 'dawid-skene'] as const))
     .option(

@@ -135,6 +135,13 @@ export const HitPreset = z
     minReputation: z.number().int('expected a whole number from 0 to 100').min(0).max(100).optional(),
     /** Adaptive attention checks (src/hits/adaptive-checks.ts, docs/adaptive-checks.md): starter HITs with more checks for new workers; off unless `enabled`. */
     adaptiveChecks: AdaptiveChecks.extend({ enabled: z.boolean().default(false) }).prefault({}),
+    /**
+     * What a worker stopped for the batch (worker-level decisions: not doing the task, or
+     * `llm-assisted` under `llmAssisted: block`) gets for their work not yet reviewed:
+     * `discard` (paid, votes not counted, items collected again; the default) or `reject`
+     * (not paid). `publish --worker-stop` overrides it; `--on-failure reject` implies `reject`.
+     */
+    workerStop: z.enum(['discard', 'reject']).default('discard'),
     /** The time estimate the reward is checked against. */
     estimatedSecondsPerItem: z.number().int().min(1).max(3600).default(45),
     estimatedOverheadSeconds: z.number().int().min(0).max(3600).default(30),

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { paths } from '../paths.js';
 import { parseBudgetUsd, resolveSettings } from './settings.js';
 
 describe('resolveSettings', () => {
@@ -17,6 +21,30 @@ describe('resolveSettings', () => {
       concurrency: 4,
     });
     expect(s.preset.itemsPerHit).toBe(6);
+  });
+
+  it("takes the stop policy from the preset's workerStop, --worker-stop over it, and reject with --on-failure reject", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qrelay-settings-'));
+    const file = join(dir, 'rejecting.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(join(paths.presets, 'lab.json'), 'utf8')), workerStop: 'reject' }));
+    try {
+      expect(resolveSettings('t', { preset: 'dream' }, 'local').review).toMatchObject({
+        onFailure: 'approve-and-discard',
+        workerStop: 'discard',
+      });
+      expect(resolveSettings('t', { preset: file }, 'local').review).toMatchObject({
+        onFailure: 'approve-and-discard',
+        workerStop: 'reject',
+      });
+      expect(resolveSettings('t', { preset: file, workerStop: 'discard' }, 'local').review.workerStop).toBe('discard');
+      expect(resolveSettings('t', { preset: 'dream', onFailure: 'reject' }, 'local').review.workerStop).toBe('reject');
+      expect(resolveSettings('t', { preset: 'dream', onFailure: 'reject', workerStop: 'discard' }, 'local').review.workerStop).toBe(
+        'discard',
+      );
+      expect(() => resolveSettings('t', { preset: 'dream', workerStop: 'ban' as never }, 'local')).toThrow(/publish options: workerStop: /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('checks the pay again with the overrides', () => {

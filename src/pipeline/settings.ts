@@ -43,6 +43,12 @@ export const PublishRequest = z
       .describe(
         'stop workers whose record across the batch shows they do not do the task (false: the checks alone decide, per assignment)',
       ),
+    workerStop: z
+      .enum(['discard', 'reject'])
+      .optional()
+      .describe(
+        "a stopped worker's work not yet reviewed: discard (paid, not counted) or reject (default: reject with onFailure reject, else the preset's workerStop, discard)",
+      ),
     aggregator: z.enum(['majority', 'dawid-skene']).default('majority'),
     redundancy: z
       .enum(['fixed', 'adaptive'])
@@ -118,6 +124,7 @@ export function resolveSettings(batch: string, input: PublishRequest, defaultTar
       onFailure: request.onFailure,
       ...(request.rejectFromFailures !== undefined && { rejectFromFailures: request.rejectFromFailures }),
       ...(!request.workerDecisions && { workerDecisions: false }),
+      workerStop: request.workerStop ?? (request.onFailure === 'reject' ? 'reject' : preset.workerStop),
     },
     aggregator: request.aggregator,
     redundancy: request.redundancy ?? preset.redundancy,

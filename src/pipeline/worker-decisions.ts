@@ -1,8 +1,10 @@
 import { actionModels } from '../actions/models.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, WorkerDecisionDoc } from '../db/models/index.js';
-import { DEFAULT_VERDICT_POLICY, workerEvidence, workerVerdict, type WorkerStanding } from '../quality/index.js';
+import { llmAssistedAction } from '../hits/index.js';
+import { batchVerdicts, DEFAULT_VERDICT_POLICY, type WorkerStanding } from '../quality/index.js';
 import { ensureBlockedQualification } from './blocked-qualification.js';
 import type { PipelineContext } from './context.js';
+import { llmAssistedVerdictsOf } from './llm-flags.js';
 import { scoreStored } from './votes.js';
 
 /**
@@ -19,6 +21,9 @@ import { scoreStored } from './votes.js';
  * 3. the review that follows discards (or rejects, per the batch's policy) their work not
  *    reviewed yet; their work approved in earlier rounds stays paid but its votes stop
  *    counting (no money moves); the follow-up collects those items again from other workers.
+ * Under a preset with `llmAssisted: block`, a worker flagged `llm-assisted` (pipeline/llm-flags.ts)
+ * is stopped the same way, with `cause: 'llm-assisted'` and the flag's evidence as the reason;
+ * under `flag` (the default) the flag only lists them.
  * A decision is final for the batch: a person lifts a block with
  * `qrelay worker qualify WORKER --qualification qrelay-blocked --revoke`.
  */
@@ -48,7 +53,12 @@ async function record(ctx: PipelineContext, doc: BatchDoc, decision: WorkerDecis
         action: 'soft-block',
         subject: stored.workerId,
         reason: stored.reason,
-        details: { probabilityNotWorking: stored.probabilityNotWorking, evidence: stored.evidence, target: stored.target },
+        details: {
+          cause: stored.cause ?? 'not-working',
+          probabilityNotWorking: stored.probabilityNotWorking,
+          evidence: stored.evidence,
+          target: stored.target,
+        },
         outcome: 'decided',
       },
     },
@@ -113,12 +123,23 @@ export async function decideWorkers(
   const settings = doc.settings as BatchSettings;
   if (settings.review.workerDecisions === false) return new Map();
   const decided = await workerDecisions(ctx, doc._id);
-  const evidence = workerEvidence(scoreStored(data.hits, data.assignments), new Set(decided.keys()));
+  // LLM-assisted answers are one model's, not people's independent judgments: a flagged
+  // worker is no reference for the others (a bloc of them would outvote careful people),
+  // whatever the preset does with the flag; with `llmAssisted: block` they are also stopped
+  const llm = await llmAssistedVerdictsOf(ctx, data);
+  const flagged = new Set([...llm].filter(([, v]) => v.flagged).map(([w]) => w));
+  const blocksLlm = llmAssistedAction(settings.preset) === 'block';
+  // the batch's verdicts under its own fitted working model (quality/batch-verdicts.ts)
+  const { verdicts } = batchVerdicts(
+    scoreStored(data.hits, data.assignments),
+    new Set([...decided.keys(), ...flagged]),
+    DEFAULT_VERDICT_POLICY,
+  );
   const standings = new Map<string, WorkerStanding>();
-  for (const [workerId, e] of [...evidence].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const verdict = workerVerdict(e, DEFAULT_VERDICT_POLICY);
+  for (const [workerId, verdict] of [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     let decision = decided.get(workerId);
-    if (!decision && verdict.stop) {
+    const blocked = blocksLlm && flagged.has(workerId);
+    if (!decision && (verdict.stop || blocked)) {
       decision = await record(ctx, doc, {
         _id: `${doc._id}|${workerId}`,
         batch: doc._id,
@@ -126,7 +147,8 @@ export async function decideWorkers(
         target: settings.target,
         action: 'soft-block',
         state: 'decided',
-        reason: verdict.reason,
+        reason: verdict.stop ? verdict.reason : `llm-assisted: ${llm.get(workerId)?.evidence.join('; ')}`,
+        cause: verdict.stop ? 'not-working' : 'llm-assisted',
         probabilityNotWorking: verdict.probabilityNotWorking,
         evidence: { ...verdict.evidence },
         decidedAt: ctx.now(),
@@ -134,7 +156,11 @@ export async function decideWorkers(
       });
       decided.set(workerId, decision);
     }
-    standings.set(workerId, { verdict, stoppedReason: decision?.reason ?? null });
+    standings.set(workerId, {
+      verdict,
+      stoppedReason: decision?.reason ?? null,
+      ...(decision?.cause === 'llm-assisted' && { stoppedCause: 'llm-assisted' as const }),
+    });
   }
   for (const decision of decided.values()) if (decision.state === 'decided') await send(ctx, decision);
   await retractCounted(ctx, data, decided);

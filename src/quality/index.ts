@@ -42,6 +42,8 @@ export {
   type WorkerVerdictPolicy,
 } from './worker-verdict.js';
 export { workerEvidence } from './worker-evidence.js';
+export { DEFAULT_MIXTURE_FIT, fitVerdictPolicy, type MixtureFit, type MixtureFitOptions } from './worker-mixture.js';
+export { batchVerdicts, type BatchVerdicts } from './batch-verdicts.js';
 export { decideWithStanding, type WorkerStanding } from './worker-review.js';
 export {
   binomialUpperTail,

@@ -24,7 +24,19 @@ export interface ReviewPolicy {
    * unless false. Off, the checks alone decide, assignment by assignment.
    */
   readonly workerDecisions?: boolean;
+  /**
+   * What the not yet reviewed work of a worker stopped for the batch gets (the preset's
+   * `workerStop`): `discard` (paid, votes not counted) or `reject` (not paid). Absent (batches
+   * published before the field): as `onFailure` says.
+   */
+  readonly workerStop?: WorkerStopPolicy;
 }
+
+type WorkerStopPolicy = 'discard' | 'reject';
+
+/** Whether a stopped worker's not yet reviewed work is rejected under the policy. */
+export const rejectsStoppedWork = (policy: ReviewPolicy): boolean =>
+  (policy.workerStop ?? (policy.onFailure === 'reject' ? 'reject' : 'discard')) === 'reject';
 
 export const DEFAULT_REVIEW_POLICY: ReviewPolicy = { onFailure: 'approve-and-discard' };
 

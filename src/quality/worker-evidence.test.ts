@@ -37,6 +37,13 @@ describe('workerEvidence', () => {
   const b = assignment('B', { r1: 'yes', r2: 'no', r3: 'no', g1: 'yes', g2: 'no' }, 50_000);
   const c = assignment('C', { r1: 'yes', r2: 'yes', r3: 'no', g1: 'yes', g2: 'yes' }, 10_000);
 
+  it('counts the assignments the evidence comes from, excluded workers too', () => {
+    const second = { ...a, assignmentId: 'A-A-2' };
+    const e = evidenceOf([a, second, b, c], new Set(['A']));
+    expect(e.get('A')!.assignments).toBe(2);
+    expect(e.get('B')!.assignments).toBe(1);
+  });
+
   it('takes every check with its known answer, both polarities, passed or not', () => {
     const e = evidenceOf([a, b, c]);
     expect(e.get('C')!.checks).toEqual([

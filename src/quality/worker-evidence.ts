@@ -44,11 +44,18 @@ export function workerEvidence(
 
   const evidence = new Map<
     string,
-    { checks: WorkerEvidence['checks'][number][]; compared: WorkerEvidence['compared'][number][]; ms: number[]; seen: Set<string> }
+    {
+      checks: WorkerEvidence['checks'][number][];
+      compared: WorkerEvidence['compared'][number][];
+      ms: number[];
+      seen: Set<string>;
+      assignments: number;
+    }
   >();
   for (const { assignment, hit } of scored) {
     let e = evidence.get(assignment.worker);
-    if (!e) evidence.set(assignment.worker, (e = { checks: [], compared: [], ms: [], seen: new Set() }));
+    if (!e) evidence.set(assignment.worker, (e = { checks: [], compared: [], ms: [], seen: new Set(), assignments: 0 }));
+    e.assignments++;
     const expected = new Map(hit.checks.map((c) => [c.item, c.expected]));
     const real = new Set(hit.items);
     for (const a of assignment.answers) {
@@ -74,6 +81,7 @@ export function workerEvidence(
     out.set(worker, {
       checks: e.checks,
       compared: e.compared,
+      assignments: e.assignments,
       ...(typical && own !== undefined && { speed: own / typical }),
     });
   }

@@ -48,6 +48,36 @@ describe('decideWithStanding', () => {
     expect(d.feedback).toMatch(/contact us quoting the assignment ID/);
   });
 
+  it("follows the batch's stop policy (workerStop) for a stopped worker's work, whatever onFailure says", () => {
+    for (const score of [passed, failed]) {
+      expect(decideWithStanding(score, stopped, { onFailure: 'approve-and-discard', workerStop: 'reject' })).toMatchObject({
+        action: 'reject',
+        countsVotes: false,
+      });
+      expect(decideWithStanding(score, stopped, { onFailure: 'reject', workerStop: 'discard' })).toMatchObject({
+        action: 'approve-and-discard',
+        countsVotes: false,
+      });
+    }
+    // the failed checks of a worker who is not stopped still follow onFailure
+    expect(decideWithStanding(failed, unknown, { onFailure: 'approve-and-discard', workerStop: 'reject' })).toMatchObject({
+      action: 'approve-and-discard',
+    });
+  });
+
+  it('tells a worker stopped for LLM-assisted answers why, with the same reason chain', () => {
+    const llm: WorkerStanding = {
+      ...unknown,
+      stoppedReason: 'llm-assisted: followed agent A on 30 of 31 items',
+      stoppedCause: 'llm-assisted',
+    };
+    const d = decideWithStanding(passed, llm);
+    expect(d).toMatchObject({ action: 'approve-and-discard', countsVotes: false });
+    expect(d.reason).toBe('the worker was stopped for the batch: llm-assisted: followed agent A on 30 of 31 items');
+    expect(d.feedback).toMatch(/AI assistant/);
+    expect(decideWithStanding(passed, stopped).feedback).not.toMatch(/AI assistant/);
+  });
+
   it("counts a failed check's assignment when the worker's record speaks for them, and says why", () => {
     expect(trusted.verdict.probabilityNotWorking).toBeLessThan(0.1);
     const d = decideWithStanding(failed, trusted);

@@ -1,4 +1,11 @@
-import { decideReview, DEFAULT_REVIEW_POLICY, notCountedDecision, type ReviewDecision, type ReviewPolicy } from './review.js';
+import {
+  decideReview,
+  DEFAULT_REVIEW_POLICY,
+  notCountedDecision,
+  rejectsStoppedWork,
+  type ReviewDecision,
+  type ReviewPolicy,
+} from './review.js';
 import type { AttentionCheckScore } from './attention-checks.js';
 import { DEFAULT_VERDICT_POLICY, type WorkerVerdict, type WorkerVerdictPolicy } from './worker-verdict.js';
 
@@ -6,9 +13,9 @@ import { DEFAULT_VERDICT_POLICY, type WorkerVerdict, type WorkerVerdictPolicy } 
  * The review of one assignment in the light of its worker's record across the batch (pure).
  *
  * - A worker stopped by `workerVerdict` (not doing the task, with the stated confidence):
- *   every assignment of theirs not reviewed yet is discarded, paid (`approve-and-discard`,
- *   the default) or rejected when the batch's policy is `reject`; its items are collected
- *   again from other workers.
+ *   every assignment of theirs not reviewed yet is discarded, paid (`workerStop: discard`,
+ *   the default) or rejected (`workerStop: reject`; batches without the field follow
+ *   `onFailure`); its items are collected again from other workers.
  * - A failed attention check in the work of a worker whose record speaks for them (the
  *   probability that they do not do the task is below half the prior share of such
  *   workers: their work so far clearly moved it down) does not throw the assignment away: one slip on a check is
@@ -21,8 +28,12 @@ export interface WorkerStanding {
   readonly verdict: WorkerVerdict;
   /** The worker was stopped in this batch (now or in an earlier round), with this reason. */
   readonly stoppedReason: string | null;
+  /** Absent: stopped for not doing the task (or not stopped). */
+  readonly stoppedCause?: 'llm-assisted';
 }
 
+const LLM_STOPPED_FEEDBACK =
+  'Across this batch your answers showed the signs of answers produced with an AI assistant, which this task asks you not to use.';
 const STOPPED_FEEDBACK =
   'Across this batch your answers did not follow the items (they disagreed with the known answers of quality-control questions and with other workers).';
 
@@ -34,9 +45,9 @@ export function decideWithStanding(
 ): ReviewDecision {
   if (standing?.stoppedReason)
     return notCountedDecision(
-      policy.onFailure === 'reject',
+      rejectsStoppedWork(policy),
       `the worker was stopped for the batch: ${standing.stoppedReason}`,
-      STOPPED_FEEDBACK,
+      standing.stoppedCause === 'llm-assisted' ? LLM_STOPPED_FEEDBACK : STOPPED_FEEDBACK,
     );
   const byChecks = decideReview(score, policy);
   if (score.passed || !standing || standing.verdict.probabilityNotWorking >= verdictPolicy.priorNotWorking / 2) return byChecks;

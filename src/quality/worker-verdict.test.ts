@@ -106,6 +106,27 @@ describe('workerVerdict', () => {
     );
   });
 
+  it('never stops on one assignment when the evidence says how many, and says it waits', () => {
+    const yes = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ reference: (i % 2 ? 'yes' : 'no') as Judgment, answer: 'yes' as Judgment }));
+    const one = workerVerdict({ checks: [{ expected: 'no', answer: 'yes' }], compared: yes(9), assignments: 1 });
+    expect(one.probabilityNotWorking).toBeGreaterThan(DEFAULT_VERDICT_POLICY.confidence);
+    expect(one.stop).toBe(false);
+    expect(one.reason).toMatch(/^kept: .* \(waits for 2 assignments\)$/);
+    const two = workerVerdict({
+      checks: [
+        { expected: 'no', answer: 'yes' },
+        { expected: 'no', answer: 'yes' },
+      ],
+      compared: yes(18),
+      assignments: 2,
+    });
+    expect(two.stop).toBe(true);
+    expect(two.reason).not.toMatch(/waits/);
+    // without the count (evidence built by hand) no minimum applies
+    expect(workerVerdict({ checks: [{ expected: 'no', answer: 'yes' }], compared: yes(9) }).stop).toBe(true);
+  });
+
   it('is stricter with a higher confidence', () => {
     const [, second] = simulate('spammer', 2, 'strict');
     const loose = workerVerdict(second!, { ...DEFAULT_VERDICT_POLICY, confidence: 0.9 });

@@ -29,6 +29,8 @@ export interface WorkerEvidence {
    * workers' medians), when the HIT pages measured times; absent: no time evidence.
    */
   readonly speed?: number;
+  /** Assignments the evidence comes from; absent: not known (no minimum applies). */
+  readonly assignments?: number;
 }
 
 export interface WorkerVerdictPolicy {
@@ -42,6 +44,13 @@ export interface WorkerVerdictPolicy {
   readonly agreement: BetaPrior;
   /** How time per item relative to the batch's typical time arises under each model. */
   readonly speed: SpeedModel;
+  /**
+   * Never stop on fewer assignments than this (when the evidence says how many): one HIT's
+   * answers are compared with the two or three people of that HIT only, and two who agree
+   * with each other (two LLM-assisted workers following the same agent) can make a careful
+   * worker look like a coin.
+   */
+  readonly minAssignments: number;
 }
 
 /**
@@ -76,6 +85,7 @@ export const DEFAULT_VERDICT_POLICY: WorkerVerdictPolicy = {
   checkAccuracy: { alpha: 18, beta: 2, min: 0.75 },
   agreement: { alpha: 16, beta: 4, min: 0.7 },
   speed: { sigma: 0.5, outliers: 0.1, min: 0.05, max: 2 },
+  minAssignments: 2,
 };
 
 export interface WorkerVerdict {
@@ -99,25 +109,18 @@ export function workerVerdict(evidence: WorkerEvidence, policy: WorkerVerdictPol
   const agreed = evidence.compared.filter((c) => c.answer === c.reference).length;
   const answers = [...evidence.checks, ...evidence.compared];
   const yes = answers.filter((a) => a.answer === 'yes').length;
-  const no = answers.length - yes;
 
-  const workingSpeed = evidence.speed === undefined ? 0 : logSpeedWorking(evidence.speed, policy.speed);
-  const working =
-    logBetaBinomial(checksPassed, evidence.checks.length - checksPassed, policy.checkAccuracy) +
-    logBetaBinomial(agreed, evidence.compared.length - agreed, policy.agreement) +
-    workingSpeed;
-  const notWorking = logBeta(yes + 1, no + 1) + (evidence.speed === undefined ? 0 : logSpeedNotWorking(policy.speed));
-
-  const logOdds = Math.log(policy.priorNotWorking / (1 - policy.priorNotWorking)) + notWorking - working;
-  const probabilityNotWorking = 1 / (1 + Math.exp(-logOdds));
-  const stop = probabilityNotWorking >= policy.confidence;
+  const probabilityNotWorking = posteriorNotWorking(evidence, policy);
+  const enough = evidence.assignments === undefined || evidence.assignments >= policy.minAssignments;
+  const stop = enough && probabilityNotWorking >= policy.confidence;
   const percent = (x: number) => (x >= 0.99995 ? '> 99.99%' : x > 0.999 ? `${(100 * x).toFixed(2)}%` : `${(100 * x).toFixed(1)}%`);
   const reason =
     `${stop ? 'stopped' : 'kept'}: P(not doing the task) ${percent(probabilityNotWorking)} ` +
     `(${stop ? '≥' : '<'} ${percent(policy.confidence)}) from ${checksPassed} of ${evidence.checks.length} checks passed, ` +
     `${agreed} of ${evidence.compared.length} answers agreeing with the other workers' majority, ` +
     `${yes} "yes" of ${answers.length}` +
-    (evidence.speed === undefined ? '' : `, ${evidence.speed.toFixed(2)}× the typical time per item`);
+    (evidence.speed === undefined ? '' : `, ${evidence.speed.toFixed(2)}× the typical time per item`) +
+    (enough ? '' : ` (waits for ${policy.minAssignments} assignments)`);
   return {
     stop,
     probabilityNotWorking,
@@ -131,6 +134,27 @@ export function workerVerdict(evidence: WorkerEvidence, policy: WorkerVerdictPol
       speed: evidence.speed ?? null,
     },
   };
+}
+
+/** log P(evidence | model) under each model: the marginal likelihoods `workerVerdict` compares. */
+export function verdictLogLikelihoods(evidence: WorkerEvidence, policy: WorkerVerdictPolicy): { working: number; notWorking: number } {
+  const checksPassed = evidence.checks.filter((c) => c.answer === c.expected).length;
+  const agreed = evidence.compared.filter((c) => c.answer === c.reference).length;
+  const yes = evidence.checks.filter((a) => a.answer === 'yes').length + evidence.compared.filter((a) => a.answer === 'yes').length;
+  const no = evidence.checks.length + evidence.compared.length - yes;
+  const working =
+    logBetaBinomial(checksPassed, evidence.checks.length - checksPassed, policy.checkAccuracy) +
+    logBetaBinomial(agreed, evidence.compared.length - agreed, policy.agreement) +
+    (evidence.speed === undefined ? 0 : logSpeedWorking(evidence.speed, policy.speed));
+  const notWorking = logBeta(yes + 1, no + 1) + (evidence.speed === undefined ? 0 : logSpeedNotWorking(policy.speed));
+  return { working, notWorking };
+}
+
+/** P(not working | evidence) under the policy's prior share of non-working workers. */
+export function posteriorNotWorking(evidence: WorkerEvidence, policy: WorkerVerdictPolicy): number {
+  const { working, notWorking } = verdictLogLikelihoods(evidence, policy);
+  const logOdds = Math.log(policy.priorNotWorking / (1 - policy.priorNotWorking)) + notWorking - working;
+  return 1 / (1 + Math.exp(-logOdds));
 }
 
 const clampSpeed = (ratio: number, model: SpeedModel) => Math.min(model.max, Math.max(model.min, ratio));

@@ -154,6 +154,7 @@ async function publishRequestFor(
     hideDebate: hideDebate ?? s.preset.hideDebate,
     onFailure: s.review.onFailure,
     ...(s.review.rejectFromFailures !== undefined && { rejectFromFailures: s.review.rejectFromFailures }),
+    ...(s.review.workerStop !== undefined && { workerStop: s.review.workerStop }),
     ...(decisions !== undefined && { workerDecisions: decisions }),
     aggregator: s.aggregator,
     tie: s.tie,

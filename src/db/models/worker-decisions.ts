@@ -8,6 +8,8 @@ import { collections } from '../collections.js';
  * (`sent`). A crash between the two repeats the send (AssociateQualificationWithWorker is
  * repeat-safe). Their work not reviewed yet is discarded by the review.
  */
+export type WorkerStopCause = 'not-working' | 'llm-assisted';
+
 export interface WorkerDecisionDoc {
   /** `${batch}|${workerId}`. */
   _id: string;
@@ -17,6 +19,8 @@ export interface WorkerDecisionDoc {
   action: 'soft-block';
   state: 'decided' | 'sent';
   reason: string;
+  /** Why: the evidence says they do not do the task, or they were flagged `llm-assisted` under a preset with `llmAssisted: block`. Absent in older records: `not-working`. */
+  cause?: WorkerStopCause;
   probabilityNotWorking: number;
   evidence: Record<string, unknown>;
   decidedAt: Date;
@@ -32,6 +36,7 @@ export const workerDecisionSchema = new Schema<WorkerDecisionDoc>(
     action: { type: String, enum: ['soft-block'], required: true },
     state: { type: String, enum: ['decided', 'sent'], required: true },
     reason: { type: String, required: true },
+    cause: { type: String, enum: ['not-working', 'llm-assisted'], default: 'not-working' },
     probabilityNotWorking: { type: Number, required: true },
     evidence: { type: Schema.Types.Mixed, default: {} },
     decidedAt: { type: Date, required: true },

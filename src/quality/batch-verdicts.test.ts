@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { Judgment } from '../domain/cases.js';
+import { seededRng } from '../hits/random.js';
+import { batchVerdicts } from './batch-verdicts.js';
+import { scoreAssignments } from './counted-votes.js';
+import type { AssignmentRecord, HitRecord } from './types.js';
+import { workerEvidence } from './worker-evidence.js';
+import { workerVerdict } from './worker-verdict.js';
+
+type Kind = 'careful' | 'clicker' | 'always-yes' | 'always-no';
+
+/**
+ * A hostile batch, drawn with a fixed seed: `hits` HITs of 9 real items (40% relevant) and
+ * one check (polarities alternating), each done by 3 workers drawn at random from a pool of
+ * 24 careful workers (right 95% of the time), 8 random clickers, 6 always-yes and 6 always-no.
+ */
+function hostileBatch(seed: string, hits = 120): { scored: ReturnType<typeof scoreAssignments>; kinds: Map<string, Kind> } {
+  const rng = seededRng(seed);
+  const kinds = new Map<string, Kind>();
+  const pool: [Kind, number][] = [
+    ['careful', 24],
+    ['clicker', 8],
+    ['always-yes', 6],
+    ['always-no', 6],
+  ];
+  for (const [kind, n] of pool) for (let i = 0; i < n; i++) kinds.set(`${kind}-${i}`, kind);
+  const workers = [...kinds.keys()];
+  const answer = (kind: Kind, truth: Judgment): Judgment => {
+    if (kind === 'always-yes') return 'yes';
+    if (kind === 'always-no') return 'no';
+    if (kind === 'clicker') return rng.next() < 0.5 ? 'yes' : 'no';
+    return rng.next() < 0.95 ? truth : truth === 'yes' ? 'no' : 'yes';
+  };
+  const hitRecords: HitRecord[] = [];
+  const assignments: AssignmentRecord[] = [];
+  for (let h = 0; h < hits; h++) {
+    const items = Array.from({ length: 9 }, (_, i) => `h${h}-r${i}`);
+    const truth = new Map(items.map((item) => [item, (rng.next() < 0.4 ? 'yes' : 'no') as Judgment]));
+    const check = { item: `h${h}-g`, expected: (h % 2 === 0 ? 'yes' : 'no') as Judgment };
+    hitRecords.push({ hitId: `H${h}`, items, checks: [check] });
+    const chosen = new Set<string>();
+    while (chosen.size < 3) chosen.add(workers[Math.floor(rng.next() * workers.length)]!);
+    for (const worker of chosen) {
+      const kind = kinds.get(worker)!;
+      assignments.push({
+        assignmentId: `A${h}-${worker}`,
+        hitId: `H${h}`,
+        worker,
+        status: 'submitted',
+        answers: [
+          ...items.map((item) => ({ item, label: answer(kind, truth.get(item)!) })),
+          { item: check.item, label: answer(kind, check.expected) },
+        ],
+      });
+    }
+  }
+  return { scored: scoreAssignments(assignments, hitRecords), kinds };
+}
+
+describe('batchVerdicts', () => {
+  const seeds = ['b1', 'b2', 'b3'];
+
+  it('stops every non-working worker of a hostile batch (45% of the pool) and no careful one', () => {
+    for (const seed of seeds) {
+      const { scored, kinds } = hostileBatch(seed);
+      const { verdicts, fit } = batchVerdicts(scored);
+      expect(fit.fitted).toBe(true);
+      for (const [worker, verdict] of verdicts) expect(verdict.stop, `${seed} ${worker}`).toBe(kinds.get(worker) !== 'careful');
+    }
+  });
+
+  it("compares with the working workers' answers: the careful workers' agreement is near their accuracy, not blurred by the clickers", () => {
+    const { scored, kinds } = hostileBatch('b1');
+    const { evidence, leftOut } = batchVerdicts(scored);
+    const rate = (e: Map<string, { compared: readonly { reference: Judgment; answer: Judgment }[] }>) => {
+      let agreed = 0;
+      let n = 0;
+      for (const [w, x] of e)
+        if (kinds.get(w) === 'careful') {
+          n += x.compared.length;
+          agreed += x.compared.filter((c) => c.answer === c.reference).length;
+        }
+      return agreed / n;
+    };
+    const everyone = workerEvidence(scored);
+    expect(rate(evidence)).toBeGreaterThan(0.9);
+    expect(rate(everyone)).toBeLessThan(rate(evidence) - 0.03);
+    expect([...leftOut].every((w) => kinds.get(w) !== 'careful')).toBe(true);
+    expect(leftOut.size).toBe(20);
+  });
+
+  it('catches more than the fixed prior on all answers does', () => {
+    let fixed = 0;
+    let fitted = 0;
+    for (const seed of seeds) {
+      const { scored, kinds } = hostileBatch(seed, 40);
+      const bad = [...kinds].filter(([, k]) => k !== 'careful').map(([w]) => w);
+      const plain = workerEvidence(scored);
+      const { verdicts } = batchVerdicts(scored);
+      fixed += bad.filter((w) => plain.has(w) && workerVerdict(plain.get(w)!).stop).length;
+      fitted += bad.filter((w) => verdicts.get(w)?.stop).length;
+    }
+    expect(fitted).toBeGreaterThan(fixed);
+  });
+
+  it('leaves the stopped workers out of the references and keeps their own evidence whole', () => {
+    const { scored } = hostileBatch('b2', 40);
+    const stopped = new Set(['careful-0']);
+    const { evidence, leftOut } = batchVerdicts(scored, stopped);
+    expect(leftOut.has('careful-0')).toBe(true);
+    const own = scored.filter((s) => s.assignment.worker === 'careful-0').length;
+    expect(evidence.get('careful-0')?.checks.length ?? 0).toBe(own);
+  });
+});
