@@ -1,11 +1,13 @@
 import type { BatchData } from '../batches/repository.js';
 import type { AssignmentDoc, HitDoc } from '../db/models/index.js';
 import { plannedItems } from '../batches/labels.js';
+import { caseKey } from '../ingest/index.js';
 import type { LlmAssistedVerdict } from '../quality/llm-assisted.js';
-import { llmAssistedVerdicts } from '../quality/llm-flags.js';
+import { llmAssistedVerdicts, type LlmItemInfo } from '../quality/llm-flags.js';
 import type { WorkerStats } from '../quality/worker-stats.js';
 import { reportItemFromCase } from '../reports/input.js';
 import type { PipelineContext } from './context.js';
+import { itemId } from './names.js';
 import { itemCases } from './records.js';
 import { scoreStored } from './votes.js';
 
@@ -23,22 +25,38 @@ export async function withLlmFlags(ctx: PipelineContext, data: BatchData, stats:
   });
 }
 
+/**
+ * The items' infos (the agents' final labels, the text's length) as read once in this
+ * process: the collection round judges LLM-assisted answers every round, and reading every
+ * item's text each round would grow with the batch. An entry is keyed by the item and the
+ * sha-256 of a HIT page that shows it: the page holds the item's debate and chunk, so a batch
+ * deleted and imported again with other texts misses the cache instead of reading stale infos.
+ */
+const itemInfos = new Map<string, LlmItemInfo>();
+const ITEM_INFO_LIMIT = 200_000;
+
 /** Every worker's `llm-assisted` verdict in the batch, with the items' debates and texts loaded. */
 export async function llmAssistedVerdictsOf(
   ctx: PipelineContext,
   data: { readonly hits: readonly HitDoc[]; readonly assignments: readonly AssignmentDoc[] },
 ): Promise<Map<string, LlmAssistedVerdict>> {
+  const pageOf = new Map<string, string>();
+  for (const hit of data.hits)
+    for (const i of hit.items) if (i.kind === 'real') pageOf.set(itemId(hit.batch, caseKey(i.queryId, i.chunkId)), hit.questionSha256);
   const ids = [...plannedItems(data.hits).keys()];
-  const cases = await itemCases(
-    ctx,
-    ids.map((_id) => ({ _id })),
-  );
-  const items = new Map(ids.map((id, i) => [id, reportItemFromCase(id, cases[i]!)]));
-  const infos = new Map(
-    [...items].map(([id, it]) => [
-      id,
-      { agentLabels: it.agentLabels ?? {}, ...(it.textLength !== undefined && { textLength: it.textLength }) },
-    ]),
-  );
+  const keyOf = (id: string) => `${id}\u0000${pageOf.get(id) ?? ''}`;
+  const missing = ids.filter((id) => !itemInfos.has(keyOf(id)));
+  if (missing.length > 0) {
+    const cases = await itemCases(
+      ctx,
+      missing.map((_id) => ({ _id })),
+    );
+    if (itemInfos.size + missing.length > ITEM_INFO_LIMIT) itemInfos.clear();
+    missing.forEach((id, i) => {
+      const it = reportItemFromCase(id, cases[i]!);
+      itemInfos.set(keyOf(id), { agentLabels: it.agentLabels ?? {}, ...(it.textLength !== undefined && { textLength: it.textLength }) });
+    });
+  }
+  const infos = new Map(ids.map((id) => [id, itemInfos.get(keyOf(id)) as LlmItemInfo]));
   return llmAssistedVerdicts(scoreStored(data.hits, data.assignments), infos);
 }
