@@ -103,8 +103,8 @@ async function refresh(
 
 /**
  * Reconciles the batch's collecting HITs (or only `hitIds`, the platform's ids, e.g. from a
- * notification, or only `poll`, those a round was told of: round-poll.ts). Given the round's `data` (its HITs and assignments as read at the start of
- * the round), it reads nothing of the batch again and brings `data` up to date with what it
+ * notification, or only `poll`, those a round was told of: round-poll.ts). Given the round's
+ * `data` (its HITs and assignments as read at the start of the round), it reads nothing of the batch again and brings `data` up to date with what it
  * wrote: the HITs' platform views, the assignments' statuses, and the new assignments as the
  * database stored them (read back by `_id`), so that the rest of the round works on one read.
  */
