@@ -140,7 +140,16 @@ async function repost(ctx: PipelineContext, doc: BatchDoc, hits: readonly HitDoc
   return docs.length;
 }
 
-export async function followUpBatch(ctx: PipelineContext, doc: BatchDoc, data: BatchData): Promise<FollowUpResult> {
+/**
+ * `confirm`: a round that reconciled only some HITs polls the rest before it declares the
+ * batch complete, and answers whether that changed nothing (else the next round carries on).
+ */
+export async function followUpBatch(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  data: BatchData,
+  confirm?: () => Promise<boolean>,
+): Promise<FollowUpResult> {
   const settings = doc.settings as BatchSettings;
   const backend = ctx.backend(settings.target);
   const result: FollowUpResult = {
@@ -201,7 +210,7 @@ export async function followUpBatch(ctx: PipelineContext, doc: BatchDoc, data: B
   // nothing more can come in: every HIT idle, nothing extended or posted this round, and
   // either every item has its votes or no new HIT may be posted for the rest
   const quiet = !plan.unsent && result.extended === 0 && result.reposted === 0 && plan.idle.length === plan.active;
-  if (quiet && (plan.stuck.length === 0 || !canRepost)) {
+  if (quiet && (plan.stuck.length === 0 || !canRepost) && (!confirm || (await confirm()))) {
     result.complete = true;
     if (doc.state === 'collecting') {
       await ctx.models.batches.updateOne(
@@ -285,13 +294,42 @@ async function withRoundLease<T>(
   }
 }
 
-export async function collectBatch(ctx: PipelineContext, batch: string, opts: { hitIds?: readonly string[] } = {}): Promise<CollectResult> {
+/**
+ * `hitIds`: a notification's HITs (each one's assignments listed); `poll`: the HITs a round
+ * was told changed (round-poll.ts), polled as a full round polls them. Either way, the
+ * round polls every other collecting HIT before it declares the batch complete.
+ */
+export interface CollectOptions {
+  hitIds?: readonly string[];
+  poll?: readonly string[];
+}
+
+export async function collectBatch(ctx: PipelineContext, batch: string, opts: CollectOptions = {}): Promise<CollectResult> {
   const doc = await requireBatch(ctx, batch);
   if (!doc.settings)
     throw new BatchStateError(`batch ${batch} is not published yet: publish it first (qrelay publish ${batch} --target <target>)`);
   if (doc.state === 'closed')
     throw new BatchStateError(`batch ${batch} is closed (its HITs were deleted): there is nothing left to collect`);
   return withRoundLease(ctx, batch, (recalled) => round(ctx, batch, opts, recalled));
+}
+
+/** Reconciles the collecting HITs a partial round did not poll (adding to its `result`); answers whether nothing changed. */
+async function pollTheRest(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  data: BatchData,
+  polled: readonly string[],
+  result: ReconcileResult,
+): Promise<boolean> {
+  const seen = new Set(polled);
+  const rest = data.hits.flatMap((h) => (h.hitId && !seen.has(h.hitId) ? [h.hitId] : []));
+  const more = await reconcileBatch(ctx, doc, { poll: rest }, data);
+  result.hitsPolled += more.hitsPolled;
+  result.listed += more.listed;
+  result.newAssignments += more.newAssignments;
+  result.statusChanges += more.statusChanges;
+  result.viewChanges += more.viewChanges;
+  return more.newAssignments === 0 && more.statusChanges === 0 && more.viewChanges === 0;
 }
 
 /**
@@ -303,7 +341,7 @@ export async function collectBatch(ctx: PipelineContext, batch: string, opts: { 
 async function round(
   ctx: PipelineContext,
   batch: string,
-  opts: { hitIds?: readonly string[] },
+  opts: CollectOptions,
   recalled: RoundMemory | undefined,
 ): Promise<{ value: CollectResult; memory: RoundMemory }> {
   let doc = await requireBatch(ctx, batch);
@@ -315,10 +353,11 @@ async function round(
   const reconcile = await reconcileBatch(ctx, doc, opts, data);
   // adaptive checks: workers past their starter HITs get qrelay-experience, for the regular HITs
   await updateExperience(ctx, doc);
+  const partial = opts.hitIds ?? opts.poll;
   // worker-level decisions first (recorded, then sent), so that the review discards a stopped worker's unreviewed work
   const standings = await decideWorkers(ctx, doc, data);
   const review = await reviewBatch(ctx, doc, standings, data);
-  const followUp = await followUpBatch(ctx, doc, data);
+  const followUp = await followUpBatch(ctx, doc, data, partial ? () => pollTheRest(ctx, doc, data, partial, reconcile) : undefined);
   if (followUp.reposted > 0) {
     await publishPending(ctx, await requireBatch(ctx, batch));
     data = await loadBatchData(ctx, batch);

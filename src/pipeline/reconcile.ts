@@ -23,6 +23,8 @@ export interface ReconcileResult {
   listed: number;
   newAssignments: number;
   statusChanges: number;
+  /** HITs whose platform view (status, slot counts, expiration) changed. */
+  viewChanges: number;
 }
 
 const COLLECTING: ReadonlyArray<HitDoc['state']> = ['published', 'expired'];
@@ -101,20 +103,22 @@ async function refresh(
 
 /**
  * Reconciles the batch's collecting HITs (or only `hitIds`, the platform's ids, e.g. from a
- * notification). Given the round's `data` (its HITs and assignments as read at the start of
- * the round), it reads nothing of the batch again and brings `data` up to date with what it
+ * notification, or only `poll`, those a round was told of: round-poll.ts). Given the round's
+ * `data` (its HITs and assignments as read at the start of the round), it reads nothing of the batch again and brings `data` up to date with what it
  * wrote: the HITs' platform views, the assignments' statuses, and the new assignments as the
  * database stored them (read back by `_id`), so that the rest of the round works on one read.
  */
 export async function reconcileBatch(
   ctx: PipelineContext,
   doc: BatchDoc,
-  opts: { hitIds?: readonly string[] } = {},
+  opts: { hitIds?: readonly string[]; poll?: readonly string[] } = {},
   data?: BatchData,
 ): Promise<ReconcileResult> {
   const settings = doc.settings as BatchSettings;
   const backend = ctx.backend(settings.target);
-  const only = opts.hitIds ? new Set(opts.hitIds) : undefined;
+  // `hitIds` (a notification's) lists each HIT's assignments; `poll` (the round's notified HITs) polls them as a full round would
+  const named = opts.hitIds ?? opts.poll;
+  const only = named ? new Set(named) : undefined;
   const allHits = data?.hits ?? (await ctx.models.hits.find({ batch: doc._id }).lean<HitDoc[]>());
   const hits = allHits.filter((h) => COLLECTING.includes(h.state) && h.hitId && (!only || only.has(h.hitId)));
   const stored: readonly Pick<AssignmentDoc, '_id' | 'hit' | 'platformStatus'>[] =
@@ -126,7 +130,7 @@ export async function reconcileBatch(
   const heldBy = new Map<string, number>();
   for (const a of stored) heldBy.set(a.hit, (heldBy.get(a.hit) ?? 0) + 1);
 
-  const result: ReconcileResult = { hitsPolled: 0, listed: 0, newAssignments: 0, statusChanges: 0 };
+  const result: ReconcileResult = { hitsPolled: 0, listed: 0, newAssignments: 0, statusChanges: 0, viewChanges: 0 };
   const fresh: { xml: string; doc: AssignmentDoc }[] = [];
   const statusChanges: { _id: string; status: string }[] = [];
   const views: { _id: string; view: PlatformHitView }[] = [];
@@ -139,7 +143,7 @@ export async function reconcileBatch(
     const view = platformView(polled.get(hit.hitId as string)!, ctx.now());
     result.hitsPolled++;
     const submitted = view.maxAssignments - view.available - view.pending;
-    if (submitted > (heldBy.get(hit._id) ?? 0) || only) {
+    if (submitted > (heldBy.get(hit._id) ?? 0) || opts.hitIds) {
       const listed = await backend.listAssignments(hit.hitId as string);
       result.listed++;
       for (const a of listed) {
@@ -167,6 +171,7 @@ export async function reconcileBatch(
     statusChanges.map(({ _id, status }) => ({ updateOne: { filter: { _id }, update: { $set: { platformStatus: status } } } })),
   );
   result.statusChanges = statusChanges.length;
+  result.viewChanges = views.length;
   await bulkWriteSliced(
     ctx.models.hits,
     views.map(({ _id, view }) => ({ updateOne: { filter: { _id }, update: { $set: { platform: view } } } })),

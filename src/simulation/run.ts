@@ -18,6 +18,8 @@ import { itemCases, visibleRecords } from '../pipeline/records.js';
 import type { PublishRequest } from '../pipeline/settings.js';
 import { claimCopyName, copyBatch, prepareInPlace, type CopyResult } from './copy.js';
 import { simulationOracle } from './oracle.js';
+import { startEventReceiver, type EventReceiver } from './event-receiver.js';
+import { hitsToPoll } from '../pipeline/round-poll.js';
 
 /**
  * `qrelay simulate`'s run (the imperative shell): a private marketplace (the real
@@ -187,6 +189,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
   // the private marketplace has money enough for any batch: a forecast is not limited by the real account
   const config: Config = { ...env.config, env: { ...env.config.env, MARKETPLACE_INITIAL_BALANCE: '100000000.00' } };
   let running: SimulatedMarketplace | undefined;
+  let receiver: EventReceiver | undefined;
   let completed = false;
   try {
     running = await startMarketplaceWithSimulation({
@@ -248,6 +251,12 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       gold.flatMap((g) => (g.label ? [{ key: g.key, label: g.label }] : [])),
       req.population,
     );
+    // the marketplace's event notifications say which HITs changed, so most rounds poll only those (round-poll.ts)
+    receiver = await startEventReceiver(target, config);
+    const subscribeAll = async () =>
+      receiver!.subscribe((await ctx.models.hits.distinct('hitTypeId', { batch: req.name })).filter((id): id is string => !!id));
+    await subscribeAll();
+
     const sim = running.simulation;
     const workers = await sim.loadPopulation(req.population);
     sim.setOracle(oracle);
@@ -261,14 +270,19 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     let rounds = 0;
     let crowdMs = 0;
     let roundsMs = 0;
+    let createdHits = false;
     for (;;) {
       env.checkpoint?.();
       const t0 = performance.now();
       // the crowd works until every open slot is taken and submitted (or a round is due), then the requester's round
       const t = await sim.runUntil(clock.nowMs() + roundMs, { untilQuiet: true });
-      await running.loops.tick();
+      // settle the HITs, then deliver every notification due (each tick delivers some)
+      while ((await running.loops.tick()).delivered > 0);
       const t1 = performance.now();
-      const round = await collectBatch(ctx, req.name);
+      const poll = hitsToPoll({ roundsRun: rounds, notified: receiver.take(), createdHits });
+      const round = await collectBatch(ctx, req.name, poll ? { poll } : {});
+      createdHits = round.followUp.reposted > 0;
+      if (createdHits) await subscribeAll();
       rounds++;
       crowdMs += t1 - t0;
       roundsMs += performance.now() - t1;
@@ -308,6 +322,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       roundsWallSeconds: roundsMs / 1000,
     };
   } finally {
+    await receiver?.close().catch(() => undefined);
     await running?.close().catch((err: unknown) => env.logger.warn({ err }, 'closing the private simulated marketplace failed'));
     if (!(completed && req.keepMarketplace)) await dropPrivate(priv).catch(() => undefined);
   }

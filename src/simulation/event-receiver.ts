@@ -1,0 +1,99 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UpdateNotificationSettingsCommand, type EventType } from '@aws-sdk/client-mturk';
+import type { Config } from '../config.js';
+import { createMturkClient } from '../crowd/mturk/backend.js';
+import { resolveTarget } from '../crowd/targets.js';
+
+/**
+ * The simulation's receiver of the private marketplace's event notifications: the
+ * marketplace is told the MTurk way (UpdateNotificationSettings per HIT type, through the
+ * real MTurk client) to POST the events of the batch's HITs here, and each round takes the
+ * HIT ids named since the last one (round-poll.ts), so that it reconciles only those. Every
+ * event that changes what a round reads of a HIT is asked for: a submission, a return or an
+ * abandonment (the assignments and slot counts), an accept (the slot counts), a HIT becoming
+ * reviewable, expiring or extended (its status, size and expiration), and approvals and
+ * rejections (the assignments' platform status).
+ */
+
+export const SUBSCRIBED_EVENTS: EventType[] = [
+  'AssignmentAccepted',
+  'AssignmentSubmitted',
+  'AssignmentReturned',
+  'AssignmentAbandoned',
+  'AssignmentApproved',
+  'AssignmentRejected',
+  'HITReviewable',
+  'HITExpired',
+  'HITExtended',
+];
+
+/** The notification message version asked for (MTurk's current one). */
+const VERSION = '2014-08-15';
+
+export interface EventReceiver {
+  url: string;
+  /** The HIT ids named since the last call (and forgets them). */
+  take(): Set<string>;
+  /** Subscribes HIT types not subscribed yet to SUBSCRIBED_EVENTS, delivered here. */
+  subscribe(hitTypeIds: Iterable<string>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The HIT ids an MTurk notification message names (pure; anything else in it is ignored). */
+export function notifiedHitIds(body: unknown): string[] {
+  const events = (body as { Events?: unknown } | null)?.Events;
+  if (!Array.isArray(events)) return [];
+  return events.flatMap((e: unknown) => {
+    const id = (e as { HITId?: unknown } | null)?.HITId;
+    return typeof id === 'string' && id ? [id] : [];
+  });
+}
+
+export async function startEventReceiver(target: string, config: Config): Promise<EventReceiver> {
+  let named = new Set<string>();
+  const subscribed = new Set<string>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        body = undefined;
+      }
+      for (const id of notifiedHitIds(body)) named.add(id);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/notifications`;
+  const client = createMturkClient(resolveTarget(target, config));
+  return {
+    url,
+    take() {
+      const taken = named;
+      named = new Set();
+      return taken;
+    },
+    async subscribe(hitTypeIds) {
+      for (const id of hitTypeIds) {
+        if (subscribed.has(id)) continue;
+        await client.send(
+          new UpdateNotificationSettingsCommand({
+            HITTypeId: id,
+            Notification: { Destination: url, Transport: 'SQS', Version: VERSION, EventTypes: SUBSCRIBED_EVENTS },
+            Active: true,
+          }),
+        );
+        subscribed.add(id);
+      }
+    },
+    async close() {
+      client.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
