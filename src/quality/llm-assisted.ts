@@ -6,20 +6,27 @@ import type { Judgment } from '../domain/cases.js';
  * qrelay's items are the ones on which two LLM agents disagreed; a worker who asks an LLM
  * gets, item after item, a verdict in the style of one of those agents. The signals:
  * - **agent agreement**: on items where the agents' final labels differ, the share of the
- *   worker's answers equal to agent A's (or B's) label, tested against the same share
- *   among the batch's other workers (one-sided binomial tail). Careful people follow the
+ *   worker's answers equal to agent A's (or B's) label, against the same share among the
+ *   batch's careful workers (the binomial tail is reported as `p`). Careful people follow the
  *   evidence, which sides with A on some items and B on others; an LLM sides with one
  *   agent's reading far more often;
- * - **reading time**: seconds per 1,000 characters of item text, against a floor under
- *   which nobody reads the passage and the debate;
+ * - **reading time**: the median item's seconds per 1,000 characters of item text, against
+ *   the careful workers' (their median and spread, on the log scale);
  * - **page events** the HIT page records per item: copies out of the page and the page
- *   losing focus (switching to another tab or window), and pastes into it;
+ *   losing focus (switching to another tab or window), and pastes into it, on more items
+ *   than the careful workers' rate;
  * - **canary**: a phrase hidden in the page that a person does not see but a copy carries
  *   into an LLM, which then tends to repeat it in any text the worker submits.
- * A worker is flagged when the agent-agreement test is significant (and the agent is followed
- * both when it says yes and when it says no, which a worker who always gives one answer does
- * not do) and at least one other signal agrees, or when the agreement alone is overwhelming,
- * or when a canary comes back.
+ * Each signal gives a Bayes factor, LLM-assisted against careful, with the careful side
+ * measured on the batch's careful workers (src/quality/llm-flags.ts) and the LLM side left
+ * as open as the signal allows (a follow rate anywhere above the careful one, for A or for B;
+ * a tab user with an event rate anywhere above a person's, or a user the page does not see;
+ * a reading time anywhere between a fifth of a careful read and a careful read). A worker is
+ * flagged when the product reaches `minBayesFactor` (100: under the careful model a Bayes
+ * factor has expectation 1, so at most 1% of careful workers reach it), the agent agreement
+ * alone is at least `minAgreementFactor` (speed and events only add to it, each capped, as
+ * people skim and leave the page for reasons of their own), and the agent is followed both
+ * ways; or when a canary comes back.
  */
 export interface ItemObservation {
   /** The agents' final-round labels on the item (items where they agree carry no signal). */
