@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Judgment } from '../domain/cases.js';
 import { seededRng } from '../hits/random.js';
-import { binomialUpperTail, llmAssistedVerdict, type AgentBaseline, type ItemObservation } from './llm-assisted.js';
+import {
+  binomialUpperTail,
+  fasterFactor,
+  followerFactor,
+  llmAssistedVerdict,
+  type AgentBaseline,
+  type ItemObservation,
+} from './llm-assisted.js';
+import { baselineOf as batchBaselineOf } from './llm-flags.js';
 
 const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
 
@@ -110,5 +118,63 @@ describe('llmAssistedVerdict', () => {
   it('tests nothing on too few contested items', () => {
     const result = llmAssistedVerdict(llm[0]!.slice(0, 5), baselineOf(careful));
     expect(result.agentAgreement).toMatchObject({ items: 5, agent: null, p: null });
+  });
+});
+
+describe('the Bayes factors', () => {
+  const binomial = (k: number, n: number, p: number) => {
+    let c = 1;
+    for (let j = 1; j <= k; j++) c = (c * (n - k + j)) / j;
+    return c * p ** k * (1 - p) ** (n - k);
+  };
+
+  it.each([
+    [10, 0.5],
+    [27, 0.55],
+    [6, 0.2],
+  ])('followerFactor has expectation 1 for a careful worker (n = %i, rate %f): P(BF ≥ 100) ≤ 1 in 100', (n, p0) => {
+    let expectation = 0;
+    let tail = 0;
+    for (let k = 0; k <= n; k++) {
+      const bf = followerFactor(k, n, p0);
+      expectation += binomial(k, n, p0) * bf;
+      if (bf >= 100) tail += binomial(k, n, p0);
+    }
+    expect(expectation).toBeCloseTo(1, 3);
+    expect(tail).toBeLessThanOrEqual(0.01);
+  });
+
+  it('followerFactor grows with the follow rate and is under 1 at or below the careful rate', () => {
+    expect(followerFactor(5, 10, 0.5)).toBeLessThan(1);
+    expect(followerFactor(9, 10, 0.5)).toBeGreaterThan(10);
+    expect(followerFactor(10, 10, 0.5)).toBeGreaterThan(followerFactor(9, 10, 0.5));
+    expect(followerFactor(0, 0, 0.5)).toBe(1);
+  });
+
+  it('fasterFactor has expectation 1 for a careful reader, favours a reader at 45% of the time and not one slower than the centre', () => {
+    const s = 0.36;
+    let expectation = 0;
+    const step = 0.001;
+    for (let x = -14 * s; x <= 6 * s; x += step)
+      expectation += (Math.exp(-(x * x) / (2 * s * s)) / (s * Math.sqrt(2 * Math.PI))) * fasterFactor(x, s, 0.2) * step;
+    expect(expectation).toBeCloseTo(1, 2);
+    expect(fasterFactor(Math.log(0.45), s, 0.2)).toBeGreaterThan(3);
+    expect(fasterFactor(0.3, s, 0.2)).toBeLessThan(0.5);
+  });
+});
+
+describe('careful workers against the flag', () => {
+  it('flags fewer than 1% of 2,000 careful workers of 2 to 4 HITs, compared with a batch of careful workers', () => {
+    const rng = seededRng('careful-null');
+    const careful = Array.from({ length: 2_000 }, (_, w) => worker('careful', 9 * (2 + Math.floor(rng.next() * 3)), `n${w}`));
+    const baseline = batchBaselineOf(careful.slice(0, 200));
+    const flagged = careful.filter((o) => llmAssistedVerdict(o, baseline).flagged).length;
+    expect(flagged / careful.length).toBeLessThan(0.01);
+  });
+
+  it('reports each signal as a Bayes factor and their product', () => {
+    const { factors } = llmAssistedVerdict(worker('llm', 27, 'factors'), { items: 1000, followedA: 500 });
+    expect(factors.agreement).toBeGreaterThan(3);
+    expect(factors.combined).toBeCloseTo(factors.agreement * factors.speed * factors.events, 9);
   });
 });

@@ -79,16 +79,23 @@ describe('llmAssistedVerdicts', () => {
     for (const w of careful) expect(verdicts.get(w)!.flagged).toBe(false);
   });
 
-  it("compares each worker with the others: the baseline leaves the worker's own answers out", () => {
+  it('compares each worker with the careful others: the baseline leaves out the worker and every worker flagged', () => {
     const verdicts = llmAssistedVerdicts(batch(), info);
-    const all = batch().flatMap((s) => s.assignment.answers);
-    const followedA = all.filter((a) => a.label === items.find((it) => it.id === a.item)!.agents.A).length;
-    const own = verdicts.get('L0')!;
-    const mineA = batch()
-      .filter((s) => s.assignment.worker === 'L0')
-      .flatMap((s) => s.assignment.answers)
-      .filter((a) => a.label === items.find((it) => it.id === a.item)!.agents.A).length;
-    expect(own.agentAgreement.baseline).toBeCloseTo(1 - (followedA - mineA) / (all.length - 60), 12);
+    // L0's baseline: the careful workers' answers only (the other LLM users are flagged in the first pass)
+    const others = batch()
+      .filter((s) => careful.includes(s.assignment.worker))
+      .flatMap((s) => s.assignment.answers);
+    const followedA = others.filter((a) => a.label === items.find((it) => it.id === a.item)!.agents.A).length;
+    expect(verdicts.get('L0')!.agentAgreement.baseline).toBeCloseTo(1 - followedA / others.length, 12);
+    // a careful worker's baseline leaves out their own answers and the LLM users'
+    const c0 = careful[0]!;
+    const rest = batch()
+      .filter((s) => careful.includes(s.assignment.worker) && s.assignment.worker !== c0)
+      .flatMap((s) => s.assignment.answers);
+    const restA = rest.filter((a) => a.label === items.find((it) => it.id === a.item)!.agents.A).length;
+    const v = verdicts.get(c0)!;
+    const expected = v.agentAgreement.agent === 'A' ? restA / rest.length : 1 - restA / rest.length;
+    expect(v.agentAgreement.baseline).toBeCloseTo(expected, 12);
   });
 
   it('reads the canary words the pages carried in the comments', () => {

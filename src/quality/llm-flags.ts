@@ -3,6 +3,8 @@ import type { ScoredAssignment } from './counted-votes.js';
 import {
   DEFAULT_LLM_POLICY,
   llmAssistedVerdict,
+  median,
+  type AgentBaseline,
   type ItemObservation,
   type LlmAssistedPolicy,
   type LlmAssistedVerdict,
@@ -57,20 +59,63 @@ export function llmAssistedVerdicts(
       mine.observations.push(observation);
     }
   }
-  // the batch's rate of following agent A where the agents disagree; each worker is compared with the others'
-  const contested = (o: ItemObservation) => o.agents.A !== o.agents.B;
-  const followsA = (o: ItemObservation) => o.answer === o.agents.A;
-  let items_ = 0;
-  let followedA = 0;
-  for (const { observations } of byWorker.values()) {
-    items_ += observations.filter(contested).length;
-    followedA += observations.filter((o) => contested(o) && followsA(o)).length;
-  }
-  const verdicts = new Map<string, LlmAssistedVerdict>();
-  for (const [worker, mine] of byWorker) {
-    const own = mine.observations.filter(contested);
-    const baseline = { items: items_ - own.length, followedA: followedA - own.filter(followsA).length };
-    verdicts.set(worker, llmAssistedVerdict(mine.observations, baseline, mine.texts, [...mine.canaries], policy));
+  // Each worker is compared with the careful workers of the batch: a first pass against everyone
+  // else, then against those the first pass did not flag, so that other LLM users (who follow the
+  // same agent, fast, with page events) do not pull the baseline towards themselves.
+  // Each worker's counts are summed once; a baseline is then sums over the others (cheap each round).
+  const summaries = new Map([...byWorker].map(([w, m]) => [w, summaryOf(m.observations)]));
+  let verdicts = new Map<string, LlmAssistedVerdict>();
+  let excluded = new Set<string>();
+  for (let pass = 0; pass < 2; pass++) {
+    const next = new Map<string, LlmAssistedVerdict>();
+    for (const [worker, mine] of byWorker) {
+      const others = [...summaries].filter(([w]) => w !== worker && !excluded.has(w)).map(([, s]) => s);
+      next.set(worker, llmAssistedVerdict(mine.observations, baselineFrom(others), mine.texts, [...mine.canaries], policy));
+    }
+    verdicts = next;
+    excluded = new Set([...next].filter(([, v]) => v.flagged).map(([w]) => w));
   }
   return verdicts;
+}
+
+interface WorkerSummary {
+  readonly contested: number;
+  readonly followedA: number;
+  readonly items: number;
+  readonly eventItems: number;
+  /** Median log(ms per 1,000 characters), with 3 timed items or more. */
+  readonly logSpeed: number | null;
+}
+
+function summaryOf(observations: readonly ItemObservation[]): WorkerSummary {
+  const contested = observations.filter((o) => o.agents.A !== o.agents.B);
+  const per = observations.flatMap((o) =>
+    o.timeMs !== undefined && o.timeMs > 0 && o.textLength ? [Math.log((o.timeMs * 1000) / o.textLength)] : [],
+  );
+  return {
+    contested: contested.length,
+    followedA: contested.filter((o) => o.answer === o.agents.A).length,
+    items: observations.length,
+    eventItems: observations.filter((o) => (o.copies ?? 0) + (o.pastes ?? 0) + (o.focusLosses ?? 0) > 0).length,
+    logSpeed: per.length >= 3 ? median(per) : null,
+  };
+}
+
+/** What careful workers do, from the observations of the workers taken as careful. */
+export function baselineOf(workers: readonly (readonly ItemObservation[])[]): AgentBaseline {
+  return baselineFrom(workers.map(summaryOf));
+}
+
+function baselineFrom(workers: readonly WorkerSummary[]): AgentBaseline {
+  const sum = (pick: (w: WorkerSummary) => number) => workers.reduce((a, w) => a + pick(w), 0);
+  const items = sum((w) => w.items);
+  // the median and MAD of the workers' median reading speeds
+  const speeds = workers.flatMap((w) => (w.logSpeed === null ? [] : [w.logSpeed]));
+  const centre = speeds.length >= 5 ? median(speeds) : undefined;
+  return {
+    items: sum((w) => w.contested),
+    followedA: sum((w) => w.followedA),
+    ...(items > 0 && { eventRate: sum((w) => w.eventItems) / items }),
+    ...(centre !== undefined && { logSpeed: { centre, spread: 1.4826 * median(speeds.map((x) => Math.abs(x - centre))) } }),
+  };
 }
