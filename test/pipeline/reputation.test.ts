@@ -17,7 +17,7 @@ import { dryRunPublish, publishBatch } from '../../src/pipeline/publish.js';
 import { REPUTATION_QUALIFICATION, reputationModel, syncTargetReputation } from '../../src/pipeline/reputation.js';
 import { newWorker, useMarketplace } from '../marketplace/support.js';
 import { runCli } from '../support/cli.js';
-import { workInSteps } from '../support/simulation.js';
+import { workInSteps, hostilePopulation } from '../support/simulation.js';
 import { sampleOracle, simulationAdmin } from './simulated-crowd.js';
 import { importSampleBatch, tempDir, testContext } from './support.js';
 
@@ -39,15 +39,7 @@ type Kind = 'diligent' | 'spammer' | 'alwaysYes' | 'alwaysNo';
 
 const admin = (method: string, path: string, body?: unknown) => simulationAdmin(h, method, path, body);
 
-const population = {
-  seed: 'qrelay-reputation',
-  size: 30,
-  arrivalsPerHour: 30,
-  hitsPerVisit: 8,
-  shares: { spammer: 0.1, alwaysYes: 0.07, alwaysNo: 0.07 },
-  accuracy: { relevant: { alpha: 48, beta: 2 }, notRelevant: { alpha: 46, beta: 4 } },
-  workTime: { medianSeconds: 45 },
-};
+const population = hostilePopulation('qrelay-reputation');
 
 /** The lab preset with a minimum reputation, as a preset file. */
 function presetFile(): string {

@@ -8,7 +8,7 @@ import { publishBatch } from '../../src/pipeline/publish.js';
 import { BLOCKED_QUALIFICATION } from '../../src/pipeline/blocked-qualification.js';
 import { useMarketplace } from '../marketplace/support.js';
 import { sampleOracle, simulationAdmin } from './simulated-crowd.js';
-import { workInSteps } from '../support/simulation.js';
+import { workInSteps, hostilePopulation } from '../support/simulation.js';
 import { importSampleBatch, tempDir, testContext } from './support.js';
 import { requireBatch, loadBatchData } from '../../src/batches/index.js';
 
@@ -32,15 +32,7 @@ type Kind = 'diligent' | 'spammer' | 'alwaysYes' | 'alwaysNo';
 const admin = (method: string, path: string, body?: unknown) => simulationAdmin(h, method, path, body);
 const oracle = () => sampleOracle(CASES);
 
-const population = {
-  seed: 'qrelay-worker-decisions',
-  size: 30,
-  arrivalsPerHour: 30,
-  hitsPerVisit: 8,
-  shares: { spammer: 0.1, alwaysYes: 0.07, alwaysNo: 0.07 },
-  accuracy: { relevant: { alpha: 48, beta: 2 }, notRelevant: { alpha: 46, beta: 4 } },
-  workTime: { medianSeconds: 45 },
-};
+const population = hostilePopulation('qrelay-worker-decisions');
 
 describe('worker-level decisions in the collection round', () => {
   it('stops bad workers by qualification, discards their unreviewed work and collects it again', { timeout: 900_000 }, async () => {

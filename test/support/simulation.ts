@@ -75,3 +75,17 @@ export async function workInSteps(
   }
   return { complete, rounds, simulatedSeconds: (clock.nowMs() - startMs) / 1000 };
 }
+
+/**
+ * A small hostile population for pipeline tests: a quarter spammers, always-yes and always-no
+ * workers among careful people, 30 arrivals an hour, 8 HITs a visit.
+ */
+export const hostilePopulation = (seed: string) => ({
+  seed,
+  size: 30,
+  arrivalsPerHour: 30,
+  hitsPerVisit: 8,
+  shares: { spammer: 0.1, alwaysYes: 0.07, alwaysNo: 0.07 },
+  accuracy: { relevant: { alpha: 48, beta: 2 }, notRelevant: { alpha: 46, beta: 4 } },
+  workTime: { medianSeconds: 45 },
+});
