@@ -19,13 +19,13 @@ import { goldItems, itemCases, visibleRecords } from './records.js';
  * Crash safety: a round cut off between the expiry and the new HITs leaves a closed HIT
  * whose items lack votes; the next round's follow-up posts them again as for any stuck item.
  */
-export async function moveAudiences(ctx: PipelineContext, doc: BatchDoc): Promise<number> {
+export async function moveAudiences(ctx: PipelineContext, doc: BatchDoc, batchHits: readonly HitDoc[]): Promise<number> {
   const settings = doc.settings as BatchSettings;
   const adaptive = settings.layout.adaptive;
   if (!adaptive || doc.state !== 'collecting') return 0;
   const backend = ctx.backend(settings.target);
-  // read again: the follow-up of this round may have added HITs
-  const hits = (await ctx.models.hits.find({ batch: doc._id }).lean<HitDoc[]>()).sort((a, b) => a.index - b.index);
+  // the round's copy of the batch's HITs, read again by the round after its follow-up added any
+  const hits = [...batchHits].sort((a, b) => a.index - b.index);
   const now = ctx.now().getTime();
   const kinds = hits.filter((h): h is HitDoc & { audience: HitAudience } => h.audience !== undefined && h.state === 'published');
   const experienced = await backend.qualificationScores(await ensureExperienceQualification(ctx, settings.target, backend));

@@ -352,7 +352,7 @@ async function round(
   }
   const reconcile = await reconcileBatch(ctx, doc, opts, data);
   // adaptive checks: workers past their starter HITs get qrelay-experience, for the regular HITs
-  await updateExperience(ctx, doc);
+  await updateExperience(ctx, doc, data.assignments);
   const partial = opts.hitIds ?? opts.poll;
   // worker-level decisions first (recorded, then sent), so that the review discards a stopped worker's unreviewed work
   const standings = await decideWorkers(ctx, doc, data);
@@ -363,7 +363,7 @@ async function round(
     data = await loadBatchData(ctx, batch);
   }
   // adaptive checks: when one kind of HIT is all taken, some of the other kind move over (adaptive-rounds.ts)
-  if (await moveAudiences(ctx, await requireBatch(ctx, batch))) {
+  if (await moveAudiences(ctx, await requireBatch(ctx, batch), data.hits)) {
     await publishPending(ctx, await requireBatch(ctx, batch));
     data = await loadBatchData(ctx, batch);
   }

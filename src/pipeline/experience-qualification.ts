@@ -83,11 +83,15 @@ export function submittedHits(assignments: readonly Pick<AssignmentDoc, 'workerI
  * starter HITs (repeat-safe: granting the same value again changes nothing). Returns how
  * many workers it granted or raised.
  */
-export async function updateExperience(ctx: PipelineContext, doc: BatchDoc): Promise<number> {
+export async function updateExperience(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  // the round's copy of the batch's assignments (collect.ts reads the batch once a round)
+  assignments: readonly Pick<AssignmentDoc, 'workerId'>[],
+): Promise<number> {
   const settings = doc.settings as BatchSettings;
   const adaptive = settings.layout.adaptive;
   if (!adaptive) return 0;
-  const assignments = await ctx.models.assignments.find({ batch: doc._id }, { workerId: 1 }).lean<Pick<AssignmentDoc, 'workerId'>[]>();
   const backend = ctx.backend(settings.target);
   const id = await ensureExperienceQualification(ctx, settings.target, backend);
   const grants = experienceGrants(submittedHits(assignments), await backend.qualificationScores(id), adaptive.starterHits);

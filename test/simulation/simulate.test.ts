@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CreateHITCommand, MTurkClient } from '@aws-sdk/client-mturk';
+import { MTurkClient } from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
 import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY } from '../../src/config.js';
 import { paths } from '../../src/paths.js';
 import type { Forecast } from '../../src/simulation/forecast.js';
-import { spawnCli, useDemoEnvironment } from '../demo/support.js';
+import { createdAt, spawnCli, useDemoEnvironment } from '../demo/support.js';
 import { listAllHits } from '../support/mturk.js';
 
 /**
@@ -134,18 +134,8 @@ describe('qrelay simulate', () => {
 
         // the real marketplace: none of the simulation's HITs, and its clock on real time
         expect((await listAllHits(mturk)).filter((h) => h.RequesterAnnotation?.includes('b-sim'))).toHaveLength(0);
-        const probe = await mturk.send(
-          new CreateHITCommand({
-            Title: 'clock probe',
-            Description: 'clock probe',
-            Reward: '0.01',
-            AssignmentDurationInSeconds: 600,
-            LifetimeInSeconds: 3600,
-            MaxAssignments: 1,
-            Question: `<HTMLQuestion xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2011-11-11/HTMLQuestion.xsd"><HTMLContent><![CDATA[<!DOCTYPE html><html><body><form></form></body></html>]]></HTMLContent><FrameHeight>400</FrameHeight></HTMLQuestion>`,
-          }),
-        );
-        expect(Math.abs(probe.HIT!.CreationTime!.getTime() - Date.now())).toBeLessThan(30_000);
+        const probe = await createdAt(e.marketplaceUrl);
+        expect(Math.abs(probe.getTime() - Date.now())).toBeLessThan(30_000);
       } finally {
         mturk.destroy();
       }
