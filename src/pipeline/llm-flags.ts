@@ -1,6 +1,5 @@
 import type { BatchData } from '../batches/repository.js';
 import type { AssignmentDoc, HitDoc } from '../db/models/index.js';
-import { plannedItems } from '../batches/labels.js';
 import { caseKey } from '../ingest/index.js';
 import type { LlmAssistedVerdict } from '../quality/llm-assisted.js';
 import { llmAssistedVerdicts, type LlmItemInfo } from '../quality/llm-flags.js';
@@ -40,11 +39,12 @@ export async function llmAssistedVerdictsOf(
   ctx: PipelineContext,
   data: { readonly hits: readonly HitDoc[]; readonly assignments: readonly AssignmentDoc[] },
 ): Promise<Map<string, LlmAssistedVerdict>> {
+  // each real item with the hash of a page that shows it (the same items, in the same order, as plannedItems)
   const pageOf = new Map<string, string>();
   for (const hit of data.hits)
     for (const i of hit.items) if (i.kind === 'real') pageOf.set(itemId(hit.batch, caseKey(i.queryId, i.chunkId)), hit.questionSha256);
-  const ids = [...plannedItems(data.hits).keys()];
-  const keyOf = (id: string) => `${id}\u0000${pageOf.get(id) ?? ''}`;
+  const ids = [...pageOf.keys()];
+  const keyOf = (id: string) => `${id}\u0000${pageOf.get(id)}`;
   const missing = ids.filter((id) => !itemInfos.has(keyOf(id)));
   if (missing.length > 0) {
     const cases = await itemCases(
