@@ -1,5 +1,6 @@
 import type { Pair } from './corpus.js';
 import type { Rng } from './rng.js';
+import { GOLD_ARGUMENTS } from './gold-arguments.js';
 import type { Rule } from './types.js';
 
 /**
@@ -125,10 +126,10 @@ function capitalise(text: string): string {
  * An escalated debate: both agents argue their stance in round 1, and in round 2 either
  * both keep their labels or both switch (crossing), so that they still disagree.
  */
-export function escalatedDebate(rng: Rng, pair: Pair): Turn[] {
+export function escalatedDebate(rng: Rng, pair: Pair, forceCrossing?: boolean): Turn[] {
   const args = argumentsFor(rng, pair);
   const focal = pair.focal ? [pair.focal] : [];
-  const crossing = rng.chance(0.15);
+  const crossing = forceCrossing ?? rng.chance(0.15);
   const bQuotes = () => (rng.chance(0.5) ? focal : []);
   return [
     { round: 1, agent: 'A', stance: 'relevant', label: 'yes', reasoning: opening(rng, pair, args, 'A'), references: focal },
@@ -136,6 +137,55 @@ export function escalatedDebate(rng: Rng, pair: Pair): Turn[] {
     { round: 2, agent: 'A', stance: 'relevant', label: crossing ? 'no' : 'yes', reasoning: reply(rng, args, 'A', !crossing), references: focal },
     { round: 2, agent: 'B', stance: 'irrelevant', label: crossing ? 'yes' : 'no', reasoning: reply(rng, args, 'B', !crossing), references: crossing ? focal : bQuotes() },
   ];
+}
+
+const longWords = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 4));
+
+/**
+ * The sentence of a passage the agents argue over when the pair has no focal sentence (a
+ * background-only passage): the longest of those that share a word of four letters or more
+ * with the query (the longest of all when none does), the way a hard pair turns on a long
+ * sentence that looks as if it might hold the answer.
+ */
+function arguedSentence(pair: Pair): string {
+  const query = longWords(pair.query.spec.text);
+  const sharing = pair.passage.sentences.filter((s) => [...longWords(s)].some((w) => query.has(w)));
+  return (sharing.length > 0 ? sharing : pair.passage.sentences).reduce((best, s) => (s.length > best.length ? s : best));
+}
+
+/** Which of the escalated debates ended crossed, and which were argued with a clear pair's generic arguments. */
+export interface DebateMix {
+  crossing: number;
+  generic: number;
+}
+
+/**
+ * The gold items' own debates, each for its own query and chunk: argued like a hard pair's,
+ * from the hand-written arguments of gold-arguments.ts, by the same two agents and two
+ * rounds as an escalated case, ending in disagreement. An attention check shows it, so the
+ * gold debates follow the escalated ones' mix exactly, within each gold label: the same
+ * share crossed (agent A ends on "no", B on "yes") and the same share argued with a clear
+ * pair's generic arguments (the stubborn pairs). So which agent says yes, or how the
+ * debate is argued, tells a check's label no more than a real item's.
+ */
+export function goldDebates(rng: Rng, pairs: readonly Pair[], mix: DebateMix): Turn[][] {
+  const crossing = new Set<Pair>();
+  const generic = new Set<Pair>();
+  for (const label of ['yes', 'no'] as const) {
+    const same = pairs.filter((p) => p.truth === label);
+    for (const p of rng.sample(same, Math.round(same.length * mix.crossing))) crossing.add(p);
+    for (const p of rng.sample(same, Math.round(same.length * mix.generic))) generic.add(p);
+  }
+  return pairs.map((pair) => {
+    const text = pair.focal ?? arguedSentence(pair);
+    if (generic.has(pair)) return escalatedDebate(rng, { ...pair, focal: text }, crossing.has(pair));
+    const argument = GOLD_ARGUMENTS[pair.query.spec.text]?.[text];
+    if (!argument)
+      throw new Error(
+        `tools/samples/gold-arguments.ts has no arguments for gold item ${pair.query.id} ${pair.passage.id}: query "${pair.query.spec.text}", sentence "${text}"; add them`,
+      );
+    return escalatedDebate(rng, { ...pair, focal: text, hard: { text, label: pair.truth, ...argument } }, crossing.has(pair));
+  });
 }
 
 /** A debate that ended in round 1 with both agents on the truth (a consensus row). */

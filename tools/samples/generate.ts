@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPassages, buildQueries, type Pair, type Passage, type Query } from './corpus.js';
-import { consensusRound, escalatedDebate, type Turn } from './debates.js';
+import { consensusRound, escalatedDebate, goldDebates, type Turn } from './debates.js';
 import { standings, swaps, type Qrels, type Standing } from './evaluate.js';
 import { runSystems, type System } from './retrieval.js';
 import { Rng } from './rng.js';
@@ -148,7 +148,8 @@ function main(): void {
   const rel = (p: Pair) => (p.truth === 'yes' ? 1 : 0);
   write('qrels/base.tsv', ['query-id\tcorpus-id\tscore', ...selection.base.map((p) => `${p.query.id}\t${p.passage.id}\t${rel(p)}`)].join('\n') + '\n');
   write('qrels/base.trec', selection.base.map((p) => `${p.query.id} 0 ${p.passage.id} ${rel(p)}`).join('\n') + '\n');
-  write('escalations.jsonl', jsonl(selection.escalated.map((p) => escalatedCase(rng, p))));
+  const escalations = selection.escalated.map((p) => escalatedCase(rng, p));
+  write('escalations.jsonl', jsonl(escalations));
   write(
     'escalations.bridge.jsonl',
     jsonl([
@@ -157,10 +158,14 @@ function main(): void {
     ]),
   );
   write('consensus.jsonl', jsonl(selection.consensus.map((p) => ({ query_id: p.query.id, chunk_id: p.passage.id, label: p.truth, dataset: DATASET }))));
+  // drawn after every other file's debates, so that adding them changed no other file
+  const crossed = escalations.filter((c) => c.debate.some((t) => t.round === 2 && t.agent === 'A' && t.label === 'no')).length;
+  const stubborn = selection.escalated.filter((p) => p.kind !== 'hard').length;
+  const debates = goldDebates(rng, selection.gold, { crossing: crossed / escalations.length, generic: stubborn / escalations.length });
   write(
     'gold.jsonl',
     jsonl(
-      selection.gold.map((p) => ({
+      selection.gold.map((p, i) => ({
         query_id: p.query.id,
         query: p.query.spec.text,
         answers: p.query.spec.answers,
@@ -169,6 +174,7 @@ function main(): void {
         label: p.truth,
         dataset: DATASET,
         domain: p.query.topic.domain,
+        debate: debates[i],
       })),
     ),
   );

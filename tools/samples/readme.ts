@@ -59,7 +59,7 @@ gives byte-identical files). Do not edit these files by hand: change the generat
 | \`escalations.jsonl\` | canonical escalated cases (docs/input-formats.md) | ${c.escalated} cases the agents kept disagreeing on, with a 2-round debate and \`hidden_label\` (${c.escalatedYes} yes = ${pct(c.escalatedYes, c.escalated)}) |
 | \`escalations.bridge.jsonl\` | BRIDGE-style rows: \`round_1\`/\`round_2\` -> \`agent_a\`/\`agent_b\`, \`final_label\`, \`consensus\`, ids as \`q_id\`/\`doc_id\`, texts as \`question\`/\`text\` | ${c.bridgeEscalated + c.bridgeConsensus} rows: ${c.bridgeEscalated} escalations (\`consensus: false\`) and ${c.bridgeConsensus} consensus rows; labels spelled \`relevant\`/\`irrelevant\`, \`1\`/\`0\`, \`Yes\`/\`No\`, \`true\`/\`false\` |
 | \`consensus.jsonl\` | \`{query_id, chunk_id, label, dataset}\` | ${c.consensus} pairs the agents agreed on, ${c.consensusYes} of them relevant and unjudged in the base qrels (holes filled) |
-| \`gold.jsonl\` | \`{query_id, query, answers, chunk_id, chunk, label, dataset, domain}\` | ${c.gold} attention-check items, ${c.goldYes} known relevant and ${c.gold - c.goldYes} known not relevant, across all domains (\`domain\` is informative only) |
+| \`gold.jsonl\` | \`{query_id, query, answers, chunk_id, chunk, label, dataset, domain, debate}\` | ${c.gold} attention-check items, ${c.goldYes} known relevant and ${c.gold - c.goldYes} known not relevant, across all domains (\`domain\` is informative only), each with its own 2-round debate (what its check shows) |
 | \`runs/*.trec\` | TREC runs \`qid Q0 docid rank score tag\`, top ${runDepth} per query (the lexical runs list only passages sharing a word with the query) | ${systems.length} retrieval systems, described below |
 
 All files are UTF-8 JSONL or text with \`\\n\` line ends. Every chunk, query and answer is
@@ -95,7 +95,14 @@ not written by this generator.
   verbatim sentences of the chunk.
 - **Gold.** Known relevant items are original judgments whose passage states an answer
   outright; known non-relevant ones pair a query with a background-only passage of its
-  own topic (on topic, clearly without the answer).
+  own topic (on topic, clearly without the answer). Each gold item has its own debate, as
+  an attention check shows it: written for its own query and chunk by the same agents as
+  the escalated debates, argued like a hard pair from arguments written for the sentence
+  it turns on (\`tools/samples/gold-arguments.ts\`; for a background-only passage, its
+  longest sentence sharing a word with the query), and ending in disagreement; the same
+  share of them crossed, and the same share argued with a clear pair's generic arguments,
+  as the escalated debates, within each label. So a check's debate tells its label no
+  more than a real item's does.
 
 ## Runs
 
