@@ -32,10 +32,11 @@ import { loadHitTemplates, type HitTemplates } from './templates.js';
  *   page) adapted to the check's query, answers and chunk, the template of check-debate.ts
  *   only when the batch has no debate; the chunk highlighted as on any item. Checks' gold
  *   items share their query with the page as often as its real items do, and sit in their
- *   query's run (check-sources.ts). A classifier on the page tells checks apart far less
- *   than with template debates (AUC 0.65 vs 0.996, test/hits/checks-indistinguishable.test.ts,
- *   bench/checks-classifier.ts), but not yet only by chance: an adapted debate still
- *   paraphrases its donor's chunk. An open gap of issue 16.
+ *   query's run (check-sources.ts). With gold items that carry their own debates (the
+ *   bundled sample's) a classifier on the page does no better than chance (AUC 0.577 vs
+ *   0.5 ± 0.105 on 1,000 pages, test/hits/checks-indistinguishable.test.ts,
+ *   bench/checks-classifier.ts); with adapted donor debates it still does (0.645): an
+ *   adapted debate paraphrases its donor's chunk. An open gap of issue 16 for such gold.
  * - Size: each HIT is rendered; a HIT whose HTMLQuestion XML exceeds `maxQuestionBytes`
  *   is split in two (and checks are recomputed for each half) until all fit.
  */
