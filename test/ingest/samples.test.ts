@@ -81,6 +81,33 @@ describe('the bundled samples', () => {
     for (const g of gold) expect(corpus.get(g.chunk_id)?.text).toBe(g.chunk);
   });
 
+  it("give each gold item its own debate, a disagreement like an escalated one's, crossed as often within each label", async () => {
+    const gold: GoldItem[] = await all('gold.jsonl', 'gold');
+    const cases: EscalatedCase[] = await all('escalations.jsonl', 'escalations');
+    const crossed = (debate: EscalatedCase['debate']) => finalLabels(debate).get('A') === 'no';
+    for (const g of gold) {
+      const where = `gold ${g.query_id}/${g.chunk_id}`;
+      const debate = g.debate ?? [];
+      expect(
+        debate.map((t) => `${t.round}${t.agent}:${t.stance}`),
+        where,
+      ).toEqual(['1A:relevant', '1B:irrelevant', '2A:relevant', '2B:irrelevant']);
+      const final = finalLabels(debate);
+      expect(final.get('A'), where).not.toBe(final.get('B'));
+      // written for its own chunk: agent A quotes a sentence of it, every quote verbatim
+      expect(debate[0]?.references.length, where).toBeGreaterThan(0);
+      for (const ref of debate.flatMap((t) => t.references)) expect(g.chunk, where).toContain(ref);
+      expect(debate[0]?.reasoning, where).not.toBe('');
+    }
+    // which agent says yes tells the label nothing: the escalated cases' crossed share (32 of
+    // 270) within each gold label, rounded
+    const share = cases.filter((c) => crossed(c.debate)).length / cases.length;
+    for (const label of ['yes', 'no'] as const) {
+      const same = gold.filter((g) => g.label === label);
+      expect(same.filter((g) => crossed(g.debate ?? [])).length, label).toBe(Math.round(same.length * share));
+    }
+  });
+
   it('keep escalations, consensus labels, BRIDGE rows and gold items apart, and off the judged pairs they fill', async () => {
     const pairs = async (file: string, kind: IngestKind) => (await all(file, kind)).map((r) => `${r.query_id} ${r.chunk_id}`);
     const groups = [
