@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
+import type { EscalatedCase } from '../domain/cases.js';
 import { samplePopulation, sampleFiles } from '../demo/sample.js';
 import { batchReport, recordAggregateChoice } from '../export/index.js';
 import type { PipelineContext } from '../pipeline/context.js';
@@ -38,17 +39,13 @@ interface SimulateCliOptions {
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
-/** Every answer to a real item of the copy, counted or not. */
-async function collectedVotes(ctx: PipelineContext, batch: string): Promise<ForecastVote[]> {
-  const [items, assignments] = await Promise.all([
-    ctx.models.items.find({ batch }, { queryId: 1, chunkId: 1 }).lean(),
-    ctx.models.assignments.find({ batch }, { workerId: 1, answers: 1 }).lean(),
-  ]);
-  const ids = new Map(items.map((i) => [i._id, i]));
+/** Every answer to a real item of the copy, counted or not (`cases`: the copy's, by item id). */
+async function collectedVotes(ctx: PipelineContext, batch: string, cases: ReadonlyMap<string, EscalatedCase>): Promise<ForecastVote[]> {
+  const assignments = await ctx.models.assignments.find({ batch }, { workerId: 1, answers: 1 }).lean();
   return assignments.flatMap((a) =>
     (a.answers ?? []).flatMap((x) => {
-      const item = x.kind === 'real' ? ids.get(x.item) : undefined;
-      return item && x.answer ? [{ query_id: item.queryId, chunk_id: item.chunkId, workerId: a.workerId, answer: x.answer }] : [];
+      const item = x.kind === 'real' ? cases.get(x.item) : undefined;
+      return item && x.answer ? [{ query_id: item.query_id, chunk_id: item.chunk_id, workerId: a.workerId, answer: x.answer }] : [];
     }),
   );
 }
@@ -61,8 +58,8 @@ export async function runSimulation(
 ): Promise<Forecast> {
   const run = await simulateBatch({ connection: ctx.models.batches.db, config, logger: ctx.logger, progress }, req);
   const endStarted = performance.now();
-  const { report } = await batchReport(run.ctx, req.name);
-  const votes = await collectedVotes(run.ctx, req.name);
+  const { report } = await batchReport(run.ctx, req.name, { cases: run.cases });
+  const votes = await collectedVotes(run.ctx, req.name, run.cases);
   const forecast = buildForecast({
     source: req.source,
     seed: req.population.seed,

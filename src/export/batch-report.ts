@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { EscalatedCase } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import { reportInputFor } from '../pipeline/report-input.js';
@@ -36,6 +37,8 @@ export interface BatchReportOptions {
   adjudicated?: string;
   /** The section's measure (default nDCG@10). */
   measure?: string;
+  /** The batch's cases by item id, when the caller holds them (a simulation): not read again. */
+  cases?: ReadonlyMap<string, EscalatedCase>;
 }
 
 async function adjudicatedFor(ctx: PipelineContext, batch: string, given: string | undefined): Promise<string> {
@@ -47,7 +50,7 @@ async function adjudicatedFor(ctx: PipelineContext, batch: string, given: string
 }
 
 export async function batchReport(ctx: PipelineContext, batch: string, opts: BatchReportOptions = {}): Promise<BatchReport> {
-  const { input, options } = await reportInputFor(ctx, batch);
+  const { input, options } = await reportInputFor(ctx, batch, opts.cases);
   const base = await baseFor(ctx, batch, opts.base);
   let holes: number | null = null;
   if (base !== null) {

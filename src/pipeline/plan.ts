@@ -6,14 +6,23 @@ import type { PipelineContext } from './context.js';
 import { hitDocId } from './names.js';
 import { goldItems, itemCases, visibleRecords } from './records.js';
 
-/** The plan of a batch's visible cases with its settings (pure apart from reading them). */
-export async function computePlan(ctx: PipelineContext, batch: string, settings: BatchSettings): Promise<HitPlan> {
-  const rows = await visibleRecords(ctx, 'escalations', batch);
-  if (rows.length === 0)
+/**
+ * The plan of a batch's visible cases with its settings (pure apart from reading them).
+ * `given`: those cases and gold items, when the caller holds them already (a simulation
+ * that has just written its copy), instead of reading them back.
+ */
+export async function computePlan(ctx: PipelineContext, batch: string, settings: BatchSettings, given?: PlanInput): Promise<HitPlan> {
+  const input = given ?? (await readPlanInput(ctx, batch));
+  if (input.cases.length === 0)
     throw new UserError(`batch ${batch} has no escalated cases: import them first (qrelay import <file> --batch ${batch})`);
-  const goldRows = await visibleRecords(ctx, 'gold', batch);
-  const input: PlanInput = { cases: await itemCases(ctx, rows), gold: await goldItems(ctx, goldRows) };
   return planWith(batch, input, settings, settings.seed);
+}
+
+async function readPlanInput(ctx: PipelineContext, batch: string): Promise<PlanInput> {
+  const rows = await visibleRecords(ctx, 'escalations', batch);
+  if (rows.length === 0) return { cases: [], gold: [] };
+  const goldRows = await visibleRecords(ctx, 'gold', batch);
+  return { cases: await itemCases(ctx, rows), gold: await goldItems(ctx, goldRows) };
 }
 
 export function planWith(batch: string, input: PlanInput, settings: BatchSettings, seed: string): HitPlan {

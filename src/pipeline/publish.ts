@@ -3,7 +3,7 @@ import type { CrowdBackend } from '../crowd/backend.js';
 import { formatUsd } from '@qrelay/marketplace/fees';
 import type { BatchDoc, BatchSettings } from '../db/models/index.js';
 import { UserError } from '../errors.js';
-import { describeShortfall, type HitPlan } from '../hits/index.js';
+import { describeShortfall, type HitPlan, type PlanInput } from '../hits/index.js';
 import { firstAssignments } from './redundancy.js';
 import type { PipelineContext } from './context.js';
 import { describeCheckSources } from '../hits/check-sources.js';
@@ -69,6 +69,7 @@ async function prepareWithPlan(
   batch: string,
   request: PublishRequest | undefined,
   defaultTarget: string,
+  given?: PlanInput,
 ): Promise<{ doc: BatchDoc; plan?: HitPlan }> {
   let doc = await requireBatch(ctx, batch);
   let stored: HitPlan | undefined;
@@ -76,7 +77,7 @@ async function prepareWithPlan(
     if (!request) throw new BatchStateError(`batch ${batch} has not been published yet: publish it with its options first`);
     const settings = resolveSettings(batch, request, defaultTarget);
     checkMoneyGate(settings, ctx.backend(settings.target), request);
-    const plan = await computePlan(ctx, batch, settings);
+    const plan = await computePlan(ctx, batch, settings, given);
     if (settings.budgetCents !== null && plan.quote.total > settings.budgetCents) {
       throw new UserError(
         `the quote for batch ${batch} is ${usd(plan.quote.total)}, over the budget of ${usd(settings.budgetCents)}: raise --budget or publish fewer items (nothing was published)`,
@@ -100,7 +101,7 @@ async function prepareWithPlan(
   }
   if (!doc.plan) {
     // a publisher died between storing the settings and the plan: the same seed gives the same plan
-    stored = await computePlan(ctx, batch, doc.settings as BatchSettings);
+    stored = await computePlan(ctx, batch, doc.settings as BatchSettings, given);
     await storePlan(ctx, doc, stored);
     doc = await requireBatch(ctx, batch);
   }
@@ -130,14 +131,18 @@ async function storePlan(ctx: PipelineContext, doc: BatchDoc, plan: HitPlan): Pr
   if (repeats) ctx.progress(`batch ${doc._id}: ${repeats}`);
 }
 
-/** Plans (first time), then creates the HITs not created yet; safe to run again at any point. */
+/**
+ * Plans (first time), then creates the HITs not created yet; safe to run again at any point.
+ * `planInput`: the batch's visible cases and gold items when the caller holds them (see computePlan).
+ */
 export async function publishBatch(
   ctx: PipelineContext,
   batch: string,
   request: PublishRequest | undefined,
   defaultTarget: string,
+  planInput?: PlanInput,
 ): Promise<PublishResult> {
-  const { doc, plan } = await prepareWithPlan(ctx, batch, request, defaultTarget);
+  const { doc, plan } = await prepareWithPlan(ctx, batch, request, defaultTarget, planInput);
   const result = await publishPending(ctx, doc, plan && planQuestions(batch, plan, 0));
   if (doc.state === 'publishing') {
     await ctx.models.batches.updateOne(

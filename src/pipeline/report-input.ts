@@ -1,6 +1,7 @@
 import { actionModels } from '../actions/models.js';
 import { parseUsd } from '@qrelay/marketplace/fees';
 import type { BatchSettings, HitDoc } from '../db/models/index.js';
+import type { EscalatedCase } from '../domain/cases.js';
 import { reportItemFromCase, type ReportInput, type ReportOptions } from '../reports/index.js';
 import type { PipelineContext } from './context.js';
 import { BatchStateError } from './errors.js';
@@ -9,21 +10,36 @@ import { itemCases } from './records.js';
 import { assignmentRecord, hitRecord, tiePolicyOf } from './votes.js';
 import { loadBatchData, plannedItems, requireBatch } from '../batches/index.js';
 
+/** The cases of these items: from `known` when it holds every one (the simulation's copy), else read. */
+function casesOf(
+  ctx: PipelineContext,
+  ids: readonly string[],
+  known: ReadonlyMap<string, EscalatedCase> | undefined,
+): Promise<EscalatedCase[]> {
+  if (known && ids.every((id) => known.has(id))) return Promise.resolve(ids.map((id) => known.get(id)!));
+  return itemCases(
+    ctx,
+    ids.map((_id) => ({ _id })),
+  );
+}
+
 /**
  * The report's input (src/reports/input.ts) from the database, with the options that make
  * the report decide labels as the batch does (vote target, aggregator, tie policy). HITs
  * are named by the platform's HITId; a HIT never created is left out (it had no work).
+ * `known`: cases the caller holds already, by item id (see casesOf).
  */
-export async function reportInputFor(ctx: PipelineContext, batch: string): Promise<{ input: ReportInput; options: ReportOptions }> {
+export async function reportInputFor(
+  ctx: PipelineContext,
+  batch: string,
+  known?: ReadonlyMap<string, EscalatedCase>,
+): Promise<{ input: ReportInput; options: ReportOptions }> {
   const doc = await requireBatch(ctx, batch);
   if (!doc.settings) throw new BatchStateError(`batch ${batch} is not published: there is nothing to report yet`);
   const settings: BatchSettings = doc.settings;
   const data = await loadBatchData(ctx, batch);
   const ids = [...plannedItems(data.hits).keys()];
-  const cases = await itemCases(
-    ctx,
-    ids.map((_id) => ({ _id })),
-  );
+  const cases = await casesOf(ctx, ids, known);
   const terms = priceTerms(settings);
   const created = data.hits.filter((h): h is HitDoc & { hitId: string } => typeof h.hitId === 'string' && h.hitId !== '');
   const platformId = new Map(created.map((h) => [h._id, h.hitId]));

@@ -1,10 +1,9 @@
-import type { Judgment } from '../domain/cases.js';
+import type { EscalatedCase, GoldItem, Judgment } from '../domain/cases.js';
 import type { ImportDoc, RecordDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { bulkWriteSliced } from '../pipeline/bulk.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import { draftBatch, requireBatch } from '../batches/index.js';
-import { doneImports } from '../pipeline/records.js';
 import { batchIdPrefix } from '../pipeline/names.js';
 
 /**
@@ -112,18 +111,54 @@ function renamed(id: string, source: string, name: string): string {
   return id.startsWith(source + PREFIX_END) ? name + id.slice(source.length) : `${name}${PREFIX_END}${id}`;
 }
 
-/** Copies `source` into the draft `name` (which must not exist). `truth`: true labels by `${query_id}\t${chunk_id}`. */
+/**
+ * The copy's visible records with their texts, as the copy wrote them: what publishing
+ * (the plan), the simulation's oracle and the final report would otherwise each read back
+ * from the database (every case's text, the largest documents of a batch).
+ */
+export interface CopiedRecords {
+  /** Visible escalated cases in the batch's order (as `visibleRecords` gives them), with their cases (parallel). */
+  items: RecordDoc[];
+  cases: EscalatedCase[];
+  /** Visible gold records in the batch's order, with their gold items (parallel). */
+  gold: RecordDoc[];
+  goldItems: GoldItem[];
+}
+
+/** In the batch's order: first import, then line (as `visibleRecords` sorts). */
+const byOrder = (a: RecordDoc, b: RecordDoc) => (a.order[0] ?? 0) - (b.order[0] ?? 0) || (a.order[1] ?? 0) - (b.order[1] ?? 0);
+
+/** Each record's stored text, read in one pass over the source's texts (by `_id` prefix). */
+async function sourceTexts<R>(
+  model: { find(filter: { _id: RegExp }): { lean<T>(): PromiseLike<T> } },
+  source: string,
+  rows: readonly RecordDoc[],
+  name: string,
+): Promise<R[]> {
+  const texts = new Map((await model.find({ _id: idPrefix(source) }).lean<{ _id: string; record: R }[]>()).map((t) => [t._id, t.record]));
+  return rows.map((r) => {
+    const record = texts.get(renamed(r._id, name, source));
+    if (!record) throw new UserError(`batch ${source}: case ${r.queryId}/${r.chunkId} has no stored text; import it again`);
+    return record;
+  });
+}
+
+/**
+ * Copies `source` into the draft `name` (which must not exist). `truth`: true labels by
+ * `${query_id}\t${chunk_id}`. Reads each collection of the source once and writes the copy
+ * in bulk: texts first, then records, then the imports that make the records visible (as
+ * an import commits); independent collections at the same time.
+ */
 export async function copyBatch(
   ctx: PipelineContext,
   source: string,
   name: string,
   truth: ReadonlyMap<string, Judgment> | undefined,
-): Promise<CopyResult> {
+): Promise<CopyResult & { records: CopiedRecords }> {
   await requireBatch(ctx, source);
   const m = ctx.models;
-  const done = await doneImports(ctx, source);
-  const importIds = new Map([...done].map((id) => [id, `${id}@${name}`]));
   const imports = await m.imports.find({ batch: source, state: 'done' }).lean<ImportDoc[]>();
+  const importIds = new Map(imports.map((i) => [i._id, `${i._id}@${name}`]));
   const now = ctx.now();
   const trueLabel = (r: RecordDoc): Judgment | null => (truth ? (truth.get(`${r.queryId}\t${r.chunkId}`) ?? null) : null);
   const copyRecords = (rows: RecordDoc[], kind: 'items' | 'other') =>
@@ -150,27 +185,41 @@ export async function copyBatch(
       .lean<RecordDoc[]>()
       .then((r) => copyRecords(r, 'other')),
   ]);
+  const [itemTexts, goldItems] = await Promise.all([
+    sourceTexts<EscalatedCase>(m.itemTexts, source, items, name),
+    sourceTexts<GoldItem>(m.goldTexts, source, gold, name),
+  ]);
+  // the copy's hidden labels are the truth file's (or none)
+  const cases = items.map((r, i): EscalatedCase => {
+    const { hidden_label: _hidden, ...rest } = itemTexts[i]!;
+    return { ...rest, ...(r.label ? { hidden_label: r.label } : {}) };
+  });
   await m.batches.create({ ...draftBatch(name, now), simulated: true });
   const insert = <T>(rows: T[]) => rows.map((document) => ({ insertOne: { document } }));
-  // texts first, then records, then the imports that make the records visible (as an import commits)
-  const itemTexts = await m.itemTexts.find({ _id: { $in: items.map((r) => renamed(r._id, name, source)) } }).lean();
-  const textOf = new Map(itemTexts.map((t) => [t._id, t.record]));
-  await bulkWriteSliced(
-    m.itemTexts,
-    insert(
-      items.map((r) => {
-        const record = textOf.get(renamed(r._id, name, source));
-        if (!record) throw new UserError(`batch ${source}: case ${r.queryId}/${r.chunkId} has no stored text; import it again`);
-        const { hidden_label: _hidden, ...rest } = record;
-        return { _id: r._id, record: { ...rest, ...(r.label ? { hidden_label: r.label } : {}) } };
-      }),
-    ),
-  );
-  const goldTexts = await m.goldTexts.find({ _id: { $in: gold.map((r) => renamed(r._id, name, source)) } }).lean();
-  await bulkWriteSliced(m.goldTexts, insert(goldTexts.map((t) => ({ ...t, _id: renamed(t._id, source, name) }))));
-  await bulkWriteSliced(m.items, insert(items));
-  await bulkWriteSliced(m.gold, insert(gold));
-  await bulkWriteSliced(m.consensus, insert(consensus));
+  await Promise.all([
+    bulkWriteSliced(m.itemTexts, insert(items.map((r, i) => ({ _id: r._id, record: cases[i]! })))),
+    bulkWriteSliced(m.goldTexts, insert(gold.map((r, i) => ({ _id: r._id, record: goldItems[i]! })))),
+  ]);
+  await Promise.all([
+    bulkWriteSliced(m.items, insert(items)),
+    bulkWriteSliced(m.gold, insert(gold)),
+    bulkWriteSliced(m.consensus, insert(consensus)),
+  ]);
   await bulkWriteSliced(m.imports, insert(imports.map((i) => ({ ...i, _id: importIds.get(i._id)!, batch: name }))));
-  return { items: items.length, gold: gold.length, consensus: consensus.length, withTruth: items.filter((r) => r.label !== null).length };
+  const caseOf = new Map(items.map((r, i) => [r._id, cases[i]!]));
+  const goldOf = new Map(gold.map((r, i) => [r._id, goldItems[i]!]));
+  const visibleItems = [...items].sort(byOrder);
+  const visibleGold = [...gold].sort(byOrder);
+  return {
+    items: items.length,
+    gold: gold.length,
+    consensus: consensus.length,
+    withTruth: items.filter((r) => r.label !== null).length,
+    records: {
+      items: visibleItems,
+      cases: visibleItems.map((r) => caseOf.get(r._id)!),
+      gold: visibleGold,
+      goldItems: visibleGold.map((r) => goldOf.get(r._id)!),
+    },
+  };
 }

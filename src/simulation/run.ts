@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { Config } from '../config.js';
-import type { Judgment } from '../domain/cases.js';
+import type { EscalatedCase, Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { marketplaceDb, NO_CHAOS } from '@qrelay/marketplace';
@@ -75,6 +75,8 @@ export interface SimulateEnv {
 
 export interface SimulationRun {
   copy: CopyResult;
+  /** The copy's cases by item id (its report need not read them back). */
+  cases: ReadonlyMap<string, EscalatedCase>;
   /** The copy's pipeline context (its clock stopped where the simulation ended). */
   ctx: PipelineContext;
   workers: SimWorker[];
@@ -106,6 +108,14 @@ export const ROUND_SECONDS = 600;
  * (test/simulation/calibration.test.ts).
  */
 export const PROTOCOL_ROUND_SECONDS = 7200;
+
+/**
+ * CreateHIT calls in flight at once on the private marketplace. Each call waits mostly on
+ * the marketplace's writes to the database, so more of them at once overlap those waits;
+ * a HIT's id there depends on its request token alone (idSeed), not on the order of the
+ * calls, so the simulation stays the same under a seed.
+ */
+const PRIVATE_PUBLISH_CONCURRENCY = 16;
 
 /** The private marketplace's database: one per simulated batch name, emptied before and after a run. */
 export function privateConnection(connection: Connection, name: string): Connection {
@@ -139,6 +149,7 @@ async function publishRequestFor(
   if (!s)
     return {
       target,
+      concurrency: PRIVATE_PUBLISH_CONCURRENCY,
       preset: 'dream',
       seed: source,
       ...(hideDebate !== undefined && { hideDebate }),
@@ -148,6 +159,7 @@ async function publishRequestFor(
     };
   return {
     target,
+    concurrency: PRIVATE_PUBLISH_CONCURRENCY,
     preset: s.presetName,
     seed: s.seed,
     itemsPerHit: s.preset.itemsPerHit,
@@ -219,7 +231,8 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     await forgetTargetReputation(ctx, target);
 
     const copyStarted = performance.now();
-    const copy = req.inPlace ? await countRecords(realCtx, req.name) : await copyBatch(realCtx, req.source, req.name, req.truth);
+    const copied = req.inPlace ? undefined : await copyBatch(realCtx, req.source, req.name, req.truth);
+    const copy = copied ?? (await countRecords(realCtx, req.name));
     if (!req.inPlace)
       say(
         `copy       batch ${req.source} -> ${req.name} (simulated): ${copy.items} cases, ${copy.gold} gold items, ${copy.consensus} consensus labels${req.truth ? `, ${copy.withTruth} with a true label` : ''}`,
@@ -238,14 +251,16 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
         req.adaptiveChecks !== undefined ? { on: req.adaptiveChecks, expectedWorkers: req.population.size } : undefined,
       ),
       target,
+      copied && { cases: copied.records.cases, gold: copied.records.goldItems },
     );
     const publishMs = performance.now() - publishStarted;
     env.onPublished?.(published.hits, published.quoteCents);
     say(`publish    ${published.hits} HITs on a private simulated marketplace (${target}: its own database and clock)`);
 
-    const records = await visibleRecords(ctx, 'escalations', req.name);
-    const cases = await itemCases(ctx, records);
-    const gold = await visibleRecords(ctx, 'gold', req.name);
+    // the copy's records as it wrote them (the demo's batch in place: read)
+    const records = copied?.records.items ?? (await visibleRecords(ctx, 'escalations', req.name));
+    const cases = copied?.records.cases ?? (await itemCases(ctx, records));
+    const gold = copied?.records.gold ?? (await visibleRecords(ctx, 'gold', req.name));
     const oracle = simulationOracle(
       records.map((r, i) => ({ key: r.key, truth: r.label, record: cases[i]! })),
       gold.flatMap((g) => (g.label ? [{ key: g.key, label: g.label }] : [])),
@@ -309,7 +324,8 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     const softBlocked = await softBlockedWorkers(ctx, target);
     completed = true;
     return {
-      copy,
+      copy: { items: copy.items, gold: copy.gold, consensus: copy.consensus, withTruth: copy.withTruth },
+      cases: new Map(records.map((r, i) => [r._id, cases[i]!])),
       ctx,
       workers,
       blocked: new Set([...blocks.map((b) => String(b._id)), ...softBlocked.keys()]),
