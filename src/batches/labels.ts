@@ -1,7 +1,7 @@
 import type { BatchDoc, BatchSettings, BatchSummary, HitDoc, LabelDoc } from '../db/models/index.js';
 import { caseKey } from '../ingest/index.js';
 import { itemId } from '../pipeline/names.js';
-import { targetOf, voteTargets } from '../pipeline/redundancy.js';
+import { completeItems } from '../pipeline/redundancy.js';
 import { aggregateStored, type BatchAggregate } from '../pipeline/votes.js';
 import type { BatchData } from './repository.js';
 
@@ -30,7 +30,7 @@ export interface BatchAggregation {
 export function buildLabels(doc: BatchDoc, data: BatchData, now: Date): BatchAggregation {
   const settings = doc.settings as BatchSettings;
   const aggregate = aggregateStored(data.hits, data.assignments, settings);
-  const targets = voteTargets(settings, aggregate.valid);
+  const complete = completeItems(settings, aggregate.valid);
   const byItem = new Map(aggregate.result.items.map((it) => [it.item, it]));
   const voters = new Map<string, string[]>();
   for (const v of aggregate.used) voters.set(v.item, [...(voters.get(v.item) ?? []), v.worker]);
@@ -49,7 +49,7 @@ export function buildLabels(doc: BatchDoc, data: BatchData, now: Date): BatchAgg
       validVotes: valid,
       workers: voters.get(id) ?? [],
       probabilities: it ? { yes: it.probabilities.yes, no: it.probabilities.no } : null,
-      complete: valid >= targetOf(targets, id),
+      complete: complete(id, valid),
       updatedAt: now,
     };
   });

@@ -96,6 +96,7 @@ interface PublishOptions {
   workerStop?: 'discard' | 'reject';
   aggregator?: 'majority' | 'dawid-skene';
   redundancy?: 'fixed' | 'adaptive';
+  recollect?: 'when-undecided' | 'always';
   tie?: 'unresolved' | 'yes' | 'no';
   concurrency?: number;
   json?: boolean;
@@ -117,6 +118,7 @@ function publishRequest(opts: PublishOptions): PublishRequest {
     ...(opts.workerStop !== undefined && { workerStop: opts.workerStop }),
     ...(opts.aggregator !== undefined && { aggregator: opts.aggregator }),
     ...(opts.redundancy !== undefined && { redundancy: opts.redundancy }),
+    ...(opts.recollect !== undefined && { recollect: opts.recollect }),
     ...(opts.tie !== undefined && { tie: opts.tie }),
     ...(opts.budget !== undefined && { budgetUsd: opts.budget }),
     ...(opts.concurrency !== undefined && { concurrency: opts.concurrency }),
@@ -211,6 +213,11 @@ export function registerPipeline(program: Command): void {
       '--redundancy <mode>',
       'fixed (default: the preset): every worker at once; adaptive: two workers first, the third only where their votes disagree',
       parseChoice(['fixed', 'adaptive'] as const),
+    )
+    .option(
+      '--recollect <policy>',
+      'discarded work: when-undecided (default: the preset) collects it again only for items whose remaining votes do not decide the majority; always: every lost vote',
+      parseChoice(['when-undecided', 'always'] as const),
     )
     .option('--tie <policy>', 'a tied item: unresolved (default), yes or no', parseChoice(['unresolved', 'yes', 'no'] as const))
     .option('--concurrency <n>', 'HITs created at once (default 4)', parseWhole(1, 32))

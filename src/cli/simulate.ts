@@ -31,6 +31,7 @@ interface SimulateCliOptions {
   replace?: boolean;
   hideDebate?: boolean;
   redundancy?: 'fixed' | 'adaptive';
+  recollect?: 'when-undecided' | 'always';
   compareDebate?: boolean;
   workerDecisions?: 'on' | 'off';
   adaptiveChecks?: 'on' | 'off';
@@ -113,6 +114,11 @@ export function registerSimulate(program: Command): void {
       "fixed or adaptive (two votes first, the third only where they disagree); default: the batch's, else fixed",
       parseChoice(['fixed', 'adaptive'] as const),
     )
+    .option(
+      '--recollect <policy>',
+      "discarded work collected again: when-undecided (only where the remaining votes do not decide the majority) or always; default: the source batch's, the preset's for a draft",
+      parseChoice(['when-undecided', 'always'] as const),
+    )
     .option('--compare-debate', 'simulate twice, with and without the debate on the page, and compare (<name> and <name>-no-debate)')
     .option(
       '--worker-decisions <on|off>',
@@ -140,6 +146,7 @@ export function registerSimulate(program: Command): void {
               population,
               ...(truth && { truth }),
               ...(opts.redundancy && { redundancy: opts.redundancy }),
+              ...(opts.recollect && { recollect: opts.recollect }),
               ...(opts.workerDecisions && { workerDecisions: opts.workerDecisions === 'on' }),
               ...(opts.adaptiveChecks && { adaptiveChecks: opts.adaptiveChecks === 'on' }),
             };

@@ -127,6 +127,13 @@ export const HitPreset = z
     hideDebate: z.boolean().default(false),
     /** `adaptive`: two workers per HIT first, the third only where two votes disagree (publish --redundancy). */
     redundancy: z.enum(['fixed', 'adaptive']).default('fixed'),
+    /**
+     * Lost votes (work discarded by a failed check or a stopped worker) collected again:
+     * `when-undecided` (the default), only for items whose remaining valid votes do not already
+     * decide the majority (2 agreeing of 3): the same labels as a full majority of three, for
+     * less; `always`, every lost vote (publish --recollect; quality/decided-majority.ts).
+     */
+    recollect: z.enum(['when-undecided', 'always']).default('when-undecided'),
     /** Hidden canary instructions in the HIT page (src/hits/canary.ts): evidence of LLM-assisted answers. */
     canary: z.boolean().default(true),
     /** What befalls a worker flagged `llm-assisted`: `flag` (listed with the evidence; the default) or `block` (also the worker-level block); read by `llmAssistedAction`. */

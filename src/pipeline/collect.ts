@@ -8,7 +8,7 @@ import { committedCents, extensionCents, withinBudget } from './budget.js';
 import { bulkWriteSliced } from './bulk.js';
 import type { PipelineContext } from './context.js';
 import { BatchStateError } from './errors.js';
-import { voteTargets } from './redundancy.js';
+import { collectTargets, voteTargets } from './redundancy.js';
 import { planFollowUp, type FollowUp, type HitProgress } from './follow-up.js';
 import { itemId } from './names.js';
 import { hitDocs, planWith, storeHits } from './plan.js';
@@ -78,6 +78,7 @@ export function followUpOf(doc: BatchDoc, data: BatchData, now: Date): FollowUp 
     hits: progressOf(data.hits, data.assignments),
     validVotes: validCounts,
     ...voteTargets(settings, valid),
+    collect: collectTargets(settings, valid),
     platformNow,
   });
 }

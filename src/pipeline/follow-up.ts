@@ -36,6 +36,13 @@ export interface FollowUpInput {
    * those items are reported stuck, to be posted in a new HIT (quality/adaptive-redundancy.ts).
    */
   adaptive?: boolean;
+  /**
+   * The votes lost work is collected again up to, when they differ from the targets above
+   * (`recollect: when-undecided`: only what could change an item's majority; redundancy.ts).
+   * Extra assignments and new HITs follow these; a HIT is still stopped early only when its
+   * items have their planned votes.
+   */
+  collect?: { target: number; targets?: ReadonlyMap<string, number> };
   platformNow: number;
 }
 
@@ -90,6 +97,9 @@ export function planFollowUp(input: FollowUpInput): FollowUp {
   const active = input.hits.filter((h) => h.hit.state === 'published' || h.hit.state === 'expired');
   const targetOf = (item: string) => input.targets?.get(item) ?? input.target;
   const complete = (item: string) => (input.validVotes.get(item) ?? 0) >= targetOf(item);
+  const collect = input.collect ?? { target: input.target, ...(input.targets && { targets: input.targets }) };
+  const collectTargetOf = (item: string) => collect.targets?.get(item) ?? collect.target;
+  const collected = (item: string) => (input.validVotes.get(item) ?? 0) >= collectTargetOf(item);
   const states = active.map((progress) => {
     const open = isOpen(progress.hit, input.platformNow);
     const max = open ? progress.hit.maxAssignments : CLOSED_MAX;
@@ -102,7 +112,7 @@ export function planFollowUp(input: FollowUpInput): FollowUp {
       progress,
     };
   });
-  const repost = input.adaptive ? repostInsteadOfExtending(states, lacking(states, input.validVotes, targetOf)) : new Set<string>();
+  const repost = input.adaptive ? repostInsteadOfExtending(states, lacking(states, input.validVotes, collectTargetOf)) : new Set<string>();
   const plan = planExtraAssignments({
     // a HIT whose items go to a new HIT enters full, like a closed one: no room to grow
     hits: states.map(({ hitId, maxAssignments, items, outstanding: o }) => ({
@@ -112,8 +122,8 @@ export function planFollowUp(input: FollowUpInput): FollowUp {
       outstanding: o,
     })),
     validVotes: input.validVotes,
-    target: input.target,
-    ...(input.targets && { targets: input.targets }),
+    target: collect.target,
+    ...(collect.targets && { targets: collect.targets }),
   });
   const extended = new Set(plan.requests.map((r) => r.hitId));
   const done: string[] = [];
@@ -135,7 +145,7 @@ export function planFollowUp(input: FollowUpInput): FollowUp {
     stop,
     idle,
     active: states.length,
-    itemsComplete: [...allItems].every(complete),
+    itemsComplete: [...allItems].every((item) => complete(item) || collected(item)),
     unsent: input.hits.some((h) => h.hit.state === 'planned' || h.hit.state === 'creating'),
   };
 }

@@ -3,7 +3,7 @@ import type { Vote } from '../aggregate/index.js';
 import type { HitDoc } from '../db/models/index.js';
 import type { Judgment } from '../domain/cases.js';
 import { planFollowUp } from './follow-up.js';
-import { firstAssignments, targetOf, voteTargets } from './redundancy.js';
+import { collectTargets, completeItems, firstAssignments, targetOf, voteTargets } from './redundancy.js';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 
@@ -92,5 +92,66 @@ describe('redundancy in the collection rounds', () => {
       platformNow: NOW,
     });
     expect(plan).toMatchObject({ extensions: [], stuck: [], itemsComplete: true });
+  });
+
+  describe('recollect: lost votes collected again only where they can change the majority', () => {
+    const fixed = (recollect: 'when-undecided' | 'always') => ({ redundancy: 'fixed' as const, voteTarget: 3, recollect });
+    // each HIT of 3 assignments lost one (discarded): two valid votes per item remain
+    const valid = votes([
+      // HIT 0: every item's two votes agree
+      ['a', 'yes', 'yes'],
+      ['b', 'no', 'no'],
+      // HIT 1: one item split
+      ['c', 'no', 'no'],
+      ['d', 'yes', 'no'],
+    ]);
+    const validVotes = new Map(valid.map((v) => [v.item, 2]));
+    const hits = [doneHit(0, ['a', 'b']), doneHit(1, ['c', 'd'])].map((hit) => ({
+      hit: { ...hit, maxAssignments: 3, platform: { ...hit.platform!, maxAssignments: 3, completed: 3 } },
+      stored: 3,
+      unreviewed: 0,
+    }));
+    const plan = (settings: ReturnType<typeof fixed>) =>
+      planFollowUp({ hits, validVotes, ...voteTargets(settings, valid), collect: collectTargets(settings, valid), platformNow: NOW });
+
+    it('extends only the HIT with an undecided item under when-undecided, every HIT under always', () => {
+      const undecided = plan(fixed('when-undecided'));
+      expect(undecided.extensions).toEqual([{ hitId: 'b|1', extra: 1, newMaxAssignments: 4, capped: false }]);
+      expect(undecided.done).toEqual(['b|0']);
+      expect(undecided.itemsComplete).toBe(false);
+      expect(plan(fixed('always')).extensions.map((e) => e.hitId)).toEqual(['b|0', 'b|1']);
+      // batches published before the setting collected every lost vote
+      expect(collectTargets({ voteTarget: 3 }, valid)).toEqual(voteTargets({ voteTarget: 3 }, valid));
+    });
+
+    it('counts a decided item complete, an undecided one not, and every item by its planned target under always', () => {
+      const complete = completeItems(fixed('when-undecided'), valid);
+      expect([item('a'), item('d')].map((i) => complete(i, 2))).toEqual([true, false]);
+      expect(completeItems(fixed('always'), valid)(item('a'), 2)).toBe(false);
+      const after = planFollowUp({
+        hits: hits.slice(0, 1),
+        validVotes,
+        ...voteTargets(fixed('when-undecided'), valid),
+        collect: collectTargets(fixed('when-undecided'), valid),
+        platformNow: NOW,
+      });
+      expect(after).toMatchObject({ extensions: [], stuck: [], itemsComplete: true, done: ['b|0'] });
+    });
+
+    it('waits for outstanding work before asking (never an extra assignment for slowness)', () => {
+      // one assignment discarded, one valid vote per item, one still being worked on: it may decide them
+      const lone = votes([['e', 'yes', 'yes']]).slice(0, 1);
+      const open = { ...doneHit(2, ['e']), maxAssignments: 3 };
+      open.platform = { ...open.platform!, status: 'Assignable', maxAssignments: 3, pending: 1, completed: 2 };
+      const settings = fixed('when-undecided');
+      const waiting = planFollowUp({
+        hits: [{ hit: open, stored: 2, unreviewed: 0 }],
+        validVotes: new Map([[item('e'), 1]]),
+        ...voteTargets(settings, lone),
+        collect: collectTargets(settings, lone),
+        platformNow: NOW,
+      });
+      expect(waiting).toMatchObject({ extensions: [], stuck: [], done: [], stop: [] });
+    });
   });
 });

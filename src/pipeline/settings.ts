@@ -56,6 +56,12 @@ export const PublishRequest = z
       .describe(
         'fixed: every worker per HIT at once; adaptive: two first, the third only where two votes disagree (default: the preset, fixed)',
       ),
+    recollect: z
+      .enum(['when-undecided', 'always'])
+      .optional()
+      .describe(
+        'lost votes (discarded work) collected again: when-undecided, only for items whose remaining votes do not decide the majority; always, every one (default: the preset, when-undecided)',
+      ),
     tie: z.enum(['unresolved', 'yes', 'no']).default('unresolved'),
     budgetUsd: z.number().positive().max(10_000_000).optional(),
     yes: z.boolean().default(false),
@@ -128,6 +134,7 @@ export function resolveSettings(batch: string, input: PublishRequest, defaultTar
     },
     aggregator: request.aggregator,
     redundancy: request.redundancy ?? preset.redundancy,
+    recollect: request.recollect ?? preset.recollect,
     tie: request.tie,
     budgetCents: request.budgetUsd === undefined ? null : Math.round(request.budgetUsd * 100),
     concurrency: request.concurrency,

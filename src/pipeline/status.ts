@@ -161,7 +161,7 @@ export function renderStatus(s: BatchStatus): string {
   const states = HIT_STATES.filter((st) => s.hits.byState[st] > 0).map((st) => `${s.hits.byState[st]} ${st}`);
   const lines = [
     `batch ${s.batch}: ${s.state}${s.target ? ` on ${s.target}` : ''}${s.preset ? `, preset ${s.preset}` : ''}${s.simulated ? ' (simulated: qrelay simulate)' : ''}`,
-    `items        ${s.items.complete} of ${s.items.total} with ${s.voteTarget ?? 3} valid votes; ${s.items.labelled} labelled, ${s.items.unresolved} unresolved, ${s.items.total - s.items.withVotes} without votes`,
+    `items        ${s.items.complete} of ${s.items.total} with their votes (majority of ${s.voteTarget ?? 3}); ${s.items.labelled} labelled, ${s.items.unresolved} unresolved, ${s.items.total - s.items.withVotes} without votes`,
     `HITs         ${s.hits.total}${states.length ? `: ${states.join(', ')}` : ''}; ${s.hits.extraAssignments} extra assignments, ${s.hits.reposts} rounds of new HITs`,
     `assignments  ${s.assignments.total}: ${s.assignments.approved} approved, ${s.assignments.discarded} approved and discarded, ${s.assignments.rejected} rejected, ${s.assignments.awaitingReview} awaiting review${s.assignments.autoApproved ? ` (${s.assignments.autoApproved} approved by the platform first)` : ''}`,
     `votes        ${s.validVotes} valid`,

@@ -78,3 +78,4 @@ export {
   pairwiseDisagreement,
   repostInsteadOfExtending,
 } from './adaptive-redundancy.js';
+export { decidedItems, decidingVotes, recollectTargets, type RecollectPolicy } from './decided-majority.js';

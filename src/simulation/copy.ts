@@ -25,7 +25,7 @@ const PREFIX_END = '|';
 
 const idPrefix = batchIdPrefix;
 
-/** What publishing and collecting wrote for batch `name`: HITs, assignments, labels (its imported records stay). */
+/** What publishing and collecting wrote for batch `name`: HITs, assignments, labels, stopped workers (its imported records stay). */
 async function deletePublished(ctx: PipelineContext, name: string): Promise<void> {
   const m = ctx.models;
   const assignments = await m.assignments.find({ batch: name }, { _id: 1 }).lean();
@@ -37,6 +37,9 @@ async function deletePublished(ctx: PipelineContext, name: string): Promise<void
     m.hitIds.deleteMany({ batch: name }),
     m.hits.deleteMany({ batch: name }),
     m.hitQuestions.deleteMany({ _id: idPrefix(name) }),
+    // the workers stopped in that publication: they belong to its private marketplace, which is gone
+    // (kept, a replaced copy's next run pushed their reputation to a marketplace that never had them)
+    m.workerDecisions.deleteMany({ batch: name }),
   ]);
 }
 

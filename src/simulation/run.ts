@@ -43,6 +43,8 @@ export interface SimulateRequest {
   hideDebate?: boolean;
   /** Overrides the source's redundancy (`simulate --redundancy`): forecast adaptive redundancy before publishing with it. */
   redundancy?: 'fixed' | 'adaptive';
+  /** Overrides the source's re-collection of lost votes (`simulate --recollect`; default: the source's, the preset's for a draft). */
+  recollect?: 'when-undecided' | 'always';
   /** Worker-level decisions on or off (default: the source's setting, on for a draft). */
   workerDecisions?: boolean;
   /** Adaptive attention checks on or off (default: the source's setting, the preset's for a draft); on: the starter pool sized for the population. */
@@ -133,12 +135,15 @@ async function publishRequestFor(
   source: string,
   target: string,
   hideDebate: boolean | undefined,
-  redundancy: 'fixed' | 'adaptive' | undefined,
+  collection: Pick<SimulateRequest, 'redundancy' | 'recollect'>,
   workerDecisions: boolean | undefined,
   adaptive?: { on: boolean; expectedWorkers: number },
 ): Promise<PublishRequest> {
   const doc = await requireBatch(ctx, source);
   const s = doc.settings;
+  const { redundancy } = collection;
+  // batches published before the setting collected every lost vote again (pipeline/redundancy.ts)
+  const recollect = collection.recollect ?? (s ? (s.recollect ?? 'always') : undefined);
   const decisions = workerDecisions ?? s?.review.workerDecisions;
   // adaptive checks as asked (sized for the simulated population), else as the source was published
   const checks = adaptive
@@ -154,6 +159,7 @@ async function publishRequestFor(
       seed: source,
       ...(hideDebate !== undefined && { hideDebate }),
       ...(redundancy && { redundancy }),
+      ...(recollect && { recollect }),
       ...(decisions !== undefined && { workerDecisions: decisions }),
       ...checks,
     };
@@ -174,6 +180,7 @@ async function publishRequestFor(
     tie: s.tie,
     ...checks,
     ...((redundancy ?? s.redundancy) && { redundancy: redundancy ?? s.redundancy }),
+    ...(recollect && { recollect }),
   };
 }
 
@@ -246,7 +253,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
         req.source,
         target,
         req.hideDebate,
-        req.redundancy,
+        { ...(req.redundancy && { redundancy: req.redundancy }), ...(req.recollect && { recollect: req.recollect }) },
         req.workerDecisions,
         req.adaptiveChecks !== undefined ? { on: req.adaptiveChecks, expectedWorkers: req.population.size } : undefined,
       ),

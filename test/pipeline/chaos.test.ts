@@ -28,7 +28,13 @@ async function run(batch: string) {
   const ctx = testContext(h.db, {}, [], retries);
   await importSampleBatch(ctx, dir, batch, 24);
   // the checks alone decide (worker-level decisions would keep the careless worker's other answers)
-  await publishBatch(ctx, batch, { preset: 'quick', target: h.running.url, seed: 'same-seed-for-both', workerDecisions: false }, 'local');
+  // and every lost vote collected again (recollect: always), so that each HIT offers the fourth worker an extra assignment
+  await publishBatch(
+    ctx,
+    batch,
+    { preset: 'quick', target: h.running.url, seed: 'same-seed-for-both', workerDecisions: false, recollect: 'always' },
+    'local',
+  );
   const workers = await Promise.all([1, 2, 3, 4].map(() => newWorker(h)));
   const hits = (await ctx.models.hits.find({ batch }).lean()).sort((a, b) => a.index - b.index);
   for (const hit of hits) {

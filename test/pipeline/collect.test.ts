@@ -21,7 +21,8 @@ describe('collecting a batch', () => {
     await importSampleBatch(ctx, dir, 'col-a', 8);
     // the checks alone decide here (the DREAM protocol); worker-level decisions keep a careful
     // worker's one slip counted, and have their own test (worker-decisions.test.ts)
-    await publishBatch(ctx, 'col-a', { preset: 'quick', target: h.running.url, workerDecisions: false }, 'local');
+    // every lost vote collected again (recollect: always); the default asks only where it can change a label (below)
+    await publishBatch(ctx, 'col-a', { preset: 'quick', target: h.running.url, workerDecisions: false, recollect: 'always' }, 'local');
     const [w1, w2, w3, w4] = await Promise.all([1, 2, 3, 4].map(() => newWorker(h)));
     const missesCheck: Answerer = (item, truth) => (item.kind === 'check' ? (item.expected === 'yes' ? 'no' : 'yes') : (truth ?? 'yes'));
     const careless = await work(h.running, ctx, 'col-a|0', w3!.workerId, missesCheck);
@@ -61,10 +62,55 @@ describe('collecting a batch', () => {
     expect(again.review.decided).toBe(0);
   });
 
+  it('collects a discarded vote again only where the remaining two votes tie (recollect: when-undecided, the default)', async () => {
+    const ctx = testContext(h.db);
+    await importSampleBatch(ctx, dir, 'col-d', 8, 80);
+    await publishBatch(ctx, 'col-d', { preset: 'quick', target: h.running.url, workerDecisions: false }, 'local');
+    expect((await requireBatch(ctx, 'col-d')).settings?.recollect).toBe('when-undecided');
+    const hits = await ctx.models.hits.find({ batch: 'col-d' }).sort({ index: 1 }).lean();
+    expect(hits.map((x) => [x._id, x.maxAssignments, x.realItems])).toEqual([
+      ['col-d|0', 3, 4],
+      ['col-d|1', 3, 4],
+    ]);
+    const [w1, w2, w3, w4] = await Promise.all([1, 2, 3, 4].map(() => newWorker(h)));
+    const missesCheck: Answerer = (item, truth) => (item.kind === 'check' ? (item.expected === 'yes' ? 'no' : 'yes') : (truth ?? 'yes'));
+    // on HIT 1, w2 answers one real item against the truth: with w3's vote discarded, that item is split 1–1
+    const flipped = hits[1]!.items.find((i) => i.kind === 'real')!;
+    const flipsOne: Answerer = (item, truth) => (item.key === flipped.key ? (truth === 'yes' ? 'no' : 'yes') : honest(item, truth));
+    for (const hit of ['col-d|0', 'col-d|1']) {
+      await work(h.running, ctx, hit, w1!.workerId, honest);
+      await work(h.running, ctx, hit, w2!.workerId, hit === 'col-d|1' ? flipsOne : honest);
+      await work(h.running, ctx, hit, w3!.workerId, missesCheck);
+    }
+
+    const first = await collectBatch(ctx, 'col-d');
+    expect(first.review).toMatchObject({ decided: 6, approved: 4, discarded: 2 });
+    // HIT 0: every item's two remaining votes agree, so a third cannot change a label: no extra assignment
+    // HIT 1: one item is tied 1–1: one extra assignment
+    expect(first.followUp).toMatchObject({ extended: 1, extraAssignments: 1, complete: false });
+    const after = new Map((await ctx.models.hits.find({ batch: 'col-d' }).lean()).map((x) => [x._id, x]));
+    expect(after.get('col-d|0')).toMatchObject({ maxAssignments: 3, extensions: 0, state: 'done' });
+    expect(after.get('col-d|1')).toMatchObject({ maxAssignments: 4, extensions: 1 });
+    expect((await requireBatch(ctx, 'col-d')).summary).toMatchObject({ items: 8, itemsComplete: 7 });
+
+    await work(h.running, ctx, 'col-d|1', w4!.workerId, honest);
+    const second = await collectBatch(ctx, 'col-d');
+    expect(second.followUp.complete).toBe(true);
+    const batch = await requireBatch(ctx, 'col-d');
+    expect(batch.state).toBe('complete');
+    // 4 items decided by two agreeing votes, 4 by three: every label is the majority of three's
+    expect(batch.summary).toMatchObject({ items: 8, itemsComplete: 8, labels: 8, unresolved: 0, validVotes: 20 });
+    const labels = await ctx.models.labels.find({ batch: 'col-d' }).lean();
+    const truth = new Map((await ctx.models.items.find({ batch: 'col-d' }).lean()).map((r) => [r._id, r.label]));
+    expect(labels.every((l) => l.label === truth.get(l._id) && l.complete)).toBe(true);
+    // the report says how many votes each label has
+    expect(labels.map((l) => l.votes.yes + l.votes.no).sort()).toEqual([2, 2, 2, 2, 3, 3, 3, 3]);
+  });
+
   it('rejects with feedback under the reject policy', async () => {
     const ctx = testContext(h.db);
     await importSampleBatch(ctx, dir, 'col-b', 4, 40);
-    await publishBatch(ctx, 'col-b', { preset: 'quick', target: h.running.url, onFailure: 'reject' }, 'local');
+    await publishBatch(ctx, 'col-b', { preset: 'quick', target: h.running.url, onFailure: 'reject', recollect: 'always' }, 'local');
     const check = (await ctx.models.hits.findById('col-b|0').lean())!.items.find((i) => i.kind === 'check')!;
     const wrong = check.kind === 'check' && check.expected === 'yes' ? 'no' : 'yes';
     const w = await newWorker(h);

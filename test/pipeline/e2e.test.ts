@@ -54,12 +54,13 @@ describe('escalation pipeline, end to end', () => {
   it('takes 200 cases from import to labels with a simulated population', { timeout: 900_000 }, async () => {
     const ctx = testContext(h.db);
     await importSampleBatch(ctx, dir, 'e2e', CASES);
-    // the DREAM protocol's per-assignment review, which the prediction (e2e-model.ts) models;
-    // worker-level decisions have their own test (worker-decisions.test.ts)
+    // the DREAM protocol's per-assignment review and 3 votes for every item, which the prediction
+    // (e2e-model.ts) models; worker-level decisions and re-collection only where a vote can change
+    // a label have their own tests (worker-decisions.test.ts, collect.test.ts)
     const published = await publishBatch(
       ctx,
       'e2e',
-      { preset: 'dream', target: h.running.url, concurrency: 8, workerDecisions: false },
+      { preset: 'dream', target: h.running.url, concurrency: 8, workerDecisions: false, recollect: 'always' },
       'local',
     );
     expect(published).toMatchObject({ hits: 23, created: 23 });

@@ -99,10 +99,14 @@ describe('worker-level decisions in the collection round', () => {
     const labels = await ctx.models.labels.find({ batch: 'wd' }).lean();
     expect(labels).toHaveLength(CASES);
     for (const l of labels) expect(l.workers.filter((w) => stopped.has(w))).toEqual([]);
-    const full = labels.filter((l) => l.votes.yes + l.votes.no === 3).length;
-    expect(full, `${full} of ${CASES} items with 3 valid votes`).toBeGreaterThanOrEqual(0.9 * CASES);
+    // (recollect: when-undecided, the default) an item ends with 3 valid votes, or 2 that agree:
+    // a lost vote is collected again only where the remaining ones leave the majority undecided
+    const full = labels.filter((l) => l.complete).length;
+    expect(full, `${full} of ${CASES} items with their votes`).toBeGreaterThanOrEqual(0.9 * CASES);
+    for (const l of labels.filter((x) => x.complete && x.votes.yes + x.votes.no < 3))
+      expect(Math.max(l.votes.yes, l.votes.no), `${l._id}: ${JSON.stringify(l.votes)}`).toBe(2);
     const extra = data.hits.reduce((n, x) => n + x.maxAssignments, 0) - data.hits.filter((x) => x.origin === 'plan').length * 3;
-    expect(extra).toBeGreaterThanOrEqual(discardedByStop.length);
+    expect(extra).toBeGreaterThan(0);
     const status = await requireBatch(ctx, 'wd');
     expect(status.state).toBe('complete');
 
@@ -128,6 +132,8 @@ describe('worker-level decisions in the collection round', () => {
     const data = await loadBatchData(ctx, 'wd');
     const decided = new Set((await ctx.models.workerDecisions.find({ batch: 'wd' }).lean()).map((d) => d.workerId));
     const someone = data.assignments.find((a) => !decided.has(a.workerId) && a.review?.countsVotes)!.workerId;
+    // the work of theirs that counted (another may have been discarded for a failed check: it has nothing to withdraw)
+    const counted = new Set(data.assignments.filter((a) => a.workerId === someone && a.review?.countsVotes).map((a) => a._id));
     // what a round killed between recording a decision and sending it leaves behind
     await ctx.models.workerDecisions.create({
       _id: `wd|${someone}`,
@@ -154,14 +160,13 @@ describe('worker-level decisions in the collection round', () => {
     await collectBatch(ctx, 'wd');
     expect(await ctx.models.workerDecisions.findById(`wd|${someone}`).lean()).toMatchObject({ state: 'sent' });
     expect((await listed()).has(someone)).toBe(true);
-    const mine = (await loadBatchData(ctx, 'wd')).assignments.filter((a) => a.workerId === someone);
+    const mine = (await loadBatchData(ctx, 'wd')).assignments.filter((a) => counted.has(a._id));
+    expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((a) => a.review?.countsVotes === false)).toBe(true);
     expect(mine.every((a) => a.review?.reason.includes('its votes were withdrawn when the worker was stopped'))).toBe(true);
     // a second round repeats nothing
     const reasons = mine.map((a) => a.review?.reason);
     await collectBatch(ctx, 'wd');
-    expect((await loadBatchData(ctx, 'wd')).assignments.filter((a) => a.workerId === someone).map((a) => a.review?.reason)).toEqual(
-      reasons,
-    );
+    expect((await loadBatchData(ctx, 'wd')).assignments.filter((a) => counted.has(a._id)).map((a) => a.review?.reason)).toEqual(reasons);
   });
 });

@@ -34,6 +34,12 @@ export interface BatchSettings {
    * the first two votes of an item disagree (quality/adaptive-redundancy.ts). Absent: fixed.
    */
   redundancy?: 'fixed' | 'adaptive';
+  /**
+   * Lost votes (discarded work) collected again: `when-undecided`, only for items whose
+   * remaining valid votes do not decide their majority (quality/decided-majority.ts);
+   * `always`, every one. Absent (batches published before the setting): always.
+   */
+  recollect?: 'when-undecided' | 'always';
   /** What a tie among the valid votes of an item ends in (`unresolved`: no label). */
   tie: TieChoice;
   /** Spend limit in cents, when one was given. */
