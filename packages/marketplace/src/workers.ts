@@ -184,6 +184,8 @@ export interface Earnings {
 
 const DEFAULT_PROFILE: WorkerProfile = { locale: { Country: 'US' }, adult: false, masters: false, baseline: { submitted: 0, approved: 0 } };
 const MAX_ANSWER_BYTES = 512 * 1024;
+/** Open HITs looked at per step when listing a page of available ones. */
+const LIST_CHUNK = 200;
 
 function checkProfile(p: WorkerProfile): WorkerProfile {
   const bad = (field: string, message: string) => new DomainError('ValidationException', `profile.${field}: ${message}`);
@@ -285,6 +287,7 @@ export class WorkerApi {
     };
     try {
       await this.mp.models.workers.create(doc);
+      this.mp.workerRecords.forget(workerId);
     } catch (err) {
       if (isDuplicateKey(err)) throw new DomainError('ValidationException', `workerId: ${workerId} already exists`);
       throw err;
@@ -316,12 +319,14 @@ export class WorkerApi {
     const worker = await requireWorker(this.mp, workerId);
     const profile = mergeProfile(worker.profile, input);
     await this.mp.models.workers.updateOne({ _id: workerId }, { $set: { profile } });
+    this.mp.workerRecords.forget(workerId);
     return account({ ...worker, profile });
   }
 
   async setPassword(workerId: string, password: string): Promise<void> {
     await requireWorker(this.mp, workerId);
     await this.mp.models.workers.updateOne({ _id: workerId }, { $set: { passwordHash: await hashPassword(password) } });
+    this.mp.workerRecords.forget(workerId);
   }
 
   /** The worker whose display name (any case) or id and password match; undefined otherwise. */
@@ -379,28 +384,37 @@ export class WorkerApi {
    */
   async listAvailableHits(workerId: string, opts: { limit?: number; afterHitId?: string } = {}): Promise<HitSummary[]> {
     const now = this.mp.clock.now();
-    const candidates: HitState[] = [];
-    for (const hit of this.mp.hits.all()) {
-      if (opts.afterHitId !== undefined && hit.id <= opts.afterHitId) continue;
-      if (hit.disposed || hit.expiration.getTime() <= now.getTime()) continue;
-      // every slot taken and none overdue: settling cannot free one (the common case of a busy marketplace)
-      if (
-        hit.assignments.length >= hit.maxAssignments &&
-        !hit.assignments.some((a) => a.status === 'Accepted' && a.deadline.getTime() <= now.getTime())
-      )
-        continue;
-      const h = settle(hit, now);
-      if (statusOf(h, now) === 'Assignable' && !workerAssignment(h, workerId)) candidates.push(h);
-    }
-    const ctx = await workerContext(this.mp, workerId, candidates);
-    if (ctx.blocked) return [];
+    const limit = opts.limit ?? Infinity;
     const out: HitSummary[] = [];
-    for (const h of candidates) {
-      if (!accessTo(ctx, h).discover) continue;
-      out.push(this.summary(ctx, h, now));
-      if (opts.limit !== undefined && out.length >= opts.limit) break;
+    // open HITs a chunk at a time, until the page is full: a page costs what it shows, not the whole marketplace
+    const chunk = Number.isFinite(limit) ? Math.max(limit, LIST_CHUNK) : Infinity;
+    let after = opts.afterHitId;
+    for (let first = true; ; first = false) {
+      const open = this.mp.hits.openAfter(after, chunk);
+      if (open.length === 0 && !first) return out;
+      const candidates: HitState[] = [];
+      for (const hit of open) {
+        if (hit.expiration.getTime() <= now.getTime()) continue;
+        // every slot taken and none overdue: settling cannot free one (the common case of a busy marketplace)
+        if (
+          hit.assignments.length >= hit.maxAssignments &&
+          !hit.assignments.some((a) => a.status === 'Accepted' && a.deadline.getTime() <= now.getTime())
+        )
+          continue;
+        const h = settle(hit, now);
+        if (statusOf(h, now) === 'Assignable' && !workerAssignment(h, workerId)) candidates.push(h);
+      }
+      // also with no candidates: an unknown worker is told so
+      const ctx = await workerContext(this.mp, workerId, candidates);
+      if (ctx.blocked) return [];
+      for (const h of candidates) {
+        if (!accessTo(ctx, h).discover) continue;
+        out.push(this.summary(ctx, h, now));
+        if (out.length >= limit) return out;
+      }
+      if (open.length < chunk) return out;
+      after = open[open.length - 1]!.id;
     }
-    return out;
   }
 
   /**
