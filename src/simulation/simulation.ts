@@ -361,10 +361,10 @@ export class Simulation {
     }
   }
 
-  /** No HIT of the marketplace has a slot open or an assignment in progress. */
+  /** No HIT of the marketplace has a slot open or an assignment in progress (only open HITs can: store/hits.ts). */
   quiet(): boolean {
     const now = this.mp.clock.now();
-    for (const hit of this.mp.hits.all()) {
+    for (const hit of this.mp.hits.open()) {
       if (hit.disposed || hit.expiration.getTime() <= now.getTime()) continue;
       if (hit.assignments.some((a) => a.status === 'Accepted')) return false;
       if (statusOf(settle(hit, now), now) === 'Assignable') return false;

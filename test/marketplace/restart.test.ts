@@ -66,6 +66,8 @@ describe('state across restarts', () => {
       assignment: (await client.send(new GetAssignmentCommand({ AssignmentId: a.assignmentId }))).Assignment,
       balance: (await client.send(new GetAccountBalanceCommand({}))).AvailableBalance,
     };
+    // the background loop hands the HIT's events to the outbox (its delivery fails: they stay pending)
+    await h.running.loops.tick();
     expect(h.running.marketplace.outbox.pendingCount).toBeGreaterThan(0);
 
     await h.stop();

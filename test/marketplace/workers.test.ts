@@ -21,6 +21,28 @@ const FORM = `<QuestionForm xmlns="http://mechanicalturk.amazonaws.com/AWSMechan
 </QuestionForm>`;
 
 describe('the worker-facing functions', () => {
+  it('list the open HITs page by page, oldest first, leaving out full ones until a slot is free again', async () => {
+    const client = h.client();
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push((await client.send(new CreateHITCommand(hitParams({ MaxAssignments: 1 })))).HIT!.HITId!);
+    const [busy, me] = [await newWorker(h), await newWorker(h)];
+    const taken = [await h.running.workers.acceptHit(busy.workerId, ids[1]!), await h.running.workers.acceptHit(busy.workerId, ids[4]!)];
+    const mine = (page: { hitId: string }[]) => page.map((x) => x.hitId).filter((id) => ids.includes(id));
+    const open = ids.filter((_, i) => i !== 1 && i !== 4);
+    expect(mine(await h.running.workers.listAvailableHits(me.workerId))).toEqual(open);
+    const pages: string[][] = [];
+    for (let after: string | undefined; ;) {
+      const page = await h.running.workers.listAvailableHits(me.workerId, { limit: 2, ...(after !== undefined && { afterHitId: after }) });
+      if (page.length === 0) break;
+      pages.push(page.map((x) => x.hitId));
+      after = page.at(-1)!.hitId;
+    }
+    expect(pages.every((p) => p.length <= 2)).toBe(true);
+    expect(mine(pages.flat().map((hitId) => ({ hitId })))).toEqual(open);
+    await h.running.workers.returnAssignment(busy.workerId, taken[0]!.assignmentId);
+    expect(mine(await h.running.workers.listAvailableHits(me.workerId))).toEqual(ids.filter((_, i) => i !== 4));
+  });
+
   it('take a worker from finding a HIT to being paid, seeing only their own work', async () => {
     const client = h.client();
     const { HIT } = await client.send(new CreateHITCommand(hitParams({ Reward: '0.80', MaxAssignments: 2 })));

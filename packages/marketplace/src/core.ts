@@ -9,6 +9,7 @@ import { Lease } from './store/lease.js';
 import { Ledger } from './store/ledger.js';
 import { marketplaceDb, marketplaceModels, type MarketplaceModels } from './store/models.js';
 import { KeyedMutex } from './store/mutex.js';
+import { WorkerRecords } from './store/worker-records.js';
 import { Outbox } from './store/outbox.js';
 
 /** Everything the operations, the worker functions and the background loops share. */
@@ -44,6 +45,8 @@ export interface Marketplace {
   ledger: Ledger;
   outbox: Outbox;
   types: TypeCaches;
+  /** Workers' accounts, blocks and custom qualifications, read through a cache (every write calls its `forget`). */
+  workerRecords: WorkerRecords;
   /** One HIT changes at a time (its slot claims, reviews and events are one document). */
   hitLocks: KeyedMutex;
   /** One worker's qualification requests at a time. */
@@ -87,6 +90,7 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
       ledger,
       outbox,
       types,
+      workerRecords: new WorkerRecords(models),
       hitLocks: new KeyedMutex(),
       workerLocks: new KeyedMutex(),
       customerId: `A${hashId(`requester:${opts.settings.accessKeyId}`, 13)}`,

@@ -21,6 +21,7 @@ import { baselineFor, systemQualification, SYSTEM_QUALIFICATION_TYPES, type Work
 import type { AccessAction, Comparator, HitStatus, Locale } from './domain/types.js';
 import { hitIdOfAssignment, newWorkerId } from './ids.js';
 import { accessTo, requireWorker, workerContext, type WorkerContext } from './services/access.js';
+import { answersOf, storeAnswer } from './services/answers.js';
 import { parsedQuestion, questionXml } from './services/hits.js';
 import { mutateHit, requireHit } from './services/hit-writer.js';
 import { hashPassword, verifyPassword } from './services/passwords.js';
@@ -184,6 +185,8 @@ export interface Earnings {
 
 const DEFAULT_PROFILE: WorkerProfile = { locale: { Country: 'US' }, adult: false, masters: false, baseline: { submitted: 0, approved: 0 } };
 const MAX_ANSWER_BYTES = 512 * 1024;
+/** Open HITs looked at per step when listing a page of available ones. */
+const LIST_CHUNK = 200;
 
 function checkProfile(p: WorkerProfile): WorkerProfile {
   const bad = (field: string, message: string) => new DomainError('ValidationException', `profile.${field}: ${message}`);
@@ -285,6 +288,7 @@ export class WorkerApi {
     };
     try {
       await this.mp.models.workers.create(doc);
+      this.mp.workerRecords.forget(workerId);
     } catch (err) {
       if (isDuplicateKey(err)) throw new DomainError('ValidationException', `workerId: ${workerId} already exists`);
       throw err;
@@ -316,12 +320,14 @@ export class WorkerApi {
     const worker = await requireWorker(this.mp, workerId);
     const profile = mergeProfile(worker.profile, input);
     await this.mp.models.workers.updateOne({ _id: workerId }, { $set: { profile } });
+    this.mp.workerRecords.forget(workerId);
     return account({ ...worker, profile });
   }
 
   async setPassword(workerId: string, password: string): Promise<void> {
     await requireWorker(this.mp, workerId);
     await this.mp.models.workers.updateOne({ _id: workerId }, { $set: { passwordHash: await hashPassword(password) } });
+    this.mp.workerRecords.forget(workerId);
   }
 
   /** The worker whose display name (any case) or id and password match; undefined otherwise. */
@@ -379,28 +385,37 @@ export class WorkerApi {
    */
   async listAvailableHits(workerId: string, opts: { limit?: number; afterHitId?: string } = {}): Promise<HitSummary[]> {
     const now = this.mp.clock.now();
-    const candidates: HitState[] = [];
-    for (const hit of this.mp.hits.all()) {
-      if (opts.afterHitId !== undefined && hit.id <= opts.afterHitId) continue;
-      if (hit.disposed || hit.expiration.getTime() <= now.getTime()) continue;
-      // every slot taken and none overdue: settling cannot free one (the common case of a busy marketplace)
-      if (
-        hit.assignments.length >= hit.maxAssignments &&
-        !hit.assignments.some((a) => a.status === 'Accepted' && a.deadline.getTime() <= now.getTime())
-      )
-        continue;
-      const h = settle(hit, now);
-      if (statusOf(h, now) === 'Assignable' && !workerAssignment(h, workerId)) candidates.push(h);
-    }
-    const ctx = await workerContext(this.mp, workerId, candidates);
-    if (ctx.blocked) return [];
+    const limit = opts.limit ?? Infinity;
     const out: HitSummary[] = [];
-    for (const h of candidates) {
-      if (!accessTo(ctx, h).discover) continue;
-      out.push(this.summary(ctx, h, now));
-      if (opts.limit !== undefined && out.length >= opts.limit) break;
+    // open HITs a chunk at a time, until the page is full: a page costs what it shows, not the whole marketplace
+    const chunk = Number.isFinite(limit) ? Math.max(limit, LIST_CHUNK) : Infinity;
+    let after = opts.afterHitId;
+    for (let first = true; ; first = false) {
+      const open = this.mp.hits.openAfter(after, chunk);
+      if (open.length === 0 && !first) return out;
+      const candidates: HitState[] = [];
+      for (const hit of open) {
+        if (hit.expiration.getTime() <= now.getTime()) continue;
+        // every slot taken and none overdue: settling cannot free one (the common case of a busy marketplace)
+        if (
+          hit.assignments.length >= hit.maxAssignments &&
+          !hit.assignments.some((a) => a.status === 'Accepted' && a.deadline.getTime() <= now.getTime())
+        )
+          continue;
+        const h = settle(hit, now);
+        if (statusOf(h, now) === 'Assignable' && !workerAssignment(h, workerId)) candidates.push(h);
+      }
+      // also with no candidates: an unknown worker is told so
+      const ctx = await workerContext(this.mp, workerId, candidates);
+      if (ctx.blocked) return [];
+      for (const h of candidates) {
+        if (!accessTo(ctx, h).discover) continue;
+        out.push(this.summary(ctx, h, now));
+        if (out.length >= limit) return out;
+      }
+      if (open.length < chunk) return out;
+      after = open[open.length - 1]!.id;
     }
-    return out;
   }
 
   /**
@@ -473,13 +488,13 @@ export class WorkerApi {
     const { hit, assignment } = this.ownAssignment(workerId, assignmentId);
     const xml = await questionXml(this.mp, hit.id);
     const question = await parsedQuestion(this.mp, hit.id);
-    const answer = await this.mp.models.answers.findById(assignmentId).lean();
+    const answer = (await answersOf(this.mp, [assignmentId])).get(assignmentId);
     if (xml === undefined || !question) throw new DomainError('HITNotAvailable', `HIT ${hit.id} has no question.`);
     return {
       ...assignmentView(hit, assignment),
       question,
       questionXml: xml,
-      ...(answer && assignment.status !== 'Accepted' ? { answerXml: answer.xml } : {}),
+      ...(answer !== undefined && assignment.status !== 'Accepted' ? { answerXml: answer } : {}),
     };
   }
 
@@ -496,7 +511,7 @@ export class WorkerApi {
     if (Buffer.byteLength(xml) > MAX_ANSWER_BYTES)
       throw new DomainError('ValidationException', `answers: at most ${MAX_ANSWER_BYTES} bytes can be submitted`);
     // the answer is stored first: the assignment only becomes Submitted once it is there
-    await this.mp.models.answers.replaceOne({ _id: assignmentId }, { _id: assignmentId, xml, hitId: hit.id }, { upsert: true });
+    await storeAnswer(this.mp, assignmentId, hit.id, xml);
     return mutateHit(this.mp, hit.id, (current, now) => {
       const next = submitAssignment(current, assignmentId, workerId, now);
       return { hit: next, result: assignmentView(next, workerAssignment(next, workerId)!) };

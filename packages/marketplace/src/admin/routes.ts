@@ -122,7 +122,8 @@ export function adminRouter(deps: AdminDeps): Router {
     clockSpeed: mp.clock.speed,
     availableBalance: usd(mp.ledger.balanceCents()),
     hits: mp.hits.size,
-    pendingNotifications: mp.outbox.pendingCount,
+    // messages in the outbox, and HITs whose events the next background tick hands to it
+    pendingNotifications: mp.outbox.pendingCount + mp.hits.withPendingEvents().length,
     chaos: chaos.current,
   });
 

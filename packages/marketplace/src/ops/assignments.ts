@@ -11,7 +11,8 @@ import { parsedQuestion } from '../services/hits.js';
 import { requireHit } from '../services/hit-writer.js';
 import { approve, hitIdFor, reject } from '../services/reviews.js';
 import { as, checkFeedback, paginate, type Operation } from './common.js';
-import { answersOf, assignmentToWire, hitWithQuestion } from './wire.js';
+import { answersOf } from '../services/answers.js';
+import { assignmentToWire, hitWithQuestion } from './wire.js';
 
 const ALL_STATUSES = ['Submitted', 'Approved', 'Rejected'];
 

@@ -56,11 +56,6 @@ export function assignmentToWire(hitId: string, a: AssignmentState, answer?: str
   };
 }
 
-export async function answersOf(mp: Marketplace, ids: string[]): Promise<Map<string, string>> {
-  const docs = await Promise.all(ids.map((id) => mp.models.answers.findById(id).lean()));
-  return new Map(docs.filter((d) => d !== null).map((d) => [d._id, d.xml]));
-}
-
 export function qualificationTypeToWire(t: QualificationTypeState, test?: QualificationTestDoc | null): QualificationType {
   return {
     QualificationTypeId: t.id,

@@ -17,6 +17,7 @@ const createWorkerBlock: Operation = async (mp, raw) => {
     { _id: input.WorkerId!, reason: input.Reason!, createdAt: mp.clock.now() },
     { upsert: true },
   );
+  mp.workerRecords.forget(input.WorkerId!);
   return {};
 };
 
@@ -24,6 +25,7 @@ const createWorkerBlock: Operation = async (mp, raw) => {
 const deleteWorkerBlock: Operation = async (mp, raw) => {
   const input = as<DeleteWorkerBlockRequest>(raw);
   await mp.models.blocks.deleteOne({ _id: input.WorkerId! });
+  mp.workerRecords.forget(input.WorkerId!);
   return {};
 };
 

@@ -57,6 +57,15 @@ async function existingIds(model: Model<Keyed>, ids: readonly string[]): Promise
 }
 
 export async function importRequesterRecords(mp: Marketplace, records: RequesterRecords): Promise<ImportSummary> {
+  try {
+    return await importRecords(mp, records);
+  } finally {
+    // workers, blocks and qualifications were written directly: what the cache holds may be out of date
+    mp.workerRecords.forgetAll();
+  }
+}
+
+async function importRecords(mp: Marketplace, records: RequesterRecords): Promise<ImportSummary> {
   const m = mp.models;
   const summary: ImportSummary = { added: {}, present: {}, qualificationTypeIds: {}, hitTypeIds: {}, depositsLeftOut: 0 };
   const count = (what: RecordCollection, added: boolean) => {

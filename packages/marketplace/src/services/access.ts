@@ -22,27 +22,27 @@ export interface WorkerContext {
 }
 
 export async function requireWorker(mp: Marketplace, workerId: string): Promise<WorkerDoc> {
-  const worker = await mp.models.workers.findById(workerId).lean<WorkerDoc>();
+  const worker = await mp.workerRecords.worker(workerId);
   if (!worker) throw new DomainError('WorkerDoesNotExist', `Worker ${workerId} does not exist on this marketplace.`);
   return worker;
 }
 
 export async function grantedQualification(mp: Marketplace, typeId: string, workerId: string): Promise<WorkerQualificationDoc | undefined> {
-  const q = await mp.models.workerQualifications.findById(workerQualificationId(typeId, workerId)).lean<WorkerQualificationDoc>();
+  const q = await mp.workerRecords.qualification({ typeId, workerId, recordId: workerQualificationId(typeId, workerId) });
   return q?.status === 'Granted' ? q : undefined;
 }
 
 /** Loads what is needed to judge `hits` for one worker (custom qualifications by `_id`). */
 export async function workerContext(mp: Marketplace, workerId: string, hits: Iterable<HitState>): Promise<WorkerContext> {
-  const worker = await requireWorker(mp, workerId);
   const custom = new Set<string>();
   for (const hit of hits) {
     for (const r of hit.props.qualificationRequirements)
       if (!isSystemQualification(r.QualificationTypeId)) custom.add(r.QualificationTypeId);
   }
-  const [blocked, ...granted] = await Promise.all([
-    mp.models.blocks.exists({ _id: workerId }),
-    ...[...custom].map((typeId) => grantedQualification(mp, typeId, workerId)),
+  const [worker, blocked, granted] = await Promise.all([
+    requireWorker(mp, workerId),
+    mp.workerRecords.blocked(workerId),
+    Promise.all([...custom].map((typeId) => grantedQualification(mp, typeId, workerId))),
   ]);
   const values = new Map<string, HeldQualification>();
   for (const q of granted) {
@@ -53,7 +53,7 @@ export async function workerContext(mp: Marketplace, workerId: string, hits: Ite
   return {
     worker,
     stats,
-    blocked: blocked !== null,
+    blocked,
     held: (id) => (isSystemQualification(id) ? systemQualification(id, profile, stats) : values.get(id)),
   };
 }

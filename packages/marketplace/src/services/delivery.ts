@@ -11,12 +11,14 @@ import { errorMessage } from '../errors.js';
 export async function deliverDue(mp: Marketplace, limit = 20): Promise<number> {
   const { retryBaseMs, retryCapMs, maxAttempts, timeoutMs } = mp.settings.delivery;
   const ids = mp.outbox.dueIds(Date.now(), limit);
+  // removed from the outbox together once this round of POSTs is over
+  const done: string[] = [];
   let delivered = 0;
-  await Promise.all(
+  const outcomes = await Promise.allSettled(
     ids.map(async (id) => {
       const message = await mp.outbox.message(id);
       if (!message || message.state !== 'pending') {
-        await mp.outbox.delivered(id);
+        done.push(id);
         return;
       }
       let failure: string | undefined;
@@ -33,7 +35,7 @@ export async function deliverDue(mp: Marketplace, limit = 20): Promise<number> {
         failure = errorMessage(err);
       }
       if (failure === undefined) {
-        await mp.outbox.delivered(id);
+        done.push(id);
         delivered++;
         return;
       }
@@ -46,5 +48,8 @@ export async function deliverDue(mp: Marketplace, limit = 20): Promise<number> {
       );
     }),
   );
+  await mp.outbox.delivered(done);
+  const failed = outcomes.find((o) => o.status === 'rejected');
+  if (failed) throw failed.reason;
   return delivered;
 }

@@ -2,12 +2,13 @@ import type { Marketplace } from '../core.js';
 import { DomainError } from '../domain/errors.js';
 import { settle, type HitState } from '../domain/hit.js';
 import { VersionConflict } from '../store/hits.js';
-import { flushEvents, keepWantedEvents } from './events.js';
+import { keepWantedEvents } from './events.js';
 
 /**
  * The one way a HIT changes: under the HIT's lock, apply a pure transition to the
- * current state (with time's effects applied first), write it (version-checked, see
- * HitRepository.replace), then hand its events to the notification outbox.
+ * current state (with time's effects applied first) and write it (version-checked, see
+ * HitRepository.replace) with the events it causes; the background loop hands them to the
+ * notification outbox, many HITs' at once (events.ts: flushAllEvents).
  */
 
 export function requireHit(mp: Marketplace, hitId: string): HitState {
@@ -41,10 +42,6 @@ export async function mutateHit<R>(
         if (err instanceof VersionConflict && attempt < 5) continue;
         throw err;
       }
-      if (hit.pendingEvents.length === 0) return result;
-      await flushEvents(mp, hitId).catch((err: unknown) =>
-        mp.logger.warn({ err, hitId }, 'could not hand HIT events to the outbox yet; the background loop retries'),
-      );
       return result;
     }
   });

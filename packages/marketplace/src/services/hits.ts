@@ -8,7 +8,7 @@ import { isSystemQualification, SYSTEM_QUALIFICATION_IDS } from '../domain/syste
 import { hashId, newEntityId, seededEntityId } from '../ids.js';
 import type { HitTypeDoc, TextDoc } from '../store/models.js';
 import { SizedCache } from '../store/sized-cache.js';
-import { flushEventsLocked, keepWantedEvents } from './events.js';
+import { keepWantedEvents } from './events.js';
 import { claimToken, TOKEN_WINDOW_MS } from './payments.js';
 
 /**
@@ -201,11 +201,8 @@ async function createHitNow(mp: Marketplace, req: NewHitRequest): Promise<HitSta
     ),
   );
   await mp.models.questions.replaceOne({ _id: id }, { _id: id, xml: req.question }, { upsert: true });
+  // HITCreated, if subscribed, is handed to the outbox by the background loop (events.ts)
   await mp.hits.insert(hit, req.uniqueRequestToken);
-  if (hit.pendingEvents.length > 0)
-    await flushEventsLocked(mp, id).catch((err: unknown) =>
-      mp.logger.warn({ err, hitId: id }, 'HITCreated will be handed to the outbox by the background loop'),
-    );
   return mp.hits.get(id)!;
 }
 

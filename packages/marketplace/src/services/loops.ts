@@ -3,7 +3,7 @@ import { isDomainError } from '../domain/errors.js';
 import { autoApprovalsDue } from '../domain/hit.js';
 import { saveClock } from '../store/clock-store.js';
 import { deliverDue } from './delivery.js';
-import { flushEventsLocked } from './events.js';
+import { flushAllEvents } from './events.js';
 import { settleHit } from './hit-writer.js';
 import { approve, reconcileApprovals } from './reviews.js';
 
@@ -71,7 +71,7 @@ export class BackgroundLoops {
         }
       }
     }
-    for (const hitId of mp.hits.withPendingEvents()) await flushEventsLocked(mp, hitId);
+    await flushAllEvents(mp);
     await reconcileApprovals(mp);
     report.delivered = await deliverDue(mp);
     if (Date.now() - this.lastClockSave > 5000) {

@@ -38,6 +38,13 @@ export class HitRepository {
   private readonly entries = new Map<string, Entry>();
   /** Ids in ascending order (ids start with their creation time). */
   private sorted: string[] = [];
+  /**
+   * The ids of open HITs, ascending: not disposed, with a slot free or an assignment in
+   * progress. Only these can be (or become, as time passes) assignable or busy, so the work
+   * list and the simulation's "anything left to do?" look at them alone, not at every HIT.
+   */
+  private openSorted: string[] = [];
+  private loading = false;
   private readonly byWorker = new Map<string, Set<string>>();
   /** The HIT last created with each CreateHIT UniqueRequestToken (so a retry is answered without a lookup). */
   private readonly byToken = new Map<string, string>();
@@ -49,11 +56,15 @@ export class HitRepository {
     this.entries.clear();
     this.byWorker.clear();
     this.byToken.clear();
+    // sorted once at the end rather than inserted one by one
+    this.loading = true;
     for (const doc of docs) {
       this.remember(toState(doc).hit, doc.version);
       this.rememberToken(doc.uniqueRequestToken, doc._id);
     }
+    this.loading = false;
     this.sorted = [...this.entries.keys()].sort();
+    this.openSorted = this.sorted.filter((id) => isOpen(this.entries.get(id)!.hit));
     return docs.length;
   }
 
@@ -72,6 +83,17 @@ export class HitRepository {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Open HITs (see `openSorted`) in creation order; for synchronous use (a change while iterating may skip one). */
+  *open(): Iterable<HitState> {
+    for (const id of this.openSorted) yield this.entries.get(id)!.hit;
+  }
+
+  /** Up to `max` open HITs created after `afterId` (all when undefined), in creation order. */
+  openAfter(afterId: string | undefined, max: number): HitState[] {
+    const from = afterId === undefined ? 0 : insertionIndex(this.openSorted, afterId + '\u0000');
+    return this.openSorted.slice(from, from + max).map((id) => this.entries.get(id)!.hit);
   }
 
   async insert(hit: HitState, token?: string): Promise<void> {
@@ -97,6 +119,30 @@ export class HitRepository {
       throw new VersionConflict(hit.id);
     }
     this.remember(hit, version);
+  }
+
+  /**
+   * `replace` for many HITs in one bulk write (each read at its current version, under its
+   * lock): the background loop's removal of handed-over events. A HIT the database no
+   * longer matches is re-read and left out; answers how many were written.
+   */
+  async replaceMany(hits: HitState[]): Promise<number> {
+    if (hits.length === 0) return 0;
+    const versions = hits.map((h) => {
+      const v = this.entries.get(h.id)?.version;
+      if (v === undefined) throw new VersionConflict(h.id);
+      return v + 1;
+    });
+    const r = await this.models.hits.bulkWrite(
+      hits.map((h, i) => ({ replaceOne: { filter: { _id: h.id }, replacement: toDoc(h, versions[i]!) } })),
+      { ordered: false },
+    );
+    if (r.matchedCount < hits.length) {
+      for (const h of hits) await this.reload(h.id);
+      return 0;
+    }
+    hits.forEach((h, i) => this.remember(h, versions[i]!));
+    return hits.length;
   }
 
   /**
@@ -177,6 +223,12 @@ export class HitRepository {
       set.add(hit.id);
     }
     this.entries.set(hit.id, { hit, version, dueMs: dueAt(hit)?.getTime() });
+    if (this.loading) return;
+    const open = isOpen(hit);
+    const at = insertionIndex(this.openSorted, hit.id);
+    const listed = this.openSorted[at] === hit.id;
+    if (open && !listed) this.openSorted.splice(at, 0, hit.id);
+    if (!open && listed) this.openSorted.splice(at, 1);
   }
 
   private rememberToken(token: string | undefined, id: string): void {
@@ -186,13 +238,23 @@ export class HitRepository {
   }
 
   private insertSorted(id: string): void {
-    let lo = 0;
-    let hi = this.sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.sorted[mid]! < id) lo = mid + 1;
-      else hi = mid;
-    }
-    if (this.sorted[lo] !== id) this.sorted.splice(lo, 0, id);
+    const at = insertionIndex(this.sorted, id);
+    if (this.sorted[at] !== id) this.sorted.splice(at, 0, id);
   }
+}
+
+function isOpen(hit: HitState): boolean {
+  return !hit.disposed && (hit.assignments.length < hit.maxAssignments || hit.assignments.some((a) => a.status === 'Accepted'));
+}
+
+/** Where `id` is or would go in the ascending `ids` (binary search). */
+function insertionIndex(ids: readonly string[], id: string): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -22,4 +22,14 @@ export class KeyedMutex {
     });
     return result;
   }
+
+  /**
+   * Runs `fn` holding the locks of all `keys`, taken one after the other in sorted order
+   * (so two such calls cannot wait on each other; a holder of one key never waits for another).
+   */
+  runAll<T>(keys: Iterable<string>, fn: () => Promise<T>): Promise<T> {
+    const sorted = [...new Set(keys)].sort();
+    const nested = sorted.reduceRight<() => Promise<T>>((inner, key) => () => this.run(key, inner), fn);
+    return nested();
+  }
 }

@@ -42,6 +42,11 @@ export class SizedCache<V> {
     this.used -= this.sizeOf(value);
   }
 
+  clear(): void {
+    this.entries.clear();
+    this.used = 0;
+  }
+
   /** The total size of the values kept. */
   get size(): number {
     return this.used;
