@@ -371,9 +371,10 @@ async function round(
   const known = { labels: recalled?.labels };
   const aggregation = await aggregateBatch(ctx, doc, data, known);
   // cross-batch reputation: the workers whose record in this batch changed (src/pipeline/reputation.ts)
-  await updateBatchReputation(ctx, doc, data, aggregation);
+  const reputation = { records: recalled?.reputation };
+  await updateBatchReputation(ctx, doc, data, aggregation, { known: reputation });
   return {
     value: { batch, state: doc.state, reconcile, review, followUp, aggregation },
-    memory: { data, labels: known.labels! },
+    memory: { data, labels: known.labels!, ...(reputation.records && { reputation: reputation.records }) },
   };
 }
