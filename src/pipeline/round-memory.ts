@@ -1,5 +1,5 @@
 import type { BatchData } from '../batches/index.js';
-import type { BatchDoc } from '../db/models/index.js';
+import type { BatchDoc, LabelDoc } from '../db/models/index.js';
 import type { ReputationRecord } from '../quality/reputation.js';
 
 /**
@@ -26,6 +26,8 @@ export interface RoundMemory {
   data: BatchData;
   /** Label id -> its content as written (aggregate.ts's labelContent). */
   labels: Map<string, string>;
+  /** Label id -> the label as built when its content was taken (aggregate.ts: unchanged labels are not serialized again). */
+  built?: Map<string, LabelDoc>;
   /** Worker id -> the batch's reputation record as stored and pushed (reputation.ts). */
   reputation?: Map<string, ReputationRecord>;
 }
