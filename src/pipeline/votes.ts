@@ -151,7 +151,8 @@ export interface BatchAggregate {
 const recentAggregates: { scored: readonly ScoredAssignment[]; settings: string; aggregate: BatchAggregate }[] = [];
 const RECENT_AGGREGATES = 4;
 
-const sameScored = (a: readonly ScoredAssignment[], b: readonly ScoredAssignment[]) =>
+/** Whether two lists hold the very same scored assignments, in the same order. */
+export const sameScored = (a: readonly ScoredAssignment[], b: readonly ScoredAssignment[]) =>
   a.length === b.length && a.every((s, i) => s === b[i]);
 
 export function aggregateStored(
