@@ -21,19 +21,55 @@ const sortedKeys = (_key: string, value: unknown): unknown =>
  * Key order aside (the dev database answers keys sorted): compared in write order, every
  * label differed from its stored copy and every round rewrote all of them.
  */
-const labelContent = ({ updatedAt: _at, ...rest }: LabelDoc) => JSON.stringify(rest, sortedKeys);
+export const labelContent = ({ updatedAt: _at, ...rest }: LabelDoc) => JSON.stringify(rest, sortedKeys);
+
+/**
+ * Whether two values are the same plain data (objects by their own keys, arrays by their
+ * elements, anything else by ===): where it says so, both serialize to the same JSON with
+ * sorted keys. Stricter than JSON (a key with `undefined`, a Date, NaN are never the same),
+ * which only costs a serialization.
+ */
+function samePlainData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (a instanceof Date || b instanceof Date || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => samePlainData(x, (b as unknown[])[i]));
+  const ka = Object.keys(a);
+  const rb = b as Record<string, unknown>;
+  if (ka.length !== Object.keys(rb).length) return false;
+  return ka.every((k) => Object.hasOwn(rb, k) && samePlainData((a as Record<string, unknown>)[k], rb[k]));
+}
+
+/**
+ * Each label's content (pure), reusing the content of the same label as built last time
+ * (`last`: the contents and the labels they were taken from) where nothing but its timestamp
+ * changed: serializing every label each round was a cost growing with the batch.
+ */
+export function labelContents(
+  labels: readonly LabelDoc[],
+  last: { contents?: ReadonlyMap<string, string>; built?: ReadonlyMap<string, LabelDoc> } = {},
+): Map<string, string> {
+  return new Map(
+    labels.map((l) => {
+      const before = last.built?.get(l._id);
+      const content = last.contents?.get(l._id);
+      const same = before && content !== undefined && samePlainData({ ...before, updatedAt: null }, { ...l, updatedAt: null });
+      return [l._id, same ? content : labelContent(l)];
+    }),
+  );
+}
 
 /**
  * Computes and writes the batch's labels and summary. `known`: the content of every stored
- * label as a collection round left it (round-memory.ts), in place of reading them all; it is
- * brought up to date with what this call writes. The batch's revision is bumped: whoever
+ * label as a collection round left it (round-memory.ts), in place of reading them all, and
+ * `built` the labels it was made from; both are brought up to date with what this call writes. The batch's revision is bumped: whoever
  * aggregates (a round, an override, a manual label) has changed what the labels come from.
  */
 export async function aggregateBatch(
   ctx: PipelineContext,
   doc: BatchDoc,
   data?: BatchData,
-  known?: { labels?: Map<string, string> },
+  known?: { labels?: Map<string, string>; built?: Map<string, LabelDoc> },
 ): Promise<BatchAggregation> {
   const result = buildLabels(doc, data ?? (await loadBatchData(ctx, doc._id)), ctx.now());
   // only labels that changed are written: a round usually changes a few
@@ -45,7 +81,10 @@ export async function aggregateBatch(
         labelContent({ ...l, probabilities: l.probabilities ?? null }),
       ]),
     );
-  const contents = new Map(result.labels.map((l) => [l._id, labelContent(l)]));
+  const contents = labelContents(result.labels, {
+    ...(known?.labels && { contents: known.labels }),
+    ...(known?.built && { built: known.built }),
+  });
   const changed = result.labels.filter((l) => stored.get(l._id) !== contents.get(l._id));
   if (changed.length > 0) {
     await bulkWriteSliced(
@@ -54,6 +93,9 @@ export async function aggregateBatch(
     );
   }
   await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { summary: result.summary, updatedAt: ctx.now() }, $inc: { revision: 1 } });
-  if (known) known.labels = contents;
+  if (known) {
+    known.labels = contents;
+    known.built = new Map(result.labels.map((l) => [l._id, l]));
+  }
   return result;
 }

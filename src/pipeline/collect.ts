@@ -369,12 +369,18 @@ async function round(
     data = await loadBatchData(ctx, batch);
   }
   doc = await requireBatch(ctx, batch);
-  const known = { labels: recalled?.labels };
+  const known = { labels: recalled?.labels, built: recalled?.built };
   const aggregation = await aggregateBatch(ctx, doc, data, known);
   // cross-batch reputation: the workers whose record in this batch changed (src/pipeline/reputation.ts)
-  await updateBatchReputation(ctx, doc, data, aggregation);
+  const reputation = { records: recalled?.reputation };
+  await updateBatchReputation(ctx, doc, data, aggregation, { known: reputation });
   return {
     value: { batch, state: doc.state, reconcile, review, followUp, aggregation },
-    memory: { data, labels: known.labels! },
+    memory: {
+      data,
+      labels: known.labels!,
+      ...(known.built && { built: known.built }),
+      ...(reputation.records && { reputation: reputation.records }),
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { LARGE_HIT_MIN_ASSIGNMENTS } from '@qrelay/marketplace/fees';
 import type { HitDoc } from '../db/models/index.js';
 import { planExtraAssignments, repostInsteadOfExtending, type ExtraAssignmentsRequest, type StuckItem } from '../quality/index.js';
-import { hitRecord } from './votes.js';
+import { storedHitRecord } from './votes.js';
 
 /**
  * What a batch needs after a review round (pure): extra assignments for HITs whose items
@@ -106,7 +106,7 @@ export function planFollowUp(input: FollowUpInput): FollowUp {
     return {
       hitId: progress.hit._id,
       maxAssignments: max,
-      items: hitRecord(progress.hit).items,
+      items: storedHitRecord(progress.hit).items,
       outstanding: Math.min(max, outstanding(progress, input.platformNow)),
       open,
       progress,
@@ -137,7 +137,7 @@ export function planFollowUp(input: FollowUpInput): FollowUp {
     if (quiet && !extended.has(s.hitId)) done.push(s.hitId);
     else if (allIn && s.open && (s.progress.hit.platform?.available ?? 0) > 0) stop.push(s.hitId);
   }
-  const allItems = new Set(input.hits.flatMap((h) => hitRecord(h.hit).items));
+  const allItems = new Set(input.hits.flatMap((h) => storedHitRecord(h.hit).items));
   return {
     extensions: [...plan.requests],
     stuck: [...plan.stuck],

@@ -143,7 +143,7 @@ export async function updateBatchReputation(
   doc: BatchDoc,
   data: BatchData,
   aggregation: BatchAggregation,
-  opts: { llm?: boolean } = {},
+  opts: { llm?: boolean; known?: { records?: Map<string, ReputationRecord> } } = {},
 ): Promise<ReputationUpdate> {
   const settings = doc.settings as BatchSettings;
   const target = settings.target;
@@ -164,11 +164,21 @@ export async function updateBatchReputation(
   });
   const result: ReputationUpdate = { target, changed: 0, pushed: 0 };
   const stale: ReputationDoc[] = [];
+  // the batch's records as the last round of it in this process stored them (round-memory.ts)
+  const remembered = opts.known?.records;
+  const kept = new Map<string, ReputationRecord>();
   for (const [workerId, fresh] of records) {
+    // a record this process stored and pushed, unchanged since: nothing to read or write
+    const mine = remembered?.get(workerId);
+    if (mine && sameRecord(mine, flagged === null ? { ...fresh, llmFlags: mine.llmFlags } : fresh)) {
+      kept.set(workerId, mine);
+      continue;
+    }
     const stored = await store.findById(docId(target, workerId)).lean<ReputationDoc>();
     const previous = stored?.batches.find((b) => b.batch === doc._id)?.record;
     // without this round's llm detection, a flag found earlier stays
     const record = flagged === null && previous ? { ...fresh, llmFlags: previous.llmFlags } : fresh;
+    kept.set(workerId, record);
     if (previous && sameRecord(previous, record)) {
       if (stored && stored.pushed !== stored.score) stale.push(stored);
       continue;
@@ -185,6 +195,7 @@ export async function updateBatchReputation(
     if (stored?.pushed !== score) stale.push({ ...(stored as ReputationDoc), _id: docId(target, workerId), workerId, score });
   }
   if (stale.length > 0) result.pushed = await push(ctx, target, stale);
+  if (opts.known) opts.known.records = kept;
   return result;
 }
 

@@ -1,5 +1,6 @@
 import type { BatchData } from '../batches/index.js';
-import type { BatchDoc } from '../db/models/index.js';
+import type { BatchDoc, LabelDoc } from '../db/models/index.js';
+import type { ReputationRecord } from '../quality/reputation.js';
 
 /**
  * What a collection round leaves for the next round of the same batch in this process: the
@@ -25,6 +26,10 @@ export interface RoundMemory {
   data: BatchData;
   /** Label id -> its content as written (aggregate.ts's labelContent). */
   labels: Map<string, string>;
+  /** Label id -> the label as built when its content was taken (aggregate.ts: unchanged labels are not serialized again). */
+  built?: Map<string, LabelDoc>;
+  /** Worker id -> the batch's reputation record as stored and pushed (reputation.ts). */
+  reputation?: Map<string, ReputationRecord>;
 }
 
 /** Batches remembered at most (the least recently used is forgotten first). */

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { AssignmentDoc, HitDoc, StoredAnswer } from '../db/models/index.js';
 import type { Judgment } from '../domain/cases.js';
 import type { PlannedItem } from '../hits/index.js';
-import { aggregateStored, assignmentRecord, bySubmission, hitRecord, labelVotes } from './votes.js';
+import { scoreAssignments } from '../quality/index.js';
+import { aggregateStored, assignmentRecord, bySubmission, hitRecord, labelVotes, scoreStored } from './votes.js';
 
 const key = (n: number) => n.toString(16).padStart(16, '0');
 const items: PlannedItem[] = [
@@ -162,5 +163,66 @@ describe('aggregateStored', () => {
     expect(a.label).toBe('yes');
     expect(a.votes).toBe(4);
     expect(a.probabilities.yes + a.probabilities.no).toBeCloseTo(1, 12);
+  });
+});
+
+// the remembered records and scores (derived-records.ts) against the same computed from scratch
+describe('remembered records and scores', () => {
+  // two HITs with the same items (as a repost has), one assignment of each worker per HIT
+  const hits = [hit, { ...hit, _id: 'b|1' } as HitDoc];
+  const onHit1 = { hit: 'b|1', hitId: 'H1' };
+  const batch = () => [
+    assignment('W1', ['yes', 'no', 'no']),
+    assignment('W2', ['yes', 'yes', 'no']),
+    assignment('W3', ['no', 'no', 'yes'], onHit1),
+    assignment('W4', ['no', 'no', 'no'], onHit1),
+  ];
+  const fromScratch = (as: readonly AssignmentDoc[]) => scoreAssignments(bySubmission(as).map(assignmentRecord), hits.map(hitRecord));
+
+  it('scores as the quality module does, in submission order, and reuses the scores of unchanged documents', () => {
+    const as = batch();
+    const first = scoreStored(hits, as);
+    expect(first).toEqual(fromScratch(as));
+    const again = scoreStored(hits, [...as].reverse());
+    again.forEach((s, i) => expect(s).toBe(first[i]));
+  });
+
+  it('scores again a document whose review changed in place (as the round stages write it)', () => {
+    const as = batch();
+    const before = scoreStored(hits, as);
+    const a = as[0]!;
+    Object.assign(a, { reviewState: 'done', outcome: 'approved', review: review('approve') });
+    const after = scoreStored(hits, as);
+    expect(after).toEqual(fromScratch(as));
+    const mine = (list: typeof after) => list.find((s) => s.assignment.assignmentId === a._id)!;
+    expect(mine(after).assignment.status).toBe('approved');
+    expect(mine(after)).not.toBe(mine(before));
+    // its votes withdrawn (worker-decisions.ts replaces `review`)
+    a.review = { ...a.review!, countsVotes: false };
+    expect(mine(scoreStored(hits, as)).assignment.discarded).toBe(true);
+    expect(scoreStored(hits, as)).toEqual(fromScratch(as));
+  });
+
+  it('keeps the quality module’s errors, naming the assignment’s place in the whole list', () => {
+    const as = batch();
+    scoreStored(hits, as);
+    const odd = assignment('W9', ['yes', 'no', 'no'], { submittedAt: new Date(Date.UTC(2025, 0, 1)) });
+    odd.answers = [...odd.answers, { ...odd.answers[0]!, item: 'b|elsewhere:z' }];
+    expect(() => scoreStored(hits, [...as, odd])).toThrow(
+      /assignments\[0\] \(".*"\)\.answers\[3\]\.item: "b\|elsewhere:z" is not an item of HIT/,
+    );
+    expect(() => scoreStored([...hits, hit], as)).toThrow(/hits\[2\]\.hitId: "b\|0" is listed twice/);
+  });
+
+  it('aggregates once per set of scores and settings, as from scratch', () => {
+    const as = batch();
+    const settings = { voteTarget: 3, aggregator: 'majority' as const, tie: 'unresolved' as const };
+    const one = aggregateStored(hits, as, settings);
+    expect(aggregateStored(hits, as, settings)).toBe(one);
+    expect(aggregateStored(hits, as, { ...settings, voteTarget: 1 })).not.toBe(one);
+    as[1]!.workerId = 'W5';
+    const changed = aggregateStored(hits, as, settings);
+    expect(changed).not.toBe(one);
+    expect(changed.workers.map((w) => w.worker).sort()).toEqual(['W1', 'W3', 'W4', 'W5']);
   });
 });

@@ -16,7 +16,6 @@ import { caseKey } from '../ingest/index.js';
 import {
   countedVotes,
   dawidSkeneWithEvidence,
-  scoreAssignments,
   workerStatistics,
   type Answer,
   type AssignmentRecord,
@@ -25,6 +24,7 @@ import {
   type WorkerStats,
 } from '../quality/index.js';
 import { checkItemId, itemId } from './names.js';
+import { rememberedAssignmentRecord, rememberedHitRecord, scoreRemembered } from './derived-records.js';
 
 /**
  * From stored HITs and assignments to labels, agreement and worker statistics (pure).
@@ -45,9 +45,12 @@ export const CATEGORIES: readonly Judgment[] = ['yes', 'no'];
 
 const time = (d: Date | string | null | undefined) => (d ? new Date(d).getTime() : Number.MAX_SAFE_INTEGER);
 
-/** Assignments in submission order (then id): the order votes count in. */
+/** Assignments in submission order (then id): the order votes count in (each time read once, not once per comparison). */
 export function bySubmission<A extends Pick<AssignmentDoc, '_id' | 'submittedAt'>>(assignments: readonly A[]): A[] {
-  return [...assignments].sort((a, b) => time(a.submittedAt) - time(b.submittedAt) || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+  return assignments
+    .map((a) => ({ a, at: time(a.submittedAt) }))
+    .sort((x, y) => x.at - y.at || (x.a._id < y.a._id ? -1 : x.a._id > y.a._id ? 1 : 0))
+    .map(({ a }) => a);
 }
 
 export function hitRecord(hit: Pick<HitDoc, '_id' | 'batch' | 'items'>): HitRecord {
@@ -92,11 +95,20 @@ export function pageSignals(x: StoredAnswer): Omit<Answer, 'item' | 'label'> {
   };
 }
 
-/** Every assignment scored against its HIT's checks, in submission order. */
+/** `hitRecord(hit)`, built once per document object (derived-records.ts). */
+export const storedHitRecord = (hit: HitDoc): HitRecord => rememberedHitRecord(hit, hitRecord);
+
+/**
+ * Every assignment scored against its HIT's checks, in submission order. The records and
+ * scores of documents unchanged since an earlier call are reused (derived-records.ts).
+ */
 export function scoreStored(hits: readonly HitDoc[], assignments: readonly AssignmentDoc[]): ScoredAssignment[] {
   const known = new Set(hits.map((h) => h._id));
   const ordered = bySubmission(assignments.filter((a) => known.has(a.hit)));
-  return scoreAssignments(ordered.map(assignmentRecord), hits.map(hitRecord));
+  return scoreRemembered(
+    ordered.map((a) => rememberedAssignmentRecord(a, assignmentRecord)),
+    hits.map(storedHitRecord),
+  );
 }
 
 /** Per item, its first `target` valid votes (votes must be in submission order). */
@@ -130,12 +142,35 @@ export interface BatchAggregate {
   validCounts: Map<string, number>;
 }
 
+/**
+ * The aggregates computed last, each with the scored assignments and settings it came from:
+ * a collection round aggregates the same votes twice (its follow-up, then its labels), and
+ * the aggregate is a function of those alone (the scores of unchanged assignments are the
+ * same objects: derived-records.ts).
+ */
+const recentAggregates: { scored: readonly ScoredAssignment[]; settings: string; aggregate: BatchAggregate }[] = [];
+const RECENT_AGGREGATES = 4;
+
+/** Whether two lists hold the very same scored assignments, in the same order. */
+export const sameScored = (a: readonly ScoredAssignment[], b: readonly ScoredAssignment[]) =>
+  a.length === b.length && a.every((s, i) => s === b[i]);
+
 export function aggregateStored(
   hits: readonly HitDoc[],
   assignments: readonly AssignmentDoc[],
   settings: Pick<BatchSettings, 'voteTarget' | 'aggregator' | 'tie'>,
 ): BatchAggregate {
   const scored = scoreStored(hits, assignments);
+  const key = JSON.stringify([settings.voteTarget, settings.aggregator, settings.tie]);
+  const recent = recentAggregates.find((r) => r.settings === key && sameScored(r.scored, scored));
+  if (recent) return recent.aggregate;
+  const aggregate = aggregateScored(scored, settings);
+  recentAggregates.unshift({ scored, settings: key, aggregate });
+  recentAggregates.length = Math.min(recentAggregates.length, RECENT_AGGREGATES);
+  return aggregate;
+}
+
+function aggregateScored(scored: ScoredAssignment[], settings: Pick<BatchSettings, 'voteTarget' | 'aggregator' | 'tie'>): BatchAggregate {
   const valid = countedVotes(scored);
   const used = labelVotes(valid, settings.voteTarget);
   const tiePolicy = tiePolicyOf(settings.tie);

@@ -1,11 +1,11 @@
 import { actionModels } from '../actions/models.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, WorkerDecisionDoc } from '../db/models/index.js';
 import { llmAssistedAction } from '../hits/index.js';
-import { batchVerdicts, DEFAULT_VERDICT_POLICY, type WorkerStanding } from '../quality/index.js';
+import { batchVerdicts, DEFAULT_VERDICT_POLICY, type ScoredAssignment, type WorkerStanding, type WorkerVerdict } from '../quality/index.js';
 import { ensureBlockedQualification } from './blocked-qualification.js';
 import type { PipelineContext } from './context.js';
 import { llmAssistedVerdictsOf } from './llm-flags.js';
-import { scoreStored } from './votes.js';
+import { sameScored, scoreStored } from './votes.js';
 
 /**
  * Worker-level decisions of a collection round (the imperative shell around
@@ -112,6 +112,24 @@ async function retractCounted(
 }
 
 /**
+ * The verdicts last fitted, with the scores and the workers left out of the references they
+ * came from. `batchVerdicts` is a function of those alone, and a round in which no assignment
+ * came in or changed has the very same scores (derived-records.ts): the fit is not redone.
+ */
+const recentVerdicts: { scored: readonly ScoredAssignment[]; notReferences: string; verdicts: Map<string, WorkerVerdict> }[] = [];
+const RECENT_VERDICTS = 4;
+
+function verdictsOf(scored: readonly ScoredAssignment[], notReferences: ReadonlySet<string>): Map<string, WorkerVerdict> {
+  const key = JSON.stringify([...notReferences].sort());
+  const recent = recentVerdicts.find((r) => r.notReferences === key && sameScored(r.scored, scored));
+  if (recent) return recent.verdicts;
+  const { verdicts } = batchVerdicts(scored, notReferences, DEFAULT_VERDICT_POLICY);
+  recentVerdicts.unshift({ scored, notReferences: key, verdicts });
+  recentVerdicts.length = Math.min(recentVerdicts.length, RECENT_VERDICTS);
+  return verdicts;
+}
+
+/**
  * Decides, records and sends this round's worker-level decisions; returns every worker's
  * standing for the review (stopped or not, with the verdict).
  */
@@ -130,11 +148,7 @@ export async function decideWorkers(
   const flagged = new Set([...llm].filter(([, v]) => v.flagged).map(([w]) => w));
   const blocksLlm = llmAssistedAction(settings.preset) === 'block';
   // the batch's verdicts under its own fitted working model (quality/batch-verdicts.ts)
-  const { verdicts } = batchVerdicts(
-    scoreStored(data.hits, data.assignments),
-    new Set([...decided.keys(), ...flagged]),
-    DEFAULT_VERDICT_POLICY,
-  );
+  const verdicts = verdictsOf(scoreStored(data.hits, data.assignments), new Set([...decided.keys(), ...flagged]));
   const standings = new Map<string, WorkerStanding>();
   for (const [workerId, verdict] of [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     let decision = decided.get(workerId);
