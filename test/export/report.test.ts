@@ -67,7 +67,10 @@ describe('qrelay report', () => {
     expect(report.batch).toBe(BATCH);
     expect(report.items).toBe(CASES);
     expect(report.labels).toBeGreaterThan(0);
-    expect(report.votes).toBeGreaterThanOrEqual(3 * report.labels);
+    // a label has its majority of 3 decided: 3 votes, or 2 agreeing where a lost vote was not
+    // collected again (the `recollect: when-undecided` default)
+    expect(report.votes).toBeGreaterThanOrEqual(2 * report.labels);
+    expect(report.votes).toBeLessThanOrEqual(3 * report.items);
     expect(report.cost.total).toBe(report.cost.rewards + report.cost.fees + report.cost.bonuses);
     expect(report.cost.total).toBeGreaterThan(0);
     expect(report.latency.timeToTarget.p50Seconds).toBeGreaterThan(0);
