@@ -1,5 +1,6 @@
 import type { Vote } from '../aggregate/votes.js';
 import type { Judgment } from '../domain/cases.js';
+import { firstAnswers } from './decided-majority.js';
 
 /**
  * Adaptive redundancy (pure): two votes per item first, the third only where the two
@@ -24,11 +25,7 @@ export const FIRST_VOTES = 2;
  * that decide); items without a vote are absent (they need `FIRST_VOTES`).
  */
 export function adaptiveTargets(votes: readonly Vote<Judgment>[], voteTarget: number): Map<string, number> {
-  const first = new Map<string, Judgment[]>();
-  for (const v of votes) {
-    const seen = first.get(v.item) ?? [];
-    if (seen.length < FIRST_VOTES) first.set(v.item, [...seen, v.label]);
-  }
+  const first = firstAnswers(votes, FIRST_VOTES);
   const base = Math.min(FIRST_VOTES, voteTarget);
   const targets = new Map<string, number>();
   for (const [item, labels] of first) {

@@ -20,7 +20,7 @@ export type RecollectPolicy = 'when-undecided' | 'always';
 export const decidingVotes = (voteTarget: number): number => Math.floor(voteTarget / 2) + 1;
 
 /** Per item, its answers among its first `voteTarget` valid votes (votes in submission order). */
-function firstAnswers(votes: readonly Vote<Judgment>[], voteTarget: number): Map<string, Judgment[]> {
+export function firstAnswers(votes: readonly Vote<Judgment>[], voteTarget: number): Map<string, Judgment[]> {
   const first = new Map<string, Judgment[]>();
   for (const v of votes) {
     const seen = first.get(v.item) ?? [];
