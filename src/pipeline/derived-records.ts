@@ -84,3 +84,26 @@ export function scoreRemembered(records: readonly AssignmentRecord[], hits: read
   }
   return records.map((r) => scores.get(r)!.scored);
 }
+
+/** Whether two lists hold the very same scored assignments, in the same order. */
+const sameScored = (a: readonly ScoredAssignment[], b: readonly ScoredAssignment[]) =>
+  a.length === b.length && a.every((s, i) => s === b[i]);
+
+/**
+ * The last few results of a function of a batch's scored assignments (and of `key`, the
+ * other inputs as a string). A collection round computes the same thing more than once from
+ * the same scores (its follow-up and its labels aggregate them; a round in which no
+ * assignment came in or changed fits the same verdicts), and the scores of unchanged
+ * assignments are the very same objects (above), so the same list is found by identity.
+ */
+export function recentByScores<T>(capacity: number): (scored: readonly ScoredAssignment[], key: string, compute: () => T) => T {
+  const recent: { scored: readonly ScoredAssignment[]; key: string; value: T }[] = [];
+  return (scored, key, compute) => {
+    const hit = recent.find((r) => r.key === key && sameScored(r.scored, scored));
+    if (hit) return hit.value;
+    const value = compute();
+    recent.unshift({ scored, key, value });
+    recent.length = Math.min(recent.length, capacity);
+    return value;
+  };
+}

@@ -17,6 +17,10 @@ export async function doneImports(ctx: PipelineContext, batch: string): Promise<
   return new Set(rows.map((r) => r._id));
 }
 
+/** In the batch's order: first import, then line. */
+export const byBatchOrder = (a: Pick<RecordDoc, 'order'>, b: Pick<RecordDoc, 'order'>): number =>
+  (a.order[0] ?? 0) - (b.order[0] ?? 0) || (a.order[1] ?? 0) - (b.order[1] ?? 0);
+
 /**
  * The batch's records of a kind that a finished import wrote, in the batch's order (first
  * import, then line). Rows of an import that never finished are not shown.
@@ -25,9 +29,7 @@ export async function visibleRecords(ctx: PipelineContext, kind: IngestKind, bat
   const done = await doneImports(ctx, batch);
   if (done.size === 0) return [];
   const rows = await recordModel(ctx, kind).find({ batch }).lean<RecordDoc[]>();
-  return rows
-    .filter((r) => r.imports.some((id) => done.has(id)))
-    .sort((a, b) => (a.order[0] ?? 0) - (b.order[0] ?? 0) || (a.order[1] ?? 0) - (b.order[1] ?? 0));
+  return rows.filter((r) => r.imports.some((id) => done.has(id))).sort(byBatchOrder);
 }
 
 /** Above this many records of one batch, its texts are read in one pass rather than one lookup each. */

@@ -24,7 +24,7 @@ import {
   type WorkerStats,
 } from '../quality/index.js';
 import { checkItemId, itemId } from './names.js';
-import { rememberedAssignmentRecord, rememberedHitRecord, scoreRemembered } from './derived-records.js';
+import { recentByScores, rememberedAssignmentRecord, rememberedHitRecord, scoreRemembered } from './derived-records.js';
 
 /**
  * From stored HITs and assignments to labels, agreement and worker statistics (pure).
@@ -142,18 +142,8 @@ export interface BatchAggregate {
   validCounts: Map<string, number>;
 }
 
-/**
- * The aggregates computed last, each with the scored assignments and settings it came from:
- * a collection round aggregates the same votes twice (its follow-up, then its labels), and
- * the aggregate is a function of those alone (the scores of unchanged assignments are the
- * same objects: derived-records.ts).
- */
-const recentAggregates: { scored: readonly ScoredAssignment[]; settings: string; aggregate: BatchAggregate }[] = [];
-const RECENT_AGGREGATES = 4;
-
-/** Whether two lists hold the very same scored assignments, in the same order. */
-export const sameScored = (a: readonly ScoredAssignment[], b: readonly ScoredAssignment[]) =>
-  a.length === b.length && a.every((s, i) => s === b[i]);
+/** A collection round aggregates the same votes twice (its follow-up, then its labels): the aggregate is a function of the scores and settings alone. */
+const recentAggregate = recentByScores<BatchAggregate>(4);
 
 export function aggregateStored(
   hits: readonly HitDoc[],
@@ -162,12 +152,7 @@ export function aggregateStored(
 ): BatchAggregate {
   const scored = scoreStored(hits, assignments);
   const key = JSON.stringify([settings.voteTarget, settings.aggregator, settings.tie]);
-  const recent = recentAggregates.find((r) => r.settings === key && sameScored(r.scored, scored));
-  if (recent) return recent.aggregate;
-  const aggregate = aggregateScored(scored, settings);
-  recentAggregates.unshift({ scored, settings: key, aggregate });
-  recentAggregates.length = Math.min(recentAggregates.length, RECENT_AGGREGATES);
-  return aggregate;
+  return recentAggregate(scored, key, () => aggregateScored(scored, settings));
 }
 
 function aggregateScored(scored: ScoredAssignment[], settings: Pick<BatchSettings, 'voteTarget' | 'aggregator' | 'tie'>): BatchAggregate {

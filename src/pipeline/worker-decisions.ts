@@ -5,7 +5,8 @@ import { batchVerdicts, DEFAULT_VERDICT_POLICY, type ScoredAssignment, type Work
 import { ensureBlockedQualification } from './blocked-qualification.js';
 import type { PipelineContext } from './context.js';
 import { llmAssistedVerdictsOf } from './llm-flags.js';
-import { sameScored, scoreStored } from './votes.js';
+import { recentByScores } from './derived-records.js';
+import { scoreStored } from './votes.js';
 
 /**
  * Worker-level decisions of a collection round (the imperative shell around
@@ -112,21 +113,15 @@ async function retractCounted(
 }
 
 /**
- * The verdicts last fitted, with the scores and the workers left out of the references they
- * came from. `batchVerdicts` is a function of those alone, and a round in which no assignment
- * came in or changed has the very same scores (derived-records.ts): the fit is not redone.
+ * `batchVerdicts` is a function of the scores and the workers left out of the references
+ * alone, and a round in which no assignment came in or changed has the very same scores
+ * (derived-records.ts): the fit is not redone.
  */
-const recentVerdicts: { scored: readonly ScoredAssignment[]; notReferences: string; verdicts: Map<string, WorkerVerdict> }[] = [];
-const RECENT_VERDICTS = 4;
+const recentVerdicts = recentByScores<Map<string, WorkerVerdict>>(4);
 
 function verdictsOf(scored: readonly ScoredAssignment[], notReferences: ReadonlySet<string>): Map<string, WorkerVerdict> {
   const key = JSON.stringify([...notReferences].sort());
-  const recent = recentVerdicts.find((r) => r.notReferences === key && sameScored(r.scored, scored));
-  if (recent) return recent.verdicts;
-  const { verdicts } = batchVerdicts(scored, notReferences, DEFAULT_VERDICT_POLICY);
-  recentVerdicts.unshift({ scored, notReferences: key, verdicts });
-  recentVerdicts.length = Math.min(recentVerdicts.length, RECENT_VERDICTS);
-  return verdicts;
+  return recentVerdicts(scored, key, () => batchVerdicts(scored, notReferences, DEFAULT_VERDICT_POLICY).verdicts);
 }
 
 /**

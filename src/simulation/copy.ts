@@ -5,6 +5,7 @@ import { bulkWriteSliced } from '../pipeline/bulk.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import { draftBatch, requireBatch } from '../batches/index.js';
 import { batchIdPrefix } from '../pipeline/names.js';
+import { byBatchOrder } from '../pipeline/records.js';
 
 /**
  * The simulated copy of a batch (`qrelay simulate`): its finished imports, cases, gold pool
@@ -128,9 +129,6 @@ export interface CopiedRecords {
   goldItems: GoldItem[];
 }
 
-/** In the batch's order: first import, then line (as `visibleRecords` sorts). */
-const byOrder = (a: RecordDoc, b: RecordDoc) => (a.order[0] ?? 0) - (b.order[0] ?? 0) || (a.order[1] ?? 0) - (b.order[1] ?? 0);
-
 /** Each record's stored text, read in one pass over the source's texts (by `_id` prefix). */
 async function sourceTexts<R>(
   model: { find(filter: { _id: RegExp }): { lean<T>(): PromiseLike<T> } },
@@ -211,8 +209,8 @@ export async function copyBatch(
   await bulkWriteSliced(m.imports, insert(imports.map((i) => ({ ...i, _id: importIds.get(i._id)!, batch: name }))));
   const caseOf = new Map(items.map((r, i) => [r._id, cases[i]!]));
   const goldOf = new Map(gold.map((r, i) => [r._id, goldItems[i]!]));
-  const visibleItems = [...items].sort(byOrder);
-  const visibleGold = [...gold].sort(byOrder);
+  const visibleItems = [...items].sort(byBatchOrder);
+  const visibleGold = [...gold].sort(byBatchOrder);
   return {
     items: items.length,
     gold: gold.length,

@@ -11,6 +11,7 @@ import type { PopulationProfile } from './population.js';
 import { collectBatch } from '../pipeline/collect.js';
 import { createPipelineContext, type PipelineContext } from '../pipeline/context.js';
 import { publishBatch } from '../pipeline/publish.js';
+import { recollectOf } from '../pipeline/redundancy.js';
 import { softBlockedWorkers } from '../pipeline/blocked-qualification.js';
 import { forgetTargetReputation } from '../pipeline/reputation.js';
 import { requireBatch } from '../batches/index.js';
@@ -142,8 +143,7 @@ async function publishRequestFor(
   const doc = await requireBatch(ctx, source);
   const s = doc.settings;
   const { redundancy } = collection;
-  // batches published before the setting collected every lost vote again (pipeline/redundancy.ts)
-  const recollect = collection.recollect ?? (s ? (s.recollect ?? 'always') : undefined);
+  const recollect = collection.recollect ?? (s ? recollectOf(s) : undefined);
   const decisions = workerDecisions ?? s?.review.workerDecisions;
   // adaptive checks as asked (sized for the simulated population), else as the source was published
   const checks = adaptive
