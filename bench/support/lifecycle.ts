@@ -61,7 +61,10 @@ function timedQrelay(
   args: string[],
   timesFile: string,
 ): Promise<{ stdout: string; wall: number; cpu: number | null; peakMiB: number | null }> {
-  const cli = [process.execPath, join(paths.root, 'dist', 'src', 'cli.js'), ...args];
+  // QRELAY_BENCH_CPU_PROF=<dir>: a V8 CPU profile of each command in <dir> (coarse sampling: profiling slows the run)
+  const profile = process.env.QRELAY_BENCH_CPU_PROF;
+  const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--cpu-prof-interval=4000'] : [];
+  const cli = [process.execPath, ...profiling, join(paths.root, 'dist', 'src', 'cli.js'), ...args];
   const timed = existsSync(TIME);
   const [command, ...rest] = timed ? [TIME, '-f', '%U %S %M', '-o', timesFile, ...cli] : cli;
   const started = performance.now();

@@ -67,11 +67,23 @@ describe('pollHits', () => {
   });
 
   it('asks GetHIT for the polled HITs the listing does not show (a deleted HIT)', async () => {
-    const { backend, calls } = platform(ids(30).map((id) => hit(id)));
-    const views = await pollHits(backend, [...ids(30), 'GONE'], 4);
+    const { backend, calls } = platform(ids(LIST_HITS_FROM).map((id) => hit(id)));
+    const views = await pollHits(backend, [...ids(LIST_HITS_FROM), 'GONE'], 4);
+    expect(calls.pages).toBe(1);
     expect(calls.getHit).toEqual(['GONE']);
     expect(views.get('GONE')?.status).toBe('Disposed');
-    expect(views.size).toBe(31);
+    expect(views.size).toBe(LIST_HITS_FROM + 1);
+  });
+
+  it('a few dozen HITs of a large batch: one GetHIT each, not the listing of every HIT', async () => {
+    const account = ids(451).map((id) => hit(id));
+    const { backend, calls } = platform(account);
+    const polled = ids(451).filter((_, i) => i % 10 === 0);
+    expect(polled.length).toBeLessThan(LIST_HITS_FROM);
+    const views = await pollHits(backend, polled, 4);
+    expect(calls.pages).toBe(0);
+    expect(calls.getHit.sort()).toEqual(polled);
+    expect(views.size).toBe(polled.length);
   });
 
   it('stops listing an account of many other HITs at its budget and asks GetHIT for the rest', async () => {

@@ -1,3 +1,4 @@
+import { BSON } from 'mongodb';
 import type { CrowdAssignment, CrowdBackend } from '../crowd/backend.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, PlatformHitView } from '../db/models/index.js';
 import { readAnswers } from './answers.js';
@@ -83,12 +84,27 @@ function assignmentDocs(ctx: PipelineContext, hit: HitDoc, a: CrowdAssignment): 
   return { xml: a.answer, doc };
 }
 
-/** Brings the round's data up to date with what reconcile wrote (the new assignments read back by `_id`, as stored). */
+/**
+ * An assignment this round's upsert inserted, as a read would give it back: the document as
+ * the model casts it for the insert (its defaults added), through the driver's BSON, without
+ * a read per assignment (one round trip each, 1,374 of them in the paper's batch).
+ */
+function asInserted(ctx: PipelineContext, doc: AssignmentDoc): AssignmentDoc {
+  const cast = new ctx.models.assignments(doc).toObject({ depopulate: true, versionKey: false });
+  return BSON.deserialize(BSON.serialize(cast)) as AssignmentDoc;
+}
+
+/**
+ * Brings the round's data up to date with what reconcile wrote: the assignments its upserts
+ * inserted as stored (asInserted), and any other new one (stored by a round cut off earlier)
+ * read back by `_id`.
+ */
 async function refresh(
   ctx: PipelineContext,
   data: BatchData,
   written: {
     fresh: readonly { doc: AssignmentDoc }[];
+    inserted: ReadonlySet<unknown>;
     statusChanges: readonly { _id: string; status: string }[];
     views: readonly { _id: string; view: PlatformHitView }[];
   },
@@ -97,7 +113,9 @@ async function refresh(
   for (const { _id, view } of written.views) hitById.get(_id)!.platform = view;
   const assignmentById = new Map(data.assignments.map((a) => [a._id, a]));
   for (const { _id, status } of written.statusChanges) assignmentById.get(_id)!.platformStatus = status;
-  const added = await mapPool(written.fresh, 4, ({ doc }) => ctx.models.assignments.findById(doc._id).lean<AssignmentDoc>());
+  const added = await mapPool(written.fresh, 4, async ({ doc }) =>
+    written.inserted.has(doc._id) ? asInserted(ctx, doc) : ctx.models.assignments.findById(doc._id).lean<AssignmentDoc>(),
+  );
   for (const a of added) if (a && !assignmentById.has(a._id)) data.assignments.push(a);
 }
 
@@ -176,7 +194,7 @@ export async function reconcileBatch(
     ctx.models.hits,
     views.map(({ _id, view }) => ({ updateOne: { filter: { _id }, update: { $set: { platform: view } } } })),
   );
-  if (data) await refresh(ctx, data, { fresh, statusChanges, views });
+  if (data) await refresh(ctx, data, { fresh, inserted: new Set(inserted.upsertedIds), statusChanges, views });
   if (result.newAssignments > 0) ctx.progress(`batch ${doc._id}: ${result.newAssignments} new assignments from ${result.hitsPolled} HITs`);
   return result;
 }

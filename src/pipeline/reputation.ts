@@ -13,7 +13,9 @@ import {
   type FinalLabel,
   type ReputationRecord,
 } from '../quality/reputation.js';
+import { BULK_SLICE, bulkWriteSliced } from './bulk.js';
 import type { PipelineContext } from './context.js';
+import { mapPool } from './pool.js';
 import { ensureTargetQualification } from './target-qualification.js';
 import { withLlmFlags } from './llm-flags.js';
 import { workerDecisions } from './worker-decisions.js';
@@ -125,6 +127,10 @@ function finalLabels(labels: readonly LabelDoc[]): Map<string, FinalLabel> {
 
 const FINISHED: readonly BatchDoc['state'][] = ['complete', 'expired', 'closed'];
 
+/** Reads of workers' stored reputation, and values set on the platform, in flight at once. */
+const READS_IN_FLIGHT = 4;
+const PUSHES_IN_FLIGHT = 4;
+
 export interface ReputationUpdate {
   target: string;
   /** Workers whose record in the batch changed. */
@@ -167,14 +173,19 @@ export async function updateBatchReputation(
   // the batch's records as the last round of it in this process stored them (round-memory.ts)
   const remembered = opts.known?.records;
   const kept = new Map<string, ReputationRecord>();
-  for (const [workerId, fresh] of records) {
-    // a record this process stored and pushed, unchanged since: nothing to read or write
+  // a record this process stored and pushed, unchanged since: nothing to read or write
+  const toRead = [...records].filter(([workerId, fresh]) => {
     const mine = remembered?.get(workerId);
     if (mine && sameRecord(mine, flagged === null ? { ...fresh, llmFlags: mine.llmFlags } : fresh)) {
       kept.set(workerId, mine);
-      continue;
+      return false;
     }
-    const stored = await store.findById(docId(target, workerId)).lean<ReputationDoc>();
+    return true;
+  });
+  const storedDocs = await mapPool(toRead, READS_IN_FLIGHT, ([workerId]) => store.findById(docId(target, workerId)).lean<ReputationDoc>());
+  const writes: Parameters<typeof store.bulkWrite>[0] = [];
+  for (const [i, [workerId, fresh]] of toRead.entries()) {
+    const stored = storedDocs[i];
     const previous = stored?.batches.find((b) => b.batch === doc._id)?.record;
     // without this round's llm detection, a flag found earlier stays
     const record = flagged === null && previous ? { ...fresh, llmFlags: previous.llmFlags } : fresh;
@@ -186,14 +197,18 @@ export async function updateBatchReputation(
     result.changed++;
     const batches = [...(stored?.batches ?? []).filter((b) => b.batch !== doc._id), { batch: doc._id, record }];
     const { score, reason } = reputationScore(sumRecords(batches.map((b) => b.record)));
-    await store.updateOne(
-      { _id: docId(target, workerId) },
-      // a new document: never set on the platform (explicit: the dev database drops a null $setOnInsert)
-      { $set: { target, workerId, batches, score, reason, updatedAt: ctx.now(), ...(!stored && { pushed: null, pushedAt: null }) } },
-      { upsert: true },
-    );
+    writes.push({
+      updateOne: {
+        filter: { _id: docId(target, workerId) },
+        // a new document: never set on the platform (explicit: the dev database drops a null $setOnInsert)
+        update: { $set: { target, workerId, batches, score, reason, updatedAt: ctx.now(), ...(!stored && { pushed: null, pushedAt: null }) } },
+        upsert: true,
+      },
+    });
     if (stored?.pushed !== score) stale.push({ ...(stored as ReputationDoc), _id: docId(target, workerId), workerId, score });
   }
+  // the records first, in bulk (filtered by `_id` alone); then the platform, then what was pushed
+  await bulkWriteSliced(store, writes);
   if (stale.length > 0) result.pushed = await push(ctx, target, stale);
   if (opts.known) opts.known.records = kept;
   return result;
@@ -208,9 +223,14 @@ async function push(
   const backend = ctx.backend(target);
   const id = await ensureReputationQualification(ctx, target, backend);
   const store = reputationModel(ctx);
-  for (const d of docs) {
-    await backend.setQualificationScore(id, d.workerId, d.score);
-    await store.updateOne({ _id: d._id }, { $set: { pushed: d.score, pushedAt: ctx.now() } });
+  // each value set, then recorded (a crash between the two sets it again: the call is repeat-safe)
+  for (let i = 0; i < docs.length; i += BULK_SLICE) {
+    const slice = docs.slice(i, i + BULK_SLICE);
+    await mapPool(slice, PUSHES_IN_FLIGHT, (d) => backend.setQualificationScore(id, d.workerId, d.score));
+    await bulkWriteSliced(
+      store,
+      slice.map((d) => ({ updateOne: { filter: { _id: d._id }, update: { $set: { pushed: d.score, pushedAt: ctx.now() } } } })),
+    );
   }
   return docs.length;
 }

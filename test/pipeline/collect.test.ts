@@ -5,7 +5,7 @@ import { publishBatch } from '../../src/pipeline/publish.js';
 import { reviewBatch } from '../../src/pipeline/review.js';
 import { advance, newWorker, useMarketplace } from '../marketplace/support.js';
 import { honest, importSampleBatch, tempDir, testContext, work, type Answerer } from './support.js';
-import { requireBatch } from '../../src/batches/index.js';
+import { loadBatchData, requireBatch } from '../../src/batches/index.js';
 
 const h = useMarketplace();
 const dir = tempDir();
@@ -121,6 +121,43 @@ describe('collecting a batch', () => {
     expect(res.Assignment?.AssignmentStatus).toBe('Rejected');
     expect(res.Assignment?.RequesterFeedback).toMatch(/You answered 1 of 1 of them incorrectly .* We are sorry to reject this assignment/);
     expect((await ctx.models.hits.findById('col-b|0').lean())?.maxAssignments).toBe(4);
+  });
+
+  it("keeps the round's copy of new assignments equal to what the database stored, without reading them back", async () => {
+    const ctx = testContext(h.db);
+    await importSampleBatch(ctx, dir, 'col-e', 4, 40);
+    await publishBatch(ctx, 'col-e', { preset: 'quick', target: h.running.url }, 'local');
+    const [a, b] = await Promise.all([1, 2].map(() => newWorker(h)));
+    for (const w of [a!, b!]) await work(h.running, ctx, 'col-e|0', w.workerId, honest);
+    const { reconcileBatch } = await import('../../src/pipeline/reconcile.js');
+    const data = await loadBatchData(ctx, 'col-e');
+    expect(data.assignments).toHaveLength(0);
+    const found: string[] = [];
+    const models = ctx.models;
+    // counts the reads of single assignments that the round makes
+    const counting = {
+      ...ctx,
+      models: {
+        ...models,
+        assignments: new Proxy(models.assignments, {
+          get: (target, key, receiver) => {
+            if (key === 'findById') return (id: string) => (found.push(id), target.findById(id));
+            const value: unknown = Reflect.get(target, key, receiver);
+            return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+          },
+        }),
+      },
+    };
+    const result = await reconcileBatch(counting as typeof ctx, await requireBatch(ctx, 'col-e'), {}, data);
+    expect(result.newAssignments).toBe(2);
+    expect(found).toEqual([]);
+    const stored = await ctx.models.assignments.find({ batch: 'col-e' }).lean();
+    const byId = (x: { _id: string }, y: { _id: string }) => x._id.localeCompare(y._id);
+    // the dev database (FerretDB v1.24) drops the null fields of an upsert's $setOnInsert, which
+    // MongoDB stores: the round's copy has them as MongoDB would, and otherwise the same values
+    const present = (d: object) => Object.fromEntries(Object.entries(d).filter(([, v]) => v !== null));
+    expect([...data.assignments].sort(byId).map(present)).toEqual([...stored].sort(byId).map(present));
+    expect(data.assignments.every((x) => x.review === null && x.outcome === null && x.override === null)).toBe(true);
   });
 
   it('sends a recorded decision exactly once across a crash, and records an auto-approval that came first', async () => {

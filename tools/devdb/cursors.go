@@ -126,6 +126,16 @@ func (t *cursorTracker) opened(s *session, reply []byte) bool {
 	return true
 }
 
+// namespace is the "db.collection" of an open cursor ("" when unknown).
+func (t *cursorTracker) namespace(id int64) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c := t.cursors[id]; c != nil {
+		return c.ns
+	}
+	return ""
+}
+
 // moved updates the cursor of a getMore from its reply: exhausted or failed, it is gone.
 func (t *cursorTracker) moved(id int64, reply []byte) {
 	next, _ := replyCursor(reply)

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -27,11 +28,20 @@ func main() {
 	stopOnEOF := flag.Bool("stop-on-stdin-eof", false, "shut down when standard input closes (the parent process died or let go)")
 	flag.Parse()
 
+	// FerretDB allocates a document's worth of garbage on every command (SJSON in and out):
+	// at Go's default GOGC=100 the collector took about a fifth of the launcher's CPU under
+	// qrelay's simulation. A heap five times the live one (tens of MB) halves that; measured
+	// on a mix of updates, finds, bulk writes and scans: 15-20% less CPU and latency.
+	// GOGC in the environment still decides.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fail("bad -log-level %q: use debug, info, warn or error", *logLevel)
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	logger := slog.New(&lazyHandler{base: slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})})
 
 	abs, err := filepath.Abs(*dir)
 	if err != nil {
@@ -94,7 +104,9 @@ func main() {
 	}()
 	_ = db.MongoDBURI() // blocks until FerretDB's listener is up
 
+	stopDiagnostics := startDiagnostics()
 	proxy := &serializer{
+		log:     newCommandLog(),
 		backend: func() (net.Conn, error) { return net.Dial("unix", sock) },
 		logger:  logger,
 		indexer: newIDIndexer(abs),
@@ -127,6 +139,8 @@ func main() {
 	// The line below is the readiness signal the Node side waits for.
 	fmt.Printf("devdb ready mongodb://%s/ data=%s\n", public.Addr(), abs)
 	<-done
+	proxy.log.write()
+	stopDiagnostics()
 }
 
 func fail(format string, args ...any) {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // FerretDB v1 executes findAndModify, update and delete as "query, then write each
@@ -48,6 +49,7 @@ type serializer struct {
 	logger  *slog.Logger
 	indexer *idIndexer
 	cursors *cursorTracker
+	log     *commandLog // nil unless DEVDB_COMMAND_LOG asks for it (profile.go)
 }
 
 func (s *serializer) serve(l net.Listener) error {
@@ -92,6 +94,21 @@ func (s *serializer) handle(client net.Conn) {
 	}
 }
 
+// roundTrip, timed for the command log when there is one.
+func (s *serializer) roundTrip(sess *session, req []byte) ([]byte, error) {
+	if s.log == nil {
+		return roundTrip(sess, req)
+	}
+	ns := ""
+	if command, _, _ := commandInfo(req); command == "getMore" {
+		ns = s.cursors.namespace(getMoreCursor(req)) // before the reply, which may close the cursor
+	}
+	started := time.Now()
+	res, err := roundTrip(sess, req)
+	s.log.record(req, time.Since(started), ns)
+	return res, err
+}
+
 // roundTrip sends one request on the session's backend connection and reads its reply.
 func roundTrip(sess *session, req []byte) ([]byte, error) {
 	sess.exchange.Lock()
@@ -108,7 +125,7 @@ func (s *serializer) exchange(sess *session, req []byte) ([]byte, error) {
 	case "devdbStatus":
 		return s.cursors.statusReply(req, s.writing.Load()), nil
 	case "getMore":
-		res, err := roundTrip(sess, req)
+		res, err := s.roundTrip(sess, req)
 		if err == nil {
 			s.cursors.moved(getMoreCursor(req), res)
 		}
@@ -147,7 +164,7 @@ func (s *serializer) exchange(sess *session, req []byte) ([]byte, error) {
 func (s *serializer) read(sess *session, req []byte) ([]byte, error) {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
-	res, err := roundTrip(sess, req)
+	res, err := s.roundTrip(sess, req)
 	if err == nil && isHandshake(req) {
 		limitWriteBatch(res)
 	}
@@ -161,7 +178,7 @@ func (s *serializer) write(sess *session, req []byte) ([]byte, error) {
 		s.writing.Store(false)
 		s.lock.Unlock()
 	}()
-	res, err := roundTrip(sess, req)
+	res, err := s.roundTrip(sess, req)
 	if err == nil && isHandshake(req) {
 		limitWriteBatch(res)
 	}

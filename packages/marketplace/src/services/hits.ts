@@ -203,6 +203,8 @@ async function createHitNow(mp: Marketplace, req: NewHitRequest): Promise<HitSta
   await mp.models.questions.replaceOne({ _id: id }, { _id: id, xml: req.question }, { upsert: true });
   // HITCreated, if subscribed, is handed to the outbox by the background loop (events.ts)
   await mp.hits.insert(hit, req.uniqueRequestToken);
+  // its first worker would otherwise read it back from the database at once (the HIT exists now)
+  xmlCache(mp).set(id, req.question);
   return mp.hits.get(id)!;
 }
 
@@ -227,8 +229,10 @@ function cacheOf<V>(caches: WeakMap<Marketplace, SizedCache<V>>, mp: Marketplace
   return cache;
 }
 
+const xmlCache = (mp: Marketplace) => cacheOf(xmlCaches, mp, () => new SizedCache<string>(QUESTION_XML_BUDGET, (xml) => xml.length));
+
 export async function questionXml(mp: Marketplace, hitId: string): Promise<string | undefined> {
-  const cache = cacheOf(xmlCaches, mp, () => new SizedCache<string>(QUESTION_XML_BUDGET, (xml) => xml.length));
+  const cache = xmlCache(mp);
   const cached = cache.get(hitId);
   if (cached !== undefined) return cached;
   const xml = (await mp.models.questions.findById(hitId).lean<TextDoc>())?.xml;
