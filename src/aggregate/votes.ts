@@ -56,7 +56,8 @@ export function checkCategories(categories: readonly string[], where = 'categori
 export function indexVotes<L extends string>(votes: readonly Vote<L>[], categories: readonly L[]): IndexedVotes<L> {
   checkCategories(categories);
   const categoryIndex = new Map<string, number>(categories.map((c, k) => [c, k]));
-  const firstVote = new Map<string, number>();
+  // item -> worker -> the index of their first vote (nested maps: no key to build per vote)
+  const firstVote = new Map<string, Map<string, number>>();
   votes.forEach((v, n) => {
     for (const field of ['item', 'worker'] as const) {
       if (typeof v[field] !== 'string' || v[field].length === 0) {
@@ -68,14 +69,15 @@ export function indexVotes<L extends string>(votes: readonly Vote<L>[], categori
         `votes[${n}].label: ${quote(v.label)} is not one of the categories ${quote(categories)}; map it to one of them or add it to the list`,
       );
     }
-    const key = JSON.stringify([v.item, v.worker]);
-    const earlier = firstVote.get(key);
+    let ofItem = firstVote.get(v.item);
+    if (!ofItem) firstVote.set(v.item, (ofItem = new Map()));
+    const earlier = ofItem.get(v.worker);
     if (earlier !== undefined) {
       throw new UserError(
         `votes[${n}]: worker ${quote(v.worker)} already voted on item ${quote(v.item)} in votes[${earlier}]; keep one vote per worker and item`,
       );
     }
-    firstVote.set(key, n);
+    ofItem.set(v.worker, n);
   });
 
   const items = [...new Set(votes.map((v) => v.item))].sort(byCodeUnits);

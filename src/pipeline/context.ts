@@ -5,6 +5,7 @@ import { MturkBackend } from '../crowd/mturk/backend.js';
 import type { RetryPolicy } from '../crowd/mturk/retry.js';
 import { resolveTarget } from '../crowd/targets.js';
 import { pipelineModels, type PipelineModels } from '../db/models/index.js';
+import type { EscalatedCase } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import type { Logger } from '../log.js';
 
@@ -21,6 +22,11 @@ export interface PipelineContext {
   backend(target: string): CrowdBackend;
   /** One line per step, for a person watching (the CLI prints them; jobs log them). */
   progress(line: string): void;
+  /**
+   * Item texts this process holds already, by item id (a simulation's copy, which wrote
+   * them): `itemCases` answers from here rather than read the batch's texts again.
+   */
+  knownCases?: ReadonlyMap<string, EscalatedCase>;
 }
 
 export interface PipelineContextOptions {

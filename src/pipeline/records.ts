@@ -72,6 +72,8 @@ async function textsOf<R>(model: TextModel<R>, rows: readonly Pick<RecordDoc, '_
 
 /** The full cases of these records. */
 export function itemCases(ctx: PipelineContext, rows: readonly Pick<RecordDoc, '_id'>[]): Promise<EscalatedCase[]> {
+  const known = ctx.knownCases;
+  if (known && rows.every((r) => known.has(r._id))) return Promise.resolve(rows.map((r) => known.get(r._id)!));
   return textsOf(
     ctx.models.itemTexts,
     rows,

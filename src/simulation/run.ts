@@ -267,6 +267,9 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     // the copy's records as it wrote them (the demo's batch in place: read)
     const records = copied?.records.items ?? (await visibleRecords(ctx, 'escalations', req.name));
     const cases = copied?.records.cases ?? (await itemCases(ctx, records));
+    const casesById = new Map(records.map((r, i) => [r._id, cases[i]!]));
+    // the rounds' readers of item texts (LLM-assisted detection, reposts) take them from here
+    ctx.knownCases = casesById;
     const gold = copied?.records.gold ?? (await visibleRecords(ctx, 'gold', req.name));
     const oracle = simulationOracle(
       records.map((r, i) => ({ key: r.key, truth: r.label, record: cases[i]! })),
@@ -332,7 +335,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     completed = true;
     return {
       copy: { items: copy.items, gold: copy.gold, consensus: copy.consensus, withTruth: copy.withTruth },
-      cases: new Map(records.map((r, i) => [r._id, cases[i]!])),
+      cases: casesById,
       ctx,
       workers,
       blocked: new Set([...blocks.map((b) => String(b._id)), ...softBlocked.keys()]),

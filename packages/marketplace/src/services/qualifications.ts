@@ -29,7 +29,7 @@ export async function grant(mp: Marketplace, typeId: string, workerId: string, v
     grantTime: mp.clock.now(),
   };
   await mp.models.workerQualifications.replaceOne({ _id: doc._id }, doc, { upsert: true });
-  mp.workerRecords.forget(workerId);
+  mp.workerRecords.qualificationWritten(doc);
   return doc;
 }
 
@@ -44,7 +44,7 @@ export async function revoke(mp: Marketplace, typeId: string, workerId: string, 
     );
   // by `_id` alone: the dev database scans for any other filter; this process is the only writer
   await mp.models.workerQualifications.updateOne({ _id: id }, { $set: { status: 'Revoked' } });
-  mp.workerRecords.forget(workerId);
+  mp.workerRecords.qualificationWritten({ ...held, status: 'Revoked' });
   await sendWorkerMessage(mp, workerId, `Qualification revoked: ${type.name}`, reason ?? 'The requester revoked this qualification.');
 }
 

@@ -63,6 +63,17 @@ export class WorkerRecords {
     this.cache.delete(workerId);
   }
 
+  /**
+   * After a write of one custom qualification record (a grant, a new value, a revocation):
+   * the worker's other records stay known, and this one is as written. A requester who sets
+   * the values of a few dozen workers every round would otherwise have every one of them
+   * read again from the database (account, block and qualifications) at their next look.
+   */
+  qualificationWritten(doc: WorkerQualificationDoc): void {
+    this.generation++;
+    this.cache.get(doc.workerId)?.qualifications.set(doc.typeId, doc);
+  }
+
   /** After writes of many workers' records (an import). */
   forgetAll(): void {
     this.generation++;
