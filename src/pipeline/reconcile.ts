@@ -4,7 +4,7 @@ import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, PlatformHitView } 
 import { readAnswers } from './answers.js';
 import type { BatchData } from '../batches/index.js';
 import type { PipelineContext } from './context.js';
-import { bulkWriteSliced } from './bulk.js';
+import { bulkWriteSliced, insertMissing } from './bulk.js';
 import { mapPool } from './pool.js';
 import { pollHits } from './poll-hits.js';
 
@@ -85,9 +85,9 @@ function assignmentDocs(ctx: PipelineContext, hit: HitDoc, a: CrowdAssignment): 
 }
 
 /**
- * An assignment this round's upsert inserted, as a read would give it back: the document as
- * the model casts it for the insert (its defaults added), through the driver's BSON, without
- * a read per assignment (one round trip each, 1,374 of them in the paper's batch).
+ * A new assignment as the model casts it (its defaults added), through the driver's BSON:
+ * what is inserted, and what a read would give back, so the round keeps it without a read
+ * per assignment (one round trip each, 1,374 of them in the paper's batch).
  */
 function asInserted(ctx: PipelineContext, doc: AssignmentDoc): AssignmentDoc {
   const cast = new ctx.models.assignments(doc).toObject({ depopulate: true, versionKey: false });
@@ -95,16 +95,15 @@ function asInserted(ctx: PipelineContext, doc: AssignmentDoc): AssignmentDoc {
 }
 
 /**
- * Brings the round's data up to date with what reconcile wrote: the assignments its upserts
- * inserted as stored (asInserted), and any other new one (stored by a round cut off earlier)
- * read back by `_id`.
+ * Brings the round's data up to date with what reconcile wrote: the assignments it inserted
+ * as inserted, and any other new one (stored by a round cut off earlier) read back by `_id`.
  */
 async function refresh(
   ctx: PipelineContext,
   data: BatchData,
   written: {
-    fresh: readonly { doc: AssignmentDoc }[];
-    inserted: ReadonlySet<unknown>;
+    fresh: readonly AssignmentDoc[];
+    inserted: ReadonlySet<string>;
     statusChanges: readonly { _id: string; status: string }[];
     views: readonly { _id: string; view: PlatformHitView }[];
   },
@@ -113,8 +112,8 @@ async function refresh(
   for (const { _id, view } of written.views) hitById.get(_id)!.platform = view;
   const assignmentById = new Map(data.assignments.map((a) => [a._id, a]));
   for (const { _id, status } of written.statusChanges) assignmentById.get(_id)!.platformStatus = status;
-  const added = await mapPool(written.fresh, 4, async ({ doc }) =>
-    written.inserted.has(doc._id) ? asInserted(ctx, doc) : ctx.models.assignments.findById(doc._id).lean<AssignmentDoc>(),
+  const added = await mapPool(written.fresh, 4, async (doc) =>
+    written.inserted.has(doc._id) ? doc : ctx.models.assignments.findById(doc._id).lean<AssignmentDoc>(),
   );
   for (const a of added) if (a && !assignmentById.has(a._id)) data.assignments.push(a);
 }
@@ -172,18 +171,17 @@ export async function reconcileBatch(
     }
     if (!samePlatformView(hit.platform, view)) views.push({ _id: hit._id, view });
   });
-  // written together, in bulk, each filtered by `_id` alone (one round trip per 50 rather than
-  // one or two per assignment); the Answer XML before the assignment that refers to it.
-  // Reconciling is idempotent: a round cut off here lists the same assignments again.
-  await bulkWriteSliced(
+  // written together, in bulk (one round trip per 50 rather than one or two per assignment),
+  // new documents inserted, changes filtered by `_id` alone; the Answer XML before the
+  // assignment that refers to it. Reconciling is idempotent: a round cut off here lists the
+  // same assignments again, and what it inserted already stays as it is.
+  await insertMissing(
     ctx.models.assignmentAnswers,
-    fresh.map(({ doc, xml }) => ({ updateOne: { filter: { _id: doc._id }, update: { $setOnInsert: { xml } }, upsert: true } })),
+    fresh.map(({ doc, xml }) => ({ _id: doc._id, xml })),
   );
-  const inserted = await bulkWriteSliced(
-    ctx.models.assignments,
-    fresh.map(({ doc: { _id, ...doc } }) => ({ updateOne: { filter: { _id }, update: { $setOnInsert: doc }, upsert: true } })),
-  );
-  result.newAssignments = inserted.upserted;
+  const cast = fresh.map(({ doc }) => asInserted(ctx, doc));
+  const inserted = await insertMissing(ctx.models.assignments, cast);
+  result.newAssignments = inserted.size;
   await bulkWriteSliced(
     ctx.models.assignments,
     statusChanges.map(({ _id, status }) => ({ updateOne: { filter: { _id }, update: { $set: { platformStatus: status } } } })),
@@ -194,7 +192,7 @@ export async function reconcileBatch(
     ctx.models.hits,
     views.map(({ _id, view }) => ({ updateOne: { filter: { _id }, update: { $set: { platform: view } } } })),
   );
-  if (data) await refresh(ctx, data, { fresh, inserted: new Set(inserted.upsertedIds), statusChanges, views });
+  if (data) await refresh(ctx, data, { fresh: cast, inserted, statusChanges, views });
   if (result.newAssignments > 0) ctx.progress(`batch ${doc._id}: ${result.newAssignments} new assignments from ${result.hitsPolled} HITs`);
   return result;
 }

@@ -1,4 +1,5 @@
 import type { Marketplace } from '../core.js';
+import { insertOrReplaceText } from '../store/models.js';
 import { SizedCache } from '../store/sized-cache.js';
 
 /**
@@ -20,7 +21,7 @@ function cacheOf(mp: Marketplace): SizedCache<string> {
 
 /** Stores the answer of a submission (before its assignment becomes Submitted). */
 export async function storeAnswer(mp: Marketplace, assignmentId: string, hitId: string, xml: string): Promise<void> {
-  await mp.models.answers.replaceOne({ _id: assignmentId }, { _id: assignmentId, xml, hitId }, { upsert: true });
+  await insertOrReplaceText(mp.models.answers, { _id: assignmentId, xml, hitId });
   cacheOf(mp).set(assignmentId, xml);
 }
 

@@ -6,7 +6,7 @@ import { parseQuestion, type Question } from '../domain/question-xml.js';
 import { checkRequirements, type QualificationKind } from '../domain/requirements.js';
 import { isSystemQualification, SYSTEM_QUALIFICATION_IDS } from '../domain/system-qualifications.js';
 import { hashId, newEntityId, seededEntityId } from '../ids.js';
-import type { HitTypeDoc, TextDoc } from '../store/models.js';
+import { insertOrReplaceText, type HitTypeDoc, type TextDoc } from '../store/models.js';
 import { SizedCache } from '../store/sized-cache.js';
 import { keepWantedEvents } from './events.js';
 import { claimToken, TOKEN_WINDOW_MS } from './payments.js';
@@ -200,7 +200,7 @@ async function createHitNow(mp: Marketplace, req: NewHitRequest): Promise<HitSta
       now,
     ),
   );
-  await mp.models.questions.replaceOne({ _id: id }, { _id: id, xml: req.question }, { upsert: true });
+  await insertOrReplaceText(mp.models.questions, { _id: id, xml: req.question });
   // HITCreated, if subscribed, is handed to the outbox by the background loop (events.ts)
   await mp.hits.insert(hit, req.uniqueRequestToken);
   // its first worker would otherwise read it back from the database at once (the HIT exists now)
