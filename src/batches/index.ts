@@ -1,3 +1,3 @@
 /** Read models of a batch: the batch, its HITs and assignments, its labels. */
-export { draftBatch, requireBatch, loadBatchData, type BatchData } from './repository.js';
+export { draftBatch, requireBatch, loadBatchData, loadBatchHits, type BatchData } from './repository.js';
 export { buildLabels, plannedItems, type BatchAggregation } from './labels.js';

@@ -23,10 +23,15 @@ export interface BatchData {
 
 export async function loadBatchData(ctx: PipelineContext, batch: string): Promise<BatchData> {
   const [hits, assignments] = await Promise.all([
-    ctx.models.hits.find({ batch }).lean<HitDoc[]>(),
+    loadBatchHits(ctx, batch),
     ctx.models.assignments.find({ batch }).lean<AssignmentDoc[]>(),
   ]);
-  return { hits: hits.sort((a, b) => a.index - b.index), assignments };
+  return { hits, assignments };
+}
+
+/** The batch's HITs in their order (after publishing some: its assignments did not change). */
+export async function loadBatchHits(ctx: PipelineContext, batch: string): Promise<HitDoc[]> {
+  return (await ctx.models.hits.find({ batch }).lean<HitDoc[]>()).sort((a, b) => a.index - b.index);
 }
 
 /** A new batch as import creates it: a draft, nothing planned or published yet. */

@@ -24,7 +24,7 @@ import { batchStamp, changedOnlyByRound, RoundMemories, type RoundMemory } from 
 import { updateBatchReputation } from './reputation.js';
 import { moveAudiences } from './adaptive-rounds.js';
 import { updateExperience } from './experience-qualification.js';
-import { loadBatchData, type BatchAggregation, type BatchData, requireBatch } from '../batches/index.js';
+import { loadBatchData, loadBatchHits, type BatchAggregation, type BatchData, requireBatch } from '../batches/index.js';
 
 /**
  * One collection round of a published batch: create HITs not created yet, reconcile,
@@ -333,6 +333,11 @@ async function pollTheRest(
   return more.newAssignments === 0 && more.statusChanges === 0 && more.viewChanges === 0;
 }
 
+/** The round's data after it published HITs: the HITs read again, the assignments as they were (publishing adds none). */
+async function reloadHits(ctx: PipelineContext, batch: string, data: BatchData): Promise<BatchData> {
+  return { hits: await loadBatchHits(ctx, batch), assignments: data.assignments };
+}
+
 /**
  * One round on one read of the batch: its HITs and assignments are read once (and again
  * only after HITs were created), and each stage brings that copy up to date with what it
@@ -349,7 +354,7 @@ async function round(
   let data = recalled?.data ?? (await loadBatchData(ctx, batch));
   if (data.hits.some((h) => h.state === 'planned' || h.state === 'creating')) {
     await publishPending(ctx, doc);
-    data = await loadBatchData(ctx, batch);
+    data = await reloadHits(ctx, batch, data);
   }
   const reconcile = await reconcileBatch(ctx, doc, opts, data);
   // adaptive checks: workers past their starter HITs get qrelay-experience, for the regular HITs
@@ -361,12 +366,12 @@ async function round(
   const followUp = await followUpBatch(ctx, doc, data, partial ? () => pollTheRest(ctx, doc, data, partial, reconcile) : undefined);
   if (followUp.reposted > 0) {
     await publishPending(ctx, await requireBatch(ctx, batch));
-    data = await loadBatchData(ctx, batch);
+    data = await reloadHits(ctx, batch, data);
   }
   // adaptive checks: when one kind of HIT is all taken, some of the other kind move over (adaptive-rounds.ts)
   if (await moveAudiences(ctx, await requireBatch(ctx, batch), data.hits)) {
     await publishPending(ctx, await requireBatch(ctx, batch));
-    data = await loadBatchData(ctx, batch);
+    data = await reloadHits(ctx, batch, data);
   }
   doc = await requireBatch(ctx, batch);
   const known = { labels: recalled?.labels, built: recalled?.built };

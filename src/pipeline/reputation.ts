@@ -201,7 +201,9 @@ export async function updateBatchReputation(
       updateOne: {
         filter: { _id: docId(target, workerId) },
         // a new document: never set on the platform (explicit: the dev database drops a null $setOnInsert)
-        update: { $set: { target, workerId, batches, score, reason, updatedAt: ctx.now(), ...(!stored && { pushed: null, pushedAt: null }) } },
+        update: {
+          $set: { target, workerId, batches, score, reason, updatedAt: ctx.now(), ...(!stored && { pushed: null, pushedAt: null }) },
+        },
         upsert: true,
       },
     });
