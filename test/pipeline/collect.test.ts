@@ -158,6 +158,22 @@ describe('collecting a batch', () => {
     expect(stored.every((x) => x.review === null && x.outcome === null && x.override === null)).toBe(true);
   });
 
+  it('inserts only what is missing: a document already stored (a round cut off after writing it) is left as it is', async () => {
+    const ctx = testContext(h.db);
+    const { insertMissing, BULK_SLICE } = await import('../../src/pipeline/bulk.js');
+    await ctx.models.assignmentAnswers.create({ _id: 'im-stored', xml: '<as stored/>' });
+    // more than one slice, the stored one in the second
+    const docs = Array.from({ length: BULK_SLICE + 2 }, (_, i) => ({ _id: `im-${i}`, xml: `<new ${i}/>` }));
+    docs.splice(BULK_SLICE + 1, 0, { _id: 'im-stored', xml: '<a retry/>' });
+    const inserted = await insertMissing(ctx.models.assignmentAnswers, docs);
+    expect(inserted.size).toBe(BULK_SLICE + 2);
+    expect(inserted.has('im-stored')).toBe(false);
+    expect((await ctx.models.assignmentAnswers.findById('im-stored').lean())?.xml).toBe('<as stored/>');
+    expect((await ctx.models.assignmentAnswers.findById(`im-${BULK_SLICE + 1}`).lean())?.xml).toBe(`<new ${BULK_SLICE + 1}/>`);
+    // a second time, nothing is new
+    expect((await insertMissing(ctx.models.assignmentAnswers, docs)).size).toBe(0);
+  });
+
   it('sends a recorded decision exactly once across a crash, and records an auto-approval that came first', async () => {
     const ctx = testContext(h.db);
     await importSampleBatch(ctx, dir, 'col-c', 4, 60);
