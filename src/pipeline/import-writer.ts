@@ -1,7 +1,7 @@
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import type { ImportCounts, RecordDoc } from '../db/models/index.js';
 import type { IngestKind } from '../ingest/index.js';
-import { BULK_SLICE, bulkWriteSliced } from './bulk.js';
+import { BULK_SLICE, bulkWriteSliced, insertRefusingStored } from './bulk.js';
 import type { PipelineContext } from './context.js';
 import { recordModel } from './records.js';
 
@@ -16,21 +16,6 @@ type NewRecord = RecordDoc & StringIdDoc;
 interface Pending {
   doc: NewRecord;
   record: unknown;
-}
-
-/** The ids `insertMany` refused as duplicates (already stored); any other failure is thrown. */
-async function insertNew(collection: Collection<StringIdDoc>, docs: readonly StringIdDoc[]): Promise<Set<string>> {
-  const refused = new Set<string>();
-  if (docs.length === 0) return refused;
-  try {
-    await collection.insertMany(docs as StringIdDoc[], { ordered: false });
-  } catch (err) {
-    const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
-    const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as Array<{ code?: number; index: number }>;
-    if (list.length === 0 || list.some((e) => e.code !== 11000)) throw err;
-    for (const e of list) refused.add(docs[e.index]!._id);
-  }
-  return refused;
 }
 
 /**
@@ -95,7 +80,7 @@ export class ImportWriter {
     // texts first: a record is never visible without its text
     const texts = this.texts();
     if (texts) {
-      const taken = await insertNew(
+      const taken = await insertRefusingStored(
         texts,
         inserts.map(({ doc, record }) => ({ _id: doc._id, record })),
       );
@@ -109,7 +94,7 @@ export class ImportWriter {
     }
 
     const fresh = [...inserts, ...replaces].map((p) => p.doc);
-    const taken = await insertNew(recordCollection, fresh);
+    const taken = await insertRefusingStored(recordCollection, fresh);
     for (const d of fresh) if (!taken.has(d._id)) this.inserted.push(d._id);
     counts.inserted += fresh.length - taken.size;
     // stored already (before this import, or by a concurrent one): only this import's id is added
