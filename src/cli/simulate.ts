@@ -3,6 +3,8 @@ import type { Config } from '../config.js';
 import type { EscalatedCase } from '../domain/cases.js';
 import { samplePopulation, sampleFiles } from '../demo/sample.js';
 import { batchReport, recordAggregateChoice } from '../export/index.js';
+import type { BatchData } from '../batches/index.js';
+import { lastRoundData } from '../pipeline/collect.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import {
   buildForecast,
@@ -41,8 +43,13 @@ interface SimulateCliOptions {
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Every answer to a real item of the copy, counted or not (`cases`: the copy's, by item id). */
-async function collectedVotes(ctx: PipelineContext, batch: string, cases: ReadonlyMap<string, EscalatedCase>): Promise<ForecastVote[]> {
-  const assignments = await ctx.models.assignments.find({ batch }, { workerId: 1, answers: 1 }).lean();
+async function collectedVotes(
+  ctx: PipelineContext,
+  batch: string,
+  cases: ReadonlyMap<string, EscalatedCase>,
+  data: BatchData | undefined,
+): Promise<ForecastVote[]> {
+  const assignments = data?.assignments ?? (await ctx.models.assignments.find({ batch }, { workerId: 1, answers: 1 }).lean());
   return assignments.flatMap((a) =>
     (a.answers ?? []).flatMap((x) => {
       const item = x.kind === 'real' ? cases.get(x.item) : undefined;
@@ -59,8 +66,10 @@ export async function runSimulation(
 ): Promise<Forecast> {
   const run = await simulateBatch({ connection: ctx.models.batches.db, config, logger: ctx.logger, progress }, req);
   const endStarted = performance.now();
-  const { report } = await batchReport(run.ctx, req.name, { cases: run.cases });
-  const votes = await collectedVotes(run.ctx, req.name, run.cases);
+  // the batch as the last round left it (no other writer touched the copy since): not read again
+  const data = await lastRoundData(run.ctx, req.name);
+  const { report } = await batchReport(run.ctx, req.name, { cases: run.cases, ...(data && { data }) });
+  const votes = await collectedVotes(run.ctx, req.name, run.cases, data);
   const forecast = buildForecast({
     source: req.source,
     seed: req.population.seed,

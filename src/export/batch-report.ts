@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { BatchData } from '../batches/index.js';
 import type { EscalatedCase } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import type { PipelineContext } from '../pipeline/context.js';
@@ -39,6 +40,8 @@ export interface BatchReportOptions {
   measure?: string;
   /** The batch's cases by item id, when the caller holds them (a simulation): not read again. */
   cases?: ReadonlyMap<string, EscalatedCase>;
+  /** The batch's HITs and assignments, when the caller holds them as stored (a simulation's last round): not read again. */
+  data?: BatchData;
 }
 
 async function adjudicatedFor(ctx: PipelineContext, batch: string, given: string | undefined): Promise<string> {
@@ -50,7 +53,7 @@ async function adjudicatedFor(ctx: PipelineContext, batch: string, given: string
 }
 
 export async function batchReport(ctx: PipelineContext, batch: string, opts: BatchReportOptions = {}): Promise<BatchReport> {
-  const { input, options } = await reportInputFor(ctx, batch, opts.cases);
+  const { input, options } = await reportInputFor(ctx, batch, opts.cases, opts.data);
   const base = await baseFor(ctx, batch, opts.base);
   let holes: number | null = null;
   if (base !== null) {

@@ -254,6 +254,16 @@ function memoryKey(ctx: PipelineContext, batch: string): string {
 
 type Stamp = { createdAt: Date; publishedAt?: Date | null; revision?: number | null };
 
+/**
+ * The batch's HITs and assignments as this process's last round of it left them, if nothing
+ * changed the batch since (its stamp): what a reader that comes right after the rounds (the
+ * simulation's report) may take instead of reading the whole batch again. Kept for the next round.
+ */
+export async function lastRoundData(ctx: PipelineContext, batch: string): Promise<BatchData | undefined> {
+  const doc = await ctx.models.batches.findById(batch, { createdAt: 1, publishedAt: 1, revision: 1 }).lean<Stamp>();
+  return doc ? memories.peek(memoryKey(ctx, batch), batchStamp(doc))?.data : undefined;
+}
+
 async function withRoundLease<T>(
   ctx: PipelineContext,
   batch: string,
@@ -356,13 +366,15 @@ async function round(
     await publishPending(ctx, doc);
     data = await reloadHits(ctx, batch, data);
   }
-  const reconcile = await reconcileBatch(ctx, doc, opts, data);
+  // new assignments held for the review, which stores each with its decision (review.ts)
+  const held: AssignmentDoc[] = [];
+  const reconcile = await reconcileBatch(ctx, doc, opts, data, held);
   // adaptive checks: workers past their starter HITs get qrelay-experience, for the regular HITs
   await updateExperience(ctx, doc, data.assignments);
   const partial = opts.hitIds ?? opts.poll;
   // worker-level decisions first (recorded, then sent), so that the review discards a stopped worker's unreviewed work
   const standings = await decideWorkers(ctx, doc, data);
-  const review = await reviewBatch(ctx, doc, standings, data);
+  const review = await reviewBatch(ctx, doc, standings, data, held);
   const followUp = await followUpBatch(ctx, doc, data, partial ? () => pollTheRest(ctx, doc, data, partial, reconcile) : undefined);
   if (followUp.reposted > 0) {
     await publishPending(ctx, await requireBatch(ctx, batch));

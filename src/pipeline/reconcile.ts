@@ -89,7 +89,7 @@ function assignmentDocs(ctx: PipelineContext, hit: HitDoc, a: CrowdAssignment): 
  * what is inserted, and what a read would give back, so the round keeps it without a read
  * per assignment (one round trip each, 1,374 of them in the paper's batch).
  */
-function asInserted(ctx: PipelineContext, doc: AssignmentDoc): AssignmentDoc {
+export function asInserted(ctx: PipelineContext, doc: AssignmentDoc): AssignmentDoc {
   const cast = new ctx.models.assignments(doc).toObject({ depopulate: true, versionKey: false });
   return BSON.deserialize(BSON.serialize(cast)) as AssignmentDoc;
 }
@@ -106,6 +106,8 @@ async function refresh(
     inserted: ReadonlySet<string>;
     statusChanges: readonly { _id: string; status: string }[];
     views: readonly { _id: string; view: PlatformHitView }[];
+    /** The new assignments are held for the review to insert, not stored yet. */
+    held: boolean;
   },
 ): Promise<void> {
   const hitById = new Map(data.hits.map((h) => [h._id, h]));
@@ -113,7 +115,7 @@ async function refresh(
   const assignmentById = new Map(data.assignments.map((a) => [a._id, a]));
   for (const { _id, status } of written.statusChanges) assignmentById.get(_id)!.platformStatus = status;
   const added = await mapPool(written.fresh, 4, async (doc) =>
-    written.inserted.has(doc._id) ? doc : ctx.models.assignments.findById(doc._id).lean<AssignmentDoc>(),
+    written.inserted.has(doc._id) || written.held ? doc : ctx.models.assignments.findById(doc._id).lean<AssignmentDoc>(),
   );
   for (const a of added) if (a && !assignmentById.has(a._id)) data.assignments.push(a);
 }
@@ -124,12 +126,18 @@ async function refresh(
  * `data` (its HITs and assignments as read at the start of the round), it reads nothing of the batch again and brings `data` up to date with what it
  * wrote: the HITs' platform views, the assignments' statuses, and the new assignments as the
  * database stored them (read back by `_id`), so that the rest of the round works on one read.
+ *
+ * `held` (with `data`): the new assignments are added to `data` and to `held`, not inserted;
+ * the round's review inserts them with their decision (review.ts), one write each instead of
+ * an insert and then an update. A round cut off before that lists them again, as it would
+ * an assignment it never saw. Their Answer XML is stored here all the same.
  */
 export async function reconcileBatch(
   ctx: PipelineContext,
   doc: BatchDoc,
   opts: { hitIds?: readonly string[]; poll?: readonly string[] } = {},
   data?: BatchData,
+  held?: AssignmentDoc[],
 ): Promise<ReconcileResult> {
   const settings = doc.settings as BatchSettings;
   const backend = ctx.backend(settings.target);
@@ -180,8 +188,10 @@ export async function reconcileBatch(
     fresh.map(({ doc, xml }) => ({ _id: doc._id, xml })),
   );
   const cast = fresh.map(({ doc }) => asInserted(ctx, doc));
-  const inserted = await insertMissing(ctx.models.assignments, cast);
-  result.newAssignments = inserted.size;
+  const holding = held !== undefined && data !== undefined;
+  const inserted = holding ? new Set<string>() : await insertMissing(ctx.models.assignments, cast);
+  if (holding) held.push(...cast);
+  result.newAssignments = holding ? cast.length : inserted.size;
   await bulkWriteSliced(
     ctx.models.assignments,
     statusChanges.map(({ _id, status }) => ({ updateOne: { filter: { _id }, update: { $set: { platformStatus: status } } } })),
@@ -192,7 +202,7 @@ export async function reconcileBatch(
     ctx.models.hits,
     views.map(({ _id, view }) => ({ updateOne: { filter: { _id }, update: { $set: { platform: view } } } })),
   );
-  if (data) await refresh(ctx, data, { fresh: cast, inserted, statusChanges, views });
+  if (data) await refresh(ctx, data, { fresh: cast, inserted, statusChanges, views, held: holding });
   if (result.newAssignments > 0) ctx.progress(`batch ${doc._id}: ${result.newAssignments} new assignments from ${result.hitsPolled} HITs`);
   return result;
 }

@@ -8,7 +8,7 @@ import { BatchStateError } from './errors.js';
 import { priceTerms } from './budget.js';
 import { itemCases } from './records.js';
 import { assignmentRecord, hitRecord, tiePolicyOf } from './votes.js';
-import { loadBatchData, plannedItems, requireBatch } from '../batches/index.js';
+import { loadBatchData, plannedItems, requireBatch, type BatchData } from '../batches/index.js';
 
 /** The cases of these items: from `known` when it holds every one (the simulation's copy), else read. */
 function casesOf(
@@ -33,11 +33,13 @@ export async function reportInputFor(
   ctx: PipelineContext,
   batch: string,
   known?: ReadonlyMap<string, EscalatedCase>,
+  /** The batch's HITs and assignments as the caller holds them (the last round's: collect.ts lastRoundData), in place of a read. */
+  given?: BatchData,
 ): Promise<{ input: ReportInput; options: ReportOptions }> {
   const doc = await requireBatch(ctx, batch);
   if (!doc.settings) throw new BatchStateError(`batch ${batch} is not published: there is nothing to report yet`);
   const settings: BatchSettings = doc.settings;
-  const data = await loadBatchData(ctx, batch);
+  const data = given ?? (await loadBatchData(ctx, batch));
   const ids = [...plannedItems(data.hits).keys()];
   const cases = await casesOf(ctx, ids, known);
   const terms = priceTerms(settings);

@@ -38,7 +38,7 @@ import { workerDecisions } from './worker-decisions.js';
  * by polarity, agreement with final labels, soft blocks with their reasons, llm-assisted
  * flags), the score of their sum, and the value last set on the platform. A collection round
  * recomputes its batch's records from what it already loaded and touches only the workers
- * whose record changed (one read by `_id` per worker); a worker whose score moved gets
+ * whose record changed (their documents read together, by `_id`); a worker whose score moved gets
  * the new value (written here first, pushed, then marked pushed: a crash in between pushes
  * again on the next round or sync). The llm-assisted detection needs the items' texts, so it
  * runs when the batch is complete (and on `qrelay reputation sync`), not every round.
@@ -127,9 +127,24 @@ function finalLabels(labels: readonly LabelDoc[]): Map<string, FinalLabel> {
 
 const FINISHED: readonly BatchDoc['state'][] = ['complete', 'expired', 'closed'];
 
-/** Reads of workers' stored reputation, and values set on the platform, in flight at once. */
-const READS_IN_FLIGHT = 4;
+/** Values set on the platform in flight at once. */
 const PUSHES_IN_FLIGHT = 4;
+
+/** Stored reputation documents asked for in one query. */
+const READ_SLICE = 500;
+
+/**
+ * The stored documents of these ids, a query per READ_SLICE of them: MongoDB answers `$in` on
+ * `_id` from its index; the dev database scans the collection (a document per worker and
+ * target) once, where a read per worker cost a round trip each (1,184 reads, 2 ms each and
+ * the driver's share, in a 4,056-case simulation).
+ */
+async function storedReputation(store: Model<ReputationDoc>, ids: readonly string[]): Promise<Map<string, ReputationDoc>> {
+  const out = new Map<string, ReputationDoc>();
+  for (let i = 0; i < ids.length; i += READ_SLICE)
+    for (const d of await store.find({ _id: { $in: ids.slice(i, i + READ_SLICE) } }).lean<ReputationDoc[]>()) out.set(d._id, d);
+  return out;
+}
 
 export interface ReputationUpdate {
   target: string;
@@ -182,7 +197,11 @@ export async function updateBatchReputation(
     }
     return true;
   });
-  const storedDocs = await mapPool(toRead, READS_IN_FLIGHT, ([workerId]) => store.findById(docId(target, workerId)).lean<ReputationDoc>());
+  const storedById = await storedReputation(
+    store,
+    toRead.map(([workerId]) => docId(target, workerId)),
+  );
+  const storedDocs = toRead.map(([workerId]) => storedById.get(docId(target, workerId)));
   const writes: Parameters<typeof store.bulkWrite>[0] = [];
   for (const [i, [workerId, fresh]] of toRead.entries()) {
     const stored = storedDocs[i];

@@ -5,7 +5,8 @@ import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewOutcome, Rev
 import { UserError } from '../errors.js';
 import { decideWithStanding, scoreAttentionChecks, type ReviewDecision, type WorkerStanding } from '../quality/index.js';
 import type { PipelineContext } from './context.js';
-import { BULK_SLICE, bulkWriteSliced } from './bulk.js';
+import { BULK_SLICE, bulkWriteSliced, insertMissing } from './bulk.js';
+import { asInserted } from './reconcile.js';
 import { mapPool } from './pool.js';
 import { assignmentRecord, hitRecord } from './votes.js';
 
@@ -71,12 +72,16 @@ function doneFields(outcome: ReviewOutcome, at: Date) {
 /**
  * Reviews the batch's assignments not yet done. Given the round's `data`, it reads nothing
  * of the batch again and leaves `data` as the database holds it (decisions and outcomes).
+ * `held`: new assignments of `data` the round's reconcile left for the review to store
+ * (reconcile.ts): each is inserted with its decision, one write where an insert and then an
+ * update were two (in the dev database 0.6 ms a document against 2.7 ms for an update of one).
  */
 export async function reviewBatch(
   ctx: PipelineContext,
   doc: BatchDoc,
   standings: ReadonlyMap<string, WorkerStanding> = new Map(),
   data?: BatchData,
+  held: readonly AssignmentDoc[] = [],
 ): Promise<ReviewResult> {
   const settings = doc.settings as BatchSettings;
   const backend = ctx.backend(settings.target);
@@ -104,14 +109,21 @@ export async function reviewBatch(
       review: { action: d.action, countsVotes: d.countsVotes, reason: d.reason, feedback: d.feedback, decidedAt: ctx.now() },
     });
   }
+  // the held ones inserted with their decision (the model's cast, as the round keeps them);
+  // one stored meanwhile is refused as it is and updated like any other
+  const heldIds = new Set(held.map((a) => a._id));
+  const newcomers = decisions.filter(({ a }) => heldIds.has(a._id));
+  const cast = new Map(newcomers.map(({ a, review }) => [a._id, asInserted(ctx, { ...a, review, reviewState: 'decided' })]));
+  const inserted = await insertMissing(ctx.models.assignments, [...cast.values()]);
+  const updates = decisions.filter(({ a }) => !inserted.has(a._id));
   await bulkWriteSliced(
     ctx.models.assignments,
-    decisions.map(({ a, review }) => ({
+    updates.map(({ a, review }) => ({
       updateOne: { filter: { _id: a._id }, update: { $set: { review, reviewState: 'decided' as const } } },
     })),
   );
   for (const { a, review } of decisions) {
-    a.review = review;
+    a.review = inserted.has(a._id) ? cast.get(a._id)!.review : review;
     a.reviewState = 'decided';
   }
   result.decided = decisions.length;

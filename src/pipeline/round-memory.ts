@@ -68,6 +68,12 @@ export class RoundMemories {
     return entry?.stamp === stamp ? entry.memory : undefined;
   }
 
+  /** What the last round left for `key` if the batch is still at `stamp`, kept for the next round. */
+  peek(key: string, stamp: string): RoundMemory | undefined {
+    const entry = this.kept.get(key);
+    return entry?.stamp === stamp ? entry.memory : undefined;
+  }
+
   keep(key: string, stamp: string, memory: RoundMemory): void {
     this.kept.delete(key);
     this.kept.set(key, { stamp, memory });

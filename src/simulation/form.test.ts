@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillPageForm, PageFormError, readPageForm } from './form.js';
+import { carriesOwnMark, fillPageForm, PageFormError, pageTemplate, readPageForm } from './form.js';
 
 const PAGE = `<!DOCTYPE html><html><body>
 <form id="search"><input name="q" value="outside"></form>
@@ -117,5 +117,30 @@ describe('reading a <crowd-form> page', () => {
 
   it('prefers a real <form> when the page has one', () => {
     expect(readPageForm(`<crowd-form></crowd-form><form><input name="a" value="1"></form>`).crowd).toBe(false);
+  });
+  it("reads every assignment's page of a HIT as one template, which fills in as the page itself does", () => {
+    // a frame names its assignment: the hidden field, the submit address with the assignment's token
+    const pageOf = (assignmentId: string, token: string) =>
+      PAGE.replace('<form method="post">', `<form method="post" action="http://mp/submit/${token}/mturk/externalSubmit">`).replace(
+        'name="assignmentId" value=""',
+        `name="assignmentId" value="${assignmentId}"`,
+      );
+    const own = (assignmentId: string, token: string) => [`http://mp/submit/${token}`, assignmentId, 'W9'];
+    const first = pageTemplate(pageOf('A1', 'tok-1'), own('A1', 'tok-1'));
+    expect(pageTemplate(pageOf('A2', 'tok-2'), own('A2', 'tok-2'))).toBe(first);
+    expect(first).not.toContain('tok-1');
+    const form = readPageForm(first);
+    expect(carriesOwnMark(form)).toBe(false);
+    const filling = { answers: new Map([['k1', 'yes']]), timers: new Map([['k1', 10]]) };
+    for (const [id, token] of [
+      ['A1', 'tok-1'],
+      ['A2', 'tok-2'],
+    ] as const)
+      expect(fillPageForm(form, { ...filling, assignmentId: id })).toEqual(
+        fillPageForm(readPageForm(pageOf(id, token)), { ...filling, assignmentId: id }),
+      );
+    // a page that shows its worker's id in a field it submits is not shared
+    const showsWorker = PAGE.replace('name="batch" value="b7"', 'name="batch" value="b7-W9"');
+    expect(carriesOwnMark(readPageForm(pageTemplate(showsWorker, own('A1', 'tok-1'))))).toBe(true);
   });
 });

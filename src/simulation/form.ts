@@ -173,6 +173,27 @@ export function readPageForm(html: string): PageForm {
   return { controls, items: [...items.values()], crowd };
 }
 
+/** Marks where a page named its own assignment (pageTemplate); an invisible separator, which JSON leaves as it is. */
+const OWN_MARK = '\u2063';
+
+/**
+ * A page with the places it names its own assignment (`own`: its submit address, which
+ * carries the assignment's token, the assignment's and the worker's ids) replaced by marks
+ * (pure): every assignment of a HIT shows the same template, so a simulation reads it once.
+ */
+export function pageTemplate(html: string, own: readonly string[]): string {
+  return own.reduce((text, s, i) => (s ? text.split(s).join(`${OWN_MARK}${i}${OWN_MARK}`) : text), html);
+}
+
+/**
+ * Whether a form read from a template would send or show a mark: anywhere but the
+ * `assignmentId` control, which the filled-in form names itself (fillPageForm). Such a form
+ * is read from the page as it is.
+ */
+export function carriesOwnMark(form: PageForm): boolean {
+  return JSON.stringify({ ...form, controls: form.controls.filter((c) => c.name !== 'assignmentId') }).includes(OWN_MARK);
+}
+
 export interface Filling {
   assignmentId: string;
   /** The value chosen for an item's radio group (one of `item.values`). */

@@ -213,4 +213,27 @@ describe('notifications', () => {
       expect.objectContaining({ subject: 'New batch', text: 'More HITs tomorrow.' }),
     ]);
   });
+  it('enqueues a message once however often its events are handed over, and leaves a stored one as it is', async () => {
+    const { outbox, models } = h.running.marketplace;
+    const before = outbox.pendingCount;
+    const message = (id: string) => ({ id, destination: 'http://127.0.0.1:9/none', body: `{"id":"${id}"}` });
+    await outbox.enqueueMany([message('outbox-a'), message('outbox-b')], 1_000);
+    expect(outbox.pendingCount).toBe(before + 2);
+    // a message that failed for good is kept as it is when the same events come again (a crash between two writes)
+    await outbox.failedAttempt('outbox-b', 3, 'gone', undefined);
+    await outbox.enqueueMany([message('outbox-a'), message('outbox-b'), message('outbox-c')], 2_000);
+    expect(outbox.pendingCount).toBe(before + 2);
+    const stored = await models.outbox
+      .find({ _id: { $in: ['outbox-a', 'outbox-b', 'outbox-c'] } })
+      .sort({ _id: 1 })
+      .lean();
+    expect(stored.map((d) => [d._id, d.state, d.attempts, d.nextAttemptAt.getTime()])).toEqual([
+      ['outbox-a', 'pending', 0, 1_000],
+      ['outbox-b', 'failed', 3, 1_000],
+      ['outbox-c', 'pending', 0, 2_000],
+    ]);
+    expect(outbox.dueIds(2_000, 100).filter((id) => id.startsWith('outbox-'))).toEqual(['outbox-a', 'outbox-c']);
+    await outbox.delivered(['outbox-a', 'outbox-c']);
+    expect(outbox.pendingCount).toBe(before);
+  });
 });

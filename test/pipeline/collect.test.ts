@@ -1,11 +1,12 @@
 import { GetAssignmentCommand } from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
-import { collectBatch } from '../../src/pipeline/collect.js';
+import { collectBatch, lastRoundData } from '../../src/pipeline/collect.js';
 import { publishBatch } from '../../src/pipeline/publish.js';
 import { reviewBatch } from '../../src/pipeline/review.js';
 import { advance, newWorker, useMarketplace } from '../marketplace/support.js';
 import { honest, importSampleBatch, tempDir, testContext, work, type Answerer } from './support.js';
 import { loadBatchData, requireBatch } from '../../src/batches/index.js';
+import type { AssignmentDoc } from '../../src/db/models/index.js';
 
 const h = useMarketplace();
 const dir = tempDir();
@@ -13,6 +14,23 @@ const dir = tempDir();
 async function platformStatus(assignmentId: string): Promise<string | undefined> {
   const res = await h.client().send(new GetAssignmentCommand({ AssignmentId: assignmentId }));
   return res.Assignment?.AssignmentStatus;
+}
+
+/** `ctx` with its assignments model telling `seen` the arguments of each call of `method`, then making it. */
+function spyOnAssignments<C extends ReturnType<typeof testContext>>(
+  ctx: C,
+  method: 'findById' | 'bulkWrite',
+  seen: (args: unknown[]) => void,
+): C {
+  const assignments = new Proxy(ctx.models.assignments, {
+    get: (target, key, receiver) => {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      const bound = (value as (...args: unknown[]) => unknown).bind(target);
+      return key === method ? (...args: unknown[]) => (seen(args), bound(...args)) : bound;
+    },
+  });
+  return { ...ctx, models: { ...ctx.models, assignments } };
 }
 
 describe('collecting a batch', () => {
@@ -60,6 +78,16 @@ describe('collecting a batch', () => {
     const again = await collectBatch(ctx, 'col-a');
     expect(again.reconcile.newAssignments).toBe(0);
     expect(again.review.decided).toBe(0);
+
+    // the last round's copy of the batch is the batch as stored (what the simulation's report takes instead of a read)
+    const byId = (x: { _id: string }, y: { _id: string }) => x._id.localeCompare(y._id);
+    const kept = await lastRoundData(ctx, 'col-a');
+    const stored = await loadBatchData(ctx, 'col-a');
+    expect([...kept!.hits].sort(byId)).toEqual([...stored.hits].sort(byId));
+    expect([...kept!.assignments].sort(byId)).toEqual([...stored.assignments].sort(byId));
+    // changed by anything else since, the batch is read again
+    await ctx.models.batches.updateOne({ _id: 'col-a' }, { $inc: { revision: 1 } });
+    expect(await lastRoundData(ctx, 'col-a')).toBeUndefined();
   });
 
   it('collects a discarded vote again only where the remaining two votes tie (recollect: when-undecided, the default)', async () => {
@@ -133,22 +161,9 @@ describe('collecting a batch', () => {
     const data = await loadBatchData(ctx, 'col-e');
     expect(data.assignments).toHaveLength(0);
     const found: string[] = [];
-    const models = ctx.models;
     // counts the reads of single assignments that the round makes
-    const counting = {
-      ...ctx,
-      models: {
-        ...models,
-        assignments: new Proxy(models.assignments, {
-          get: (target, key, receiver) => {
-            if (key === 'findById') return (id: string) => (found.push(id), target.findById(id));
-            const value: unknown = Reflect.get(target, key, receiver);
-            return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-          },
-        }),
-      },
-    };
-    const result = await reconcileBatch(counting as typeof ctx, await requireBatch(ctx, 'col-e'), {}, data);
+    const counting = spyOnAssignments(ctx, 'findById', ([id]) => found.push(id as string));
+    const result = await reconcileBatch(counting, await requireBatch(ctx, 'col-e'), {}, data);
     expect(result.newAssignments).toBe(2);
     expect(found).toEqual([]);
     const stored = await ctx.models.assignments.find({ batch: 'col-e' }).lean();
@@ -156,6 +171,46 @@ describe('collecting a batch', () => {
     expect([...data.assignments].sort(byId)).toEqual([...stored].sort(byId));
     // inserted with the model's defaults (an upsert's $setOnInsert lost the null ones in the dev database)
     expect(stored.every((x) => x.review === null && x.outcome === null && x.override === null)).toBe(true);
+  });
+
+  it("stores a round's new assignments with their decision, one insert each, and a round cut off before that lists them again", async () => {
+    const ctx = testContext(h.db);
+    await importSampleBatch(ctx, dir, 'col-f', 4, 40);
+    await publishBatch(ctx, 'col-f', { preset: 'quick', target: h.running.url }, 'local');
+    const [a, b] = await Promise.all([1, 2].map(() => newWorker(h)));
+    for (const w of [a!, b!]) await work(h.running, ctx, 'col-f|0', w.workerId, honest);
+    const { reconcileBatch } = await import('../../src/pipeline/reconcile.js');
+    const doc = await requireBatch(ctx, 'col-f');
+
+    // a round cut off after its reconcile: the Answer XML is stored, the assignments are not
+    const cut = await loadBatchData(ctx, 'col-f');
+    const heldBefore: AssignmentDoc[] = [];
+    expect((await reconcileBatch(ctx, doc, {}, cut, heldBefore)).newAssignments).toBe(2);
+    expect(heldBefore.map((x) => x.review)).toEqual([null, null]);
+    expect(await ctx.models.assignments.countDocuments({ batch: 'col-f' })).toBe(0);
+    expect(await ctx.models.assignmentAnswers.countDocuments({ _id: { $in: heldBefore.map((x) => x._id) } })).toBe(2);
+
+    // the next round lists them again and stores each with its decision: no update records a decision
+    const data = await loadBatchData(ctx, 'col-f');
+    const held: AssignmentDoc[] = [];
+    expect((await reconcileBatch(ctx, doc, {}, data, held)).newAssignments).toBe(2);
+    const statements: string[] = [];
+    const counting = spyOnAssignments(ctx, 'bulkWrite', ([ops]) => {
+      for (const op of ops as { updateOne: { update: { $set: Record<string, unknown> } } }[])
+        statements.push(String(op.updateOne.update.$set.reviewState));
+    });
+    const review = await reviewBatch(counting, doc, new Map(), data, held);
+    expect(review).toMatchObject({ decided: 2, approved: 2 });
+    // the only updates: marking the two sent decisions done
+    expect(statements).toEqual(['done', 'done']);
+    const stored = await ctx.models.assignments.find({ batch: 'col-f' }).lean();
+    const byId = (x: { _id: string }, y: { _id: string }) => x._id.localeCompare(y._id);
+    expect([...data.assignments].sort(byId)).toEqual([...stored].sort(byId));
+    expect(stored.map((x) => [x.reviewState, x.outcome, x.review?.action])).toEqual([
+      ['done', 'approved', 'approve'],
+      ['done', 'approved', 'approve'],
+    ]);
+    expect(await Promise.all(stored.map((x) => platformStatus(x._id)))).toEqual(['Approved', 'Approved']);
   });
 
   it('inserts only what is missing: a document already stored (a round cut off after writing it) is left as it is', async () => {
