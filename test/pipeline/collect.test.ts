@@ -16,6 +16,16 @@ async function platformStatus(assignmentId: string): Promise<string | undefined>
   return res.Assignment?.AssignmentStatus;
 }
 
+const byId = (x: { _id: string }, y: { _id: string }) => x._id.localeCompare(y._id);
+
+/** A quick batch of 4 cases published on the marketplace, its first HIT submitted by two honest workers. */
+async function twoSubmissions(ctx: ReturnType<typeof testContext>, batch: string): Promise<void> {
+  await importSampleBatch(ctx, dir, batch, 4, 40);
+  await publishBatch(ctx, batch, { preset: 'quick', target: h.running.url }, 'local');
+  const [a, b] = await Promise.all([1, 2].map(() => newWorker(h)));
+  for (const w of [a!, b!]) await work(h.running, ctx, `${batch}|0`, w.workerId, honest);
+}
+
 /** `ctx` with its assignments model telling `seen` the arguments of each call of `method`, then making it. */
 function spyOnAssignments<C extends ReturnType<typeof testContext>>(
   ctx: C,
@@ -80,7 +90,6 @@ describe('collecting a batch', () => {
     expect(again.review.decided).toBe(0);
 
     // the last round's copy of the batch is the batch as stored (what the simulation's report takes instead of a read)
-    const byId = (x: { _id: string }, y: { _id: string }) => x._id.localeCompare(y._id);
     const kept = await lastRoundData(ctx, 'col-a');
     const stored = await loadBatchData(ctx, 'col-a');
     expect([...kept!.hits].sort(byId)).toEqual([...stored.hits].sort(byId));
@@ -153,10 +162,7 @@ describe('collecting a batch', () => {
 
   it("keeps the round's copy of new assignments equal to what the database stored, without reading them back", async () => {
     const ctx = testContext(h.db);
-    await importSampleBatch(ctx, dir, 'col-e', 4, 40);
-    await publishBatch(ctx, 'col-e', { preset: 'quick', target: h.running.url }, 'local');
-    const [a, b] = await Promise.all([1, 2].map(() => newWorker(h)));
-    for (const w of [a!, b!]) await work(h.running, ctx, 'col-e|0', w.workerId, honest);
+    await twoSubmissions(ctx, 'col-e');
     const { reconcileBatch } = await import('../../src/pipeline/reconcile.js');
     const data = await loadBatchData(ctx, 'col-e');
     expect(data.assignments).toHaveLength(0);
@@ -167,7 +173,6 @@ describe('collecting a batch', () => {
     expect(result.newAssignments).toBe(2);
     expect(found).toEqual([]);
     const stored = await ctx.models.assignments.find({ batch: 'col-e' }).lean();
-    const byId = (x: { _id: string }, y: { _id: string }) => x._id.localeCompare(y._id);
     expect([...data.assignments].sort(byId)).toEqual([...stored].sort(byId));
     // inserted with the model's defaults (an upsert's $setOnInsert lost the null ones in the dev database)
     expect(stored.every((x) => x.review === null && x.outcome === null && x.override === null)).toBe(true);
@@ -175,10 +180,7 @@ describe('collecting a batch', () => {
 
   it("stores a round's new assignments with their decision, one insert each, and a round cut off before that lists them again", async () => {
     const ctx = testContext(h.db);
-    await importSampleBatch(ctx, dir, 'col-f', 4, 40);
-    await publishBatch(ctx, 'col-f', { preset: 'quick', target: h.running.url }, 'local');
-    const [a, b] = await Promise.all([1, 2].map(() => newWorker(h)));
-    for (const w of [a!, b!]) await work(h.running, ctx, 'col-f|0', w.workerId, honest);
+    await twoSubmissions(ctx, 'col-f');
     const { reconcileBatch } = await import('../../src/pipeline/reconcile.js');
     const doc = await requireBatch(ctx, 'col-f');
 
@@ -204,7 +206,6 @@ describe('collecting a batch', () => {
     // the only updates: marking the two sent decisions done
     expect(statements).toEqual(['done', 'done']);
     const stored = await ctx.models.assignments.find({ batch: 'col-f' }).lean();
-    const byId = (x: { _id: string }, y: { _id: string }) => x._id.localeCompare(y._id);
     expect([...data.assignments].sort(byId)).toEqual([...stored].sort(byId));
     expect(stored.map((x) => [x.reviewState, x.outcome, x.review?.action])).toEqual([
       ['done', 'approved', 'approve'],

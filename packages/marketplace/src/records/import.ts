@@ -6,7 +6,7 @@ import type { HitTypeProps } from '../domain/hit.js';
 import { nameKey } from '../ops/qualifications.js';
 import { workerQualificationId } from '../services/access.js';
 import { hitTypeIdsOf } from '../services/hits.js';
-import type { QualificationTypeDoc } from '../store/models.js';
+import { insertRefusingStored, type QualificationTypeDoc } from '../store/models.js';
 import type { RequesterRecords } from './schema.js';
 
 /**
@@ -138,13 +138,8 @@ async function importRecords(mp: Marketplace, records: RequesterRecords): Promis
     );
     const missing = docs.filter((d) => !here.has(d._id));
     for (const d of docs) if (here.has(d._id)) count(what, false);
-    for (let i = 0; i < missing.length; i += 50) {
-      await model.insertMany(missing.slice(i, i + 50), { ordered: false }).catch((err: unknown) => {
-        // an earlier attempt wrote some of them: those are duplicates, anything else is not
-        const errors = (err as { writeErrors?: { code?: number }[] }).writeErrors;
-        if (!errors || errors.some((e) => e.code !== 11000)) throw err;
-      });
-    }
+    // an earlier attempt may have written some of them: those are refused as duplicates, anything else throws
+    for (let i = 0; i < missing.length; i += 50) await insertRefusingStored(model, missing.slice(i, i + 50));
     for (let i = 0; i < missing.length; i++) count(what, true);
   };
 

@@ -372,6 +372,29 @@ export function isDuplicateKey(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
 }
 
+/** What an unordered insert needs: a model, or a driver collection. */
+interface Inserting<D> {
+  insertMany(docs: D[], options: { ordered: false }): Promise<unknown>;
+}
+
+/**
+ * Inserts documents unordered and answers the indexes (in `docs`) of those refused because
+ * their `_id` is stored already, each left as it is; any other failure is thrown.
+ */
+export async function insertRefusingStored<D>(into: Inserting<D>, docs: D[]): Promise<Set<number>> {
+  const refused = new Set<number>();
+  if (docs.length === 0) return refused;
+  try {
+    await into.insertMany(docs, { ordered: false });
+  } catch (err) {
+    const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+    const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as { code?: number; index: number }[];
+    if (list.length === 0 || !list.every(isDuplicateKey)) throw err;
+    for (const e of list) refused.add(e.index);
+  }
+  return refused;
+}
+
 /**
  * Writes a text (a HIT's question, a submission's answers) that is new but for a retry:
  * inserted, or replaced when its `_id` is stored already. An insert costs the dev database

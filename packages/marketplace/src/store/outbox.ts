@@ -1,5 +1,5 @@
 import type { mongo } from 'mongoose';
-import { isDuplicateKey, type MarketplaceModels, type OutboxDoc } from './models.js';
+import { insertRefusingStored, type MarketplaceModels, type OutboxDoc } from './models.js';
 
 /** A message to hand to the outbox: its `_id` is derived from the events it carries. */
 export interface OutgoingMessage {
@@ -58,16 +58,8 @@ export class Outbox {
       state: 'pending' as const,
       createdAt: at,
     }));
-    const refused = new Set<number>();
-    try {
-      // the driver itself: the documents are the model's shape already (typed here)
-      await (this.models.outbox.collection as unknown as mongo.Collection<OutboxDoc>).insertMany(docs, { ordered: false });
-    } catch (err) {
-      const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
-      const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as { code?: number; index: number }[];
-      if (list.length === 0 || !list.every(isDuplicateKey)) throw err;
-      for (const e of list) refused.add(e.index);
-    }
+    // the driver itself: the documents are the model's shape already (typed here)
+    const refused = await insertRefusingStored(this.models.outbox.collection as unknown as mongo.Collection<OutboxDoc>, docs);
     // only the messages inserted now are new; the others were enqueued (or delivered) before
     messages.forEach((m, index) => {
       if (refused.has(index)) return;
