@@ -4,17 +4,21 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UserError } from '../errors.js';
+import { buildPatchedDevdb, PATCHES_FILE } from './devdb-build.js';
 import { paths } from '../paths.js';
 
 /**
  * The dev database: FerretDB (MongoDB wire protocol on SQLite) embedded in a small Go
- * launcher under tools/devdb. Development, tests and the embedded default run it; a
- * MONGODB_URI replaces it everywhere.
+ * launcher under tools/devdb, built against FerretDB with the speed patches of
+ * tools/devdb/ferretdb-patches.json (devdb-build.ts). Development, tests and the embedded
+ * default run it; a MONGODB_URI replaces it everywhere.
  */
 
 /** Every file the launcher is built from: a change to any of them means a rebuild. */
 function launcherSources(dir: string): string[] {
-  return readdirSync(dir).filter((f) => (f.endsWith('.go') && !f.endsWith('_test.go')) || f === 'go.mod' || f === 'go.sum');
+  return readdirSync(dir).filter(
+    (f) => (f.endsWith('.go') && !f.endsWith('_test.go')) || f === 'go.mod' || f === 'go.sum' || f === PATCHES_FILE,
+  );
 }
 
 function newestSourceTime(dir: string): number {
@@ -49,15 +53,7 @@ export function ensureDevdbBinary(opts: EnsureDevdbOptions = {}): { built: boole
     );
   }
   log('building the dev database launcher (tools/devdb; the first build downloads FerretDB and takes about a minute)');
-  const result = spawnSync(goCommand, ['build', '-trimpath', '-o', binary, '.'], {
-    cwd: sourceDir,
-    encoding: 'utf8',
-    env: { ...process.env, CGO_ENABLED: '0' },
-  });
-  if (result.status !== 0) {
-    const last = (result.stderr || result.error?.message || 'unknown error').trim().split('\n').slice(-3).join(' | ');
-    throw new UserError(`building tools/devdb failed: ${last}; check that the Go module proxy is reachable or set MONGODB_URI`);
-  }
+  buildPatchedDevdb(sourceDir, binary, goCommand);
   return { built: true, binary };
 }
 

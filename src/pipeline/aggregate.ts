@@ -64,12 +64,15 @@ export function labelContents(
  * label as a collection round left it (round-memory.ts), in place of reading them all, and
  * `built` the labels it was made from; both are brought up to date with what this call writes. The batch's revision is bumped: whoever
  * aggregates (a round, an override, a manual label) has changed what the labels come from.
+ * `pending`: the writes are started and added there rather than awaited (a collection round
+ * goes on with its reputation meanwhile, and awaits them before it ends).
  */
 export async function aggregateBatch(
   ctx: PipelineContext,
   doc: BatchDoc,
   data?: BatchData,
   known?: { labels?: Map<string, string>; built?: Map<string, LabelDoc> },
+  pending?: Promise<void>[],
 ): Promise<BatchAggregation> {
   const result = buildLabels(doc, data ?? (await loadBatchData(ctx, doc._id)), ctx.now());
   // only labels that changed are written: a round usually changes a few
@@ -86,6 +89,27 @@ export async function aggregateBatch(
     ...(known?.built && { built: known.built }),
   });
   const changed = result.labels.filter((l) => stored.get(l._id) !== contents.get(l._id));
+  const writes = writeAggregation(ctx, doc, result, changed, stored);
+  if (pending) {
+    // handled here so that a failure before the caller awaits it is not an unhandled rejection; the caller's await still throws it
+    writes.catch(() => undefined);
+    pending.push(writes);
+  } else await writes;
+  if (known) {
+    known.labels = contents;
+    known.built = new Map(result.labels.map((l) => [l._id, l]));
+  }
+  return result;
+}
+
+/** The changed labels and the batch's summary written. */
+async function writeAggregation(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  result: BatchAggregation,
+  changed: readonly LabelDoc[],
+  stored: ReadonlyMap<string, string>,
+): Promise<void> {
   // a label never stored is inserted (a batch's first round makes them all: an insert costs the
   // dev database an eighth of an upsert); one stored, or inserted meanwhile by another, is updated
   const fresh = changed.filter((l) => !stored.has(l._id));
@@ -100,9 +124,4 @@ export async function aggregateBatch(
       .map(({ _id, ...label }) => ({ updateOne: { filter: { _id }, update: { $set: label }, upsert: true } })),
   );
   await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { summary: result.summary, updatedAt: ctx.now() }, $inc: { revision: 1 } });
-  if (known) {
-    known.labels = contents;
-    known.built = new Map(result.labels.map((l) => [l._id, l]));
-  }
-  return result;
 }

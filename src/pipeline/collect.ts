@@ -4,6 +4,7 @@ import { describeShortfall, goldShortfall, goldUses, type HitPlan } from '../hit
 import { caseKey } from '../ingest/index.js';
 import type { StuckItem } from '../quality/index.js';
 import { aggregateBatch } from './aggregate.js';
+import { alongside } from './alongside.js';
 import { committedCents, extensionCents, withinBudget } from './budget.js';
 import { bulkWriteSliced } from './bulk.js';
 import type { PipelineContext } from './context.js';
@@ -368,14 +369,22 @@ async function round(
   }
   // new assignments held for the review, which stores each with its decision (review.ts)
   const held: AssignmentDoc[] = [];
-  const reconcile = await reconcileBatch(ctx, doc, opts, data, held);
-  // adaptive checks: workers past their starter HITs get qrelay-experience, for the regular HITs
-  await updateExperience(ctx, doc, data.assignments);
+  // reconcile's writes (nothing of the round reads them back) go on while the round decides
+  const reconcileWrites: Promise<void>[] = [];
+  const reconcile = await reconcileBatch(ctx, doc, opts, data, held, reconcileWrites);
   const partial = opts.hitIds ?? opts.poll;
-  // worker-level decisions first (recorded, then sent), so that the review discards a stopped worker's unreviewed work
-  const standings = await decideWorkers(ctx, doc, data);
-  const review = await reviewBatch(ctx, doc, standings, data, held);
-  const followUp = await followUpBatch(ctx, doc, data, partial ? () => pollTheRest(ctx, doc, data, partial, reconcile) : undefined);
+  const standings = await alongside(reconcileWrites, async () => {
+    // adaptive checks: workers past their starter HITs get qrelay-experience, for the regular HITs
+    await updateExperience(ctx, doc, data.assignments);
+    // worker-level decisions first (recorded, then sent), so that the review discards a stopped worker's unreviewed work
+    return decideWorkers(ctx, doc, data);
+  });
+  // the review's `done` marks go on while the round plans its follow-up
+  const reviewWrites: Promise<void>[] = [];
+  const review = await reviewBatch(ctx, doc, standings, data, held, reviewWrites);
+  const followUp = await alongside(reviewWrites, () =>
+    followUpBatch(ctx, doc, data, partial ? () => pollTheRest(ctx, doc, data, partial, reconcile) : undefined),
+  );
   if (followUp.reposted > 0) {
     await publishPending(ctx, await requireBatch(ctx, batch));
     data = await reloadHits(ctx, batch, data);
@@ -387,10 +396,13 @@ async function round(
   }
   doc = await requireBatch(ctx, batch);
   const known = { labels: recalled?.labels, built: recalled?.built };
-  const aggregation = await aggregateBatch(ctx, doc, data, known);
+  // the labels are written while the reputation is computed and set (other collections, and
+  // on the dev database the platform's writes go to another database): awaited before the round ends
+  const labelWrites: Promise<void>[] = [];
+  const aggregation = await aggregateBatch(ctx, doc, data, known, labelWrites);
   // cross-batch reputation: the workers whose record in this batch changed (src/pipeline/reputation.ts)
   const reputation = { records: recalled?.reputation };
-  await updateBatchReputation(ctx, doc, data, aggregation, { known: reputation });
+  await alongside(labelWrites, () => updateBatchReputation(ctx, doc, data, aggregation, { known: reputation }));
   return {
     value: { batch, state: doc.state, reconcile, review, followUp, aggregation },
     memory: {

@@ -130,7 +130,9 @@ async function refresh(
  * `held` (with `data`): the new assignments are added to `data` and to `held`, not inserted;
  * the round's review inserts them with their decision (review.ts), one write each instead of
  * an insert and then an update. A round cut off before that lists them again, as it would
- * an assignment it never saw. Their Answer XML is stored here all the same.
+ * an assignment it never saw. Their Answer XML is stored here all the same. `pending` (with
+ * `held`): those writes (Answer XML, statuses, HIT views) are started and added there rather
+ * than awaited; the caller awaits them before the held assignments are inserted.
  */
 export async function reconcileBatch(
   ctx: PipelineContext,
@@ -138,6 +140,7 @@ export async function reconcileBatch(
   opts: { hitIds?: readonly string[]; poll?: readonly string[] } = {},
   data?: BatchData,
   held?: AssignmentDoc[],
+  pending?: Promise<void>[],
 ): Promise<ReconcileResult> {
   const settings = doc.settings as BatchSettings;
   const backend = ctx.backend(settings.target);
@@ -183,25 +186,41 @@ export async function reconcileBatch(
   // new documents inserted, changes filtered by `_id` alone; the Answer XML before the
   // assignment that refers to it. Reconciling is idempotent: a round cut off here lists the
   // same assignments again, and what it inserted already stays as it is.
-  await insertMissing(
-    ctx.models.assignmentAnswers,
-    fresh.map(({ doc, xml }) => ({ _id: doc._id, xml })),
-  );
+  const writeAnswers = () =>
+    insertMissing(
+      ctx.models.assignmentAnswers,
+      fresh.map(({ doc, xml }) => ({ _id: doc._id, xml })),
+    );
+  const writeChanges = async () => {
+    await bulkWriteSliced(
+      ctx.models.assignments,
+      statusChanges.map(({ _id, status }) => ({ updateOne: { filter: { _id }, update: { $set: { platformStatus: status } } } })),
+    );
+    await bulkWriteSliced(
+      ctx.models.hits,
+      views.map(({ _id, view }) => ({ updateOne: { filter: { _id }, update: { $set: { platform: view } } } })),
+    );
+  };
   const cast = fresh.map(({ doc }) => asInserted(ctx, doc));
   const holding = held !== undefined && data !== undefined;
-  const inserted = holding ? new Set<string>() : await insertMissing(ctx.models.assignments, cast);
+  let inserted = new Set<string>();
+  if (holding && pending) {
+    // nothing of the round reads these back: written while it decides, awaited before its review inserts the assignments
+    const writes = (async () => {
+      await writeAnswers();
+      await writeChanges();
+    })();
+    writes.catch(() => undefined); // the round's await throws it
+    pending.push(writes);
+  } else {
+    await writeAnswers();
+    if (!holding) inserted = await insertMissing(ctx.models.assignments, cast);
+    await writeChanges();
+  }
   if (holding) held.push(...cast);
   result.newAssignments = holding ? cast.length : inserted.size;
-  await bulkWriteSliced(
-    ctx.models.assignments,
-    statusChanges.map(({ _id, status }) => ({ updateOne: { filter: { _id }, update: { $set: { platformStatus: status } } } })),
-  );
   result.statusChanges = statusChanges.length;
   result.viewChanges = views.length;
-  await bulkWriteSliced(
-    ctx.models.hits,
-    views.map(({ _id, view }) => ({ updateOne: { filter: { _id }, update: { $set: { platform: view } } } })),
-  );
   if (data) await refresh(ctx, data, { fresh: cast, inserted, statusChanges, views, held: holding });
   if (result.newAssignments > 0) ctx.progress(`batch ${doc._id}: ${result.newAssignments} new assignments from ${result.hitsPolled} HITs`);
   return result;

@@ -109,7 +109,7 @@ func main() {
 		log:     newCommandLog(),
 		backend: func() (net.Conn, error) { return net.Dial("unix", sock) },
 		logger:  logger,
-		indexer: newIDIndexer(abs),
+		indexer: newLegacyIDIndex(abs),
 		cursors: newCursorTracker(*cursorTimeout),
 	}
 	defer proxy.indexer.close()

@@ -17,7 +17,13 @@ import (
 // clients claiming the same document at once can therefore both win, and two
 // concurrent $inc lose one increment. qrelay's correctness rests on atomic
 // single-document updates, so the launcher puts this proxy in front of FerretDB: every
-// command that may write runs alone; read-only commands run side by side.
+// command that may write runs alone in its database; read-only commands run side by side.
+//
+// The lock is per database ($db): a document belongs to one database, FerretDB keeps each
+// database in its own SQLite file with its own connections, and no command writes to two.
+// So qrelay's writes and those of the marketplace it talks to (its own database: a
+// simulation's private marketplace, or the bundled one) run at the same time, as they do
+// on MongoDB, instead of queueing behind each other.
 //
 // Each client connection gets its own backend connection (cursors and session state stay
 // per connection); only the request/response exchange is guarded. FerretDB answers every
@@ -44,10 +50,10 @@ var readOnlyCommands = map[string]bool{
 
 type serializer struct {
 	backend func() (net.Conn, error)
-	lock    sync.RWMutex
-	writing atomic.Bool // the write lock is held (devdbStatus reports it)
+	locks   sync.Map     // database name -> *sync.RWMutex
+	writing atomic.Int32 // write locks held now (devdbStatus reports whether any is)
 	logger  *slog.Logger
-	indexer *idIndexer
+	indexer *legacyIDIndex
 	cursors *cursorTracker
 	log     *commandLog // nil unless DEVDB_COMMAND_LOG asks for it (profile.go)
 }
@@ -123,7 +129,7 @@ func (s *serializer) exchange(sess *session, req []byte) ([]byte, error) {
 	command, _, _ := commandInfo(req)
 	switch command {
 	case "devdbStatus":
-		return s.cursors.statusReply(req, s.writing.Load()), nil
+		return s.cursors.statusReply(req, s.writing.Load() > 0), nil
 	case "getMore":
 		res, err := s.roundTrip(sess, req)
 		if err == nil {
@@ -161,9 +167,20 @@ func (s *serializer) exchange(sess *session, req []byte) ([]byte, error) {
 	return res, err
 }
 
+// lockOf is the lock of the database a command names.
+func (s *serializer) lockOf(req []byte) *sync.RWMutex {
+	_, _, db := commandInfo(req)
+	if l, ok := s.locks.Load(db); ok {
+		return l.(*sync.RWMutex)
+	}
+	l, _ := s.locks.LoadOrStore(db, new(sync.RWMutex))
+	return l.(*sync.RWMutex)
+}
+
 func (s *serializer) read(sess *session, req []byte) ([]byte, error) {
-	s.lock.RLock()
-	defer s.lock.RUnlock()
+	lock := s.lockOf(req)
+	lock.RLock()
+	defer lock.RUnlock()
 	res, err := s.roundTrip(sess, req)
 	if err == nil && isHandshake(req) {
 		limitWriteBatch(res)
@@ -172,11 +189,12 @@ func (s *serializer) read(sess *session, req []byte) ([]byte, error) {
 }
 
 func (s *serializer) write(sess *session, req []byte) ([]byte, error) {
-	s.lock.Lock()
-	s.writing.Store(true)
+	lock := s.lockOf(req)
+	lock.Lock()
+	s.writing.Add(1)
 	defer func() {
-		s.writing.Store(false)
-		s.lock.Unlock()
+		s.writing.Add(-1)
+		lock.Unlock()
 	}()
 	res, err := s.roundTrip(sess, req)
 	if err == nil && isHandshake(req) {
@@ -185,7 +203,7 @@ func (s *serializer) write(sess *session, req []byte) ([]byte, error) {
 	if err == nil && s.indexer != nil {
 		command, collection, db := commandInfo(req)
 		if ierr := s.indexer.afterWrite(command, db, collection); ierr != nil {
-			s.logger.Warn("cannot add the _id lookup index", slog.String("db", db), slog.String("collection", collection), slog.Any("error", ierr))
+			s.logger.Warn("cannot drop the launcher's former _id index", slog.String("db", db), slog.String("collection", collection), slog.Any("error", ierr))
 		}
 	}
 	return res, err

@@ -8,26 +8,28 @@ import (
 	"sync"
 )
 
-// FerretDB v1.24 (SQLite) indexes _id on the expression `_ferretdb_sjson->"_id"` but looks
-// documents up with `_ferretdb_sjson->'$._id'`; SQLite treats those as different
-// expressions, so every lookup and update by _id scans the whole table. After the first
-// write to a collection, the proxy adds an index on the expression the queries use. It is
-// an ordinary SQLite index: FerretDB neither knows nor minds, and dropping the collection
-// drops it with the table. Measured on 3,000 documents: updateOne by _id 5.3 ms -> 1.1 ms.
+// FerretDB v1.24 (SQLite) indexes _id on the expression `_ferretdb_sjson->"_id"` but looked
+// documents up with `_ferretdb_sjson->'$._id'`; SQLite treats those as different expressions,
+// so every lookup and update by _id scanned the whole table. The launcher used to add a
+// second index on the lookup's spelling after the first write to a collection; FerretDB is
+// now built with its lookups spelled as its own unique index (ferretdb-patches.json), which
+// serves them, and that second index was only a cost on every write. Data directories made
+// before keep it: after the first write to a collection, the launcher drops it (once per
+// collection and process; nothing when it is not there).
 
-type idIndexer struct {
+type legacyIDIndex struct {
 	dataDir string
 	mu      sync.Mutex
 	done    map[string]bool // "db\x00collection"
 	dbs     map[string]*sql.DB
 }
 
-func newIDIndexer(dataDir string) *idIndexer {
-	return &idIndexer{dataDir: dataDir, done: map[string]bool{}, dbs: map[string]*sql.DB{}}
+func newLegacyIDIndex(dataDir string) *legacyIDIndex {
+	return &legacyIDIndex{dataDir: dataDir, done: map[string]bool{}, dbs: map[string]*sql.DB{}}
 }
 
 // afterWrite is called with the write lock held, after FerretDB answered the command.
-func (x *idIndexer) afterWrite(command, db, collection string) error {
+func (x *legacyIDIndex) afterWrite(command, db, collection string) error {
 	if db == "" {
 		return nil
 	}
@@ -70,7 +72,7 @@ func (x *idIndexer) afterWrite(command, db, collection string) error {
 	if err != nil {
 		return err
 	}
-	q := fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %q ON %q (_ferretdb_sjson->'$._id')`, table+"_devdb_id", table)
+	q := fmt.Sprintf(`DROP INDEX IF EXISTS %q`, table+"_devdb_id")
 	if _, err := conn.Exec(q); err != nil {
 		return err
 	}
@@ -78,7 +80,7 @@ func (x *idIndexer) afterWrite(command, db, collection string) error {
 	return nil
 }
 
-func (x *idIndexer) close() {
+func (x *legacyIDIndex) close() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, conn := range x.dbs {

@@ -1,0 +1,49 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { paths } from '../paths.js';
+import { applyPatches, PATCHES_FILE, readPatches, type SourcePatch } from './devdb-build.js';
+
+const patch = (find: string, replace: string): SourcePatch => ({ file: 'a.go', why: 'test', find, replace });
+
+describe('applyPatches', () => {
+  it('replaces each patch text once, in order, leaving the rest as it was', () => {
+    const text = 'const A = 1\nconst B = 2\n';
+    expect(applyPatches(text, 'a.go', [patch('A = 1', 'A = 10'), patch('A = 10\nconst B', 'A = 10\nconst C')])).toBe(
+      'const A = 10\nconst C = 2\n',
+    );
+    expect(applyPatches(text, 'a.go', [])).toBe(text);
+  });
+
+  it('refuses a patch whose text is missing, naming the file and the patch', () => {
+    expect(() => applyPatches('const A = 1\n', 'x/a.go', [patch('A = 1', 'A = 2'), patch('B = 2', 'B = 3')])).toThrow(
+      /ferretdb-patches\.json: patch 2 of x\/a\.go finds its text nowhere \(it must occur once\)/,
+    );
+  });
+
+  it('refuses a patch whose text occurs more than once', () => {
+    expect(() => applyPatches('x = 1; x = 1', 'a.go', [patch('x = 1', 'x = 2')])).toThrow(/patch 1 of a\.go finds its text 2 times/);
+  });
+});
+
+describe('readPatches', () => {
+  it("reads the repository's patches: each names its file, why, and a text to find", () => {
+    const { module, patches } = readPatches(join(paths.devdbSource, PATCHES_FILE));
+    expect(module).toBe('github.com/FerretDB/FerretDB');
+    expect(patches.length).toBeGreaterThan(0);
+    for (const p of patches) {
+      expect(p.file).toMatch(/^internal\/.+\.go$/);
+      expect(p.why.length).toBeGreaterThan(20);
+      expect(p.replace).toContain('qrelay devdb');
+    }
+  });
+
+  it('names the field of a malformed patch file', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'qrelay-patches-')), PATCHES_FILE);
+    writeFileSync(path, JSON.stringify({ about: '', module: 'm', patches: [{ file: 'a.go', why: 'w', replace: '' }] }));
+    expect(() => readPatches(path)).toThrow(new RegExp(`${PATCHES_FILE}: patches\\.0\\.find: `));
+    writeFileSync(path, '{ not json');
+    expect(() => readPatches(path)).toThrow(/not readable JSON/);
+  });
+});
