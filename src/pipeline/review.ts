@@ -151,8 +151,9 @@ export async function reviewBatch(
       done.map(({ a, fields }) => ({ updateOne: { filter: { _id: a._id }, update: { $set: fields } } })),
     );
     if (pending) {
-      marks.catch(() => undefined); // the caller's await throws it
-      pending.push(marks.then(() => undefined));
+      const written = marks.then(() => undefined);
+      written.catch(() => undefined); // handled from now on: the caller's await throws it
+      pending.push(written);
     } else await marks;
     for (const { a, fields } of done) Object.assign(a, fields);
     for (const { a, outcome } of sent) {
