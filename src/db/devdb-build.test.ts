@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { paths } from '../paths.js';
-import { applyPatches, PATCHES_FILE, readPatches, type SourcePatch } from './devdb-build.js';
+import { applyPatches, buildPatchedDevdb, PATCHES_FILE, readPatches, type SourcePatch } from './devdb-build.js';
 
 const patch = (find: string, replace: string): SourcePatch => ({ file: 'a.go', why: 'test', find, replace });
 
@@ -45,5 +45,22 @@ describe('readPatches', () => {
     expect(() => readPatches(path)).toThrow(new RegExp(`${PATCHES_FILE}: patches\\.0\\.find: `));
     writeFileSync(path, '{ not json');
     expect(() => readPatches(path)).toThrow(/not readable JSON/);
+  });
+});
+
+describe('buildPatchedDevdb', () => {
+  it('refuses a patch naming a file the required FerretDB version does not have, before building anything', () => {
+    const source = mkdtempSync(join(tmpdir(), 'qrelay-devdb-src-'));
+    for (const f of readdirSync(paths.devdbSource))
+      if (/\.go$|^go\.(mod|sum)$/.test(f)) copyFileSync(join(paths.devdbSource, f), join(source, f));
+    const { module } = readPatches(join(paths.devdbSource, PATCHES_FILE));
+    writeFileSync(
+      join(source, PATCHES_FILE),
+      JSON.stringify({ about: 'test', module, patches: [{ file: 'internal/nowhere.go', why: 'test', find: 'x', replace: 'y' }] }),
+    );
+    const binary = join(source, 'bin', 'devdb');
+    expect(() => buildPatchedDevdb(source, binary, 'go')).toThrow(
+      /ferretdb-patches\.json: internal\/nowhere\.go is not a file of github\.com\/FerretDB\/FerretDB v\d+\.\d+\.\d+: the version in tools\/devdb\/go\.mod no longer matches the patch/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
@@ -95,6 +95,10 @@ export function buildPatchedDevdb(sourceDir: string, binary: string, goCommand: 
   for (const p of patches) byFile.set(p.file, [...(byFile.get(p.file) ?? []), p]);
   for (const [file, own] of byFile) {
     const path = join(copy, file);
+    if (!existsSync(path))
+      throw new UserError(
+        `${PATCHES_FILE}: ${file} is not a file of ${module} ${info.Version ?? ''}: the version in tools/devdb/go.mod no longer matches the patch; write it again for that version`,
+      );
     writeFileSync(path, applyPatches(readFileSync(path, 'utf8'), file, own));
   }
   // an alternate go.mod (and its go.sum) that points the module at the patched copy (quoted: the path may hold spaces)
