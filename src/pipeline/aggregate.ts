@@ -1,6 +1,7 @@
 import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } from '../batches/index.js';
 import type { BatchDoc, LabelDoc } from '../db/models/index.js';
 import { bulkWriteSliced, insertMissing } from './bulk.js';
+import { handOver } from './alongside.js';
 import type { PipelineContext } from './context.js';
 
 /**
@@ -90,11 +91,8 @@ export async function aggregateBatch(
   });
   const changed = result.labels.filter((l) => stored.get(l._id) !== contents.get(l._id));
   const writes = writeAggregation(ctx, doc, result, changed, stored);
-  if (pending) {
-    // handled here so that a failure before the caller awaits it is not an unhandled rejection; the caller's await still throws it
-    writes.catch(() => undefined);
-    pending.push(writes);
-  } else await writes;
+  if (pending) handOver(pending, writes);
+  else await writes;
   if (known) {
     known.labels = contents;
     known.built = new Map(result.labels.map((l) => [l._id, l]));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alongside } from './alongside.js';
+import { alongside, handOver } from './alongside.js';
 
 /** A write that settles when told to, recording when it did. */
 function write(log: string[], name: string) {
@@ -68,5 +68,13 @@ describe('alongside', () => {
     b.settle(true);
     await run;
     expect(log).toEqual(['a failed', 'b done', 'threw a failed']);
+  });
+
+  it('takes a handed-over write that failed before the round awaited it, without an unhandled rejection, and throws it then', async () => {
+    const pending: Promise<void>[] = [];
+    handOver(pending, Promise.reject(new Error('write failed')));
+    handOver(pending, Promise.resolve({ ok: 1 }));
+    await tick(); // an unhandled rejection would be reported by now
+    await expect(alongside(pending, async () => 'value')).rejects.toThrow('write failed');
   });
 });

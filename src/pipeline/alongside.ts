@@ -1,4 +1,15 @@
 /**
+ * Adds a write started by a stage to the round's `pending` ones (for `alongside`), handled
+ * from this moment: a failure before the round awaits it is not an unhandled rejection (which
+ * ends the process), and the round's await still throws it.
+ */
+export function handOver(pending: Promise<void>[], write: Promise<unknown>): void {
+  const written = write.then(() => undefined);
+  written.catch(() => undefined);
+  pending.push(written);
+}
+
+/**
  * `work`, run while the `pending` writes go on, then those writes awaited: whatever fails, a
  * round never goes on (or lets its lease go) with writes of its own in flight. The first
  * failure is thrown, `work`'s before the writes'.

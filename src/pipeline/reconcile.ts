@@ -1,6 +1,7 @@
 import { BSON } from 'mongodb';
 import type { CrowdAssignment, CrowdBackend } from '../crowd/backend.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, PlatformHitView } from '../db/models/index.js';
+import { handOver } from './alongside.js';
 import { readAnswers } from './answers.js';
 import type { BatchData } from '../batches/index.js';
 import type { PipelineContext } from './context.js';
@@ -206,12 +207,13 @@ export async function reconcileBatch(
   let inserted = new Set<string>();
   if (holding && pending) {
     // nothing of the round reads these back: written while it decides, awaited before its review inserts the assignments
-    const writes = (async () => {
-      await writeAnswers();
-      await writeChanges();
-    })();
-    writes.catch(() => undefined); // the round's await throws it
-    pending.push(writes);
+    handOver(
+      pending,
+      (async () => {
+        await writeAnswers();
+        await writeChanges();
+      })(),
+    );
   } else {
     await writeAnswers();
     if (!holding) inserted = await insertMissing(ctx.models.assignments, cast);

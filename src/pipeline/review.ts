@@ -4,6 +4,7 @@ import { CrowdCallError } from '../crowd/mturk/retry.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewOutcome, ReviewRecord } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { decideWithStanding, scoreAttentionChecks, type ReviewDecision, type WorkerStanding } from '../quality/index.js';
+import { handOver } from './alongside.js';
 import type { PipelineContext } from './context.js';
 import { BULK_SLICE, bulkWriteSliced, insertMissing } from './bulk.js';
 import { asInserted } from './reconcile.js';
@@ -150,11 +151,8 @@ export async function reviewBatch(
       ctx.models.assignments,
       done.map(({ a, fields }) => ({ updateOne: { filter: { _id: a._id }, update: { $set: fields } } })),
     );
-    if (pending) {
-      const written = marks.then(() => undefined);
-      written.catch(() => undefined); // handled from now on: the caller's await throws it
-      pending.push(written);
-    } else await marks;
+    if (pending) handOver(pending, marks);
+    else await marks;
     for (const { a, fields } of done) Object.assign(a, fields);
     for (const { a, outcome } of sent) {
       if (outcome === 'rejected') result.rejected++;

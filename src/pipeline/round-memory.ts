@@ -63,9 +63,9 @@ export class RoundMemories {
 
   /** Takes what the last round left for `key` if the batch is still at `stamp`; forgets it either way. */
   take(key: string, stamp: string): RoundMemory | undefined {
-    const entry = this.kept.get(key);
+    const memory = this.peek(key, stamp);
     this.kept.delete(key);
-    return entry?.stamp === stamp ? entry.memory : undefined;
+    return memory;
   }
 
   /** What the last round left for `key` if the batch is still at `stamp`, kept for the next round. */

@@ -126,7 +126,7 @@ func roundTrip(sess *session, req []byte) ([]byte, error) {
 }
 
 func (s *serializer) exchange(sess *session, req []byte) ([]byte, error) {
-	command, _, _ := commandInfo(req)
+	command, collection, db := commandInfo(req)
 	switch command {
 	case "devdbStatus":
 		return s.cursors.statusReply(req, s.writing.Load() > 0), nil
@@ -154,12 +154,12 @@ func (s *serializer) exchange(sess *session, req []byte) ([]byte, error) {
 	var res []byte
 	var err error
 	if isReadOnly(req) {
-		res, err = s.read(sess, req)
+		res, err = s.read(sess, req, db)
 	} else {
 		if n := updateStatements(req); n > ferretDeadlockMargin {
 			return errorReply(req, tooManyUpdates(n)), nil
 		}
-		res, err = s.write(sess, req)
+		res, err = s.write(sess, req, command, collection, db)
 	}
 	if err == nil {
 		keptByCursor = s.cursors.opened(sess, res)
@@ -167,9 +167,8 @@ func (s *serializer) exchange(sess *session, req []byte) ([]byte, error) {
 	return res, err
 }
 
-// lockOf is the lock of the database a command names.
-func (s *serializer) lockOf(req []byte) *sync.RWMutex {
-	_, _, db := commandInfo(req)
+// lockOf is the lock of a database.
+func (s *serializer) lockOf(db string) *sync.RWMutex {
 	if l, ok := s.locks.Load(db); ok {
 		return l.(*sync.RWMutex)
 	}
@@ -177,8 +176,8 @@ func (s *serializer) lockOf(req []byte) *sync.RWMutex {
 	return l.(*sync.RWMutex)
 }
 
-func (s *serializer) read(sess *session, req []byte) ([]byte, error) {
-	lock := s.lockOf(req)
+func (s *serializer) read(sess *session, req []byte, db string) ([]byte, error) {
+	lock := s.lockOf(db)
 	lock.RLock()
 	defer lock.RUnlock()
 	res, err := s.roundTrip(sess, req)
@@ -188,8 +187,9 @@ func (s *serializer) read(sess *session, req []byte) ([]byte, error) {
 	return res, err
 }
 
-func (s *serializer) write(sess *session, req []byte) ([]byte, error) {
-	lock := s.lockOf(req)
+// write runs a command that may write (its name, collection and $db from commandInfo) alone in its database.
+func (s *serializer) write(sess *session, req []byte, command, collection, db string) ([]byte, error) {
+	lock := s.lockOf(db)
 	lock.Lock()
 	s.writing.Add(1)
 	defer func() {
@@ -201,7 +201,6 @@ func (s *serializer) write(sess *session, req []byte) ([]byte, error) {
 		limitWriteBatch(res)
 	}
 	if err == nil && s.indexer != nil {
-		command, collection, db := commandInfo(req)
 		if ierr := s.indexer.afterWrite(command, db, collection); ierr != nil {
 			s.logger.Warn("cannot drop the launcher's former _id index", slog.String("db", db), slog.String("collection", collection), slog.Any("error", ierr))
 		}
