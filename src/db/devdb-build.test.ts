@@ -1,9 +1,9 @@
-import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { paths } from '../paths.js';
-import { applyPatches, buildPatchedDevdb, PATCHES_FILE, readPatches, type SourcePatch } from './devdb-build.js';
+import { ADDITIONS_DIR, applyPatches, buildPatchedDevdb, PATCHES_FILE, readPatches, type SourcePatch } from './devdb-build.js';
 
 const patch = (find: string, replace: string): SourcePatch => ({ file: 'a.go', why: 'test', find, replace });
 
@@ -39,6 +39,15 @@ describe('readPatches', () => {
     }
   });
 
+  it("reads the repository's additions: each is a file of tools/devdb/_ferretdb at the path it takes in the module", () => {
+    const { additions } = readPatches(join(paths.devdbSource, PATCHES_FILE));
+    expect(additions.map((a) => a.file)).toContain('internal/handler/sjson/onepass.go');
+    for (const a of additions) {
+      expect(existsSync(join(paths.devdbSource, ADDITIONS_DIR, a.file))).toBe(true);
+      expect(a.why.length).toBeGreaterThan(20);
+    }
+  });
+
   it('names the field of a malformed patch file', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'qrelay-patches-')), PATCHES_FILE);
     writeFileSync(path, JSON.stringify({ about: '', module: 'm', patches: [{ file: 'a.go', why: 'w', replace: '' }] }));
@@ -49,18 +58,38 @@ describe('readPatches', () => {
 });
 
 describe('buildPatchedDevdb', () => {
-  it('refuses a patch naming a file the required FerretDB version does not have, before building anything', () => {
+  /** A copy of the launcher's sources with `patchFile` as its patches (the module as the repository requires it). */
+  function sourcesWith(patchFile: Omit<ReturnType<typeof readPatches>, 'module'>): { source: string; binary: string } {
     const source = mkdtempSync(join(tmpdir(), 'qrelay-devdb-src-'));
     for (const f of readdirSync(paths.devdbSource))
       if (/\.go$|^go\.(mod|sum)$/.test(f)) copyFileSync(join(paths.devdbSource, f), join(source, f));
     const { module } = readPatches(join(paths.devdbSource, PATCHES_FILE));
-    writeFileSync(
-      join(source, PATCHES_FILE),
-      JSON.stringify({ about: 'test', module, patches: [{ file: 'internal/nowhere.go', why: 'test', find: 'x', replace: 'y' }] }),
-    );
-    const binary = join(source, 'bin', 'devdb');
+    writeFileSync(join(source, PATCHES_FILE), JSON.stringify({ about: 'test', module, ...patchFile }));
+    return { source, binary: join(source, 'bin', 'devdb') };
+  }
+
+  it('refuses a patch naming a file the required FerretDB version does not have, before building anything', () => {
+    const { source, binary } = sourcesWith({
+      patches: [{ file: 'internal/nowhere.go', why: 'test', find: 'x', replace: 'y' }],
+      additions: [],
+    });
     expect(() => buildPatchedDevdb(source, binary, 'go')).toThrow(
       /ferretdb-patches\.json: internal\/nowhere\.go is not a file of github\.com\/FerretDB\/FerretDB v\d+\.\d+\.\d+: the version in tools\/devdb\/go\.mod no longer matches the patch/,
     );
+    expect(existsSync(binary)).toBe(false);
+  });
+
+  it('refuses an addition whose file is missing from _ferretdb, or which the module has already, naming it', () => {
+    const missing = sourcesWith({ patches: [], additions: [{ file: 'internal/handler/sjson/extra.go', why: 'test' }] });
+    expect(() => buildPatchedDevdb(missing.source, missing.binary, 'go')).toThrow(
+      /ferretdb-patches\.json: the addition internal\/handler\/sjson\/extra\.go is missing from tools\/devdb\/_ferretdb\/internal\/handler\/sjson\/extra\.go: restore it or remove its entry/,
+    );
+    const clash = sourcesWith({ patches: [], additions: [{ file: 'internal/handler/sjson/sjson.go', why: 'test' }] });
+    mkdirSync(join(clash.source, ADDITIONS_DIR, 'internal', 'handler', 'sjson'), { recursive: true });
+    writeFileSync(join(clash.source, ADDITIONS_DIR, 'internal', 'handler', 'sjson', 'sjson.go'), 'package sjson\n');
+    expect(() => buildPatchedDevdb(clash.source, clash.binary, 'go')).toThrow(
+      /ferretdb-patches\.json: the addition internal\/handler\/sjson\/sjson\.go is a file of github\.com\/FerretDB\/FerretDB v\d+\.\d+\.\d+ already/,
+    );
+    expect(existsSync(missing.binary) || existsSync(clash.binary)).toBe(false);
   });
 });

@@ -25,11 +25,16 @@ const patchFileSchema = z.object({
       replace: z.string(),
     }),
   ),
+  additions: z.array(z.object({ file: z.string().min(1), why: z.string().min(1) })).default([]),
 });
 
 export type SourcePatch = z.infer<typeof patchFileSchema>['patches'][number];
+export type SourceAddition = z.infer<typeof patchFileSchema>['additions'][number];
 
-export function readPatches(path: string): { module: string; patches: SourcePatch[] } {
+/** Where the files `additions` names are kept, at the path each takes in the module (Go ignores a directory named with a leading underscore). */
+export const ADDITIONS_DIR = '_ferretdb';
+
+export function readPatches(path: string): { module: string; patches: SourcePatch[]; additions: SourceAddition[] } {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
@@ -81,13 +86,16 @@ function go(goCommand: string, args: string[], cwd: string): string {
   return result.stdout;
 }
 
+/** Where the build of `binary` keeps the patched copy of FerretDB's module (kept after the build: its tests can be run there). */
+export const patchedCopyOf = (binary: string): string => join(dirname(binary), 'build', 'ferretdb');
+
 /** Builds `binary` from `sourceDir` against FerretDB patched as ferretdb-patches.json says. */
 export function buildPatchedDevdb(sourceDir: string, binary: string, goCommand: string): void {
-  const { module, patches } = readPatches(join(sourceDir, PATCHES_FILE));
+  const { module, patches, additions } = readPatches(join(sourceDir, PATCHES_FILE));
   const info = JSON.parse(go(goCommand, ['mod', 'download', '-json', module], sourceDir)) as { Dir?: string; Version?: string };
   if (!info.Dir) throw new UserError(`building tools/devdb failed: go mod download did not say where ${module} is`);
-  const work = join(dirname(binary), 'build');
-  const copy = join(work, 'ferretdb');
+  const copy = patchedCopyOf(binary);
+  const work = dirname(copy);
   rmSync(work, { recursive: true, force: true });
   cpSync(info.Dir, copy, { recursive: true });
   makeWritable(copy);
@@ -100,6 +108,18 @@ export function buildPatchedDevdb(sourceDir: string, binary: string, goCommand: 
         `${PATCHES_FILE}: ${file} is not a file of ${module} ${info.Version ?? ''}: the version in tools/devdb/go.mod no longer matches the patch; write it again for that version`,
       );
     writeFileSync(path, applyPatches(readFileSync(path, 'utf8'), file, own));
+  }
+  for (const { file } of additions) {
+    const from = join(sourceDir, ADDITIONS_DIR, file);
+    if (!existsSync(from))
+      throw new UserError(
+        `${PATCHES_FILE}: the addition ${file} is missing from tools/devdb/${ADDITIONS_DIR}/${file}: restore it or remove its entry`,
+      );
+    if (existsSync(join(copy, file)))
+      throw new UserError(
+        `${PATCHES_FILE}: the addition ${file} is a file of ${module} ${info.Version ?? ''} already: the version in tools/devdb/go.mod no longer matches it; write it again for that version`,
+      );
+    cpSync(from, join(copy, file));
   }
   // an alternate go.mod (and its go.sum) that points the module at the patched copy (quoted: the path may hold spaces)
   const modfile = join(work, 'go.mod');

@@ -4,7 +4,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UserError } from '../errors.js';
-import { buildPatchedDevdb, PATCHES_FILE } from './devdb-build.js';
+import { ADDITIONS_DIR, buildPatchedDevdb, PATCHES_FILE } from './devdb-build.js';
 import { paths } from '../paths.js';
 
 /**
@@ -14,11 +14,18 @@ import { paths } from '../paths.js';
  * default run it; a MONGODB_URI replaces it everywhere.
  */
 
-/** Every file the launcher is built from: a change to any of them means a rebuild. */
+/** Every file the launcher is built from (with the files added to FerretDB): a change to any of them means a rebuild. */
 function launcherSources(dir: string): string[] {
-  return readdirSync(dir).filter(
+  const own = readdirSync(dir).filter(
     (f) => (f.endsWith('.go') && !f.endsWith('_test.go')) || f === 'go.mod' || f === 'go.sum' || f === PATCHES_FILE,
   );
+  const additions = existsSync(join(dir, ADDITIONS_DIR))
+    ? readdirSync(join(dir, ADDITIONS_DIR), { recursive: true, encoding: 'utf8' })
+        // tests too: the build copies them next to the code they test
+        .filter((f) => f.endsWith('.go'))
+        .map((f) => join(ADDITIONS_DIR, f))
+    : [];
+  return [...own, ...additions];
 }
 
 function newestSourceTime(dir: string): number {
