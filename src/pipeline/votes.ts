@@ -174,7 +174,7 @@ function aggregateScored(scored: ScoredAssignment[], settings: Pick<BatchSetting
     fleissKappa: fleissKappa.compute(pairable, CATEGORIES),
     krippendorffAlpha: krippendorffAlpha.compute(pairable, CATEGORIES),
     agreementItems: new Set(pairable.map((v) => v.item)).size,
-    workers: workerStatistics(scored),
+    workers: workerStatistics(scored, {}, undefined, valid),
     validCounts,
   };
 }

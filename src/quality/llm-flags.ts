@@ -1,5 +1,6 @@
 import type { Judgment } from '../domain/cases.js';
 import type { ScoredAssignment } from './counted-votes.js';
+import { baselineFrom, leaveOneOutBaselines, type WorkerSummary } from './loo-baseline.js';
 import {
   DEFAULT_LLM_POLICY,
   llmAssistedVerdict,
@@ -39,13 +40,14 @@ export function llmAssistedVerdicts(
   for (const { assignment, hit } of scored) {
     let mine = byWorker.get(assignment.worker);
     if (!mine) byWorker.set(assignment.worker, (mine = { observations: [], seen: new Set(), texts: [], canaries: new Set() }));
-    const real = new Set(hit.items);
+    // a HIT has a handful of items: a scan, not a set built per assignment
+    const real = hit.items;
     const seen = mine.seen;
     for (const a of assignment.answers) {
       if (a.comment) mine.texts.push(a.comment);
       if (a.canary) mine.canaries.add(a.canary);
       const agents = agentsOf.get(a.item);
-      if (!real.has(a.item) || !agents || seen.has(a.item)) continue;
+      if (!agents || seen.has(a.item) || !real.includes(a.item)) continue;
       seen.add(a.item);
       const observation: ItemObservation = {
         agents,
@@ -68,23 +70,14 @@ export function llmAssistedVerdicts(
   let excluded = new Set<string>();
   for (let pass = 0; pass < 2; pass++) {
     const next = new Map<string, LlmAssistedVerdict>();
+    const baselines = leaveOneOutBaselines(summaries, (w) => !excluded.has(w));
     for (const [worker, mine] of byWorker) {
-      const others = [...summaries].filter(([w]) => w !== worker && !excluded.has(w)).map(([, s]) => s);
-      next.set(worker, llmAssistedVerdict(mine.observations, baselineFrom(others), mine.texts, [...mine.canaries], policy));
+      next.set(worker, llmAssistedVerdict(mine.observations, baselines.get(worker)!, mine.texts, [...mine.canaries], policy));
     }
     verdicts = next;
     excluded = new Set([...next].filter(([, v]) => v.flagged).map(([w]) => w));
   }
   return verdicts;
-}
-
-interface WorkerSummary {
-  readonly contested: number;
-  readonly followedA: number;
-  readonly items: number;
-  readonly eventItems: number;
-  /** Median log(ms per 1,000 characters), with 3 timed items or more. */
-  readonly logSpeed: number | null;
 }
 
 function summaryOf(observations: readonly ItemObservation[]): WorkerSummary {
@@ -104,18 +97,4 @@ function summaryOf(observations: readonly ItemObservation[]): WorkerSummary {
 /** What careful workers do, from the observations of the workers taken as careful. */
 export function baselineOf(workers: readonly (readonly ItemObservation[])[]): AgentBaseline {
   return baselineFrom(workers.map(summaryOf));
-}
-
-function baselineFrom(workers: readonly WorkerSummary[]): AgentBaseline {
-  const sum = (pick: (w: WorkerSummary) => number) => workers.reduce((a, w) => a + pick(w), 0);
-  const items = sum((w) => w.items);
-  // the median and MAD of the workers' median reading speeds
-  const speeds = workers.flatMap((w) => (w.logSpeed === null ? [] : [w.logSpeed]));
-  const centre = speeds.length >= 5 ? median(speeds) : undefined;
-  return {
-    items: sum((w) => w.contested),
-    followedA: sum((w) => w.followedA),
-    ...(items > 0 && { eventRate: sum((w) => w.eventItems) / items }),
-    ...(centre !== undefined && { logSpeed: { centre, spread: 1.4826 * median(speeds.map((x) => Math.abs(x - centre))) } }),
-  };
 }

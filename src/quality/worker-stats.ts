@@ -1,4 +1,4 @@
-import { byCodeUnits, quote } from '../aggregate/votes.js';
+import { byCodeUnits, quote, type Vote } from '../aggregate/votes.js';
 import type { Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { countedVotes, type ScoredAssignment } from './counted-votes.js';
@@ -83,13 +83,15 @@ export function workerStatistics(
   scored: readonly ScoredAssignment[],
   thresholds: Partial<WorkerFlagThresholds> = {},
   items?: ReadonlyMap<string, LlmItemInfo>,
+  /** `countedVotes(scored)`, when the caller has it already. */
+  counted: readonly Vote<Judgment>[] = countedVotes(scored),
 ): WorkerStats[] {
   const limits = { ...DEFAULT_FLAG_THRESHOLDS, ...thresholds };
   for (const [name, value] of Object.entries(limits)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
       throw new UserError(`thresholds.${name}: ${quote(value)} is not a finite number >= 0`);
   }
-  const valid = groupBy(countedVotes(scored), (v) => v.item);
+  const valid = groupBy(counted, (v) => v.item);
   const byWorker = groupBy(scored, (s) => s.assignment.worker);
   const llm = items ? llmAssistedVerdicts(scored, items) : undefined;
 
