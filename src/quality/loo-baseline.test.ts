@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { seededRng } from '../hits/random.js';
 import { baselineFrom, leaveOneOutBaselines, MIN_SPEEDS, type WorkerSummary } from './loo-baseline.js';
-
-/** A small seeded generator (mulberry32), so a failure replays. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomSummaries(next: () => number, workers: number): Map<string, WorkerSummary> {
   // few distinct speeds, so that ties (equal values around the median) come up
@@ -36,12 +25,15 @@ function randomSummaries(next: () => number, workers: number): Map<string, Worke
 
 /** What the detection computed before: each worker's baseline from the list of the others. */
 function eachApart(summaries: ReadonlyMap<string, WorkerSummary>, among: (w: string) => boolean) {
-  return new Map([...summaries.keys()].map((w) => [w, baselineFrom([...summaries].filter(([o]) => o !== w && among(o)).map(([, s]) => s))]));
+  return new Map(
+    [...summaries.keys()].map((w) => [w, baselineFrom([...summaries].filter(([o]) => o !== w && among(o)).map(([, s]) => s))]),
+  );
 }
 
 describe('leaveOneOutBaselines', () => {
   it('gives each worker the very baseline of the others, for batches of every size and any workers left out', () => {
-    const next = rng(7);
+    const rng = seededRng('loo-baseline');
+    const next = () => rng.next();
     for (let trial = 0; trial < 400; trial++) {
       const summaries = randomSummaries(next, Math.floor(next() * 14));
       const excluded = new Set([...summaries.keys()].filter(() => next() < 0.25));

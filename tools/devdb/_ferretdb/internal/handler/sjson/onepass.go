@@ -166,6 +166,17 @@ func (r *onePass) number() (string, bool) {
 	return text, true
 }
 
+// integer reads a JSON number that is a base-10 integer of at most `bits` bits (as encoding/json
+// decodes one into an integer of that size: no fraction, no exponent).
+func (r *onePass) integer(bits int) (int64, bool) {
+	text, ok := r.number()
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(text, 10, bits)
+	return n, err == nil
+}
+
 // members reads a JSON object's members, calling member with each key (positioned at its value).
 func (r *onePass) members(member func(key string) bool) bool {
 	if !r.consume('{') {
@@ -376,12 +387,8 @@ func (r *onePass) value(sch *elem) (any, bool) {
 		}
 		return false, r.literal("false")
 	case elemTypeDate:
-		text, ok := r.number()
-		if !ok {
-			return nil, false
-		}
-		ms, err := strconv.ParseInt(text, 10, 64)
-		return time.UnixMilli(ms), err == nil
+		ms, ok := r.integer(64)
+		return time.UnixMilli(ms), ok
 	case elemTypeRegex:
 		s, ok := r.str()
 		if !ok || sch.Options == nil {
@@ -389,12 +396,8 @@ func (r *onePass) value(sch *elem) (any, bool) {
 		}
 		return types.Regex{Pattern: s, Options: *sch.Options}, true
 	case elemTypeInt:
-		text, ok := r.number()
-		if !ok {
-			return nil, false
-		}
-		n, err := strconv.ParseInt(text, 10, 32)
-		return int32(n), err == nil
+		n, ok := r.integer(32)
+		return int32(n), ok
 	case elemTypeTimestamp:
 		text, ok := r.number()
 		if !ok {
@@ -403,12 +406,7 @@ func (r *onePass) value(sch *elem) (any, bool) {
 		n, err := strconv.ParseUint(text, 10, 64)
 		return types.Timestamp(n), err == nil
 	case elemTypeLong:
-		text, ok := r.number()
-		if !ok {
-			return nil, false
-		}
-		n, err := strconv.ParseInt(text, 10, 64)
-		return n, err == nil
+		return r.integer(64)
 	}
 	return nil, false
 }
