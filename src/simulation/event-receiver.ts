@@ -37,6 +37,7 @@ export interface EventReceiver {
   take(): Set<string>;
   /** Subscribes HIT types not subscribed yet to SUBSCRIBED_EVENTS, delivered here. */
   subscribe(hitTypeIds: Iterable<string>): Promise<void>;
+  /** Turns the subscriptions off (UpdateNotificationSettings, Active false) and stops listening. */
   close(): Promise<void>;
 }
 
@@ -91,9 +92,15 @@ export async function startEventReceiver(target: string, config: Config): Promis
       }
     },
     async close() {
-      client.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      try {
+        // the subscriptions go with the receiver: a marketplace that outlives the run (the demo
+        // hands its HITs over to the bundled one) would otherwise notify an address nobody answers
+        for (const id of subscribed) await client.send(new UpdateNotificationSettingsCommand({ HITTypeId: id, Active: false }));
+      } finally {
+        client.destroy();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
     },
   };
 }

@@ -51,4 +51,23 @@ describe('the simulation receiver of event notifications', () => {
       await receiver.close();
     }
   });
+
+  it('turns its subscriptions off when it closes: nothing is queued for its address afterwards', async () => {
+    const ctx = testContext(h.db);
+    await importSampleBatch(ctx, dir, 'ev-off', 8);
+    await publishBatch(ctx, 'ev-off', { preset: 'quick', target: h.running.url, workerDecisions: false }, 'local');
+    const hits = await ctx.models.hits.find({ batch: 'ev-off' }).sort({ index: 1 }).lean();
+    const receiver = await startEventReceiver(h.running.url, loadConfig(process.env));
+    await receiver.subscribe(hits.map((x) => x.hitTypeId as string));
+    const type = () => h.running.marketplace.models.hitTypes.findById(hits[0]!.hitTypeId).lean();
+    expect(await type()).toMatchObject({ notificationActive: true, notification: { Destination: receiver.url } });
+    await receiver.close();
+    expect(await type()).toMatchObject({ notificationActive: false, notification: { Destination: receiver.url } });
+    const queued = () => h.running.marketplace.models.outbox.countDocuments({ destination: receiver.url });
+    const before = await queued();
+    const worker = await newWorker(h);
+    await work(h.running, ctx, 'ev-off|0', worker.workerId, honest);
+    await h.running.loops.tick();
+    expect(await queued()).toBe(before);
+  });
 });
