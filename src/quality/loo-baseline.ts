@@ -1,4 +1,4 @@
-import type { AgentBaseline } from './llm-assisted.js';
+import { median, type AgentBaseline } from './llm-assisted.js';
 
 /**
  * What the LLM-assisted detection compares a worker with: the careful workers of the batch
@@ -28,23 +28,18 @@ export function baselineFrom(workers: readonly WorkerSummary[]): AgentBaseline {
   const items = sum((w) => w.items);
   // the median and MAD of the workers' median reading speeds
   const speeds = workers.flatMap((w) => (w.logSpeed === null ? [] : [w.logSpeed]));
-  const centre = speeds.length >= MIN_SPEEDS ? sortedMedian(sorted(speeds)) : undefined;
+  const centre = speeds.length >= MIN_SPEEDS ? median(speeds) : undefined;
   return {
     items: sum((w) => w.contested),
     followedA: sum((w) => w.followedA),
     ...(items > 0 && { eventRate: sum((w) => w.eventItems) / items }),
     ...(centre !== undefined && {
-      logSpeed: { centre, spread: 1.4826 * sortedMedian(sorted(speeds.map((x) => Math.abs(x - centre)))) },
+      logSpeed: { centre, spread: 1.4826 * median(speeds.map((x) => Math.abs(x - centre))) },
     }),
   };
 }
 
 const sorted = (values: readonly number[]) => [...values].sort((a, b) => a - b);
-
-function sortedMedian(s: readonly number[]): number {
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
 
 /** The `k`-th smallest (from 0) of sorted `s` with the element at `skip` left out (none when -1). */
 const kthWithout = (s: readonly number[], skip: number, k: number) => (skip < 0 || k < skip ? s[k]! : s[k + 1]!);
