@@ -34,29 +34,45 @@ export async function withLlmFlags(ctx: PipelineContext, data: BatchData, stats:
 const itemInfos = new Map<string, LlmItemInfo>();
 const ITEM_INFO_LIMIT = 200_000;
 
+/**
+ * A HIT's real items with their cache keys (the item and its page's hash), built once per
+ * HIT document: a round asks for every HIT's every round, and building the ids and keys anew
+ * cost more than the detection itself. Rebuilt when the document's batch, items or page change.
+ */
+const pageKeysOf = new WeakMap<HitDoc, { items: HitDoc['items']; batch: string; sha: string; keys: { id: string; key: string }[] }>();
+
+function pageKeys(hit: HitDoc): readonly { id: string; key: string }[] {
+  const known = pageKeysOf.get(hit);
+  if (known && known.items === hit.items && known.batch === hit.batch && known.sha === hit.questionSha256) return known.keys;
+  const keys = hit.items.flatMap((i) => {
+    if (i.kind !== 'real') return [];
+    const id = itemId(hit.batch, caseKey(i.queryId, i.chunkId));
+    return [{ id, key: `${id}\u0000${hit.questionSha256}` }];
+  });
+  pageKeysOf.set(hit, { items: hit.items, batch: hit.batch, sha: hit.questionSha256, keys });
+  return keys;
+}
+
 /** Every worker's `llm-assisted` verdict in the batch, with the items' debates and texts loaded. */
 export async function llmAssistedVerdictsOf(
   ctx: PipelineContext,
   data: { readonly hits: readonly HitDoc[]; readonly assignments: readonly AssignmentDoc[] },
 ): Promise<Map<string, LlmAssistedVerdict>> {
-  // each real item with the hash of a page that shows it (the same items, in the same order, as plannedItems)
-  const pageOf = new Map<string, string>();
-  for (const hit of data.hits)
-    for (const i of hit.items) if (i.kind === 'real') pageOf.set(itemId(hit.batch, caseKey(i.queryId, i.chunkId)), hit.questionSha256);
-  const ids = [...pageOf.keys()];
-  const keyOf = (id: string) => `${id}\u0000${pageOf.get(id)}`;
-  const missing = ids.filter((id) => !itemInfos.has(keyOf(id)));
+  // each real item with the key of a page that shows it (the same items, in the same order, as plannedItems)
+  const keyOf = new Map<string, string>();
+  for (const hit of data.hits) for (const { id, key } of pageKeys(hit)) keyOf.set(id, key);
+  const missing = [...keyOf].filter(([, key]) => !itemInfos.has(key));
   if (missing.length > 0) {
     const cases = await itemCases(
       ctx,
-      missing.map((_id) => ({ _id })),
+      missing.map(([_id]) => ({ _id })),
     );
     if (itemInfos.size + missing.length > ITEM_INFO_LIMIT) itemInfos.clear();
-    missing.forEach((id, i) => {
+    missing.forEach(([id, key], i) => {
       const it = reportItemFromCase(id, cases[i]!);
-      itemInfos.set(keyOf(id), { agentLabels: it.agentLabels ?? {}, ...(it.textLength !== undefined && { textLength: it.textLength }) });
+      itemInfos.set(key, { agentLabels: it.agentLabels ?? {}, ...(it.textLength !== undefined && { textLength: it.textLength }) });
     });
   }
-  const infos = new Map(ids.map((id) => [id, itemInfos.get(keyOf(id)) as LlmItemInfo]));
+  const infos = new Map([...keyOf].map(([id, key]) => [id, itemInfos.get(key) as LlmItemInfo]));
   return llmAssistedVerdicts(scoreStored(data.hits, data.assignments), infos);
 }

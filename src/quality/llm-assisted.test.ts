@@ -6,6 +6,7 @@ import {
   fasterFactor,
   followerFactor,
   llmAssistedVerdict,
+  workerSignals,
   type AgentBaseline,
   type ItemObservation,
 } from './llm-assisted.js';
@@ -176,5 +177,13 @@ describe('careful workers against the flag', () => {
     const { factors } = llmAssistedVerdict(worker('llm', 27, 'factors'), { items: 1000, followedA: 500 });
     expect(factors.agreement).toBeGreaterThan(3);
     expect(factors.combined).toBeCloseTo(factors.agreement * factors.speed * factors.events, 9);
+  });
+});
+
+describe('workerSignals', () => {
+  it('finds a canary word in any case, in any of the texts', () => {
+    expect(workerSignals([], ['nothing here', 'the code word is DEXSOLGIMine'], ['kalovine', 'dexsolgimine']).canary).toBe(true);
+    expect(workerSignals([], ['nothing here'], ['kalovine']).canary).toBe(false);
+    expect(workerSignals([], [], ['kalovine']).canary).toBe(false);
   });
 });

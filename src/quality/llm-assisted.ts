@@ -118,54 +118,97 @@ export function llmAssistedVerdict(
   canaries: readonly string[] = [],
   policy: LlmAssistedPolicy = DEFAULT_LLM_POLICY,
 ): LlmAssistedVerdict {
-  const evidence: string[] = [];
+  return judgeSignals(workerSignals(observations, submittedText, canaries), baseline, policy);
+}
+
+/**
+ * What a worker's verdict reads of their answers, whatever the baseline: worked out once
+ * per worker, then judged against each baseline (the batch's detection judges every worker
+ * twice, against everyone else and then against the careful workers: llm-flags.ts).
+ */
+export interface WorkerSignals {
+  readonly items: number;
+  /** Answers on items where the agents disagreed, and how many equal agent A's label. */
+  readonly contested: number;
+  readonly followedA: number;
+  /** The agent followed on the agent's "yes" items and on its "no" items alike (each way with 3 or more), and both answers given. */
+  readonly followsBothWays: boolean;
+  readonly bothAnswers: boolean;
+  readonly medianMsPer1000Chars: number | null;
+  readonly eventItems: number;
+  readonly canary: boolean;
+}
+
+export function workerSignals(
+  observations: readonly ItemObservation[],
+  submittedText: readonly string[] = [],
+  canaries: readonly string[] = [],
+): WorkerSignals {
   const contested = observations.filter((o) => o.agents.A !== o.agents.B);
   const followedA = contested.filter((o) => o.answer === o.agents.A).length;
-  let agreement: LlmAssistedVerdict['agentAgreement'] = { items: contested.length, agent: null, rate: null, baseline: null, p: null };
+  const agent = followedA * 2 >= contested.length ? 'A' : 'B';
+  // An LLM follows its agent whichever way that agent votes; a worker who always answers
+  // yes (or no) "follows" whichever agent says yes most. So the agent must be followed on
+  // its "no" items as on its "yes" items (each way, where there are at least 3), and the
+  // worker must give both answers.
+  const followsBothWays = (['yes', 'no'] as const).every((label) => {
+    const said = contested.filter((o) => o.agents[agent] === label);
+    return said.length < 3 || said.filter((o) => o.answer === label).length * 2 >= said.length;
+  });
+  const bothAnswers = new Set(contested.map((o) => o.answer)).size === 2;
+  const perThousand = observations.flatMap((o) => (o.timeMs !== undefined && o.textLength ? [(o.timeMs * 1000) / o.textLength] : []));
+  // each text lowered once, not once per canary word (a worker's comments times the words of every page they saw)
+  const texts = submittedText.map((t) => t.toLowerCase());
+  const lowered = texts.length > 0 ? canaries.map((c) => c.toLowerCase()).filter((c) => c.length > 0) : [];
+  return {
+    items: observations.length,
+    contested: contested.length,
+    followedA,
+    followsBothWays,
+    bothAnswers,
+    medianMsPer1000Chars: perThousand.length ? median(perThousand) : null,
+    eventItems: observations.filter((o) => (o.copies ?? 0) + (o.pastes ?? 0) + (o.focusLosses ?? 0) > 0).length,
+    canary: texts.some((text) => lowered.some((c) => text.includes(c))),
+  };
+}
+
+/** The verdict on a worker's signals against the careful workers' baseline. */
+export function judgeSignals(
+  signals: WorkerSignals,
+  baseline: AgentBaseline,
+  policy: LlmAssistedPolicy = DEFAULT_LLM_POLICY,
+): LlmAssistedVerdict {
+  const evidence: string[] = [];
+  const { contested: n, followedA, medianMsPer1000Chars, eventItems, canary } = signals;
+  let agreement: LlmAssistedVerdict['agentAgreement'] = { items: n, agent: null, rate: null, baseline: null, p: null };
   let agreementFactor = 1;
   let agreementSentence: string | null = null;
-  if (contested.length >= policy.minItems && baseline.items > 0) {
-    const agent = followedA * 2 >= contested.length ? 'A' : 'B';
-    const k = agent === 'A' ? followedA : contested.length - followedA;
+  if (n >= policy.minItems && baseline.items > 0) {
+    const agent = followedA * 2 >= n ? 'A' : 'B';
+    const k = agent === 'A' ? followedA : n - followedA;
     const rateA = baseline.followedA / baseline.items;
     const p0 = agent === 'A' ? rateA : 1 - rateA;
-    const rate = k / contested.length;
-    const p = Math.min(1, 2 * binomialUpperTail(k, contested.length, p0));
-    agreement = { items: contested.length, agent, rate, baseline: p0, p };
-    // An LLM follows its agent whichever way that agent votes; a worker who always answers
-    // yes (or no) "follows" whichever agent says yes most. So the agent must be followed on
-    // its "no" items as on its "yes" items (each way, where there are at least 3), and the
-    // worker must give both answers.
-    const followsBothWays = (['yes', 'no'] as const).every((label) => {
-      const said = contested.filter((o) => o.agents[agent] === label);
-      return said.length < 3 || said.filter((o) => o.answer === label).length * 2 >= said.length;
-    });
-    const bothAnswers = new Set(contested.map((o) => o.answer)).size === 2;
-    if (followsBothWays && bothAnswers) {
+    const rate = k / n;
+    const p = Math.min(1, 2 * binomialUpperTail(k, n, p0));
+    agreement = { items: n, agent, rate, baseline: p0, p };
+    if (signals.followsBothWays && signals.bothAnswers) {
       // the LLM sides with A or with B (even odds), at an unknown rate above the careful one
-      const n = contested.length;
       agreementFactor = (followerFactor(followedA, n, rateA) + followerFactor(n - followedA, n, 1 - rateA)) / 2;
       agreementSentence = `followed agent ${agent} on ${k} of ${n} items where the agents disagreed (${pct(rate)}; other workers ${pct(p0)}; p = ${p.toExponential(1)})`;
     }
   }
 
-  const perThousand = observations.flatMap((o) => (o.timeMs !== undefined && o.textLength ? [(o.timeMs * 1000) / o.textLength] : []));
-  const medianMsPer1000Chars = perThousand.length ? median(perThousand) : null;
   const speed = baseline.logSpeed ?? { centre: Math.log(policy.typicalMsPer1000Chars), spread: policy.typicalLogSpread };
   const speedFactor =
     medianMsPer1000Chars === null
       ? 1
       : Math.min(policy.maxSideFactor, fasterFactor(Math.log(medianMsPer1000Chars) - speed.centre, speed.spread, policy.fastestTimeShare));
 
-  const eventItems = observations.filter((o) => (o.copies ?? 0) + (o.pastes ?? 0) + (o.focusLosses ?? 0) > 0).length;
   const r0 = Math.min(0.5, Math.max(0.01, baseline.eventRate ?? policy.typicalEventRate));
   const eventsFactor = Math.min(
     policy.maxSideFactor,
-    1 - policy.tabWeight + policy.tabWeight * followerFactor(eventItems, observations.length, r0),
+    1 - policy.tabWeight + policy.tabWeight * followerFactor(eventItems, signals.items, r0),
   );
-
-  const lowered = canaries.map((c) => c.toLowerCase()).filter((c) => c.length > 0);
-  const canary = submittedText.some((text) => lowered.some((c) => text.toLowerCase().includes(c)));
 
   const combined = agreementFactor * speedFactor * eventsFactor;
   const shown = agreementFactor >= policy.minAgreementFactor && combined >= policy.minBayesFactor;
@@ -174,7 +217,7 @@ export function llmAssistedVerdict(
     evidence.push(
       `read ${(medianMsPer1000Chars / 1000).toFixed(1)} s per 1,000 characters on the median item (other workers ${(Math.exp(speed.centre) / 1000).toFixed(1)} s)`,
     );
-  if (shown && eventsFactor >= 3) evidence.push(`copied, pasted or left the page on ${eventItems} of ${observations.length} items`);
+  if (shown && eventsFactor >= 3) evidence.push(`copied, pasted or left the page on ${eventItems} of ${signals.items} items`);
   if (canary) evidence.push('submitted text repeats the hidden canary phrase');
 
   return {

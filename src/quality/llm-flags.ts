@@ -3,8 +3,9 @@ import type { ScoredAssignment } from './counted-votes.js';
 import { baselineFrom, leaveOneOutBaselines, type WorkerSummary } from './loo-baseline.js';
 import {
   DEFAULT_LLM_POLICY,
-  llmAssistedVerdict,
+  judgeSignals,
   median,
+  workerSignals,
   type AgentBaseline,
   type ItemObservation,
   type LlmAssistedPolicy,
@@ -31,11 +32,6 @@ export function llmAssistedVerdicts(
   items: ReadonlyMap<string, LlmItemInfo>,
   policy: LlmAssistedPolicy = DEFAULT_LLM_POLICY,
 ): Map<string, LlmAssistedVerdict> {
-  const agentsOf = new Map<string, { A: Judgment; B: Judgment }>();
-  for (const [item, info] of items) {
-    const names = Object.keys(info.agentLabels).sort();
-    if (names.length >= 2) agentsOf.set(item, { A: info.agentLabels[names[0]!]!, B: info.agentLabels[names[1]!]! });
-  }
   const byWorker = new Map<string, { observations: ItemObservation[]; seen: Set<string>; texts: string[]; canaries: Set<string> }>();
   for (const { assignment, hit } of scored) {
     let mine = byWorker.get(assignment.worker);
@@ -46,18 +42,19 @@ export function llmAssistedVerdicts(
     for (const a of assignment.answers) {
       if (a.comment) mine.texts.push(a.comment);
       if (a.canary) mine.canaries.add(a.canary);
-      const agents = agentsOf.get(a.item);
+      const info = items.get(a.item);
+      const agents = info && agentsOf(info);
       if (!agents || seen.has(a.item) || !real.includes(a.item)) continue;
       seen.add(a.item);
-      const observation: ItemObservation = {
+      const observation: { -readonly [K in keyof ItemObservation]: ItemObservation[K] } = {
         agents,
         answer: a.label,
-        ...(a.timeMs !== undefined && { timeMs: a.timeMs }),
-        ...(items.get(a.item)?.textLength !== undefined && { textLength: items.get(a.item)!.textLength! }),
         copies: a.copies ?? 0,
         pastes: a.pastes ?? 0,
         focusLosses: a.focusLosses ?? 0,
       };
+      if (a.timeMs !== undefined) observation.timeMs = a.timeMs;
+      if (info.textLength !== undefined) observation.textLength = info.textLength;
       mine.observations.push(observation);
     }
   }
@@ -68,16 +65,33 @@ export function llmAssistedVerdicts(
   const summaries = new Map([...byWorker].map(([w, m]) => [w, summaryOf(m.observations)]));
   let verdicts = new Map<string, LlmAssistedVerdict>();
   let excluded = new Set<string>();
+  // what each worker's verdict reads of their answers, the same in both passes
+  const signals = new Map([...byWorker].map(([w, m]) => [w, workerSignals(m.observations, m.texts, [...m.canaries])]));
   for (let pass = 0; pass < 2; pass++) {
     const next = new Map<string, LlmAssistedVerdict>();
     const baselines = leaveOneOutBaselines(summaries, (w) => !excluded.has(w));
-    for (const [worker, mine] of byWorker) {
-      next.set(worker, llmAssistedVerdict(mine.observations, baselines.get(worker)!, mine.texts, [...mine.canaries], policy));
-    }
+    for (const worker of byWorker.keys()) next.set(worker, judgeSignals(signals.get(worker)!, baselines.get(worker)!, policy));
     verdicts = next;
     excluded = new Set([...next].filter(([, v]) => v.flagged).map(([w]) => w));
   }
   return verdicts;
+}
+
+/**
+ * Agents A and B of an item (the first two agent names in order), or null with fewer than
+ * two agents; kept per info object, since a collection round asks for every item's agents
+ * every round and the infos live as long as the process's cache of them (pipeline/llm-flags.ts).
+ */
+const agentsByInfo = new WeakMap<LlmItemInfo, { A: Judgment; B: Judgment } | null>();
+
+function agentsOf(info: LlmItemInfo): { A: Judgment; B: Judgment } | null {
+  let agents = agentsByInfo.get(info);
+  if (agents === undefined) {
+    const names = Object.keys(info.agentLabels).sort();
+    agents = names.length >= 2 ? { A: info.agentLabels[names[0]!]!, B: info.agentLabels[names[1]!]! } : null;
+    agentsByInfo.set(info, agents);
+  }
+  return agents;
 }
 
 function summaryOf(observations: readonly ItemObservation[]): WorkerSummary {
