@@ -36,8 +36,8 @@ const ITEM_INFO_LIMIT = 200_000;
 
 /**
  * A HIT's real items with their cache keys (the item and its page's hash), built once per
- * HIT document: a round asks for every HIT's every round, and building the ids and keys anew
- * cost more than the detection itself. Rebuilt when the document's batch, items or page change.
+ * HIT document rather than for every HIT every round (the round keeps its documents from one
+ * round to the next: round-memory.ts). Rebuilt when the document's batch, items or page change.
  */
 const pageKeysOf = new WeakMap<HitDoc, { items: HitDoc['items']; batch: string; sha: string; keys: { id: string; key: string }[] }>();
 

@@ -131,8 +131,9 @@ export interface WorkerSignals {
   /** Answers on items where the agents disagreed, and how many equal agent A's label. */
   readonly contested: number;
   readonly followedA: number;
-  /** The agent followed on the agent's "yes" items and on its "no" items alike (each way with 3 or more), and both answers given. */
+  /** The agent the worker followed more is followed on its "yes" items as on its "no" items (each way that has 3 or more). */
   readonly followsBothWays: boolean;
+  /** The worker gave both answers on the items where the agents disagreed. */
   readonly bothAnswers: boolean;
   readonly medianMsPer1000Chars: number | null;
   readonly eventItems: number;
