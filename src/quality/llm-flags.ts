@@ -62,11 +62,11 @@ export function llmAssistedVerdicts(
   // else, then against those the first pass did not flag, so that other LLM users (who follow the
   // same agent, fast, with page events) do not pull the baseline towards themselves.
   // Each worker's counts are summed once; a baseline is then sums over the others (cheap each round).
-  const summaries = new Map([...byWorker].map(([w, m]) => [w, summaryOf(m.observations)]));
-  let verdicts = new Map<string, LlmAssistedVerdict>();
-  let excluded = new Set<string>();
   // what each worker's verdict reads of their answers, the same in both passes
   const signals = new Map([...byWorker].map(([w, m]) => [w, workerSignals(m.observations, m.texts, [...m.canaries])]));
+  const summaries = new Map([...byWorker].map(([w, m]) => [w, summaryOf(m.observations, signals.get(w)!)]));
+  let verdicts = new Map<string, LlmAssistedVerdict>();
+  let excluded = new Set<string>();
   for (let pass = 0; pass < 2; pass++) {
     const next = new Map<string, LlmAssistedVerdict>();
     const baselines = leaveOneOutBaselines(summaries, (w) => !excluded.has(w));
@@ -94,21 +94,16 @@ function agentsOf(info: LlmItemInfo): { A: Judgment; B: Judgment } | null {
   return agents;
 }
 
-function summaryOf(observations: readonly ItemObservation[]): WorkerSummary {
-  const contested = observations.filter((o) => o.agents.A !== o.agents.B);
+/** A worker's part of a baseline: the counts of their signals, and their median log reading speed. */
+function summaryOf(observations: readonly ItemObservation[], signals = workerSignals(observations)): WorkerSummary {
   const per = observations.flatMap((o) =>
     o.timeMs !== undefined && o.timeMs > 0 && o.textLength ? [Math.log((o.timeMs * 1000) / o.textLength)] : [],
   );
-  return {
-    contested: contested.length,
-    followedA: contested.filter((o) => o.answer === o.agents.A).length,
-    items: observations.length,
-    eventItems: observations.filter((o) => (o.copies ?? 0) + (o.pastes ?? 0) + (o.focusLosses ?? 0) > 0).length,
-    logSpeed: per.length >= 3 ? median(per) : null,
-  };
+  const { contested, followedA, items, eventItems } = signals;
+  return { contested, followedA, items, eventItems, logSpeed: per.length >= 3 ? median(per) : null };
 }
 
 /** What careful workers do, from the observations of the workers taken as careful. */
 export function baselineOf(workers: readonly (readonly ItemObservation[])[]): AgentBaseline {
-  return baselineFrom(workers.map(summaryOf));
+  return baselineFrom(workers.map((w) => summaryOf(w)));
 }
