@@ -41,6 +41,20 @@ function samePlainData(a: unknown, b: unknown): boolean {
   return ka.every((k) => Object.hasOwn(rb, k) && samePlainData((a as Record<string, unknown>)[k], rb[k]));
 }
 
+/** Whether two labels are the same plain data but for `updatedAt` (samePlainData of both without it, with no copies made). */
+function sameButTimestamp(a: LabelDoc, b: LabelDoc): boolean {
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  let keys = 0;
+  for (const k of Object.keys(ra)) {
+    if (k === 'updatedAt') continue;
+    if (!Object.hasOwn(rb, k) || !samePlainData(ra[k], rb[k])) return false;
+    keys++;
+  }
+  for (const k of Object.keys(rb)) if (k !== 'updatedAt') keys--;
+  return keys === 0;
+}
+
 /**
  * Each label's content (pure), reusing the content of the same label as built last time
  * (`last`: the contents and the labels they were taken from) where nothing but its timestamp
@@ -54,7 +68,7 @@ export function labelContents(
     labels.map((l) => {
       const before = last.built?.get(l._id);
       const content = last.contents?.get(l._id);
-      const same = before && content !== undefined && samePlainData({ ...before, updatedAt: null }, { ...l, updatedAt: null });
+      const same = before && content !== undefined && sameButTimestamp(before, l);
       return [l._id, same ? content : labelContent(l)];
     }),
   );

@@ -3,6 +3,7 @@ import type { Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { scoreAttentionChecks, type AttentionCheckScore } from './attention-checks.js';
 import type { AssignmentRecord, HitRecord } from './types.js';
+import { realItemsOf } from './hit-views.js';
 
 /**
  * Whether an assignment's votes count: it passed every check of its HIT and was neither
@@ -76,14 +77,17 @@ export function scoreAssignments(assignments: readonly AssignmentRecord[], hits:
  */
 export function countedVotes(scored: readonly ScoredAssignment[]): Vote<Judgment>[] {
   const votes: Vote<Judgment>[] = [];
-  const seen = new Set<string>();
+  // item -> the workers whose vote on it is kept
+  const seen = new Map<string, Set<string>>();
   for (const { assignment, hit, counts } of scored) {
     if (!counts) continue;
-    const real = new Set(hit.items);
+    const real = realItemsOf(hit);
     for (const answer of assignment.answers) {
-      const key = JSON.stringify([answer.item, assignment.worker]);
-      if (!real.has(answer.item) || seen.has(key)) continue;
-      seen.add(key);
+      if (!real.has(answer.item)) continue;
+      let voters = seen.get(answer.item);
+      if (!voters) seen.set(answer.item, (voters = new Set()));
+      if (voters.has(assignment.worker)) continue;
+      voters.add(assignment.worker);
       votes.push({ item: answer.item, worker: assignment.worker, label: answer.label });
     }
   }

@@ -1,5 +1,6 @@
 import type { Judgment } from '../domain/cases.js';
 import type { ScoredAssignment } from './counted-votes.js';
+import { expectedAnswersOf } from './hit-views.js';
 
 /**
  * Cross-batch reputation (issue 16, item 4), pure: a worker's record in one batch, the sum of
@@ -189,7 +190,7 @@ export function batchReputationRecords(input: BatchRecordInput): Map<string, Rep
   for (const { assignment, hit } of input.scored) {
     if (assignment.overridden === 'excluded') continue;
     const e = entry(assignment.worker);
-    const expected = new Map(hit.checks.map((c) => [c.item, c.expected]));
+    const expected = expectedAnswersOf(hit);
     for (const a of assignment.answers) {
       if (e.seen.has(a.item)) continue;
       e.seen.add(a.item);

@@ -2,6 +2,7 @@ import type { Judgment } from '../domain/cases.js';
 import type { ScoredAssignment } from './counted-votes.js';
 import { median } from './worker-stats.js';
 import type { WorkerEvidence } from './worker-verdict.js';
+import { expectedAnswersOf, realItemsOf } from './hit-views.js';
 
 /**
  * Each worker's evidence across a batch, for `workerVerdict` (pure): every attention check
@@ -23,7 +24,7 @@ export function workerEvidence(
   const answersByItem = new Map<string, Map<string, Judgment>>();
   for (const { assignment, hit } of scored) {
     if (excluded.has(assignment.worker) || assignment.overridden === 'excluded') continue;
-    const real = new Set(hit.items);
+    const real = realItemsOf(hit);
     for (const a of assignment.answers) {
       if (!real.has(a.item)) continue;
       let byWorker = answersByItem.get(a.item);
@@ -56,8 +57,8 @@ export function workerEvidence(
     let e = evidence.get(assignment.worker);
     if (!e) evidence.set(assignment.worker, (e = { checks: [], compared: [], ms: [], seen: new Set(), assignments: 0 }));
     e.assignments++;
-    const expected = new Map(hit.checks.map((c) => [c.item, c.expected]));
-    const real = new Set(hit.items);
+    const expected = expectedAnswersOf(hit);
+    const real = realItemsOf(hit);
     for (const a of assignment.answers) {
       if (a.timeMs !== undefined) e.ms.push(a.timeMs);
       const known = expected.get(a.item);

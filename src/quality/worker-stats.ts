@@ -3,6 +3,7 @@ import type { Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { countedVotes, type ScoredAssignment } from './counted-votes.js';
 import { llmAssistedVerdicts, type LlmItemInfo } from './llm-flags.js';
+import { realItemsOf } from './hit-views.js';
 
 export type WorkerFlag = 'always-same-answer' | 'fast' | 'low-agreement' | 'low-check-pass-rate' | 'llm-assisted';
 
@@ -164,7 +165,7 @@ function leaveOneOutAgreement(
 ): WorkerStats['agreement'] {
   const own = new Map<string, Judgment>();
   for (const { assignment, hit } of mine) {
-    const real = new Set(hit.items);
+    const real = realItemsOf(hit);
     for (const a of assignment.answers) if (real.has(a.item) && !own.has(a.item)) own.set(a.item, a.label);
   }
   let compared = 0;

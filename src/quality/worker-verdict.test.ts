@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Judgment } from '../domain/cases.js';
 import { seededRng } from '../hits/random.js';
-import { DEFAULT_VERDICT_POLICY, workerVerdict, type WorkerEvidence } from './worker-verdict.js';
+import { DEFAULT_VERDICT_POLICY, verdictLogLikelihoods, workerVerdict, type WorkerEvidence } from './worker-verdict.js';
 
 type Kind = 'diligent' | 'spammer' | 'always-yes' | 'always-no';
 const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
@@ -172,6 +172,47 @@ describe('workerVerdict', () => {
         (1 - policy.outliers) * (Math.exp(-0.5 * z * z) / (policy.sigma * Math.sqrt(2 * Math.PI))) + policy.outliers * uniform;
       const expected = logOdds(DEFAULT_VERDICT_POLICY.priorNotWorking) + Math.log(uniform / working);
       expect(logOdds(fast.probabilityNotWorking)).toBeCloseTo(expected, 9);
+    });
+  });
+
+  describe('the marginal likelihood of the checks and the agreement', () => {
+    const evidence: WorkerEvidence = {
+      checks: [
+        { expected: 'yes', answer: 'yes' },
+        { expected: 'no', answer: 'yes' },
+      ],
+      compared: Array.from({ length: 20 }, (_, i) => ({ reference: 'yes' as const, answer: i < 15 ? ('yes' as const) : ('no' as const) })),
+    };
+
+    it('is the integral of the likelihood over the truncated Beta prior (checked against a finer integration)', () => {
+      const prior = DEFAULT_VERDICT_POLICY.agreement;
+      const steps = 200_000;
+      let withData = 0;
+      let mass = 0;
+      for (let g = 0; g < steps; g++) {
+        const p = prior.min + ((g + 0.5) * (1 - prior.min)) / steps;
+        const density = p ** (prior.alpha - 1) * (1 - p) ** (prior.beta - 1);
+        mass += density;
+        withData += density * p ** 15 * (1 - p) ** 5;
+      }
+      const checks = verdictLogLikelihoods({ ...evidence, compared: [] }, DEFAULT_VERDICT_POLICY).working;
+      const both = verdictLogLikelihoods(evidence, DEFAULT_VERDICT_POLICY).working;
+      // the 200-point midpoint rule is within a few millionths of it
+      expect(both - checks).toBeCloseTo(Math.log(withData / mass), 4);
+    });
+
+    it('follows a prior whose numbers were changed in place, and gives the same number when asked again', () => {
+      const agreement = { ...DEFAULT_VERDICT_POLICY.agreement };
+      const policy = { ...DEFAULT_VERDICT_POLICY, agreement };
+      const first = verdictLogLikelihoods(evidence, policy);
+      expect(verdictLogLikelihoods(evidence, policy)).toEqual(first);
+      agreement.alpha = 4;
+      agreement.beta = 4;
+      const changed = verdictLogLikelihoods(evidence, policy);
+      expect(changed.working).not.toBe(first.working);
+      expect(changed).toEqual(
+        verdictLogLikelihoods(evidence, { ...DEFAULT_VERDICT_POLICY, agreement: { alpha: 4, beta: 4, min: agreement.min } }),
+      );
     });
   });
 });

@@ -174,22 +174,80 @@ function logSpeedNotWorking(model: SpeedModel): number {
 /** Points of the numerical integration over [min, 1] (midpoint rule; the integrands are smooth). */
 const GRID = 200;
 
-/** log of the probability of a given sequence of s successes and f failures when p follows the truncated Beta prior. */
-function logBetaBinomial(successes: number, failures: number, prior: BetaPrior): number {
-  const withData: number[] = [];
-  const priorOnly: number[] = [];
-  for (let g = 0; g < GRID; g++) {
-    const p = prior.min + ((g + 0.5) * (1 - prior.min)) / GRID;
-    const density = (prior.alpha - 1) * Math.log(p) + (prior.beta - 1) * Math.log1p(-p);
-    priorOnly.push(density);
-    withData.push(density + successes * Math.log(p) + failures * Math.log1p(-p));
-  }
-  return logSumExp(withData) - logSumExp(priorOnly);
+/**
+ * A prior's integration grid: log p, log(1 − p) and the prior's log density at each point,
+ * the log of the prior's own integral, and the results so far by (successes, failures).
+ * A batch's verdicts ask the same few priors (the checks' one, and one agreement prior per
+ * step of the mixture fit) about every worker, many times a round: the logarithms were most
+ * of that work. Kept per prior object (and its numbers, should a caller change them); the
+ * same numbers, added in the same order, as computing them anew each call.
+ */
+interface PriorGrid {
+  readonly alpha: number;
+  readonly beta: number;
+  readonly min: number;
+  readonly logP: Float64Array;
+  readonly log1mP: Float64Array;
+  readonly density: Float64Array;
+  readonly logPriorMass: number;
+  /** By `successes * COUNT_KEY + failures`. */
+  readonly results: Map<number, number>;
 }
 
-function logSumExp(values: readonly number[]): number {
-  const max = Math.max(...values);
-  return max + Math.log(values.reduce((sum, v) => sum + Math.exp(v - max), 0));
+const grids = new WeakMap<BetaPrior, PriorGrid>();
+/** Counts below this are remembered (one number keys both); larger ones are computed each time. */
+const COUNT_KEY = 2 ** 20;
+const MAX_REMEMBERED = 100_000;
+
+function gridOf(prior: BetaPrior): PriorGrid {
+  const kept = grids.get(prior);
+  if (kept && kept.alpha === prior.alpha && kept.beta === prior.beta && kept.min === prior.min) return kept;
+  const logP = new Float64Array(GRID);
+  const log1mP = new Float64Array(GRID);
+  const density = new Float64Array(GRID);
+  for (let g = 0; g < GRID; g++) {
+    const p = prior.min + ((g + 0.5) * (1 - prior.min)) / GRID;
+    logP[g] = Math.log(p);
+    log1mP[g] = Math.log1p(-p);
+    density[g] = (prior.alpha - 1) * logP[g]! + (prior.beta - 1) * log1mP[g]!;
+  }
+  const grid = {
+    alpha: prior.alpha,
+    beta: prior.beta,
+    min: prior.min,
+    logP,
+    log1mP,
+    density,
+    logPriorMass: logSumExp(density),
+    results: new Map(),
+  };
+  grids.set(prior, grid);
+  return grid;
+}
+
+/** log of the probability of a given sequence of s successes and f failures when p follows the truncated Beta prior. */
+function logBetaBinomial(successes: number, failures: number, prior: BetaPrior): number {
+  const grid = gridOf(prior);
+  const key = successes < COUNT_KEY && failures < COUNT_KEY ? successes * COUNT_KEY + failures : undefined;
+  const known = key === undefined ? undefined : grid.results.get(key);
+  if (known !== undefined) return known;
+  const withData = new Float64Array(GRID);
+  for (let g = 0; g < GRID; g++) withData[g] = grid.density[g]! + successes * grid.logP[g]! + failures * grid.log1mP[g]!;
+  const result = logSumExp(withData) - grid.logPriorMass;
+  if (key !== undefined) {
+    // a long-running service meets many workers' counts: forget them all now and then
+    if (grid.results.size >= MAX_REMEMBERED) grid.results.clear();
+    grid.results.set(key, result);
+  }
+  return result;
+}
+
+function logSumExp(values: Float64Array): number {
+  let max = -Infinity;
+  for (const v of values) max = Math.max(max, v);
+  let sum = 0;
+  for (const v of values) sum += Math.exp(v - max);
+  return max + Math.log(sum);
 }
 
 /** log B(a, b) = log Γ(a) + log Γ(b) − log Γ(a + b). */
@@ -197,16 +255,17 @@ function logBeta(a: number, b: number): number {
   return logGamma(a) + logGamma(b) - logGamma(a + b);
 }
 
+const LANCZOS = [
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905,
+  -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+];
+
 /** log Γ(x) for x > 0 (Lanczos, g = 7, n = 9: about 15 correct digits). */
 function logGamma(x: number): number {
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-  const c = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905,
-    -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-  ];
   const z = x - 1;
-  let sum = c[0]!;
-  for (let k = 1; k < 9; k++) sum += c[k]! / (z + k);
+  let sum = LANCZOS[0]!;
+  for (let k = 1; k < 9; k++) sum += LANCZOS[k]! / (z + k);
   const t = z + 7.5;
   return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
 }

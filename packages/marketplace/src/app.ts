@@ -18,6 +18,9 @@ export function createMarketplaceApp(
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
+  // no ETag: Express hashed every answer to make one (each API answer, each HIT page, the
+  // 46 KB question inside most), and neither the SDK nor a HIT page revalidates with one
+  app.set('etag', false);
   app.get('/healthz', async (_req, res) => {
     try {
       await mp.models.settings.db.db?.admin().ping();

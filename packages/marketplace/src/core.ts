@@ -4,7 +4,7 @@ import type { Clock } from './clock.js';
 import { hashId } from './ids.js';
 import { TypeCaches } from './store/caches.js';
 import { loadClock, saveClock } from './store/clock-store.js';
-import { HitRepository } from './store/hits.js';
+import { HitRepository, type HitWrites } from './store/hits.js';
 import { Lease } from './store/lease.js';
 import { Ledger } from './store/ledger.js';
 import { marketplaceDb, marketplaceModels, type MarketplaceModels } from './store/models.js';
@@ -63,6 +63,8 @@ export interface OpenOptions {
   logger: Logger;
   /** Simulated milliseconds per real millisecond; unset keeps the saved clock's speed. */
   clockSpeed?: number;
+  /** How HIT changes reach the database (store/hits.ts); default `each`. */
+  hitWrites?: HitWrites;
 }
 
 /** Claims the marketplace database, loads its working state and makes the initial deposit once. */
@@ -76,7 +78,7 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
   });
   try {
     const clock = await loadClock(models, opts.clockSpeed);
-    const hits = new HitRepository(models);
+    const hits = new HitRepository(models, opts.hitWrites);
     const ledger = new Ledger(models);
     const outbox = new Outbox(models);
     const types = new TypeCaches(models);
@@ -96,6 +98,9 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
       customerId: `A${hashId(`requester:${opts.settings.accessKeyId}`, 13)}`,
       dbName: db.name,
       async close() {
+        await hits
+          .flush()
+          .catch((err: unknown) => opts.logger.error({ err, database: db.name }, 'HIT changes written in the background were lost'));
         await saveClock(models, clock).catch(() => undefined);
         await lease.release();
       },

@@ -172,7 +172,11 @@ export function adminRouter(deps: AdminDeps): Router {
     const a = await mp.ledger.audit();
     res.json({ ...a, consistent: a.storedBalanceCents === a.workingBalanceCents });
   });
-  router.get('/records', async (_req, res) => void res.json(await exportRecordsFrom(mp.models)));
+  router.get('/records', async (_req, res) => {
+    // the records are read from the database: HIT changes written in the background first
+    await mp.hits.flush();
+    res.json(await exportRecordsFrom(mp.models));
+  });
   router.post('/records', async (req, res) => void res.json(await importRequesterRecords(mp, parseRecords(req.body))));
   router.get('/chaos', (_req, res) => void res.json(chaos.current));
   router.put('/chaos', (req, res) => void res.json(chaos.set(adminSchemas.chaos.parse(req.body))));

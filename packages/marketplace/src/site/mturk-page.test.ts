@@ -47,6 +47,25 @@ describe('MTurk pages', () => {
     expect(rewriteMturkPage('<p>plain</p>', { origin, submitUrl })).toBe('<p>plain</p>');
   });
 
+  it('gives each opening of the same page its own addresses (the page is read once, the addresses put in each time)', () => {
+    const page = `<script src="https://assets.crowd.aws/crowd-html-elements.js"></script><crowd-form action="https://www.mturk.com/mturk/externalSubmit"></crowd-form>`;
+    const other = 'http://localhost:9';
+    const first = rewriteMturkPage(page, { origin, submitUrl });
+    const second = rewriteMturkPage(page, { origin: other, submitUrl: `${other}/submit/OTHER/mturk/externalSubmit` });
+    const preview = rewriteMturkPage(page, { origin });
+    expect(first).toBe(`<script src="${origin}/mturk/crowd-html-elements.js"></script><crowd-form action="${submitUrl}"></crowd-form>`);
+    expect(second).toBe(
+      `<script src="${other}/mturk/crowd-html-elements.js"></script><crowd-form action="${other}/submit/OTHER/mturk/externalSubmit"></crowd-form>`,
+    );
+    expect(preview).toBe(
+      `<script src="${origin}/mturk/crowd-html-elements.js"></script><crowd-form action="https://www.mturk.com/mturk/externalSubmit"></crowd-form>`,
+    );
+    // and an address with characters HTML gives a meaning to is escaped each time
+    expect(rewriteMturkPage(page, { origin, submitUrl: `${origin}/s?a=1&b="2"` })).toContain(
+      `action="${origin}/s?a=1&amp;b=&quot;2&quot;"`,
+    );
+  });
+
   it('serves the two scripts and lets the frame load exactly them', () => {
     expect(mturkScript('externalHIT_v1.js')).toContain('function turkSetAssignmentID');
     expect(mturkScript('crowd-html-elements.js')).toContain("'crowd-form': CrowdForm");

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'parse5';
 import { elements, escapeHtml } from '../html-tree.js';
+import { SizedCache } from '../store/sized-cache.js';
 import { SITE_TEMPLATE_DIR } from './views.js';
 
 /**
@@ -48,10 +49,54 @@ export function isMturkSubmitAddress(action: string): boolean {
 
 const MIGHT_NAME_MTURK = /externalHIT_v1\.js|crowd-html-elements\.js|mturk\.com/i;
 
-interface Splice {
+/** A place in a page to rewrite: an MTurk script's address, or MTurk's submission address. */
+interface Spot {
   start: number;
   end: number;
-  text: string;
+  attr: string;
+  /** The script of ours it names; absent: a submission address. */
+  script?: MturkScriptName;
+}
+
+/** Where `html` names MTurk's scripts and submission address (pure; found by parsing it). */
+function spotsOf(html: string): Spot[] {
+  const doc = parse(html, { sourceCodeLocationInfo: true });
+  const spots: Spot[] = [];
+  for (const el of elements(doc)) {
+    const at = el.sourceCodeLocation?.attrs;
+    if (!at) continue;
+    for (const a of el.attrs) {
+      const loc = at[a.name];
+      if (!loc) continue;
+      const spot = { start: loc.startOffset, end: loc.endOffset, attr: a.name };
+      if (el.tagName === 'script' && a.name === 'src') {
+        const name = mturkScriptOf(a.value);
+        if (name) spots.push({ ...spot, script: name });
+      } else if (a.name === 'action' && (el.tagName === 'form' || el.tagName === 'crowd-form') && isMturkSubmitAddress(a.value)) {
+        spots.push(spot);
+      } else if (a.name === 'formaction' && isMturkSubmitAddress(a.value)) {
+        spots.push(spot);
+      }
+    }
+  }
+  // from the end, so that each splice leaves the offsets before it as they were
+  return spots.sort((x, y) => y.start - x.start);
+}
+
+/**
+ * The spots of the pages served lately, by page. A HIT's frame is opened once per assignment
+ * (and every assignment of a HIT shows the same page): parsing a 46 KB page each time was a
+ * share of every assignment's cost in a 4,056-case simulation. Bounded by the pages' size.
+ */
+const spotCache = new SizedCache<{ size: number; spots: Spot[] }>(16 * 1024 * 1024, (v) => v.size);
+
+function cachedSpots(html: string): Spot[] {
+  const kept = spotCache.get(html);
+  if (kept) return kept.spots;
+  const spots = spotsOf(html);
+  // the page is the key: its length is most of what an entry holds
+  spotCache.set(html, { size: html.length, spots });
+  return spots;
 }
 
 /**
@@ -61,33 +106,11 @@ interface Splice {
 export function rewriteMturkPage(html: string, opts: { origin: string; submitUrl?: string }): string {
   // most pages name none of MTurk's addresses: they are served without parsing (a frame is opened per assignment)
   if (!MIGHT_NAME_MTURK.test(html)) return html;
-  const doc = parse(html, { sourceCodeLocationInfo: true });
-  const splices: Splice[] = [];
-  for (const el of elements(doc)) {
-    const at = el.sourceCodeLocation?.attrs;
-    if (!at) continue;
-    for (const a of el.attrs) {
-      const loc = at[a.name];
-      if (!loc) continue;
-      let value: string | undefined;
-      if (el.tagName === 'script' && a.name === 'src') {
-        const name = mturkScriptOf(a.value);
-        if (name) value = `${opts.origin}${mturkScriptPath(name)}`;
-      } else if (
-        opts.submitUrl !== undefined &&
-        a.name === 'action' &&
-        (el.tagName === 'form' || el.tagName === 'crowd-form') &&
-        isMturkSubmitAddress(a.value)
-      ) {
-        value = opts.submitUrl;
-      } else if (opts.submitUrl !== undefined && a.name === 'formaction' && isMturkSubmitAddress(a.value)) {
-        value = opts.submitUrl;
-      }
-      if (value !== undefined) splices.push({ start: loc.startOffset, end: loc.endOffset, text: `${a.name}="${escapeHtml(value)}"` });
-    }
-  }
   let out = html;
-  for (const s of splices.sort((a, b) => b.start - a.start)) out = out.slice(0, s.start) + s.text + out.slice(s.end);
+  for (const s of cachedSpots(html)) {
+    const value = s.script ? `${opts.origin}${mturkScriptPath(s.script)}` : opts.submitUrl;
+    if (value !== undefined) out = out.slice(0, s.start) + `${s.attr}="${escapeHtml(value)}"` + out.slice(s.end);
+  }
   return out;
 }
 

@@ -1,0 +1,74 @@
+import { ApproveAssignmentCommand, CreateHITCommand, GetHITCommand } from '@aws-sdk/client-mturk';
+import { describe, expect, it } from 'vitest';
+import { hitParams, newWorker, useMarketplace } from './support.js';
+
+/**
+ * A throwaway marketplace (a simulation's private one) writes HIT changes after they show
+ * (packages/marketplace/src/store/hits.ts, `hitWrites: 'background'`): the same answers at
+ * once, the same documents in the database once flushed, on close and before an export, and
+ * a write that fails is not lost silently.
+ */
+const h = useMarketplace({ hitWrites: 'background' });
+
+const storedHit = (id: string) =>
+  h.db.connection
+    .useDb(h.running.marketplace.dbName)
+    .collection<{ _id: string; version: number; assignments: { id: string; status: string }[] }>('hits')
+    .findOne({ _id: id });
+
+describe('HIT changes written in the background', () => {
+  it('answers from the new state at once and has it in the database after a flush, a close and an export', async () => {
+    const client = h.client();
+    const { HIT } = await client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'background-1', MaxAssignments: 2 })));
+    const hitId = HIT!.HITId!;
+    const w = await newWorker(h);
+    const a = await h.running.workers.acceptHit(w.workerId, hitId);
+    await h.running.workers.submitAssignment(w.workerId, a.assignmentId, { relevance: 'yes', why: 'stated directly' });
+    await client.send(new ApproveAssignmentCommand({ AssignmentId: a.assignmentId }));
+    // the answer comes from memory: the approval shows whether or not it is written yet
+    expect((await client.send(new GetHITCommand({ HITId: hitId }))).HIT).toMatchObject({ NumberOfAssignmentsCompleted: 1 });
+    await h.running.marketplace.hits.flush();
+    const flushed = await storedHit(hitId);
+    expect(flushed?.version).toBe(h.running.marketplace.hits.versionOf(hitId));
+    expect(flushed?.assignments).toEqual([expect.objectContaining({ id: a.assignmentId, status: 'Approved' })]);
+
+    // a burst of changes to many HITs (each written after it shows, 50 a bulk write), then
+    // the records, read from the database, at once: the export waits for the last of them
+    const hits = h.running.marketplace.hits;
+    const copies = Array.from({ length: 150 }, (_, i) => `${hitId}C${String(i).padStart(3, '0')}`);
+    for (const id of copies) await hits.insert({ ...hits.get(hitId)!, id, assignments: [] });
+    await Promise.all(
+      copies.map((id) => {
+        const current = hits.get(id)!;
+        return hits.replace({ ...current, requesterAnnotation: 'changed' }, hits.versionOf(id)!);
+      }),
+    );
+    const res = await fetch(`${h.running.url}/admin/records`, { headers: { authorization: `Bearer ${h.running.adminToken}` } });
+    const records = (await res.json()) as { hits: { _id: string; version: number; requesterAnnotation?: string }[] };
+    const exported = records.hits.filter((x) => copies.includes(x._id));
+    expect(exported.map((x) => [x.version, x.requesterAnnotation])).toEqual(copies.map(() => [2, 'changed']));
+    const w2 = await newWorker(h);
+    const b = await h.running.workers.acceptHit(w2.workerId, hitId);
+
+    // and one more, then a restart: closing writes it, the next start reads it back
+    await h.running.workers.submitAssignment(w2.workerId, b.assignmentId, { relevance: 'no', why: 'off topic' });
+    const before = (await client.send(new GetHITCommand({ HITId: hitId }))).HIT;
+    await h.stop();
+    expect((await storedHit(hitId))?.assignments.map((x) => x.status)).toEqual(['Approved', 'Submitted']);
+    await h.start();
+    expect((await h.client().send(new GetHITCommand({ HITId: hitId }))).HIT).toEqual(before);
+  });
+
+  it('fails the next flush and every later change when a write did not reach the HIT', async () => {
+    const client = h.client();
+    const { HIT } = await client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'background-2' })));
+    const hitId = HIT!.HITId!;
+    // the document vanishes underneath the marketplace (an operator, another process): the background write matches nothing
+    await h.db.connection.useDb(h.running.marketplace.dbName).collection<{ _id: string }>('hits').deleteOne({ _id: hitId });
+    const w = await newWorker(h);
+    await h.running.workers.acceptHit(w.workerId, hitId);
+    await expect(h.running.marketplace.hits.flush()).rejects.toThrow(/1 of 1 HITs written in the background were not in the database/);
+    const w2 = await newWorker(h);
+    await expect(h.running.workers.acceptHit(w2.workerId, hitId)).rejects.toThrow(/written in the background/);
+  });
+});
