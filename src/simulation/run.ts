@@ -222,8 +222,9 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       idSeed: `${req.population.seed}:${req.name}`,
       backgroundTimer: false,
       // its database is dropped before and after the run, and read by nothing during it: HIT
-      // changes go to it while the next requests are served (packages/marketplace/src/store/hits.ts)
-      hitWrites: 'background',
+      // changes and answers go to it while the next requests are served
+      // (packages/marketplace/src/store/background-writer.ts)
+      writes: 'background',
     });
     const clock = running.marketplace.clock;
     clock.hold();
@@ -333,7 +334,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     const simulatedSeconds = (clock.nowMs() - startMs) / 1000;
     await sim.stop();
     // a HIT write that failed fails the run (and a kept marketplace is complete)
-    await running.marketplace.hits.flush();
+    await running.marketplace.flush();
     const blocks = await running.marketplace.models.blocks.find({}, { _id: 1 }).lean();
     // soft blocks: the workers qrelay gave its "blocked" qualification (pipeline/worker-decisions.ts)
     const softBlocked = await softBlockedWorkers(ctx, target);

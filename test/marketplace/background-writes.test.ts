@@ -1,14 +1,15 @@
-import { ApproveAssignmentCommand, CreateHITCommand, GetHITCommand } from '@aws-sdk/client-mturk';
+import { ApproveAssignmentCommand, CreateHITCommand, GetHITCommand, ListAssignmentsForHITCommand } from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
 import { hitParams, newWorker, useMarketplace } from './support.js';
 
 /**
- * A throwaway marketplace (a simulation's private one) writes HIT changes after they show
- * (packages/marketplace/src/store/hits.ts, `hitWrites: 'background'`): the same answers at
+ * A throwaway marketplace (a simulation's private one) writes HIT changes and submitted
+ * answers after they show (packages/marketplace/src/store/background-writer.ts, `writes:
+ * 'background'`): the same answers at
  * once, the same documents in the database once flushed, on close and before an export, and
  * a write that fails is not lost silently.
  */
-const h = useMarketplace({ hitWrites: 'background' });
+const h = useMarketplace({ writes: 'background' });
 
 const storedHit = (id: string) =>
   h.db.connection
@@ -27,7 +28,7 @@ describe('HIT changes written in the background', () => {
     await client.send(new ApproveAssignmentCommand({ AssignmentId: a.assignmentId }));
     // the answer comes from memory: the approval shows whether or not it is written yet
     expect((await client.send(new GetHITCommand({ HITId: hitId }))).HIT).toMatchObject({ NumberOfAssignmentsCompleted: 1 });
-    await h.running.marketplace.hits.flush();
+    await h.running.marketplace.flush();
     const flushed = await storedHit(hitId);
     expect(flushed?.version).toBe(h.running.marketplace.hits.versionOf(hitId));
     expect(flushed?.assignments).toEqual([expect.objectContaining({ id: a.assignmentId, status: 'Approved' })]);
@@ -59,6 +60,22 @@ describe('HIT changes written in the background', () => {
     expect((await h.client().send(new GetHITCommand({ HITId: hitId }))).HIT).toEqual(before);
   });
 
+  it('reads an answer submitted a moment ago from memory, and has it in the database after a flush', async () => {
+    const client = h.client();
+    const { HIT } = await client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'background-3' })));
+    const w = await newWorker(h);
+    const a = await h.running.workers.acceptHit(w.workerId, HIT!.HITId!);
+    await h.running.workers.submitAssignment(w.workerId, a.assignmentId, { relevance: 'no', why: 'a different product' });
+    const listed = await client.send(new ListAssignmentsForHITCommand({ HITId: HIT!.HITId! }));
+    expect(listed.Assignments?.[0]?.Answer).toContain('a different product');
+    await h.running.marketplace.flush();
+    const stored = await h.db.connection
+      .useDb(h.running.marketplace.dbName)
+      .collection<{ _id: string; xml: string; hitId: string }>('answers')
+      .findOne({ _id: a.assignmentId });
+    expect(stored).toMatchObject({ hitId: HIT!.HITId!, xml: listed.Assignments![0]!.Answer });
+  });
+
   it('fails the next flush and every later change when a write did not reach the HIT', async () => {
     const client = h.client();
     const { HIT } = await client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'background-2' })));
@@ -67,7 +84,7 @@ describe('HIT changes written in the background', () => {
     await h.db.connection.useDb(h.running.marketplace.dbName).collection<{ _id: string }>('hits').deleteOne({ _id: hitId });
     const w = await newWorker(h);
     await h.running.workers.acceptHit(w.workerId, hitId);
-    await expect(h.running.marketplace.hits.flush()).rejects.toThrow(/1 of 1 HITs written in the background were not in the database/);
+    await expect(h.running.marketplace.flush()).rejects.toThrow(/1 of 1 HITs written in the background were not in the database/);
     const w2 = await newWorker(h);
     await expect(h.running.workers.acceptHit(w2.workerId, hitId)).rejects.toThrow(/written in the background/);
   });

@@ -4,7 +4,9 @@ import type { Clock } from './clock.js';
 import { hashId } from './ids.js';
 import { TypeCaches } from './store/caches.js';
 import { loadClock, saveClock } from './store/clock-store.js';
-import { HitRepository, type HitWrites } from './store/hits.js';
+import type { Writes } from './store/background-writer.js';
+import { AnswerStore } from './store/answers.js';
+import { HitRepository } from './store/hits.js';
 import { Lease } from './store/lease.js';
 import { Ledger } from './store/ledger.js';
 import { marketplaceDb, marketplaceModels, type MarketplaceModels } from './store/models.js';
@@ -42,6 +44,8 @@ export interface Marketplace {
   clock: Clock;
   models: MarketplaceModels;
   hits: HitRepository;
+  /** Submitted answers by assignment id. */
+  answers: AnswerStore;
   ledger: Ledger;
   outbox: Outbox;
   types: TypeCaches;
@@ -54,6 +58,10 @@ export interface Marketplace {
   /** The requester's customer id (notifications' CustomerId). */
   customerId: string;
   dbName: string;
+  /** How HIT changes and submitted answers reach the database (store/background-writer.ts). */
+  writes: Writes;
+  /** Every change made so far is in the database (`background` writes; a failed write is thrown). */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,8 +71,8 @@ export interface OpenOptions {
   logger: Logger;
   /** Simulated milliseconds per real millisecond; unset keeps the saved clock's speed. */
   clockSpeed?: number;
-  /** How HIT changes reach the database (store/hits.ts); default `each`. */
-  hitWrites?: HitWrites;
+  /** How HIT changes and submitted answers reach the database (store/background-writer.ts); default `each`. */
+  writes?: Writes;
 }
 
 /** Claims the marketplace database, loads its working state and makes the initial deposit once. */
@@ -78,7 +86,9 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
   });
   try {
     const clock = await loadClock(models, opts.clockSpeed);
-    const hits = new HitRepository(models, opts.hitWrites);
+    const writes = opts.writes ?? 'each';
+    const hits = new HitRepository(models, writes);
+    const answers = new AnswerStore(models, writes);
     const ledger = new Ledger(models);
     const outbox = new Outbox(models);
     const types = new TypeCaches(models);
@@ -89,6 +99,7 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
       clock,
       models,
       hits,
+      answers,
       ledger,
       outbox,
       types,
@@ -97,10 +108,15 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
       workerLocks: new KeyedMutex(),
       customerId: `A${hashId(`requester:${opts.settings.accessKeyId}`, 13)}`,
       dbName: db.name,
+      writes,
+      async flush() {
+        await hits.flush();
+        await answers.flush();
+      },
       async close() {
-        await hits
+        await marketplace
           .flush()
-          .catch((err: unknown) => opts.logger.error({ err, database: db.name }, 'HIT changes written in the background were lost'));
+          .catch((err: unknown) => opts.logger.error({ err, database: db.name }, 'changes written in the background were lost'));
         await saveClock(models, clock).catch(() => undefined);
         await lease.release();
       },

@@ -15,6 +15,7 @@ export { MarketplaceUserError } from './errors.js';
 export type { Logger } from './log.js';
 export { adminToken, sameToken } from './admin/token.js';
 export type { Marketplace } from './core.js';
+export type { Writes } from './store/background-writer.js';
 export { NO_CHAOS, type ChaosSettings } from './protocol/chaos.js';
 export { SYSTEM_QUALIFICATION_IDS } from './domain/system-qualifications.js';
 export { marketplaceConfig, type MarketplaceConfig } from './settings.js';

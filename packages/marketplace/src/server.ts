@@ -11,7 +11,7 @@ import { ChaosControl } from './protocol/chaos-control.js';
 import { bracketed, OwnHosts, parseHost } from './protocol/own-hosts.js';
 import type { ChaosSettings } from './protocol/chaos.js';
 import { BackgroundLoops } from './services/loops.js';
-import type { HitWrites } from './store/hits.js';
+import type { Writes } from './store/background-writer.js';
 import { findUnsettledApprovals, noteUnsettled } from './services/reviews.js';
 import { marketplaceConfig } from './settings.js';
 import { mountWorkerSite } from './site/index.js';
@@ -40,11 +40,11 @@ export interface StartMarketplaceOptions {
   /** false: the background loops do not run on a timer; their driver calls `loops.tick()` (a discrete-event simulation). */
   backgroundTimer?: boolean;
   /**
-   * `background`: HIT changes are written to the database after they show (store/hits.ts), for a
-   * throwaway marketplace whose database nothing reads after a crash (a simulation's private
-   * one); default `each`, written before.
+   * `background`: HIT changes and submitted answers are written to the database after they
+   * show (store/background-writer.ts), for a throwaway marketplace whose database nothing
+   * reads after a crash (a simulation's private one); default `each`, written before.
    */
-  hitWrites?: HitWrites;
+  writes?: Writes;
   /** Adds routes ahead of /admin and the Requester API (after the worker website), e.g. a driver's /admin/simulation routes. */
   mount?: (app: Express, marketplace: RunningMarketplace) => void;
 }
@@ -94,7 +94,7 @@ export async function startMarketplace(opts: StartMarketplaceOptions): Promise<R
     connection: opts.connection,
     settings,
     logger: opts.logger,
-    ...(opts.hitWrites && { hitWrites: opts.hitWrites }),
+    ...(opts.writes && { writes: opts.writes }),
     ...(clockSpeed !== undefined ? { clockSpeed } : {}),
   });
   const loops = new BackgroundLoops(marketplace, opts.loopIntervalMs ?? 1000);

@@ -173,8 +173,8 @@ export function adminRouter(deps: AdminDeps): Router {
     res.json({ ...a, consistent: a.storedBalanceCents === a.workingBalanceCents });
   });
   router.get('/records', async (_req, res) => {
-    // the records are read from the database: HIT changes written in the background first
-    await mp.hits.flush();
+    // the records are read from the database: changes written in the background first
+    await mp.flush();
     res.json(await exportRecordsFrom(mp.models));
   });
   router.post('/records', async (req, res) => void res.json(await importRequesterRecords(mp, parseRecords(req.body))));

@@ -1,6 +1,7 @@
 import type { mongo } from 'mongoose';
 import { dueAt, type HitState } from '../domain/hit.js';
 import { EMPTY_STATS, type WorkerStats } from '../domain/system-qualifications.js';
+import { BackgroundWriter, type Writes } from './background-writer.js';
 import { isDuplicateKey, type HitDoc, type MarketplaceModels } from './models.js';
 
 /**
@@ -9,17 +10,11 @@ import { isDuplicateKey, type HitDoc, type MarketplaceModels } from './models.js
  * then the copy in memory; reads and listings come from memory, so no query ever scans
  * the collection. Loaded once at start.
  *
- * A throwaway marketplace (`writes: 'background'`: a simulation's private one, dropped
- * before and after its run) keeps the change in memory first and writes it after: each
- * changed HIT's latest state, many HITs a bulk write, while the next requests are served.
- * Its answers are the same (they come from memory); a crash loses the unwritten changes,
- * which nothing reads again (the next run starts from an empty database). `flush` waits for
- * them and throws a write that failed; closing the marketplace and exporting its records
- * flush first.
+ * A throwaway marketplace (`background` writes, store/background-writer.ts) keeps a change in
+ * memory first and writes it after: each changed HIT's latest state, many HITs a bulk write,
+ * while the next requests are served. `flush` waits for them and throws a write that failed;
+ * closing the marketplace and exporting its records flush first.
  */
-
-/** How a change of a HIT reaches the database: before it shows (`each`), or after it (`background`). */
-export type HitWrites = 'each' | 'background';
 
 export class VersionConflict extends Error {
   constructor(hitId: string) {
@@ -61,9 +56,6 @@ function toStoredDoc(hit: HitState, version: number): StoredHit {
   return { ...rest, _id: id, version };
 }
 
-/** HITs a background bulk write carries at most (the dev database's launcher takes 50 statements a command). */
-const BACKGROUND_SLICE = 50;
-
 /** As the model writes: fields set to undefined are not stored (the driver would store null). */
 const AS_THE_MODEL = { ignoreUndefined: true } as const;
 
@@ -82,17 +74,15 @@ export class HitRepository {
   /** The HIT last created with each CreateHIT UniqueRequestToken (so a retry is answered without a lookup). */
   private readonly byToken = new Map<string, string>();
 
-  /** HITs changed in memory and not yet written (`background` writes). */
-  private readonly unwritten = new Set<string>();
-  /** The background writer while it runs. */
-  private writing: Promise<void> | undefined;
-  /** A background write that failed: thrown by every later change and by `flush`. */
-  private failure: unknown;
+  /** `background` writes: the HITs changed in memory and not written yet. */
+  private readonly background: BackgroundWriter | undefined;
 
   constructor(
     private readonly models: MarketplaceModels,
-    private readonly writes: HitWrites = 'each',
-  ) {}
+    writes: Writes = 'each',
+  ) {
+    if (writes === 'background') this.background = new BackgroundWriter((ids) => this.writeLatest(ids));
+  }
 
   /** The HITs' collection for the driver itself (toStoredDoc says why). */
   private get stored(): mongo.Collection<StoredHit> {
@@ -118,44 +108,28 @@ export class HitRepository {
 
   /** Every change made so far is in the database (a failed background write is thrown). */
   async flush(): Promise<void> {
-    while (this.writing) await this.writing;
-    if (this.failure !== undefined) throw this.failure;
+    await this.background?.flush();
   }
 
   /** `background` writes: the new states in memory now, in the database by the writer. */
-  private async later(hits: readonly HitState[], versions: readonly number[]): Promise<void> {
-    if (this.failure !== undefined) throw this.failure;
+  private later(hits: readonly HitState[], versions: readonly number[]): void {
     hits.forEach((h, i) => {
+      this.background!.add(h.id);
       this.remember(h, versions[i]!);
-      this.unwritten.add(h.id);
     });
-    this.writing ??= this.writeUnwritten();
   }
 
-  /** Writes the unwritten HITs' latest states until none is left (changes made meanwhile go in the next bulk write). */
-  private async writeUnwritten(): Promise<void> {
-    try {
-      while (this.unwritten.size > 0) {
-        const ids = [...this.unwritten];
-        this.unwritten.clear();
-        for (let i = 0; i < ids.length; i += BACKGROUND_SLICE) {
-          const slice = ids.slice(i, i + BACKGROUND_SLICE);
-          const r = await this.stored.bulkWrite(
-            slice.map((id) => {
-              const { hit, version } = this.entries.get(id)!;
-              return { replaceOne: { filter: { _id: id }, replacement: toStoredDoc(hit, version) } };
-            }),
-            { ordered: false, ...AS_THE_MODEL },
-          );
-          if (r.matchedCount < slice.length)
-            throw new Error(`${slice.length - r.matchedCount} of ${slice.length} HITs written in the background were not in the database`);
-        }
-      }
-    } catch (err) {
-      this.failure = err;
-    } finally {
-      this.writing = undefined;
-    }
+  /** The HITs' latest states, in one bulk write. */
+  private async writeLatest(ids: string[]): Promise<void> {
+    const r = await this.stored.bulkWrite(
+      ids.map((id) => {
+        const { hit, version } = this.entries.get(id)!;
+        return { replaceOne: { filter: { _id: id }, replacement: toStoredDoc(hit, version) } };
+      }),
+      { ordered: false, ...AS_THE_MODEL },
+    );
+    if (r.matchedCount < ids.length)
+      throw new Error(`${ids.length - r.matchedCount} of ${ids.length} HITs written in the background were not in the database`);
   }
 
   get(id: string): HitState | undefined {
@@ -203,7 +177,7 @@ export class HitRepository {
   async replace(hit: HitState, expectedVersion: number): Promise<void> {
     if (this.entries.get(hit.id)?.version !== expectedVersion) throw new VersionConflict(hit.id);
     const version = expectedVersion + 1;
-    if (this.writes === 'background') return this.later([hit], [version]);
+    if (this.background) return this.later([hit], [version]);
     const r = await this.stored.replaceOne({ _id: hit.id }, toStoredDoc(hit, version), AS_THE_MODEL);
     if (r.matchedCount === 0) {
       await this.reload(hit.id);
@@ -224,8 +198,8 @@ export class HitRepository {
       if (v === undefined) throw new VersionConflict(h.id);
       return v + 1;
     });
-    if (this.writes === 'background') {
-      await this.later(hits, versions);
+    if (this.background) {
+      this.later(hits, versions);
       return hits.length;
     }
     const r = await this.stored.bulkWrite(

@@ -1,0 +1,72 @@
+import { BackgroundWriter, type Writes } from './background-writer.js';
+import { insertOrReplaceText, insertRefusingStored, type MarketplaceModels, type TextDoc } from './models.js';
+import { SizedCache } from './sized-cache.js';
+
+/**
+ * Submitted answers (QuestionFormAnswers XML) by assignment id. Each is written once when
+ * its assignment is submitted, and read when the requester reviews it (ListAssignmentsForHIT,
+ * GetAssignment), often more than once: what this process wrote is kept in memory (up to
+ * ANSWER_BUDGET characters, the most recent first), so a review costs no read per
+ * assignment. Only writes fill the cache, so it never holds an answer older than the one
+ * stored; after a restart, answers are read from the database.
+ *
+ * With `background` writes (store/background-writer.ts) an answer is stored in memory at
+ * once and written with the next few in one insert; until then it is read from memory
+ * whatever the cache has let go.
+ */
+const ANSWER_BUDGET = 32 * 1024 * 1024;
+
+export class AnswerStore {
+  private readonly cache = new SizedCache<string>(ANSWER_BUDGET, (xml) => xml.length);
+  /** `background` writes: answers stored and not written yet. */
+  private readonly unwritten = new Map<string, TextDoc>();
+  private readonly background: BackgroundWriter | undefined;
+
+  constructor(
+    private readonly models: MarketplaceModels,
+    writes: Writes = 'each',
+  ) {
+    if (writes === 'background') this.background = new BackgroundWriter((ids) => this.writeUnwritten(ids));
+  }
+
+  /** Stores the answer of a submission (before its assignment becomes Submitted). */
+  async store(assignmentId: string, hitId: string, xml: string): Promise<void> {
+    const doc = { _id: assignmentId, xml, hitId };
+    if (this.background) {
+      this.background.add(assignmentId);
+      this.unwritten.set(assignmentId, doc);
+    } else await insertOrReplaceText(this.models.answers, doc);
+    this.cache.set(assignmentId, xml);
+  }
+
+  /** The stored answers of these assignments (those that have one). */
+  async of(ids: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const xml = this.cache.get(id) ?? this.unwritten.get(id)?.xml;
+      if (xml !== undefined) out.set(id, xml);
+      else missing.push(id);
+    }
+    // by `_id` one at a time: the dev database answers these from its index, and scans for `$in`
+    const docs = await Promise.all(missing.map((id) => this.models.answers.findById(id).lean<TextDoc>()));
+    for (const d of docs) if (d) out.set(d._id, d.xml);
+    return out;
+  }
+
+  /** Every answer stored so far is in the database (a failed background write is thrown). */
+  async flush(): Promise<void> {
+    await this.background?.flush();
+  }
+
+  /** These answers inserted together; one stored already (a submission tried again) is replaced. */
+  private async writeUnwritten(ids: string[]): Promise<void> {
+    const docs = ids.map((id) => this.unwritten.get(id)!);
+    const refused = await insertRefusingStored(this.models.answers, docs);
+    for (const i of refused) await this.models.answers.replaceOne({ _id: docs[i]!._id }, docs[i]!);
+    // an answer stored again meanwhile stays for the next write
+    docs.forEach((d) => {
+      if (this.unwritten.get(d._id) === d) this.unwritten.delete(d._id);
+    });
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * How changes reach the database: before they show (`each`, every marketplace that serves
+ * people), or after (`background`: a throwaway marketplace, such as a simulation's private
+ * one, dropped before and after its run and read by nothing else meanwhile). Its answers are
+ * the same either way (they come from memory); in the background, a crash loses the changes
+ * not written yet.
+ */
+export type Writes = 'each' | 'background';
+
+/**
+ * Writes what was changed in memory, by key, a moment after the change: the keys changed
+ * meanwhile go in one call of `write` (up to `slice` keys a call; a key changed twice is
+ * written once, as it is then), and while a call runs, the keys changed meanwhile go in the
+ * next. A failed write is kept: `flush` and every later `add` throw it.
+ */
+export class BackgroundWriter {
+  private readonly pending = new Set<string>();
+  private writing: Promise<void> | undefined;
+  private waiting: NodeJS.Timeout | undefined;
+  private failure: { error: unknown } | undefined;
+
+  constructor(
+    /** Writes these keys' current state (throws when it could not). */
+    private readonly write: (keys: string[]) => Promise<void>,
+    /**
+     * How long to wait after a change before writing (real ms): the changes of the next few
+     * requests (a simulated worker's accept and submit of the same HIT, a round's approvals)
+     * then go in the same bulk write.
+     */
+    private readonly delayMs = 20,
+    /** Keys one call writes at most (the dev database's launcher takes 50 statements a command). */
+    private readonly slice = 50,
+  ) {}
+
+  add(key: string): void {
+    if (this.failure) throw this.failure.error;
+    this.pending.add(key);
+    if (!this.writing) this.waiting ??= setTimeout(() => this.start(), this.delayMs);
+  }
+
+  /** Every change added so far is written (a failed write is thrown). */
+  async flush(): Promise<void> {
+    this.start();
+    while (this.writing) await this.writing;
+    if (this.failure) throw this.failure.error;
+  }
+
+  private start(): void {
+    clearTimeout(this.waiting);
+    this.waiting = undefined;
+    if (this.pending.size > 0) this.writing ??= this.run();
+  }
+
+  private async run(): Promise<void> {
+    try {
+      while (this.pending.size > 0) {
+        const keys = [...this.pending];
+        this.pending.clear();
+        for (let i = 0; i < keys.length; i += this.slice) await this.write(keys.slice(i, i + this.slice));
+      }
+    } catch (error) {
+      this.failure = { error };
+    } finally {
+      this.writing = undefined;
+    }
+  }
+}
