@@ -195,7 +195,7 @@ interface PriorGrid {
 }
 
 const grids = new WeakMap<BetaPrior, PriorGrid>();
-/** Counts below this are remembered (one number keys both); larger ones are computed each time. */
+/** Whole counts below this are remembered (one number keys both); others are computed each time. */
 const COUNT_KEY = 2 ** 20;
 const MAX_REMEMBERED = 100_000;
 
@@ -219,7 +219,7 @@ function gridOf(prior: BetaPrior): PriorGrid {
     log1mP,
     density,
     logPriorMass: logSumExp(density),
-    results: new Map(),
+    results: new Map<number, number>(),
   };
   grids.set(prior, grid);
   return grid;
@@ -228,7 +228,8 @@ function gridOf(prior: BetaPrior): PriorGrid {
 /** log of the probability of a given sequence of s successes and f failures when p follows the truncated Beta prior. */
 function logBetaBinomial(successes: number, failures: number, prior: BetaPrior): number {
   const grid = gridOf(prior);
-  const key = successes < COUNT_KEY && failures < COUNT_KEY ? successes * COUNT_KEY + failures : undefined;
+  const remembered = Number.isInteger(successes) && Number.isInteger(failures) && successes < COUNT_KEY && failures < COUNT_KEY;
+  const key = remembered ? successes * COUNT_KEY + failures : undefined;
   const known = key === undefined ? undefined : grid.results.get(key);
   if (known !== undefined) return known;
   const withData = new Float64Array(GRID);

@@ -333,7 +333,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     }
     const simulatedSeconds = (clock.nowMs() - startMs) / 1000;
     await sim.stop();
-    // a HIT write that failed fails the run (and a kept marketplace is complete)
+    // a background write that failed fails the run (and a kept marketplace is complete)
     await running.marketplace.flush();
     const blocks = await running.marketplace.models.blocks.find({}, { _id: 1 }).lean();
     // soft blocks: the workers qrelay gave its "blocked" qualification (pipeline/worker-decisions.ts)

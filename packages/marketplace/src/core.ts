@@ -58,8 +58,6 @@ export interface Marketplace {
   /** The requester's customer id (notifications' CustomerId). */
   customerId: string;
   dbName: string;
-  /** How HIT changes and submitted answers reach the database (store/background-writer.ts). */
-  writes: Writes;
   /** Every change made so far is in the database (`background` writes; a failed write is thrown). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -108,7 +106,6 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
       workerLocks: new KeyedMutex(),
       customerId: `A${hashId(`requester:${opts.settings.accessKeyId}`, 13)}`,
       dbName: db.name,
-      writes,
       async flush() {
         await hits.flush();
         await answers.flush();
