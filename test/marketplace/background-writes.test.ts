@@ -4,10 +4,9 @@ import { hitParams, newWorker, useMarketplace } from './support.js';
 
 /**
  * A throwaway marketplace (a simulation's private one) writes HIT changes and submitted
- * answers after they show (packages/marketplace/src/store/background-writer.ts, `writes:
- * 'background'`): the same answers at
- * once, the same documents in the database once flushed, on close and before an export, and
- * a write that fails is not lost silently.
+ * answers after they show (`writes: 'background'`, packages/marketplace/src/store/
+ * background-writer.ts): the same answers at once, the same documents in the database once
+ * flushed, on close and before an export, and a write that fails is not lost silently.
  */
 const h = useMarketplace({ writes: 'background' });
 
@@ -17,7 +16,7 @@ const storedHit = (id: string) =>
     .collection<{ _id: string; version: number; assignments: { id: string; status: string }[] }>('hits')
     .findOne({ _id: id });
 
-describe('HIT changes written in the background', () => {
+describe('HIT changes and answers written in the background', () => {
   it('answers from the new state at once and has it in the database after a flush, a close and an export', async () => {
     const client = h.client();
     const { HIT } = await client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'background-1', MaxAssignments: 2 })));
