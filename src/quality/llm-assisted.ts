@@ -131,6 +131,8 @@ export interface WorkerSignals {
   /** Answers on items where the agents disagreed, and how many equal agent A's label. */
   readonly contested: number;
   readonly followedA: number;
+  /** The agent the worker followed more (A on a tie). */
+  readonly agent: 'A' | 'B';
   /** The agent the worker followed more is followed on its "yes" items as on its "no" items (each way that has 3 or more). */
   readonly followsBothWays: boolean;
   /** The worker gave both answers on the items where the agents disagreed. */
@@ -165,6 +167,7 @@ export function workerSignals(
     items: observations.length,
     contested: contested.length,
     followedA,
+    agent,
     followsBothWays,
     bothAnswers,
     medianMsPer1000Chars: perThousand.length ? median(perThousand) : null,
@@ -180,12 +183,11 @@ export function judgeSignals(
   policy: LlmAssistedPolicy = DEFAULT_LLM_POLICY,
 ): LlmAssistedVerdict {
   const evidence: string[] = [];
-  const { contested: n, followedA, medianMsPer1000Chars, eventItems, canary } = signals;
+  const { contested: n, followedA, agent, medianMsPer1000Chars, eventItems, canary } = signals;
   let agreement: LlmAssistedVerdict['agentAgreement'] = { items: n, agent: null, rate: null, baseline: null, p: null };
   let agreementFactor = 1;
   let agreementSentence: string | null = null;
   if (n >= policy.minItems && baseline.items > 0) {
-    const agent = followedA * 2 >= n ? 'A' : 'B';
     const k = agent === 'A' ? followedA : n - followedA;
     const rateA = baseline.followedA / baseline.items;
     const p0 = agent === 'A' ? rateA : 1 - rateA;

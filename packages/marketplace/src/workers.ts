@@ -21,7 +21,6 @@ import { baselineFor, systemQualification, SYSTEM_QUALIFICATION_TYPES, type Work
 import type { AccessAction, Comparator, HitStatus, Locale } from './domain/types.js';
 import { hitIdOfAssignment, newWorkerId } from './ids.js';
 import { accessTo, requireWorker, workerContext, type WorkerContext } from './services/access.js';
-import { answersOf, storeAnswer } from './services/answers.js';
 import { parsedQuestion, questionXml } from './services/hits.js';
 import { mutateHit, requireHit } from './services/hit-writer.js';
 import { hashPassword, verifyPassword } from './services/passwords.js';
@@ -488,7 +487,7 @@ export class WorkerApi {
     const { hit, assignment } = this.ownAssignment(workerId, assignmentId);
     const xml = await questionXml(this.mp, hit.id);
     const question = await parsedQuestion(this.mp, hit.id);
-    const answer = (await answersOf(this.mp, [assignmentId])).get(assignmentId);
+    const answer = (await this.mp.answers.of([assignmentId])).get(assignmentId);
     if (xml === undefined || !question) throw new DomainError('HITNotAvailable', `HIT ${hit.id} has no question.`);
     return {
       ...assignmentView(hit, assignment),
@@ -511,7 +510,7 @@ export class WorkerApi {
     if (Buffer.byteLength(xml) > MAX_ANSWER_BYTES)
       throw new DomainError('ValidationException', `answers: at most ${MAX_ANSWER_BYTES} bytes can be submitted`);
     // the answer is stored first: the assignment only becomes Submitted once it is there
-    await storeAnswer(this.mp, assignmentId, hit.id, xml);
+    await this.mp.answers.store(assignmentId, hit.id, xml);
     return mutateHit(this.mp, hit.id, (current, now) => {
       const next = submitAssignment(current, assignmentId, workerId, now);
       return { hit: next, result: assignmentView(next, workerAssignment(next, workerId)!) };

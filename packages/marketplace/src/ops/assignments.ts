@@ -11,7 +11,6 @@ import { parsedQuestion } from '../services/hits.js';
 import { requireHit } from '../services/hit-writer.js';
 import { approve, hitIdFor, reject } from '../services/reviews.js';
 import { as, checkFeedback, paginate, type Operation } from './common.js';
-import { answersOf } from '../services/answers.js';
 import { assignmentToWire, hitWithQuestion } from './wire.js';
 
 const ALL_STATUSES = ['Submitted', 'Approved', 'Rejected'];
@@ -23,10 +22,7 @@ const listAssignmentsForHit: Operation = async (mp, raw) => {
     input.AssignmentStatuses && input.AssignmentStatuses.length > 0 ? [...new Set(input.AssignmentStatuses)].sort() : ALL_STATUSES;
   const visible = hit.assignments.filter((a) => statuses.includes(a.status)).sort((a, b) => (a.id < b.id ? -1 : 1));
   const page = paginate('ListAssignmentsForHIT', { HITId: hit.id, AssignmentStatuses: statuses }, visible, (a) => a.id, input);
-  const answers = await answersOf(
-    mp,
-    page.items.map((a) => a.id),
-  );
+  const answers = await mp.answers.of(page.items.map((a) => a.id));
   return {
     NextToken: page.NextToken,
     NumResults: page.NumResults,
@@ -39,7 +35,7 @@ const getAssignment: Operation = async (mp, raw) => {
   const hit = settle(requireHit(mp, hitIdFor(mp, id)), mp.clock.now());
   const a = assignmentIn(hit, id);
   if (!a || a.status === 'Accepted') throw new DomainError('AssignmentDoesNotExist', `Assignment ${id} does not exist.`);
-  const answers = await answersOf(mp, [id]);
+  const answers = await mp.answers.of([id]);
   return { Assignment: assignmentToWire(hit.id, a, answers.get(id)), HIT: await hitWithQuestion(mp, hit) };
 };
 
