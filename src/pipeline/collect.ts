@@ -373,7 +373,7 @@ async function round(
   const reconcileWrites: Promise<void>[] = [];
   const reconcile = await reconcileBatch(ctx, doc, opts, data, held, reconcileWrites);
   const partial = opts.hitIds ?? opts.poll;
-  const standings = await alongside(reconcileWrites, async () => {
+  const decisions = await alongside(reconcileWrites, async () => {
     // adaptive checks: workers past their starter HITs get qrelay-experience, for the regular HITs
     await updateExperience(ctx, doc, data.assignments);
     // worker-level decisions first (recorded, then sent), so that the review discards a stopped worker's unreviewed work
@@ -381,7 +381,7 @@ async function round(
   });
   // the review's `done` marks go on while the round plans its follow-up
   const reviewWrites: Promise<void>[] = [];
-  const review = await reviewBatch(ctx, doc, standings, data, held, reviewWrites);
+  const review = await reviewBatch(ctx, doc, decisions.standings, data, held, reviewWrites);
   const followUp = await alongside(reviewWrites, () =>
     followUpBatch(ctx, doc, data, partial ? () => pollTheRest(ctx, doc, data, partial, reconcile) : undefined),
   );
@@ -402,7 +402,9 @@ async function round(
   const aggregation = await aggregateBatch(ctx, doc, data, known, labelWrites);
   // cross-batch reputation: the workers whose record in this batch changed (src/pipeline/reputation.ts)
   const reputation = { records: recalled?.reputation };
-  await alongside(labelWrites, () => updateBatchReputation(ctx, doc, data, aggregation, { known: reputation }));
+  await alongside(labelWrites, () =>
+    updateBatchReputation(ctx, doc, data, aggregation, { known: reputation, ...(decisions.decided && { decisions: decisions.decided }) }),
+  );
   return {
     value: { batch, state: doc.state, reconcile, review, followUp, aggregation },
     memory: {

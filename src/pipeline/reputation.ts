@@ -2,7 +2,7 @@ import { Schema, type Model } from 'mongoose';
 import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } from '../batches/index.js';
 import type { CrowdBackend, QualificationRequirementSpec } from '../crowd/backend.js';
 import { collections } from '../db/collections.js';
-import { model, type BatchDoc, type BatchSettings, type LabelDoc } from '../db/models/index.js';
+import { model, type BatchDoc, type BatchSettings, type LabelDoc, type WorkerDecisionDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import {
   batchReputationRecords,
@@ -164,11 +164,16 @@ export async function updateBatchReputation(
   doc: BatchDoc,
   data: BatchData,
   aggregation: BatchAggregation,
-  opts: { llm?: boolean; known?: { records?: Map<string, ReputationRecord> } } = {},
+  opts: {
+    llm?: boolean;
+    known?: { records?: Map<string, ReputationRecord> };
+    /** The batch's worker decisions as its round left them (read from the database without). */
+    decisions?: ReadonlyMap<string, Pick<WorkerDecisionDoc, 'reason'>>;
+  } = {},
 ): Promise<ReputationUpdate> {
   const settings = doc.settings as BatchSettings;
   const target = settings.target;
-  const decisions = await workerDecisions(ctx, doc._id);
+  const decisions = opts.decisions ?? (await workerDecisions(ctx, doc._id));
   const llm = opts.llm ?? FINISHED.includes(doc.state);
   const flagged = llm
     ? new Set(

@@ -74,7 +74,10 @@ async function send(ctx: PipelineContext, decision: WorkerDecisionDoc): Promise<
   const backend = ctx.backend(decision.target);
   const id = await ensureBlockedQualification(ctx, decision.target, backend);
   await backend.setQualificationScore(id, decision.workerId, 1);
-  await ctx.models.workerDecisions.updateOne({ _id: decision._id }, { $set: { state: 'sent', sentAt: ctx.now() } });
+  const sent = { state: 'sent' as const, sentAt: ctx.now() };
+  await ctx.models.workerDecisions.updateOne({ _id: decision._id }, { $set: sent });
+  // the round's copy as stored (the reputation takes the decisions from the round)
+  Object.assign(decision, sent);
   await actionModels(ctx.models.batches.db).audit.updateOne(
     { _id: auditId(decision) },
     { $set: { outcome: 'done', 'details.qualificationTypeId': id } },
@@ -133,17 +136,25 @@ function verdictsOf(scored: readonly ScoredAssignment[], notReferences: Readonly
   return recentVerdicts(scored, key, () => batchVerdicts(scored, notReferences, DEFAULT_VERDICT_POLICY).verdicts);
 }
 
-/**
- * Decides, records and sends this round's worker-level decisions; returns every worker's
- * standing for the review (stopped or not, with the verdict).
- */
+export interface WorkerDecisionRound {
+  /** Every worker's standing for the review (stopped or not, with the verdict). */
+  standings: Map<string, WorkerStanding>;
+  /**
+   * The batch's decisions after the round, by worker (what `workerDecisions` would read back:
+   * only this function records them, under the round's lease); undefined when the batch
+   * makes no worker decisions (nothing was read).
+   */
+  decided?: ReadonlyMap<string, WorkerDecisionDoc>;
+}
+
+/** Decides, records and sends this round's worker-level decisions. */
 export async function decideWorkers(
   ctx: PipelineContext,
   doc: BatchDoc,
   data: { hits: readonly HitDoc[]; assignments: readonly AssignmentDoc[] },
-): Promise<Map<string, WorkerStanding>> {
+): Promise<WorkerDecisionRound> {
   const settings = doc.settings as BatchSettings;
-  if (settings.review.workerDecisions === false) return new Map();
+  if (settings.review.workerDecisions === false) return { standings: new Map() };
   const decided = await workerDecisions(ctx, doc._id);
   // LLM-assisted answers are one model's, not people's independent judgments: a flagged
   // worker is no reference for the others (a bloc of them would outvote careful people),
@@ -182,5 +193,5 @@ export async function decideWorkers(
   }
   for (const decision of decided.values()) if (decision.state === 'decided') await send(ctx, decision);
   await retractCounted(ctx, data, decided);
-  return standings;
+  return { standings, decided };
 }

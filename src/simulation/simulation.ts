@@ -13,6 +13,7 @@ import {
 } from '@qrelay/marketplace';
 import { decide, testAnswers, type Judgment, type OracleEntry } from './decide.js';
 import { drawPopulation, type SimWorker } from './draw.js';
+import { Browser } from './browser.js';
 import { carriesOwnMark, fillPageForm, pageTemplate, readPageForm, type PageForm } from './form.js';
 import { itemTrace } from './page-events.js';
 import { WORKER_KINDS, type PopulationProfile, type WorkerKind } from './population.js';
@@ -137,6 +138,7 @@ export class Simulation {
   private counters = Simulation.zero();
   private readonly pages = new Map<string, PageForm>();
   private siteKeys: SiteKeys | undefined;
+  private readonly browser = new Browser();
 
   constructor(private readonly running: RunningMarketplace) {}
 
@@ -258,6 +260,7 @@ export class Simulation {
       this.mp.clock.release();
       this.holdsClock = false;
     }
+    this.browser.close();
     this.mp.logger.info({ submitted: this.counters.submitted }, 'simulation stopped');
   }
 
@@ -500,9 +503,8 @@ export class Simulation {
   private async work(r: Runtime, hit: HitSummary, assignmentId: string, now: number): Promise<void> {
     const w = r.worker;
     const url = workFrameUrl(this.keys, this.selfUrl, { assignmentId, hitId: hit.hitId, workerId: w.workerId });
-    const res = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(30_000) });
-    const html = await res.text();
-    if (!res.ok) throw new Error(`the HIT frame of ${assignmentId} answered ${res.status}`);
+    const { status, text: html } = await this.browser.request(url);
+    if (status < 200 || status > 299) throw new Error(`the HIT frame of ${assignmentId} answered ${status}`);
     const turkSubmitTo = new URL(url).searchParams.get('turkSubmitTo')!;
     const form = this.readPage(html, [turkSubmitTo, assignmentId, w.workerId]);
     const answers = new Map<string, string>();
@@ -570,14 +572,8 @@ export class Simulation {
 
   private async submit(r: Runtime, e: Extract<SimEvent, { type: 'submit' }>, now: number): Promise<void> {
     r.holding = undefined;
-    const res = await fetch(e.action, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(e.fields).toString(),
-      signal: AbortSignal.timeout(30_000),
-    });
-    await res.arrayBuffer();
-    if (res.ok) {
+    const { status } = await this.browser.request(e.action, { method: 'POST', form: new URLSearchParams(e.fields).toString() });
+    if (status >= 200 && status <= 299) {
       this.counters.submitted++;
       const tally = this.counters.byKind[r.worker.kind];
       tally.submitted++;
@@ -588,11 +584,11 @@ export class Simulation {
         if (j.answer === truth) tally.correct++;
         if (j.answer === 'yes') tally.yes++;
       }
-    } else if (res.status === 404 || res.status === 410) {
+    } else if (status === 404 || status === 410) {
       this.counters.late++; // the deadline passed while the worker was at it
     } else {
       this.counters.failed++;
-      this.counters.lastError = `submitting ${e.assignmentId} answered ${res.status}`;
+      this.counters.lastError = `submitting ${e.assignmentId} answered ${status}`;
     }
     this.next(r, now);
   }
