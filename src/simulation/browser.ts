@@ -26,13 +26,18 @@ export interface BrowserRequest {
 const MAX_REDIRECTS = 10;
 
 export class Browser {
-  private readonly agents = {
-    'http:': new http.Agent({ keepAlive: true }),
-    'https:': new https.Agent({ keepAlive: true }),
-  };
+  // with a timeout, an idle connection is closed a second before the server's Keep-Alive
+  // hint says the server closes it (Node's agent), so that no request goes out on a
+  // connection the server is closing (ECONNRESET)
+  private readonly agents: { 'http:': http.Agent; 'https:': https.Agent };
 
   /** `timeoutMs`: a connection silent this long fails the request. */
-  constructor(private readonly timeoutMs = 30_000) {}
+  constructor(private readonly timeoutMs = 30_000) {
+    this.agents = {
+      'http:': new http.Agent({ keepAlive: true, timeout: timeoutMs }),
+      'https:': new https.Agent({ keepAlive: true, timeout: timeoutMs }),
+    };
+  }
 
   request(url: string, init: BrowserRequest = {}): Promise<BrowserResponse> {
     return this.follow(new URL(url), init.method ?? 'GET', init.form, 0);

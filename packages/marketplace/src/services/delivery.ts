@@ -1,6 +1,7 @@
 import type { Marketplace } from '../core.js';
 import { retryDelayMs } from '../domain/notifications.js';
 import { errorMessage } from '../errors.js';
+import { postJson } from './post-json.js';
 
 /**
  * Delivers due notification messages by HTTP POST. A 2xx answer delivers the message; any
@@ -23,14 +24,8 @@ export async function deliverDue(mp: Marketplace, limit = 20): Promise<number> {
       }
       let failure: string | undefined;
       try {
-        const res = await fetch(message.destination, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'user-agent': 'qrelay-marketplace-notifications' },
-          body: message.body,
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        await res.body?.cancel().catch(() => undefined);
-        if (!res.ok) failure = `HTTP ${res.status}`;
+        const status = await postJson(message.destination, message.body, timeoutMs, 'qrelay-marketplace-notifications');
+        if (status < 200 || status > 299) failure = `HTTP ${status}`;
       } catch (err) {
         failure = errorMessage(err);
       }
