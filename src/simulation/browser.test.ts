@@ -45,6 +45,9 @@ describe('the simulated workers’ browser', () => {
     expect(page).toEqual({ status: 200, url: `${base}/landed?from=302`, text: '<p>GET /landed  é</p>' });
     expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(['GET /start', 'GET /landed']);
     browser.close();
+    // closed, it opens new connections (a simulation started again after a stop)
+    expect((await browser.request(`${base}/again`)).text).toBe('<p>GET /again  é</p>');
+    browser.close();
   });
 
   it('posts a form; a 303 (or a 302) answer is followed by a GET without the body, a 307 repeats the POST', async () => {
