@@ -27,10 +27,10 @@ module.exports = {
     },
     {
       name: 'marketplace-through-its-public-entry',
-      comment: 'qrelay uses the marketplace only through @qrelay/marketplace (index.ts), /fees, /config and /xml.',
+      comment: 'qrelay uses the marketplace only through @qrelay/marketplace (index.ts), /fees, /config, /xml and /errors.',
       severity: 'error',
       from: { path: '^(src|test|bench|tools|migrations)/' },
-      to: { path: '^packages/marketplace/', pathNot: '^packages/marketplace/src/(index|fees|config|xml-reader)\\.ts$' },
+      to: { path: '^packages/marketplace/', pathNot: '^packages/marketplace/src/(index|fees|config|xml-reader|errors)\\.ts$' },
     },
     {
       name: 'pure-core-no-io',

@@ -8,7 +8,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@qrelay\/marketplace$/, replacement: `${marketplaceSrc}index.ts` },
-      { find: /^@qrelay\/marketplace\/(fees|config)$/, replacement: `${marketplaceSrc}$1.ts` },
+      { find: /^@qrelay\/marketplace\/(fees|config|errors)$/, replacement: `${marketplaceSrc}$1.ts` },
       { find: /^@qrelay\/marketplace\/xml$/, replacement: `${marketplaceSrc}xml-reader.ts` },
     ],
   },

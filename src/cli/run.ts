@@ -1,4 +1,5 @@
-import { MarketplaceUserError } from '@qrelay/marketplace';
+// the error alone: the package's index loads the whole marketplace (its server, the worker site)
+import { MarketplaceUserError } from '@qrelay/marketplace/errors';
 import { lostDatabaseError, lostDatabaseMessage } from '../db/lost.js';
 import { UserError, errorMessage } from '../errors.js';
 
