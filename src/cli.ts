@@ -18,11 +18,14 @@ const program = new Command('qrelay')
 
 type Register = (program: Command) => void;
 
-/** The pipeline's commands (cli/pipeline.ts): loaded alone when one of them runs. */
-const PIPELINE_COMMANDS = new Set(['import', 'publish', 'status', 'review', 'expire', 'cleanup']);
+/**
+ * The pipeline's commands (cli/pipeline.ts) loaded alone when one of them runs. Not `review`:
+ * the console's actions add `review override` to it (cli/console-actions.ts).
+ */
+const PIPELINE_COMMANDS = new Set(['import', 'publish', 'status', 'expire', 'cleanup']);
 
 /**
- * Every command's module, in the order `qrelay --help` lists them. A command of the pipeline
+ * Every command's module, in the order `qrelay --help` lists them. One of PIPELINE_COMMANDS
  * loads only its own module: `qrelay import` then starts without the server, the marketplace,
  * the debate's client and the reports (about 1.0 s instead of 1.8 s on the 2-core machine).
  * Anything else (another command, help, a mistyped name) loads them all, as before.

@@ -22,7 +22,8 @@ import { requireBatch } from '../batches/index.js';
  * Each runs its stage in-process on the database (the dev database or MONGODB_URI), with
  * a progress line per step on stdout; a failure is one line on stderr and exit 1. The
  * stages past `import` are loaded by the command that runs them (the crowd's SDK, the jobs,
- * the reports): `qrelay import` starts in about half the time (cli.ts).
+ * the reports), and cli.ts loads this module alone for these commands but `review` (which
+ * the console's `review override` extends): `qrelay import` starts in about half the time.
  */
 
 export function parseWhole(min: number, max: number) {
