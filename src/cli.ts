@@ -32,33 +32,19 @@ const PIPELINE_COMMANDS = new Set(['import', 'publish', 'status', 'expire', 'cle
  */
 async function registers(command: string | undefined): Promise<Register[]> {
   if (command !== undefined && PIPELINE_COMMANDS.has(command)) return [(await import('./cli/pipeline.js')).registerPipeline];
-  const [serve, start, evaluate, marketplace, pipeline, exportQrels, report, debate, consoleActions, simulate, reputation] =
-    await Promise.all([
-      import('./cli/serve.js'),
-      import('./cli/start.js'),
-      import('./cli/evaluate.js'),
-      import('./cli/marketplace.js'),
-      import('./cli/pipeline.js'),
-      import('./cli/export-qrels.js'),
-      import('./cli/report.js'),
-      import('./cli/debate.js'),
-      import('./cli/console-actions.js'),
-      import('./cli/simulate.js'),
-      import('./cli/reputation.js'),
-    ]);
-  return [
-    serve.registerServe,
-    start.registerStart,
-    evaluate.registerEvaluate,
-    marketplace.registerMarketplace,
-    pipeline.registerPipeline,
-    exportQrels.registerExportQrels,
-    report.registerReport,
-    debate.registerDebate,
-    consoleActions.registerConsoleActions,
-    simulate.registerSimulate,
-    reputation.registerReputation,
-  ];
+  return Promise.all([
+    import('./cli/serve.js').then((m) => m.registerServe),
+    import('./cli/start.js').then((m) => m.registerStart),
+    import('./cli/evaluate.js').then((m) => m.registerEvaluate),
+    import('./cli/marketplace.js').then((m) => m.registerMarketplace),
+    import('./cli/pipeline.js').then((m) => m.registerPipeline),
+    import('./cli/export-qrels.js').then((m) => m.registerExportQrels),
+    import('./cli/report.js').then((m) => m.registerReport),
+    import('./cli/debate.js').then((m) => m.registerDebate),
+    import('./cli/console-actions.js').then((m) => m.registerConsoleActions),
+    import('./cli/simulate.js').then((m) => m.registerSimulate),
+    import('./cli/reputation.js').then((m) => m.registerReputation),
+  ]);
 }
 
 // the command is the first argument (the program has no options of its own but --version and --help)
