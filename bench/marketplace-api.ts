@@ -22,6 +22,7 @@ import { connectMongoose } from '../src/db/connection.js';
 import { isListening, startDevdb } from '../src/db/devdb.js';
 import { createLogger } from '../src/log.js';
 import { startMarketplace } from '@qrelay/marketplace';
+import { keepAliveSdkHandler } from '../src/keep-alive-agents.js';
 
 const [hitCount = 450, perHit = 3] = process.argv.slice(2).map(Number);
 
@@ -49,6 +50,7 @@ const client = new MTurkClient({
   endpoint: running.url,
   region: 'us-east-1',
   credentials: { accessKeyId: DEV_MARKETPLACE_ACCESS_KEY_ID, secretAccessKey: DEV_MARKETPLACE_SECRET_ACCESS_KEY },
+  requestHandler: keepAliveSdkHandler(),
 });
 const question = `<HTMLQuestion xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2011-11-11/HTMLQuestion.xsd"><HTMLContent><![CDATA[<form>${'<p>passage text</p>'.repeat(200)}</form>]]></HTMLContent><FrameHeight>0</FrameHeight></HTMLQuestion>`;
 

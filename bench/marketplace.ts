@@ -18,6 +18,7 @@ import { isListening, startDevdb } from '../src/db/devdb.js';
 import { renderHitPage, toHtmlQuestionXml } from '../src/hits/index.js';
 import { createLogger } from '../src/log.js';
 import { checkPopulation, startMarketplaceWithSimulation, type SimulationProgress } from '../src/simulation/index.js';
+import { keepAliveSdkHandler } from '../src/keep-alive-agents.js';
 
 const [hitCount = 1000, perHit = 3, speed = 3600] = process.argv.slice(2).map(Number);
 const ITEMS = 5;
@@ -36,6 +37,7 @@ const client = new MTurkClient({
   endpoint: running.url,
   region: 'us-east-1',
   credentials: { accessKeyId: DEV_MARKETPLACE_ACCESS_KEY_ID, secretAccessKey: DEV_MARKETPLACE_SECRET_ACCESS_KEY },
+  requestHandler: keepAliveSdkHandler(),
 });
 
 const keys = Array.from({ length: hitCount * ITEMS }, (_, i) => i.toString(16).padStart(16, '0'));

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { keepAliveAgents } from '../keep-alive-agents.js';
 
 /**
  * The simulated workers' browser: HTTP/1.1 requests over kept-alive connections, following
@@ -26,17 +27,12 @@ export interface BrowserRequest {
 const MAX_REDIRECTS = 10;
 
 export class Browser {
-  // with a timeout, an idle connection is closed a second before the server's Keep-Alive
-  // hint says the server closes it (Node's agent), so that no request goes out on a
-  // connection the server is closing (ECONNRESET)
-  private readonly agents: { 'http:': http.Agent; 'https:': https.Agent };
+  // agents that close an idle connection before the server does (see keep-alive-agents.ts)
+  private readonly agents: ReturnType<typeof keepAliveAgents>;
 
   /** `timeoutMs`: a connection silent this long fails the request. */
   constructor(private readonly timeoutMs = 30_000) {
-    this.agents = {
-      'http:': new http.Agent({ keepAlive: true, timeout: timeoutMs }),
-      'https:': new https.Agent({ keepAlive: true, timeout: timeoutMs }),
-    };
+    this.agents = keepAliveAgents(timeoutMs);
   }
 
   request(url: string, init: BrowserRequest = {}): Promise<BrowserResponse> {

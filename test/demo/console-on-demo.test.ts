@@ -10,6 +10,7 @@ import { createLogger } from '../../src/log.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { listAllHits } from '../support/mturk.js';
 import { createdAt, spawnCli, useDemoEnvironment, type SpawnedCli } from './support.js';
+import { keepAliveSdkHandler } from '../../src/keep-alive-agents.js';
 
 /**
  * The requester's console on what `npm start` leaves: `qrelay start` (a child process, a
@@ -38,6 +39,7 @@ beforeAll(async () => {
     endpoint: e.marketplaceUrl,
     region: 'us-east-1',
     credentials: { accessKeyId: DEV_MARKETPLACE_ACCESS_KEY_ID, secretAccessKey: DEV_MARKETPLACE_SECRET_ACCESS_KEY },
+    requestHandler: keepAliveSdkHandler(),
   });
 });
 

@@ -8,6 +8,7 @@ import { paths } from '../../src/paths.js';
 import { MARKETPLACE_DB_SUFFIX } from '@qrelay/marketplace';
 import { runCli } from '../support/cli.js';
 import { useTestDatabase } from '../support/db.js';
+import { keepAliveSdkHandler } from '../../src/keep-alive-agents.js';
 
 const db = useTestDatabase();
 let server: ChildProcess;
@@ -135,6 +136,7 @@ describe('qrelay marketplace', () => {
       region: 'us-east-1',
       credentials: { accessKeyId: DEV_MARKETPLACE_ACCESS_KEY_ID, secretAccessKey: DEV_MARKETPLACE_SECRET_ACCESS_KEY },
       maxAttempts: 1,
+      requestHandler: keepAliveSdkHandler(),
     });
     const form = `<QuestionForm xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2017-11-06/QuestionForm.xsd"><Question><QuestionIdentifier>q</QuestionIdentifier><QuestionContent><Text>Ready?</Text></QuestionContent><AnswerSpecification><FreeTextAnswer/></AnswerSpecification></Question></QuestionForm>`;
     const { QualificationType } = await client.send(

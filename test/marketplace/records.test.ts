@@ -25,6 +25,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startMarketplaceWithSimulation, type SimulatedMarketplace } from '../../src/simulation/index.js';
 import { CREDENTIALS, hitParams, useMarketplace } from './support.js';
+import { keepAliveSdkHandler } from '../../src/keep-alive-agents.js';
 
 /**
  * A requester's records carried from one marketplace to another (GET/POST /admin/records):
@@ -60,7 +61,13 @@ beforeAll(async () => {
     host: '127.0.0.1',
     loopIntervalMs: 60_000,
   });
-  sourceClient = new MTurkClient({ endpoint: source.url, region: 'us-east-1', credentials: CREDENTIALS, maxAttempts: 1 });
+  sourceClient = new MTurkClient({
+    endpoint: source.url,
+    region: 'us-east-1',
+    credentials: CREDENTIALS,
+    maxAttempts: 1,
+    requestHandler: keepAliveSdkHandler(),
+  });
   const type = await sourceClient.send(
     new CreateQualificationTypeCommand({ Name: 'Relevance exam', Description: 'the exam', QualificationTypeStatus: 'Active' }),
   );

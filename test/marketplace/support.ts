@@ -2,6 +2,7 @@ import { MTurkClient, type MTurkClientConfig } from '@aws-sdk/client-mturk';
 import { afterAll, beforeAll } from 'vitest';
 import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
+import { keepAliveSdkHandler } from '../../src/keep-alive-agents.js';
 import { MARKETPLACE_DB_SUFFIX, type StartMarketplaceOptions } from '@qrelay/marketplace';
 import { startMarketplaceWithSimulation, type SimulatedMarketplace } from '../../src/simulation/index.js';
 import { useTestDatabase, type TestDatabase } from '../support/db.js';
@@ -30,6 +31,7 @@ export function useMarketplace(defaults: Partial<StartMarketplaceOptions> & { en
         region: 'us-east-1',
         credentials: CREDENTIALS,
         maxAttempts: 1,
+        requestHandler: keepAliveSdkHandler(),
         ...config,
       });
       clients.push(client);

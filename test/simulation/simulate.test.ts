@@ -7,6 +7,7 @@ import { paths } from '../../src/paths.js';
 import type { Forecast } from '../../src/simulation/forecast.js';
 import { createdAt, spawnCli, useDemoEnvironment } from '../demo/support.js';
 import { listAllHits } from '../support/mturk.js';
+import { keepAliveSdkHandler } from '../../src/keep-alive-agents.js';
 
 /**
  * `qrelay simulate` end to end, as a user runs it: a batch imported (never published), a
@@ -30,6 +31,7 @@ function client(): MTurkClient {
     endpoint: e.marketplaceUrl,
     region: 'us-east-1',
     credentials: { accessKeyId: DEV_MARKETPLACE_ACCESS_KEY_ID, secretAccessKey: DEV_MARKETPLACE_SECRET_ACCESS_KEY },
+    requestHandler: keepAliveSdkHandler(),
   });
 }
 

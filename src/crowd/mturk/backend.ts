@@ -43,6 +43,7 @@ import type {
 import type { ResolvedTarget } from '../targets.js';
 import { DUPLICATE_REQUEST, HIT_ALREADY_EXISTS, hitIdFromAlreadyExists } from './errors.js';
 import { parseUsd } from '@qrelay/marketplace/fees';
+import { keepAliveSdkHandler } from '../../keep-alive-agents.js';
 import { CrowdCallError, DEFAULT_RETRY_POLICY, withRetries, type RetryHooks, type RetryPolicy } from './retry.js';
 
 export interface MturkBackendOptions {
@@ -59,7 +60,7 @@ export function createMturkClient(target: ResolvedTarget, requestTimeoutMs = 30_
     credentials: target.credentials,
     // our own retry loop (retry.ts) is the one policy; see there
     maxAttempts: 1,
-    requestHandler: { requestTimeout: requestTimeoutMs, connectionTimeout: Math.min(requestTimeoutMs, 10_000) },
+    requestHandler: keepAliveSdkHandler({ requestTimeout: requestTimeoutMs, connectionTimeout: Math.min(requestTimeoutMs, 10_000) }),
   });
 }
 
