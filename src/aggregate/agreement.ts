@@ -1,4 +1,4 @@
-import type { Vote } from './votes.js';
+import type { IndexedVotes, Vote } from './votes.js';
 
 /** Measure names as the reports print them (`fleissKappa`, `krippendorffAlpha` in `qrelay report --format json`). */
 export type AgreementMeasureName = 'fleissKappa' | 'krippendorffAlpha';
@@ -25,4 +25,9 @@ export interface AgreementMeasure<R extends AgreementResult = AgreementResult> {
   /** For people: "Fleiss' κ", "Krippendorff's α (nominal)". */
   readonly displayName: string;
   compute<L extends string>(votes: readonly Vote<L>[], categories: readonly L[]): R;
+  /**
+   * The same on votes already checked and indexed (`indexVotes`), so that measures over
+   * the same votes share one indexing: `compute(votes, c)` is `computeIndexed(indexVotes(votes, c))`.
+   */
+  computeIndexed<L extends string>(data: IndexedVotes<L>): R;
 }

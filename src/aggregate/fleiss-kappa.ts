@@ -32,7 +32,10 @@ export const fleissKappa: AgreementMeasure<FleissKappaResult> = {
   name: 'fleissKappa',
   displayName: "Fleiss' κ",
   compute(votes, categories) {
-    const data = indexVotes(votes, categories);
+    return fleissKappa.computeIndexed(indexVotes(votes, categories));
+  },
+  computeIndexed(data) {
+    const { categories } = data;
     const K = categories.length;
     const undefinedResult = (reason: string, extra: Partial<FleissKappaResult> = {}): FleissKappaResult => ({
       measure: 'fleissKappa',

@@ -23,7 +23,10 @@ export const krippendorffAlpha: AgreementMeasure<KrippendorffAlphaResult> = {
   name: 'krippendorffAlpha',
   displayName: "Krippendorff's α (nominal)",
   compute(votes, categories) {
-    const data = indexVotes(votes, categories);
+    return krippendorffAlpha.computeIndexed(indexVotes(votes, categories));
+  },
+  computeIndexed(data) {
+    const { categories } = data;
     const K = categories.length;
     const { matching, marginal, itemsUsed } = coincidences(data.counts, data.items.length, K);
     const n = marginal.reduce((a, b) => a + b, 0);

@@ -1,5 +1,6 @@
 import {
   fleissKappa,
+  indexVotes,
   krippendorffAlpha,
   majorityVote,
   pairableVotes,
@@ -159,7 +160,8 @@ function aggregateScored(scored: ScoredAssignment[], settings: Pick<BatchSetting
   const valid = countedVotes(scored);
   const used = labelVotes(valid, settings.voteTarget);
   const tiePolicy = tiePolicyOf(settings.tie);
-  const pairable = pairableVotes(used);
+  // κ and α count the same votes: indexed once for both
+  const pairable = indexVotes(pairableVotes(used), CATEGORIES);
   const result =
     settings.aggregator === 'dawid-skene'
       ? dawidSkeneWithEvidence(scored, tiePolicy).result
@@ -171,9 +173,9 @@ function aggregateScored(scored: ScoredAssignment[], settings: Pick<BatchSetting
     valid,
     used,
     result,
-    fleissKappa: fleissKappa.compute(pairable, CATEGORIES),
-    krippendorffAlpha: krippendorffAlpha.compute(pairable, CATEGORIES),
-    agreementItems: new Set(pairable.map((v) => v.item)).size,
+    fleissKappa: fleissKappa.computeIndexed(pairable),
+    krippendorffAlpha: krippendorffAlpha.computeIndexed(pairable),
+    agreementItems: pairable.items.length,
     workers: workerStatistics(scored, {}, undefined, valid),
     validCounts,
   };

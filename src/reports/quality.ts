@@ -1,6 +1,7 @@
 import { byCodeUnits } from '../aggregate/votes.js';
 import {
   fleissKappa,
+  indexVotes,
   krippendorffAlpha,
   labelsByItem,
   majorityVote,
@@ -135,13 +136,15 @@ export function qualityReport(
   const yesVotes = facts.votes.filter((v) => v.label === 'yes').length;
   const labelled = human.result.items.filter((it) => it.label !== null);
   const pairable = pairableVotes(human.used);
+  // κ and α count the same votes: indexed once for both
+  const pairableIndex = indexVotes(pairable, CATEGORIES);
   return {
     voteTarget: options.voteTarget,
     aggregator: options.aggregator,
     agreementVotes: human.used.length,
-    agreementItems: new Set(pairable.map((v) => v.item)).size,
-    fleissKappa: fleissKappa.compute(pairable, CATEGORIES),
-    krippendorffAlpha: krippendorffAlpha.compute(pairable, CATEGORIES),
+    agreementItems: pairableIndex.items.length,
+    fleissKappa: fleissKappa.computeIndexed(pairableIndex),
+    krippendorffAlpha: krippendorffAlpha.computeIndexed(pairableIndex),
     agreementIntervals: agreementIntervals(pairable, facts.input.batch),
     attentionChecks: attentionChecks(facts),
     gold: { ...tableAccuracy(gold), table: gold },
