@@ -32,6 +32,17 @@ interface InsertCollection {
   insertMany(docs: readonly object[], options: { ordered: boolean; ignoreUndefined?: boolean }): Promise<unknown>;
 }
 
+/**
+ * Inserts documents already in their stored form (read lean from collections of the same
+ * schema, as a batch's copy does) through the driver, unordered: no mongoose document is
+ * built per row to cast, validate and default what is stored already (about a second of
+ * CPU for a 4,000-item batch's copy). A document stored already (duplicate key) fails the
+ * insert, as through mongoose.
+ */
+export async function insertStoredForm(collection: InsertCollection, docs: readonly object[]): Promise<void> {
+  if (docs.length > 0) await collection.insertMany([...docs], { ordered: false, ignoreUndefined: true });
+}
+
 const DUPLICATE_KEY = 11000;
 
 /**

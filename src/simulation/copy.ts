@@ -1,7 +1,7 @@
 import type { EscalatedCase, GoldItem, Judgment } from '../domain/cases.js';
 import type { ImportDoc, RecordDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
-import { bulkWriteSliced } from '../pipeline/bulk.js';
+import { insertStoredForm } from '../pipeline/bulk.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import { draftBatch, requireBatch } from '../batches/index.js';
 import { batchIdPrefix } from '../pipeline/names.js';
@@ -196,17 +196,17 @@ export async function copyBatch(
     return { ...rest, ...(r.label ? { hidden_label: r.label } : {}) };
   });
   await m.batches.create({ ...draftBatch(name, now), simulated: true });
-  const insert = <T>(rows: T[]) => rows.map((document) => ({ insertOne: { document } }));
+  // every row is a stored document of the same collection, renamed: written as it is
   await Promise.all([
-    bulkWriteSliced(m.itemTexts, insert(items.map((r, i) => ({ _id: r._id, record: cases[i]! })))),
-    bulkWriteSliced(m.goldTexts, insert(gold.map((r, i) => ({ _id: r._id, record: goldItems[i]! })))),
+    insertStoredForm(m.itemTexts.collection, items.map((r, i) => ({ _id: r._id, record: cases[i]! }))),
+    insertStoredForm(m.goldTexts.collection, gold.map((r, i) => ({ _id: r._id, record: goldItems[i]! }))),
   ]);
   await Promise.all([
-    bulkWriteSliced(m.items, insert(items)),
-    bulkWriteSliced(m.gold, insert(gold)),
-    bulkWriteSliced(m.consensus, insert(consensus)),
+    insertStoredForm(m.items.collection, items),
+    insertStoredForm(m.gold.collection, gold),
+    insertStoredForm(m.consensus.collection, consensus),
   ]);
-  await bulkWriteSliced(m.imports, insert(imports.map((i) => ({ ...i, _id: importIds.get(i._id)!, batch: name }))));
+  await insertStoredForm(m.imports.collection, imports.map((i) => ({ ...i, _id: importIds.get(i._id)!, batch: name })));
   const caseOf = new Map(items.map((r, i) => [r._id, cases[i]!]));
   const goldOf = new Map(gold.map((r, i) => [r._id, goldItems[i]!]));
   const visibleItems = [...items].sort(byBatchOrder);

@@ -47,6 +47,51 @@ describe('copyBatch', () => {
     expect(given).toEqual(await computePlan(ctx, 'src-sim', settings));
   });
 
+  it("stores each record, text and import as the source stores it, with the copy's names", async () => {
+    const ctx = testContext(t);
+    await importSampleBatch(ctx, dir, 'raw', 8);
+    const truth = new Map<string, Judgment>(
+      sampleLines('escalations.jsonl')
+        .slice(0, 2)
+        .map((l) => JSON.parse(l) as { query_id: string; chunk_id: string })
+        .map((c) => [`${c.query_id}\t${c.chunk_id}`, 'yes']),
+    );
+    await copyBatch(ctx, 'raw', 'raw-sim', truth);
+    const m = ctx.models;
+    const stored = async (model: { collection: { find(f: object): { toArray(): Promise<unknown[]> } } }, filter: object) =>
+      (await model.collection.find(filter).toArray()) as Record<string, unknown>[];
+    for (const model of [m.items, m.gold, m.consensus]) {
+      const source = await stored(model, { batch: 'raw' });
+      const copied = await stored(model, { batch: 'raw-sim' });
+      expect(copied).toHaveLength(source.length);
+      const bySha = new Map(source.map((d) => [`${d.key}|${d.sha}`, d]));
+      for (const d of copied) {
+        const from = bySha.get(`${d.key}|${d.sha}`)!;
+        const { _id, batch, imports, label, ...rest } = d;
+        const { _id: _sourceId, batch: _b, imports: sourceImports, label: sourceLabel, ...sourceRest } = from;
+        // the same fields with the same values and types (dates, arrays), only the names changed
+        expect(rest).toEqual(sourceRest);
+        expect(Object.keys(d).sort()).toEqual(Object.keys(from).sort());
+        expect(batch).toBe('raw-sim');
+        expect(String(_id).startsWith('raw-sim')).toBe(true);
+        expect((imports as string[]).map((i) => i.replace('@raw-sim', ''))).toEqual(sourceImports);
+        if (model === m.items) expect(label === null || label === 'yes').toBe(true);
+        else expect(label).toEqual(sourceLabel);
+      }
+    }
+    const sourceImports = await stored(m.imports, { batch: 'raw' });
+    const copiedImports = await stored(m.imports, { batch: 'raw-sim' });
+    expect(copiedImports.map(({ _id, batch, ...rest }) => ({ _id: String(_id).replace('@raw-sim', ''), ...rest }))).toEqual(
+      sourceImports.map(({ batch: _b, ...rest }) => rest),
+    );
+    expect(copiedImports.every((i) => i.startedAt instanceof Date)).toBe(true);
+    // each text is the source's record (the hidden label replaced by the truth's, or none)
+    const texts = await stored(m.itemTexts, { _id: /^raw-sim/ });
+    expect(texts).toHaveLength(8);
+    expect(texts.filter((x) => (x.record as { hidden_label?: string }).hidden_label === 'yes')).toHaveLength(2);
+    expect(texts.every((x) => Object.keys(x).sort().join() === '_id,record')).toBe(true);
+  });
+
   it('gives the report the cases it would read', async () => {
     const ctx = testContext(t);
     await importSampleBatch(ctx, dir, 'rep', 12);
