@@ -81,7 +81,7 @@ describe('copyBatch', () => {
     }
     const sourceImports = await stored(m.imports, { batch: 'raw' });
     const copiedImports = await stored(m.imports, { batch: 'raw-sim' });
-    expect(copiedImports.map(({ _id, batch, ...rest }) => ({ _id: String(_id).replace('@raw-sim', ''), ...rest }))).toEqual(
+    expect(copiedImports.map(({ _id, batch: _b, ...rest }) => ({ _id: String(_id).replace('@raw-sim', ''), ...rest }))).toEqual(
       sourceImports.map(({ batch: _b, ...rest }) => rest),
     );
     expect(copiedImports.every((i) => i.startedAt instanceof Date)).toBe(true);
