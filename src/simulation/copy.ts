@@ -198,15 +198,24 @@ export async function copyBatch(
   await m.batches.create({ ...draftBatch(name, now), simulated: true });
   // every row is a stored document of the same collection, renamed: written as it is
   await Promise.all([
-    insertStoredForm(m.itemTexts.collection, items.map((r, i) => ({ _id: r._id, record: cases[i]! }))),
-    insertStoredForm(m.goldTexts.collection, gold.map((r, i) => ({ _id: r._id, record: goldItems[i]! }))),
+    insertStoredForm(
+      m.itemTexts.collection,
+      items.map((r, i) => ({ _id: r._id, record: cases[i]! })),
+    ),
+    insertStoredForm(
+      m.goldTexts.collection,
+      gold.map((r, i) => ({ _id: r._id, record: goldItems[i]! })),
+    ),
   ]);
   await Promise.all([
     insertStoredForm(m.items.collection, items),
     insertStoredForm(m.gold.collection, gold),
     insertStoredForm(m.consensus.collection, consensus),
   ]);
-  await insertStoredForm(m.imports.collection, imports.map((i) => ({ ...i, _id: importIds.get(i._id)!, batch: name })));
+  await insertStoredForm(
+    m.imports.collection,
+    imports.map((i) => ({ ...i, _id: importIds.get(i._id)!, batch: name })),
+  );
   const caseOf = new Map(items.map((r, i) => [r._id, cases[i]!]));
   const goldOf = new Map(gold.map((r, i) => [r._id, goldItems[i]!]));
   const visibleItems = [...items].sort(byBatchOrder);
