@@ -11,8 +11,9 @@ import https from 'node:https';
  * the tests) it takes only one long task across that moment. Node's agent avoids it by
  * closing its idle connection a second before the announced timeout, but only when the
  * agent has a `timeout` of its own; without one it ignores the announcement, and the
- * SDK's default agent has none. Every kept-alive client of qrelay's takes its agents
- * from here.
+ * SDK's default agent has none. qrelay's node:http and AWS SDK clients take their agents
+ * from here (`fetch`, as the openai SDK uses it, honours the announcement on its own; the
+ * marketplace package, which imports nothing of qrelay, has the same in post-json.ts).
  *
  * The timeout is also how long an idle connection is kept when the server announces
  * nothing. It never fails a request in flight: the agent acts on it only for idle

@@ -13,10 +13,21 @@ import { createHash } from 'node:crypto';
 
 const SYLLABLES = ['ka', 'lo', 'vi', 'ren', 'tas', 'mor', 'quil', 'dex', 'zan', 'bri', 'sol', 'vek', 'pra', 'nul', 'tor', 'gim'];
 
+// Words already made, by key: the pipeline asks for every stored answer's word each time it
+// builds the answer's record (a sha-256 each, a third of a second over the paper's batch).
+const made = new Map<string, string>();
+const MADE_LIMIT = 100_000;
+
 export function canaryWord(key: string): string {
-  const digest = createHash('sha256').update(`qrelay-canary\u0000${key}`, 'utf8').digest();
-  const parts = [0, 1, 2].map((i) => SYLLABLES[(digest[i] as number) % SYLLABLES.length] as string);
-  return `${parts.join('')}ine`;
+  let word = made.get(key);
+  if (word === undefined) {
+    const digest = createHash('sha256').update(`qrelay-canary\u0000${key}`, 'utf8').digest();
+    const parts = [0, 1, 2].map((i) => SYLLABLES[(digest[i] as number) % SYLLABLES.length] as string);
+    word = `${parts.join('')}ine`;
+    if (made.size >= MADE_LIMIT) made.clear();
+    made.set(key, word);
+  }
+  return word;
 }
 
 /** The hidden sentence the page carries for the item. */
