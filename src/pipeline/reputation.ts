@@ -13,6 +13,7 @@ import {
   type FinalLabel,
   type ReputationRecord,
 } from '../quality/reputation.js';
+import { alongside, handOver } from './alongside.js';
 import { BULK_SLICE, bulkWriteSliced } from './bulk.js';
 import type { PipelineContext } from './context.js';
 import { mapPool } from './pool.js';
@@ -233,18 +234,22 @@ export async function updateBatchReputation(
     });
     if (stored?.pushed !== score) stale.push({ ...(stored as ReputationDoc), _id: docId(target, workerId), workerId, score });
   }
-  // the records first, in bulk (filtered by `_id` alone); then the platform, then what was pushed
-  await bulkWriteSliced(store, writes);
-  if (stale.length > 0) result.pushed = await push(ctx, target, stale);
+  // the records in bulk (filtered by `_id` alone) while the platform's values are set (another
+  // store; a crash before either is done sets the values again, which is repeat-safe); a value
+  // is recorded as pushed only after its record is stored
+  const recordsWritten: Promise<void>[] = [];
+  handOver(recordsWritten, bulkWriteSliced(store, writes));
+  result.pushed = await alongside(recordsWritten, async () => (stale.length > 0 ? push(ctx, target, stale, recordsWritten) : 0));
   if (opts.known) opts.known.records = kept;
   return result;
 }
 
-/** Sets the workers' values on the platform and records them as pushed. */
+/** Sets the workers' values on the platform and records them as pushed, once `stored` (their records' writes) are done. */
 async function push(
   ctx: PipelineContext,
   target: string,
   docs: readonly Pick<ReputationDoc, '_id' | 'workerId' | 'score'>[],
+  stored: readonly Promise<void>[] = [],
 ): Promise<number> {
   const backend = ctx.backend(target);
   const id = await ensureReputationQualification(ctx, target, backend);
@@ -253,6 +258,7 @@ async function push(
   for (let i = 0; i < docs.length; i += BULK_SLICE) {
     const slice = docs.slice(i, i + BULK_SLICE);
     await mapPool(slice, PUSHES_IN_FLIGHT, (d) => backend.setQualificationScore(id, d.workerId, d.score));
+    await Promise.all(stored);
     await bulkWriteSliced(
       store,
       slice.map((d) => ({ updateOne: { filter: { _id: d._id }, update: { $set: { pushed: d.score, pushedAt: ctx.now() } } } })),
