@@ -234,9 +234,9 @@ export async function updateBatchReputation(
     });
     if (stored?.pushed !== score) stale.push({ ...(stored as ReputationDoc), _id: docId(target, workerId), workerId, score });
   }
-  // the records in bulk (filtered by `_id` alone) while the platform's values are set (another
-  // store; a crash before either is done sets the values again, which is repeat-safe); a value
-  // is recorded as pushed only after its record is stored
+  // the records in bulk (filtered by `_id` alone) while the platform's values are set: a crash
+  // before both are done leaves values unrecorded as pushed, and the next round or `reputation
+  // sync` sets them again (repeat-safe); a value is recorded as pushed only after its record is stored
   const recordsWritten: Promise<void>[] = [];
   handOver(recordsWritten, bulkWriteSliced(store, writes));
   result.pushed = await alongside(recordsWritten, async () => (stale.length > 0 ? push(ctx, target, stale, recordsWritten) : 0));

@@ -161,7 +161,7 @@ function aggregateScored(scored: ScoredAssignment[], settings: Pick<BatchSetting
   const used = labelVotes(valid, settings.voteTarget);
   const tiePolicy = tiePolicyOf(settings.tie);
   // κ and α count the same votes: indexed once for both
-  const pairable = indexVotes(pairableVotes(used), CATEGORIES);
+  const pairableIndex = indexVotes(pairableVotes(used), CATEGORIES);
   const result =
     settings.aggregator === 'dawid-skene'
       ? dawidSkeneWithEvidence(scored, tiePolicy).result
@@ -173,9 +173,9 @@ function aggregateScored(scored: ScoredAssignment[], settings: Pick<BatchSetting
     valid,
     used,
     result,
-    fleissKappa: fleissKappa.computeIndexed(pairable),
-    krippendorffAlpha: krippendorffAlpha.computeIndexed(pairable),
-    agreementItems: pairable.items.length,
+    fleissKappa: fleissKappa.computeIndexed(pairableIndex),
+    krippendorffAlpha: krippendorffAlpha.computeIndexed(pairableIndex),
+    agreementItems: pairableIndex.items.length,
     workers: workerStatistics(scored, {}, undefined, valid),
     validCounts,
   };
