@@ -78,6 +78,8 @@ describe('copyBatch', () => {
         if (model === m.items) expect(label === null || label === 'yes').toBe(true);
         else expect(label).toEqual(sourceLabel);
       }
+      // an item's label is the truth's: two of the eight have one
+      if (model === m.items) expect(copied.filter((d) => d.label === 'yes')).toHaveLength(2);
     }
     const sourceImports = await stored(m.imports, { batch: 'raw' });
     const copiedImports = await stored(m.imports, { batch: 'raw-sim' });
