@@ -1,4 +1,10 @@
-import { ApproveAssignmentCommand, CreateHITCommand, GetHITCommand, ListAssignmentsForHITCommand } from '@aws-sdk/client-mturk';
+import {
+  ApproveAssignmentCommand,
+  CreateHITCommand,
+  GetAccountBalanceCommand,
+  GetHITCommand,
+  ListAssignmentsForHITCommand,
+} from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
 import { hitParams, newWorker, useMarketplace } from './support.js';
 
@@ -73,6 +79,29 @@ describe('HIT changes and answers written in the background', () => {
       .collection<{ _id: string; xml: string; hitId: string }>('answers')
       .findOne({ _id: a.assignmentId });
     expect(stored).toMatchObject({ hitId: HIT!.HITId!, xml: listed.Assignments![0]!.Answer });
+  });
+
+  it('posts a payment in memory at once: the balance shows it, the database has it after a flush, the audit agrees', async () => {
+    const client = h.client();
+    const ledger = () => h.db.connection.useDb(h.running.marketplace.dbName).collection<{ _id: string; amountCents: number }>('ledger');
+    const { HIT } = await client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'background-4', Reward: '0.50' })));
+    const w = await newWorker(h);
+    const a = await h.running.workers.acceptHit(w.workerId, HIT!.HITId!);
+    await h.running.workers.submitAssignment(w.workerId, a.assignmentId, { relevance: 'yes', why: 'named in the text' });
+    const before = Number((await client.send(new GetAccountBalanceCommand({}))).AvailableBalance);
+    await client.send(new ApproveAssignmentCommand({ AssignmentId: a.assignmentId }));
+    // the reward and MTurk's fee (20% of it, at least $0.01) leave the balance at once
+    const after = Number((await client.send(new GetAccountBalanceCommand({}))).AvailableBalance);
+    expect(Math.round((before - after) * 100)).toBe(60);
+    await h.running.marketplace.flush();
+    expect(await ledger().findOne({ _id: `approval:${a.assignmentId}` })).toMatchObject({ amountCents: -60 });
+    const audit = await h.running.marketplace.ledger.audit();
+    expect(audit.storedBalanceCents).toBe(audit.workingBalanceCents);
+    expect(audit.entries).toBe(await ledger().countDocuments());
+    // a restart reads the same balance back from the stored entries
+    await h.stop();
+    await h.start();
+    expect(Number((await h.client().send(new GetAccountBalanceCommand({}))).AvailableBalance)).toBe(after);
   });
 
   it('fails the next flush and every later change when a write did not reach the HIT', async () => {

@@ -87,7 +87,7 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
     const writes = opts.writes ?? 'each';
     const hits = new HitRepository(models, writes);
     const answers = new AnswerStore(models, writes);
-    const ledger = new Ledger(models);
+    const ledger = new Ledger(models, writes);
     const outbox = new Outbox(models);
     const types = new TypeCaches(models);
     const [hitCount, entryCount, pending] = await Promise.all([hits.load(), ledger.load(), outbox.load(), types.load()]);
@@ -109,6 +109,7 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
       async flush() {
         await hits.flush();
         await answers.flush();
+        await ledger.flush();
       },
       async close() {
         await marketplace
