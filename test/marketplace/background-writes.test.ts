@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { hitParams, newWorker, useMarketplace } from './support.js';
 
 /**
- * A throwaway marketplace (a simulation's private one) writes HIT changes and submitted
- * answers after they show (`writes: 'background'`, packages/marketplace/src/store/
+ * A throwaway marketplace (a simulation's private one) writes HIT changes, submitted
+ * answers and payments after they show (`writes: 'background'`, packages/marketplace/src/store/
  * background-writer.ts): the same answers at once, the same documents in the database once
  * flushed, on close and before an export, and a write that fails is not lost silently.
  */
@@ -22,7 +22,7 @@ const storedHit = (id: string) =>
     .collection<{ _id: string; version: number; assignments: { id: string; status: string }[] }>('hits')
     .findOne({ _id: id });
 
-describe('HIT changes and answers written in the background', () => {
+describe('HIT changes, answers and payments written in the background', () => {
   it('answers from the new state at once and has it in the database after a flush, a close and an export', async () => {
     const client = h.client();
     const { HIT } = await client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'background-1', MaxAssignments: 2 })));
