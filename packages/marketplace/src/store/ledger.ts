@@ -30,6 +30,11 @@ function toEntry(doc: LedgerDoc): LedgerEntry {
   return { key: _id, ...rest };
 }
 
+function toDoc(entry: LedgerEntry): LedgerDoc {
+  const { key, ...rest } = entry;
+  return { _id: key, ...rest };
+}
+
 export class Ledger {
   private readonly entries = new Map<string, LedgerEntry>();
   private balance = 0;
@@ -78,7 +83,7 @@ export class Ledger {
           `This Requester has insufficient funds in their account to complete this transaction: it needs $${usd(-entry.amountCents)} and the balance is $${usd(this.balance)}. Deposit funds (qrelay marketplace deposit <amount>) and try again.`,
         );
       }
-      const { key, ...rest } = entry;
+      const key = entry.key;
       if (this.background) {
         this.background.add(key);
         this.entries.set(key, entry);
@@ -86,7 +91,7 @@ export class Ledger {
         return { entry, duplicate: false };
       }
       try {
-        await this.models.ledger.create({ _id: key, ...rest });
+        await this.models.ledger.create(toDoc(entry));
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         // written by an earlier attempt whose answer was lost: adopt it
@@ -115,10 +120,7 @@ export class Ledger {
   private async insertPosted(keys: string[]): Promise<void> {
     await insertRefusingStored(
       this.models.ledger,
-      keys.map((k) => {
-        const { key, ...rest } = this.entries.get(k)!;
-        return { _id: key, ...rest };
-      }),
+      keys.map((k) => toDoc(this.entries.get(k)!)),
     );
   }
 
