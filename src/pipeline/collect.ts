@@ -401,7 +401,7 @@ async function round(
   const labelWrites: Promise<void>[] = [];
   const aggregation = await aggregateBatch(ctx, doc, data, known, labelWrites);
   // cross-batch reputation: the workers whose record in this batch changed (src/pipeline/reputation.ts)
-  const reputation = { records: recalled?.reputation };
+  const reputation = { records: recalled?.reputation, qualification: recalled?.reputationQualification };
   await alongside(labelWrites, () =>
     updateBatchReputation(ctx, doc, data, aggregation, { known: reputation, ...(decisions.decided && { decisions: decisions.decided }) }),
   );
@@ -412,6 +412,7 @@ async function round(
       labels: known.labels!,
       ...(known.built && { built: known.built }),
       ...(reputation.records && { reputation: reputation.records }),
+      ...(reputation.qualification && { reputationQualification: reputation.qualification }),
     },
   };
 }

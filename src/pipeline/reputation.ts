@@ -128,7 +128,7 @@ function finalLabels(labels: readonly LabelDoc[]): Map<string, FinalLabel> {
 
 const FINISHED: readonly BatchDoc['state'][] = ['complete', 'expired', 'closed'];
 
-/** Values set on the platform in flight at once. */
+/** Values set on the platform in flight at once, outside a batch's round (which has its own `concurrency`). */
 const PUSHES_IN_FLIGHT = 4;
 
 /** Stored reputation documents asked for in one query. */
@@ -167,7 +167,12 @@ export async function updateBatchReputation(
   aggregation: BatchAggregation,
   opts: {
     llm?: boolean;
-    known?: { records?: Map<string, ReputationRecord> };
+    /**
+     * What the batch's last round in this process left (round-memory.ts): the records it stored
+     * and pushed, and the target's reputation type id it pushed with (read, or created, once:
+     * a read of target_qualifications waits behind the round's label writes on the dev database).
+     */
+    known?: { records?: Map<string, ReputationRecord>; qualification?: { target: string; id: string } };
     /** The batch's worker decisions as its round left them (read from the database without). */
     decisions?: ReadonlyMap<string, Pick<WorkerDecisionDoc, 'reason'>>;
   } = {},
@@ -239,25 +244,35 @@ export async function updateBatchReputation(
   // sync` sets them again (repeat-safe); a value is recorded as pushed only after its record is stored
   const recordsWritten: Promise<void>[] = [];
   handOver(recordsWritten, bulkWriteSliced(store, writes));
-  result.pushed = await alongside(recordsWritten, async () => (stale.length > 0 ? push(ctx, target, stale, recordsWritten) : 0));
+  result.pushed = await alongside(recordsWritten, async () => {
+    if (stale.length === 0) return 0;
+    const known = opts.known?.qualification;
+    const id = known?.target === target ? known.id : await ensureReputationQualification(ctx, target, ctx.backend(target));
+    if (opts.known) opts.known.qualification = { target, id };
+    // as many in flight as the batch's other calls to its target
+    return push(ctx, target, id, stale, { concurrency: settings.concurrency, stored: recordsWritten });
+  });
   if (opts.known) opts.known.records = kept;
   return result;
 }
 
-/** Sets the workers' values on the platform and records them as pushed, once `stored` (their records' writes) are done. */
+/**
+ * Sets the workers' values of the reputation type `id` on the platform and records them as
+ * pushed, once `stored` (their records' writes) are done.
+ */
 async function push(
   ctx: PipelineContext,
   target: string,
+  id: string,
   docs: readonly Pick<ReputationDoc, '_id' | 'workerId' | 'score'>[],
-  stored: readonly Promise<void>[] = [],
+  { concurrency = PUSHES_IN_FLIGHT, stored = [] }: { concurrency?: number; stored?: readonly Promise<void>[] } = {},
 ): Promise<number> {
   const backend = ctx.backend(target);
-  const id = await ensureReputationQualification(ctx, target, backend);
   const store = reputationModel(ctx);
   // each value set, then recorded (a crash between the two sets it again: the call is repeat-safe)
   for (let i = 0; i < docs.length; i += BULK_SLICE) {
     const slice = docs.slice(i, i + BULK_SLICE);
-    await mapPool(slice, PUSHES_IN_FLIGHT, (d) => backend.setQualificationScore(id, d.workerId, d.score));
+    await mapPool(slice, concurrency, (d) => backend.setQualificationScore(id, d.workerId, d.score));
     await Promise.all(stored);
     await bulkWriteSliced(
       store,
@@ -319,7 +334,7 @@ export async function syncTargetReputation(ctx: PipelineContext, target: string)
     out.pushed += r.pushed;
   }
   const stale = (await targetReputation(ctx, target)).filter((d) => d.pushed !== d.score);
-  if (stale.length > 0) out.pushed += await push(ctx, target, stale);
+  if (stale.length > 0) out.pushed += await push(ctx, target, await ensureReputationQualification(ctx, target, ctx.backend(target)), stale);
   out.workers = await targetReputation(ctx, target);
   return out;
 }

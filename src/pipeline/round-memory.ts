@@ -30,6 +30,8 @@ export interface RoundMemory {
   built?: Map<string, LabelDoc>;
   /** Worker id -> the batch's reputation record as stored and pushed (reputation.ts). */
   reputation?: Map<string, ReputationRecord>;
+  /** The reputation qualification type the round pushed with, and its target (reputation.ts). */
+  reputationQualification?: { target: string; id: string };
 }
 
 /** Batches remembered at most (the least recently used is forgotten first). */
