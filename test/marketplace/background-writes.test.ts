@@ -1,16 +1,21 @@
 import {
   ApproveAssignmentCommand,
+  AssociateQualificationWithWorkerCommand,
   CreateHITCommand,
+  CreateQualificationTypeCommand,
+  DisassociateQualificationFromWorkerCommand,
   GetAccountBalanceCommand,
   GetHITCommand,
+  GetQualificationScoreCommand,
   ListAssignmentsForHITCommand,
+  ListWorkersWithQualificationTypeCommand,
 } from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
 import { hitParams, newWorker, useMarketplace } from './support.js';
 
 /**
  * A throwaway marketplace (a simulation's private one) writes HIT changes, submitted
- * answers and payments after they show (`writes: 'background'`, packages/marketplace/src/store/
+ * answers, payments and workers' qualification values after they show (`writes: 'background'`, packages/marketplace/src/store/
  * background-writer.ts): the same answers at once, the same documents in the database once
  * flushed, on close and before an export, and a write that fails is not lost silently.
  */
@@ -22,7 +27,7 @@ const storedHit = (id: string) =>
     .collection<{ _id: string; version: number; assignments: { id: string; status: string }[] }>('hits')
     .findOne({ _id: id });
 
-describe('HIT changes, answers and payments written in the background', () => {
+describe('HIT changes, answers, payments and qualification values written in the background', () => {
   it('answers from the new state at once and has it in the database after a flush, a close and an export', async () => {
     const client = h.client();
     const { HIT } = await client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'background-1', MaxAssignments: 2 })));
@@ -102,6 +107,47 @@ describe('HIT changes, answers and payments written in the background', () => {
     await h.stop();
     await h.start();
     expect(Number((await h.client().send(new GetAccountBalanceCommand({}))).AvailableBalance)).toBe(after);
+  });
+
+  it("sets a worker's qualification value in memory at once: reads, listings and a restart agree", async () => {
+    const client = h.client();
+    const stored = () =>
+      h.db.connection
+        .useDb(h.running.marketplace.dbName)
+        .collection<{ _id: string; integerValue: number; status: string }>('worker_qualifications')
+        .find({})
+        .toArray();
+    const { QualificationType } = await client.send(
+      new CreateQualificationTypeCommand({ Name: 'Reputation here', Description: 'a score', QualificationTypeStatus: 'Active' }),
+    );
+    const typeId = QualificationType!.QualificationTypeId!;
+    const w = await newWorker(h);
+    const score = async () =>
+      (await h.client().send(new GetQualificationScoreCommand({ QualificationTypeId: typeId, WorkerId: w.workerId }))).Qualification;
+    for (const value of [70, 80])
+      await client.send(
+        new AssociateQualificationWithWorkerCommand({
+          QualificationTypeId: typeId,
+          WorkerId: w.workerId,
+          IntegerValue: value,
+          SendNotification: false,
+        }),
+      );
+    expect(await score()).toMatchObject({ IntegerValue: 80, Status: 'Granted' });
+    // a listing reads the database: what is held for a background write is written first
+    const listed = await client.send(new ListWorkersWithQualificationTypeCommand({ QualificationTypeId: typeId }));
+    expect(listed.Qualifications?.map((q) => [q.WorkerId, q.IntegerValue])).toEqual([[w.workerId, 80]]);
+    await client.send(
+      new DisassociateQualificationFromWorkerCommand({ QualificationTypeId: typeId, WorkerId: w.workerId, Reason: 'test' }),
+    );
+    expect(await score()).toMatchObject({ IntegerValue: 80, Status: 'Revoked' });
+    await h.running.marketplace.flush();
+    expect((await stored()).filter((d) => d._id.includes(w.workerId))).toEqual([
+      expect.objectContaining({ integerValue: 80, status: 'Revoked' }),
+    ]);
+    await h.stop();
+    await h.start();
+    expect(await score()).toMatchObject({ IntegerValue: 80, Status: 'Revoked' });
   });
 
   it('fails the next flush and every later change when a write did not reach the HIT', async () => {

@@ -11,6 +11,7 @@ import { Lease } from './store/lease.js';
 import { Ledger } from './store/ledger.js';
 import { marketplaceDb, marketplaceModels, type MarketplaceModels } from './store/models.js';
 import { KeyedMutex } from './store/mutex.js';
+import { WorkerQualifications } from './store/worker-qualifications.js';
 import { WorkerRecords } from './store/worker-records.js';
 import { Outbox } from './store/outbox.js';
 
@@ -49,6 +50,8 @@ export interface Marketplace {
   ledger: Ledger;
   outbox: Outbox;
   types: TypeCaches;
+  /** Workers' records of custom qualification types: every read and write of them. */
+  workerQualifications: WorkerQualifications;
   /** Workers' accounts, blocks and custom qualifications, read through a cache (every write calls its `forget`). */
   workerRecords: WorkerRecords;
   /** One HIT changes at a time (its slot claims, reviews and events are one document). */
@@ -88,6 +91,7 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
     const hits = new HitRepository(models, writes);
     const answers = new AnswerStore(models, writes);
     const ledger = new Ledger(models, writes);
+    const workerQualifications = new WorkerQualifications(models, writes);
     const outbox = new Outbox(models);
     const types = new TypeCaches(models);
     const [hitCount, entryCount, pending] = await Promise.all([hits.load(), ledger.load(), outbox.load(), types.load()]);
@@ -101,7 +105,8 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
       ledger,
       outbox,
       types,
-      workerRecords: new WorkerRecords(models),
+      workerQualifications,
+      workerRecords: new WorkerRecords(models, workerQualifications),
       hitLocks: new KeyedMutex(),
       workerLocks: new KeyedMutex(),
       customerId: `A${hashId(`requester:${opts.settings.accessKeyId}`, 13)}`,
@@ -110,6 +115,7 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
         await hits.flush();
         await answers.flush();
         await ledger.flush();
+        await workerQualifications.flush();
       },
       async close() {
         await marketplace

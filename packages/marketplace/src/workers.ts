@@ -37,7 +37,6 @@ import {
   type QualificationAttemptDoc,
   type QualificationRequestDoc,
   type WorkerDoc,
-  type WorkerQualificationDoc,
 } from './store/models.js';
 
 /**
@@ -536,7 +535,7 @@ export class WorkerApi {
       const held = systemQualification(s.QualificationTypeId, worker.profile, stats);
       return held ? [{ qualificationTypeId: s.QualificationTypeId, name: s.Name, system: true, status: 'Granted' as const, ...held }] : [];
     });
-    const custom = await this.mp.models.workerQualifications.find({ workerId }).sort({ _id: 1 }).lean<WorkerQualificationDoc[]>();
+    const custom = await this.mp.workerQualifications.find({ workerId });
     return [
       ...system,
       ...custom.map((q) => ({

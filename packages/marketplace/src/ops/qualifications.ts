@@ -26,7 +26,7 @@ import { newEntityId } from '../ids.js';
 import { requireWorker, workerQualificationId } from '../services/access.js';
 import { sendWorkerMessage } from '../services/messages.js';
 import { acceptRequest, grant, rejectRequest, requireQualificationType, revoke, testOf } from '../services/qualifications.js';
-import { isDuplicateKey, type QualificationRequestDoc, type WorkerQualificationDoc } from '../store/models.js';
+import { isDuplicateKey, type QualificationRequestDoc } from '../store/models.js';
 import { as, checkFeedback, paginate, type Operation } from './common.js';
 import { qualificationToWire, qualificationTypeToWire, systemQualificationTypeToWire } from './wire.js';
 
@@ -168,7 +168,7 @@ const listWorkersWithQualificationType: Operation = async (mp, raw) => {
   const input = as<ListWorkersWithQualificationTypeRequest>(raw);
   const type = requireOwnType(mp, input.QualificationTypeId!);
   const filter = { typeId: type.id, ...(input.Status ? { status: input.Status } : {}) };
-  const docs = await mp.models.workerQualifications.find(filter).sort({ _id: 1 }).lean<WorkerQualificationDoc[]>();
+  const docs = await mp.workerQualifications.find(filter);
   const page = paginate(
     'ListWorkersWithQualificationType',
     { QualificationTypeId: type.id, Status: input.Status },
@@ -182,7 +182,7 @@ const listWorkersWithQualificationType: Operation = async (mp, raw) => {
 const getQualificationScore: Operation = async (mp, raw) => {
   const input = as<GetQualificationScoreRequest>(raw);
   const type = requireOwnType(mp, input.QualificationTypeId!);
-  const doc = await mp.models.workerQualifications.findById(workerQualificationId(type.id, input.WorkerId!)).lean<WorkerQualificationDoc>();
+  const doc = await mp.workerQualifications.byId(workerQualificationId(type.id, input.WorkerId!));
   if (!doc)
     throw new DomainError(
       'QualificationDoesNotExist',

@@ -57,6 +57,8 @@ async function existingIds(model: Model<Keyed>, ids: readonly string[]): Promise
 }
 
 export async function importRequesterRecords(mp: Marketplace, records: RequesterRecords): Promise<ImportSummary> {
+  // the import reads what the database holds and writes there directly: changes held for a background write go first
+  await mp.flush();
   try {
     return await importRecords(mp, records);
   } finally {

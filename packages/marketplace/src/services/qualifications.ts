@@ -28,7 +28,7 @@ export async function grant(mp: Marketplace, typeId: string, workerId: string, v
     status: 'Granted',
     grantTime: mp.clock.now(),
   };
-  await mp.models.workerQualifications.replaceOne({ _id: doc._id }, doc, { upsert: true });
+  await mp.workerQualifications.write(doc);
   mp.workerRecords.qualificationWritten(doc);
   return doc;
 }
@@ -36,15 +36,15 @@ export async function grant(mp: Marketplace, typeId: string, workerId: string, v
 export async function revoke(mp: Marketplace, typeId: string, workerId: string, reason?: string): Promise<void> {
   const type = requireQualificationType(mp, typeId);
   const id = workerQualificationId(typeId, workerId);
-  const held = await mp.models.workerQualifications.findById(id).lean<WorkerQualificationDoc>();
+  const held = await mp.workerQualifications.byId(id);
   if (held?.status !== 'Granted')
     throw new DomainError(
       'QualificationDoesNotExist',
       `You requested a Qualification that does not exist: worker ${workerId} does not hold ${typeId}.`,
     );
-  // by `_id` alone: the dev database scans for any other filter; this process is the only writer
-  await mp.models.workerQualifications.updateOne({ _id: id }, { $set: { status: 'Revoked' } });
-  mp.workerRecords.qualificationWritten({ ...held, status: 'Revoked' });
+  const revoked = { ...held, status: 'Revoked' as const };
+  await mp.workerQualifications.write(revoked);
+  mp.workerRecords.qualificationWritten(revoked);
   await sendWorkerMessage(mp, workerId, `Qualification revoked: ${type.name}`, reason ?? 'The requester revoked this qualification.');
 }
 
@@ -83,7 +83,7 @@ export async function requestQualification(mp: Marketplace, workerId: string, ty
       if (pending) return { status: 'pending', requestId: pending._id };
     }
     if (route.kind === 'grant') {
-      const held = await mp.models.workerQualifications.findById(attemptId).lean<WorkerQualificationDoc>();
+      const held = await mp.workerQualifications.byId(attemptId);
       if (held?.status === 'Granted') return { status: 'granted', value: held.integerValue ?? route.value };
     }
     const { retake } = checkRetryAllowed(type, attempt ?? {}, now);

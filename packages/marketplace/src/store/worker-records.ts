@@ -1,4 +1,5 @@
 import type { MarketplaceModels, WorkerDoc, WorkerQualificationDoc } from './models.js';
+import type { WorkerQualifications } from './worker-qualifications.js';
 import { SizedCache } from './sized-cache.js';
 
 /** Workers whose records are kept at most (the least recently used are dropped first). */
@@ -24,7 +25,10 @@ export class WorkerRecords {
   private readonly cache = new SizedCache<Entry>(WORKERS_KEPT, () => 1);
   private generation = 0;
 
-  constructor(private readonly models: MarketplaceModels) {}
+  constructor(
+    private readonly models: MarketplaceModels,
+    private readonly qualifications: WorkerQualifications,
+  ) {}
 
   async worker(workerId: string): Promise<WorkerDoc | null> {
     const cached = this.cache.get(workerId)?.worker;
@@ -52,7 +56,7 @@ export class WorkerRecords {
     if (cached !== undefined) return cached;
     return this.read(
       id.workerId,
-      () => this.models.workerQualifications.findById(id.recordId).lean<WorkerQualificationDoc>(),
+      () => this.qualifications.byId(id.recordId),
       (e, doc) => e.qualifications.set(id.typeId, doc),
     );
   }
