@@ -113,6 +113,29 @@ describe('notifications', () => {
     expect(received.length).toBe(count);
   });
 
+  it("carries the events of many of a subscription's HITs in one message", async () => {
+    const client = h.client();
+    const { HITTypeId } = await client.send(
+      new CreateHITTypeCommand({ Title: 'Judge', Description: 'many', Reward: '0.20', AssignmentDurationInSeconds: 300 }),
+    );
+    await client.send(
+      new UpdateNotificationSettingsCommand({
+        HITTypeId,
+        Notification: { Destination: receiverUrl, Transport: 'SQS', Version: '2014-08-15', EventTypes: ['HITCreated'] },
+      }),
+    );
+    const hitIds: string[] = [];
+    for (let i = 0; i < 3; i++)
+      hitIds.push(
+        (await client.send(new CreateHITWithHITTypeCommand({ HITTypeId, LifetimeInSeconds: 3600, Question: htmlQuestion() }))).HIT!.HITId!,
+      );
+    const before = received.length;
+    // one hand-over of the three HITs' events (the loops run only when the test ticks them)
+    await until(() => received.slice(before).some((m) => m.Events.some((e) => e.HITTypeId === HITTypeId)), 'the message');
+    const messages = received.slice(before).filter((m) => m.Events.some((e) => e.HITTypeId === HITTypeId));
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.Events.map((e) => [e.EventType, e.HITId]).sort()).toEqual(hitIds.map((id) => ['HITCreated', id]).sort());
+  });
   it('sends a test event to any specification, with the Version MTurk documents (2006-05-05) too', async () => {
     const client = h.client();
     await client.send(
