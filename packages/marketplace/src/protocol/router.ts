@@ -10,6 +10,7 @@ import type { ChaosControl } from './chaos-control.js';
 import { errorBody, fromDomainError, requestError, serviceFault, throttled, WireError } from './errors.js';
 import type { OwnHosts } from './own-hosts.js';
 import { verifySignature } from './sigv4.js';
+import { wireJson } from './wire-json.js';
 
 /**
  * The MTurk Requester API on `POST /`: JSON 1.1, `X-Amz-Target:
@@ -23,7 +24,7 @@ const CONTENT_TYPE = 'application/x-amz-json-1.1';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function send(res: Response, status: number, body: unknown): void {
-  res.status(status).type(CONTENT_TYPE).send(JSON.stringify(body));
+  res.status(status).type(CONTENT_TYPE).send(wireJson(body));
 }
 
 function sendError(res: Response, err: WireError): void {

@@ -43,6 +43,18 @@ export function signingKey(secret: string, date: string, region: string, service
   return hmac(hmac(hmac(hmac(`AWS4${secret}`, date), region), service), 'aws4_request');
 }
 
+/**
+ * The last signing key derived, as AWS's own signers keep theirs: it changes with the day
+ * (and the secret), and deriving it anew costs four HMACs on every request.
+ */
+let lastKey: { secret: string; scope: string; key: Buffer } | undefined;
+
+function cachedSigningKey(secret: string, date: string, region: string, service: string): Buffer {
+  const scope = `${date}/${region}/${service}`;
+  if (lastKey?.secret !== secret || lastKey.scope !== scope) lastKey = { secret, scope, key: signingKey(secret, date, region, service) };
+  return lastKey.key;
+}
+
 function rfc3986(s: string): string {
   return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
@@ -154,7 +166,7 @@ export function computeSignature(
 ): Buffer {
   const canonical = canonicalRequest(req, scope.signedHeaders, sha256Hex(req.body));
   const credentialScope = `${scope.date}/${scope.region}/${scope.service}/aws4_request`;
-  return createHmac('sha256', signingKey(scope.secretAccessKey, scope.date, scope.region, scope.service))
+  return createHmac('sha256', cachedSigningKey(scope.secretAccessKey, scope.date, scope.region, scope.service))
     .update(stringToSign(scope.amzDate, credentialScope, canonical), 'utf8')
     .digest();
 }

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { wireJson } from './wire-json.js';
+
+const page = (n: number) =>
+  `<HTMLQuestion><HTMLContent><![CDATA[${'<p class="x">a "quoted" text — ünïcode, tab\t, nul \u0000, \\ back</p>\n'.repeat(n)}]]></HTMLContent></HTMLQuestion>`;
+
+describe('wireJson', () => {
+  it('is the bytes JSON.stringify gives, Questions kept or not', () => {
+    const big = page(200);
+    const bodies: unknown[] = [
+      {},
+      { HIT: { HITId: 'A1', Question: 'short', NumberOfAssignmentsAvailable: 2, Expiration: 1.5 } },
+      { HIT: { HITId: 'A1', Question: big, Title: 'T' } },
+      {
+        NextToken: 'n',
+        NumResults: 3,
+        HITs: [big, page(100), big].map((q, i) => ({ HITId: `H${i}`, Question: q, RequesterAnnotation: `r${i}` })),
+      },
+      // a caller's text that looks like the mark's start, in another member and in a short Question
+      { HIT: { HITId: 'A2', Question: '\u0000abc:0', RequesterAnnotation: '\u0000' + 'f'.repeat(18) + ':0', Description: big } },
+    ];
+    for (const body of bodies) expect(wireJson(body).toString('utf8')).toBe(JSON.stringify(body));
+    // and again, from what it kept
+    for (const body of bodies) expect(wireJson(body).equals(Buffer.from(JSON.stringify(body), 'utf8'))).toBe(true);
+  });
+});
