@@ -15,9 +15,10 @@ import { hitParams, newWorker, useMarketplace } from './support.js';
 
 /**
  * A throwaway marketplace (a simulation's private one) writes HIT changes, submitted
- * answers, payments and workers' qualification values after they show (`writes: 'background'`, packages/marketplace/src/store/
- * background-writer.ts): the same answers at once, the same documents in the database once
- * flushed, on close and before an export, and a write that fails is not lost silently.
+ * answers, payments and workers' qualification values after they show (`writes:
+ * 'background'`, packages/marketplace/src/store/background-writer.ts): the same answers at
+ * once, the same documents in the database once flushed, on close and before an export,
+ * and a write that fails is not lost silently.
  */
 const h = useMarketplace({ writes: 'background' });
 

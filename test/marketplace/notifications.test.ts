@@ -136,6 +136,7 @@ describe('notifications', () => {
     expect(messages).toHaveLength(1);
     expect(messages[0]!.Events.map((e) => [e.EventType, e.HITId]).sort()).toEqual(hitIds.map((id) => ['HITCreated', id]).sort());
   });
+
   it('sends a test event to any specification, with the Version MTurk documents (2006-05-05) too', async () => {
     const client = h.client();
     await client.send(
