@@ -1,4 +1,4 @@
-import { BackgroundWriter, type Writes } from './background-writer.js';
+import { HeldDocuments, type Writes } from './background-writer.js';
 import { insertOrReplaceText, insertRefusingStored, type MarketplaceModels, type TextDoc } from './models.js';
 import { SizedCache } from './sized-cache.js';
 
@@ -19,23 +19,20 @@ const ANSWER_BUDGET = 32 * 1024 * 1024;
 export class AnswerStore {
   private readonly cache = new SizedCache<string>(ANSWER_BUDGET, (xml) => xml.length);
   /** `background` writes: answers stored and not written yet. */
-  private readonly unwritten = new Map<string, TextDoc>();
-  private readonly background: BackgroundWriter | undefined;
+  private readonly unwritten: HeldDocuments<TextDoc> | undefined;
 
   constructor(
     private readonly models: MarketplaceModels,
     writes: Writes = 'each',
   ) {
-    if (writes === 'background') this.background = new BackgroundWriter((ids) => this.writeUnwritten(ids));
+    if (writes === 'background') this.unwritten = new HeldDocuments((docs) => this.writeUnwritten(docs));
   }
 
   /** Stores the answer of a submission (before its assignment becomes Submitted). */
   async store(assignmentId: string, hitId: string, xml: string): Promise<void> {
     const doc = { _id: assignmentId, xml, hitId };
-    if (this.background) {
-      this.background.add(assignmentId);
-      this.unwritten.set(assignmentId, doc);
-    } else await insertOrReplaceText(this.models.answers, doc);
+    if (this.unwritten) this.unwritten.add(doc);
+    else await insertOrReplaceText(this.models.answers, doc);
     this.cache.set(assignmentId, xml);
   }
 
@@ -44,7 +41,7 @@ export class AnswerStore {
     const out = new Map<string, string>();
     const missing: string[] = [];
     for (const id of ids) {
-      const xml = this.cache.get(id) ?? this.unwritten.get(id)?.xml;
+      const xml = this.cache.get(id) ?? this.unwritten?.get(id)?.xml;
       if (xml !== undefined) out.set(id, xml);
       else missing.push(id);
     }
@@ -56,17 +53,12 @@ export class AnswerStore {
 
   /** Every answer stored so far is in the database (a failed background write is thrown). */
   async flush(): Promise<void> {
-    await this.background?.flush();
+    await this.unwritten?.flush();
   }
 
   /** These answers inserted together; one stored already (a submission tried again) is replaced. */
-  private async writeUnwritten(ids: string[]): Promise<void> {
-    const docs = ids.map((id) => this.unwritten.get(id)!);
+  private async writeUnwritten(docs: TextDoc[]): Promise<void> {
     const refused = await insertRefusingStored(this.models.answers, docs);
     for (const i of refused) await this.models.answers.replaceOne({ _id: docs[i]!._id }, docs[i]!);
-    // an answer stored again meanwhile stays for the next write
-    docs.forEach((d) => {
-      if (this.unwritten.get(d._id) === d) this.unwritten.delete(d._id);
-    });
   }
 }

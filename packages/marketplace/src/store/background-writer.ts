@@ -76,3 +76,36 @@ export class BackgroundWriter {
     }
   }
 }
+
+/**
+ * Documents held in memory until a BackgroundWriter writes them, by `_id`: `get` answers one
+ * held and not written yet (its store reads the database otherwise). `write` gets the
+ * documents as they are now; one stored again meanwhile stays held for the next write.
+ */
+export class HeldDocuments<D extends { _id: string }> {
+  private readonly held = new Map<string, D>();
+  private readonly writer: BackgroundWriter;
+
+  constructor(write: (docs: D[]) => Promise<void>) {
+    this.writer = new BackgroundWriter(async (ids) => {
+      const docs = ids.map((id) => this.held.get(id)!);
+      await write(docs);
+      for (const d of docs) if (this.held.get(d._id) === d) this.held.delete(d._id);
+    });
+  }
+
+  /** Holds the document (a failed earlier write is thrown first, and nothing is held). */
+  add(doc: D): void {
+    this.writer.add(doc._id);
+    this.held.set(doc._id, doc);
+  }
+
+  get(id: string): D | undefined {
+    return this.held.get(id);
+  }
+
+  /** Every document held so far is written (a failed write is thrown). */
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+}

@@ -1,4 +1,4 @@
-import { BackgroundWriter, type Writes } from './background-writer.js';
+import { HeldDocuments, type Writes } from './background-writer.js';
 import type { MarketplaceModels, WorkerQualificationDoc } from './models.js';
 
 /**
@@ -13,26 +13,23 @@ import type { MarketplaceModels, WorkerQualificationDoc } from './models.js';
  */
 export class WorkerQualifications {
   /** `background` writes: records stored and not written yet. */
-  private readonly unwritten = new Map<string, WorkerQualificationDoc>();
-  private readonly background: BackgroundWriter | undefined;
+  private readonly unwritten: HeldDocuments<WorkerQualificationDoc> | undefined;
 
   constructor(
     private readonly models: MarketplaceModels,
     writes: Writes = 'each',
   ) {
-    if (writes === 'background') this.background = new BackgroundWriter((ids) => this.writeUnwritten(ids));
+    if (writes === 'background') this.unwritten = new HeldDocuments((docs) => this.writeUnwritten(docs));
   }
 
   /** Stores the record as it is now (a new one, or one that replaces the worker's record of that type). */
   async write(doc: WorkerQualificationDoc): Promise<void> {
-    if (this.background) {
-      this.background.add(doc._id);
-      this.unwritten.set(doc._id, doc);
-    } else await this.models.workerQualifications.replaceOne({ _id: doc._id }, doc, { upsert: true });
+    if (this.unwritten) this.unwritten.add(doc);
+    else await this.models.workerQualifications.replaceOne({ _id: doc._id }, doc, { upsert: true });
   }
 
   async byId(id: string): Promise<WorkerQualificationDoc | null> {
-    return this.unwritten.get(id) ?? (await this.models.workerQualifications.findById(id).lean<WorkerQualificationDoc>());
+    return this.unwritten?.get(id) ?? (await this.models.workerQualifications.findById(id).lean<WorkerQualificationDoc>());
   }
 
   /** The records of a worker, or of a type (of one status), in `_id` order. */
@@ -45,18 +42,13 @@ export class WorkerQualifications {
 
   /** Every record stored so far is in the database (a failed background write is thrown). */
   async flush(): Promise<void> {
-    await this.background?.flush();
+    await this.unwritten?.flush();
   }
 
-  private async writeUnwritten(ids: string[]): Promise<void> {
-    const docs = ids.map((id) => this.unwritten.get(id)!);
+  private async writeUnwritten(docs: WorkerQualificationDoc[]): Promise<void> {
     await this.models.workerQualifications.bulkWrite(
       docs.map((d) => ({ replaceOne: { filter: { _id: d._id }, replacement: d, upsert: true } })),
       { ordered: false },
     );
-    // a record stored again meanwhile stays for the next write
-    docs.forEach((d) => {
-      if (this.unwritten.get(d._id) === d) this.unwritten.delete(d._id);
-    });
   }
 }
