@@ -50,7 +50,7 @@ export interface Marketplace {
   ledger: Ledger;
   outbox: Outbox;
   types: TypeCaches;
-  /** Workers' records of custom qualification types: every read and write of them. */
+  /** Workers' records of custom qualification types: every operation's reads and writes of them. */
   workerQualifications: WorkerQualifications;
   /** Workers' accounts, blocks and custom qualifications, read through a cache (every write calls its `forget`). */
   workerRecords: WorkerRecords;

@@ -3,7 +3,9 @@ import type { MarketplaceModels, WorkerQualificationDoc } from './models.js';
 
 /**
  * Workers' records of custom qualification types (granted with a value, or revoked), by
- * `workerQualificationId(type, worker)`: every read and write of them goes through here.
+ * `workerQualificationId(type, worker)`: every operation reads and writes them through here
+ * (the records export, read after a flush or a close, and the import, which flushes first,
+ * work on the collection itself).
  *
  * With `background` writes (store/background-writer.ts) a record is kept in memory at once
  * and written with the next ones in one bulk write; until then a read by id is answered from
