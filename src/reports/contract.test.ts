@@ -29,6 +29,13 @@ describe('the JSON report contract', () => {
     expect(data.workers.length).toBeGreaterThan(0);
   });
 
+  it('renders the same object compact, on one line (the API answers so)', () => {
+    const compact = renderReport(report, 'json', { compact: true });
+    expect(compact).not.toContain('\n');
+    expect(JSON.parse(compact)).toEqual(parsed);
+    expect(compact.length).toBeLessThan(json.length * 0.8);
+  });
+
   it('gives every latency in seconds: fields named ...Seconds hold a number >= 0 or null', () => {
     const fields = secondsFields((parsed as { latency: unknown }).latency, 'latency');
     expect(fields.length).toBeGreaterThan(8);

@@ -92,6 +92,7 @@ describe('status and report snapshots', () => {
     const after = await request(one).get('/api/v1/batches/snap/report').set('Accept-Encoding', 'identity').expect(200);
     expect(after.body.hits).toBe(2);
     expect(after.headers['content-encoding']).toBeUndefined();
+    expect(after.text).not.toContain('\n'); // compact JSON, for programs
     // the same snapshot, gzipped once for clients that take it, under its own ETag
     const zipped = await request(one).get('/api/v1/batches/snap/report').set('Accept-Encoding', 'gzip').expect(200);
     expect(zipped.headers['content-encoding']).toBe('gzip');

@@ -8,11 +8,16 @@ import { renderMarkdown } from './markdown.js';
 export interface RenderOptions {
   /** For csv: the per-worker table (default) or the per-item table. */
   readonly table?: CsvTable;
+  /** For json: no indentation and no final newline, for programs (the API's answer: a third fewer bytes than indented). */
+  readonly compact?: boolean;
 }
 
-/** The report as JSON: one object, 2-space indented, a final newline. Money in cents, durations in seconds (see types.ts). */
-export function renderJson(report: Report): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+/**
+ * The report as JSON: one object, 2-space indented with a final newline (or `compact`: on
+ * one line). Money in cents, durations in seconds (see types.ts).
+ */
+export function renderJson(report: Report, compact = false): string {
+  return compact ? JSON.stringify(report) : `${JSON.stringify(report, null, 2)}\n`;
 }
 
 /**
@@ -27,7 +32,7 @@ export function renderReport(report: Report, format: ReportFormat, options: Rend
   if (!table.success) throw new UserError(`csv table ${JSON.stringify(options.table)} is not one of ${CsvTable.options.join(', ')}`);
   switch (f.data) {
     case 'json':
-      return renderJson(report);
+      return renderJson(report, options.compact);
     case 'md':
       return renderMarkdown(report);
     case 'html':
