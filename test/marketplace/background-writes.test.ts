@@ -11,11 +11,11 @@ import {
   ListWorkersWithQualificationTypeCommand,
 } from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
-import { hitParams, newWorker, useMarketplace } from './support.js';
+import { hitParams, htmlQuestion, newWorker, useMarketplace } from './support.js';
 
 /**
- * A throwaway marketplace (a simulation's private one) writes HIT changes, submitted
- * answers, payments and workers' qualification values after they show (`writes:
+ * A throwaway marketplace (a simulation's private one) writes new HITs and their questions,
+ * HIT changes, submitted answers, payments and workers' qualification values after they show (`writes:
  * 'background'`, packages/marketplace/src/store/background-writer.ts): the same answers at
  * once, the same documents in the database once flushed, on close and before an export,
  * and a write that fails is not lost silently.
@@ -67,6 +67,33 @@ describe('HIT changes, answers, payments and qualification values written in the
     const before = (await client.send(new GetHITCommand({ HITId: hitId }))).HIT;
     await h.stop();
     expect((await storedHit(hitId))?.assignments.map((x) => x.status)).toEqual(['Approved', 'Submitted']);
+    await h.start();
+    expect((await h.client().send(new GetHITCommand({ HITId: hitId }))).HIT).toEqual(before);
+  });
+
+  it('creates a HIT in memory at once: its question, a retry and a restart agree, and the database has both after a flush', async () => {
+    const client = h.client();
+    const db = h.db.connection.useDb(h.running.marketplace.dbName);
+    const params = hitParams({ UniqueRequestToken: 'background-5', Question: htmlQuestion('<p>held for a moment</p>') });
+    const { HIT } = await client.send(new CreateHITCommand(params));
+    const hitId = HIT!.HITId!;
+    // the HIT and its question are answered from memory, written or not
+    const shown = (await client.send(new GetHITCommand({ HITId: hitId }))).HIT;
+    expect(shown?.Question).toContain('held for a moment');
+    const w = await newWorker(h);
+    await h.running.workers.acceptHit(w.workerId, hitId);
+    // a retry with the same token is told the HIT exists, as MTurk tells it
+    await expect(client.send(new CreateHITCommand(params))).rejects.toThrow(new RegExp(`HITId ${hitId}`));
+    await h.running.marketplace.flush();
+    expect(await db.collection<{ _id: string; xml: string }>('questions').findOne({ _id: hitId })).toMatchObject({
+      xml: expect.stringContaining('held for a moment'),
+    });
+    expect(await db.collection<{ _id: string; uniqueRequestToken?: string }>('hits').findOne({ _id: hitId })).toMatchObject({
+      uniqueRequestToken: 'background-5',
+      assignments: [expect.objectContaining({ workerId: w.workerId, status: 'Accepted' })],
+    });
+    const before = (await client.send(new GetHITCommand({ HITId: hitId }))).HIT;
+    await h.stop();
     await h.start();
     expect((await h.client().send(new GetHITCommand({ HITId: hitId }))).HIT).toEqual(before);
   });
@@ -155,6 +182,7 @@ describe('HIT changes, answers, payments and qualification values written in the
     const client = h.client();
     const { HIT } = await client.send(new CreateHITCommand(hitParams({ UniqueRequestToken: 'background-2' })));
     const hitId = HIT!.HITId!;
+    await h.running.marketplace.flush(); // the new HIT is in the database
     // the document vanishes underneath the marketplace (an operator, another process): the background write matches nothing
     await h.db.connection.useDb(h.running.marketplace.dbName).collection<{ _id: string }>('hits').deleteOne({ _id: hitId });
     const w = await newWorker(h);

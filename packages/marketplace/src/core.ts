@@ -14,6 +14,7 @@ import { KeyedMutex } from './store/mutex.js';
 import { WorkerQualifications } from './store/worker-qualifications.js';
 import { WorkerRecords } from './store/worker-records.js';
 import { Outbox } from './store/outbox.js';
+import { QuestionStore } from './store/questions.js';
 
 /** Everything the operations, the worker functions and the background loops share. */
 export interface MarketplaceSettings {
@@ -45,6 +46,8 @@ export interface Marketplace {
   clock: Clock;
   models: MarketplaceModels;
   hits: HitRepository;
+  /** HITs' questions by HIT id. */
+  questions: QuestionStore;
   /** Submitted answers by assignment id. */
   answers: AnswerStore;
   ledger: Ledger;
@@ -89,6 +92,7 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
     const clock = await loadClock(models, opts.clockSpeed);
     const writes = opts.writes ?? 'each';
     const hits = new HitRepository(models, writes);
+    const questions = new QuestionStore(models, writes);
     const answers = new AnswerStore(models, writes);
     const ledger = new Ledger(models, writes);
     const workerQualifications = new WorkerQualifications(models, writes);
@@ -101,6 +105,7 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
       clock,
       models,
       hits,
+      questions,
       answers,
       ledger,
       outbox,
@@ -112,6 +117,8 @@ export async function openMarketplace(opts: OpenOptions): Promise<Marketplace> {
       customerId: `A${hashId(`requester:${opts.settings.accessKeyId}`, 13)}`,
       dbName: db.name,
       async flush() {
+        // a HIT's question before the HIT, as `each` writes them
+        await questions.flush();
         await hits.flush();
         await answers.flush();
         await ledger.flush();

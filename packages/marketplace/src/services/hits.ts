@@ -6,7 +6,7 @@ import { parseQuestion, type Question } from '../domain/question-xml.js';
 import { checkRequirements, type QualificationKind } from '../domain/requirements.js';
 import { isSystemQualification, SYSTEM_QUALIFICATION_IDS } from '../domain/system-qualifications.js';
 import { hashId, newEntityId, seededEntityId } from '../ids.js';
-import { insertOrReplaceText, type HitTypeDoc, type TextDoc } from '../store/models.js';
+import type { HitTypeDoc } from '../store/models.js';
 import { SizedCache } from '../store/sized-cache.js';
 import { keepWantedEvents } from './events.js';
 import { claimToken, TOKEN_WINDOW_MS } from './payments.js';
@@ -200,7 +200,7 @@ async function createHitNow(mp: Marketplace, req: NewHitRequest): Promise<HitSta
       now,
     ),
   );
-  await insertOrReplaceText(mp.models.questions, { _id: id, xml: req.question });
+  await mp.questions.store(id, req.question);
   // HITCreated, if subscribed, is handed to the outbox by the background loop (events.ts)
   await mp.hits.insert(hit, req.uniqueRequestToken);
   // its first worker would otherwise read it back from the database at once (the HIT exists now)
@@ -235,7 +235,7 @@ export async function questionXml(mp: Marketplace, hitId: string): Promise<strin
   const cache = xmlCache(mp);
   const cached = cache.get(hitId);
   if (cached !== undefined) return cached;
-  const xml = (await mp.models.questions.findById(hitId).lean<TextDoc>())?.xml;
+  const xml = await mp.questions.xml(hitId);
   if (xml !== undefined && mp.hits.get(hitId)) cache.set(hitId, xml);
   return xml;
 }

@@ -11,7 +11,7 @@ import { isDuplicateKey, type HitDoc, type MarketplaceModels } from './models.js
  * the collection. Loaded once at start.
  *
  * A throwaway marketplace (`background` writes, store/background-writer.ts) keeps a change in
- * memory first and writes it after: each changed HIT's latest state, many HITs a bulk write,
+ * memory first and writes it after: each new or changed HIT's latest state, many HITs a bulk write,
  * while the next requests are served. `flush` waits for them and throws a write that failed;
  * closing the marketplace and exporting its records flush first.
  */
@@ -76,6 +76,8 @@ export class HitRepository {
 
   /** `background` writes: the HITs changed in memory and not written yet. */
   private readonly background: BackgroundWriter | undefined;
+  /** `background` writes: HITs created in memory and not inserted yet, with their CreateHIT tokens. */
+  private readonly uninserted = new Map<string, string | undefined>();
 
   constructor(
     private readonly models: MarketplaceModels,
@@ -119,17 +121,23 @@ export class HitRepository {
     });
   }
 
-  /** The HITs' latest states, in one bulk write. */
+  /** The HITs' latest states, in one bulk write: inserted (HITs created since the last write) or replaced. */
   private async writeLatest(ids: string[]): Promise<void> {
+    const created = ids.filter((id) => this.uninserted.has(id));
     const r = await this.stored.bulkWrite(
       ids.map((id) => {
         const { hit, version } = this.entries.get(id)!;
-        return { replaceOne: { filter: { _id: id }, replacement: toStoredDoc(hit, version) } };
+        const doc = toStoredDoc(hit, version);
+        if (!this.uninserted.has(id)) return { replaceOne: { filter: { _id: id }, replacement: doc } };
+        const token = this.uninserted.get(id);
+        return { insertOne: { document: token === undefined ? doc : { ...doc, uniqueRequestToken: token } } };
       }),
       { ordered: false, ...AS_THE_MODEL },
     );
-    if (r.matchedCount < ids.length)
-      throw new Error(`${ids.length - r.matchedCount} of ${ids.length} HITs written in the background were not in the database`);
+    for (const id of created) this.uninserted.delete(id);
+    const changed = ids.length - created.length;
+    if (r.matchedCount < changed)
+      throw new Error(`${changed - r.matchedCount} of ${changed} HITs written in the background were not in the database`);
   }
 
   get(id: string): HitState | undefined {
@@ -161,10 +169,20 @@ export class HitRepository {
   }
 
   async insert(hit: HitState, token?: string): Promise<void> {
-    await this.models.hits.create(toDoc(hit, 1, token));
+    if (this.background) await this.insertLater(hit, token);
+    else await this.models.hits.create(toDoc(hit, 1, token));
     this.remember(hit, 1);
     this.rememberToken(token, hit.id);
     this.insertSorted(hit.id);
+  }
+
+  /** `background` writes: a new HIT checked as the model checks an insert, in memory now, inserted by the writer. */
+  private async insertLater(hit: HitState, token: string | undefined): Promise<void> {
+    if (this.entries.has(hit.id)) throw new Error(`HIT ${hit.id} exists already`);
+    await new this.models.hits(toDoc(hit, 1, token)).validate();
+    if (this.entries.has(hit.id)) throw new Error(`HIT ${hit.id} exists already`);
+    this.background!.add(hit.id);
+    this.uninserted.set(hit.id, token);
   }
 
   /**
