@@ -107,7 +107,7 @@ export function batchAnswers(ctx: PipelineContext): BatchAnswers {
         () => reportFingerprint(batch),
         async () =>
           renderedAnswer(
-            // JSON on one line: read by programs, and a 4,056-case report is 1.2 MB so against 1.9 MB indented
+            // JSON on one line, for programs: 1.1 MiB against 1.8 MiB indented for the bench's 4,056 cases
             renderReport((await batchReport(ctx, batch)).report, format, { compact: true, ...(table && { table }) }),
             REPORT_MEDIA_TYPES[format],
           ),

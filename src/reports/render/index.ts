@@ -8,7 +8,7 @@ import { renderMarkdown } from './markdown.js';
 export interface RenderOptions {
   /** For csv: the per-worker table (default) or the per-item table. */
   readonly table?: CsvTable;
-  /** For json: no indentation and no final newline, for programs (the API's answer: a third fewer bytes than indented). */
+  /** For json: no indentation and no final newline, for programs (the API's answer: about 40% fewer bytes than indented). */
   readonly compact?: boolean;
 }
 
