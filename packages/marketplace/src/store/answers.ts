@@ -1,5 +1,5 @@
 import { HeldDocuments, type Writes } from './background-writer.js';
-import { insertOrReplaceText, insertRefusingStored, type MarketplaceModels, type TextDoc } from './models.js';
+import { insertOrReplaceText, insertOrReplaceTexts, type MarketplaceModels, type TextDoc } from './models.js';
 import { SizedCache } from './sized-cache.js';
 
 /**
@@ -25,7 +25,8 @@ export class AnswerStore {
     private readonly models: MarketplaceModels,
     writes: Writes = 'each',
   ) {
-    if (writes === 'background') this.unwritten = new HeldDocuments((docs) => this.writeUnwritten(docs));
+    // one stored already (a submission tried again) is replaced
+    if (writes === 'background') this.unwritten = new HeldDocuments((docs) => insertOrReplaceTexts(this.models.answers, docs));
   }
 
   /** Stores the answer of a submission (before its assignment becomes Submitted). */
@@ -54,11 +55,5 @@ export class AnswerStore {
   /** Every answer stored so far is in the database (a failed background write is thrown). */
   async flush(): Promise<void> {
     await this.unwritten?.flush();
-  }
-
-  /** These answers inserted together; one stored already (a submission tried again) is replaced. */
-  private async writeUnwritten(docs: TextDoc[]): Promise<void> {
-    const refused = await insertRefusingStored(this.models.answers, docs);
-    for (const i of refused) await this.models.answers.replaceOne({ _id: docs[i]!._id }, docs[i]!);
   }
 }

@@ -178,7 +178,6 @@ export class HitRepository {
 
   /** `background` writes: a new HIT checked as the model checks an insert, in memory now, inserted by the writer. */
   private async insertLater(hit: HitState, token: string | undefined): Promise<void> {
-    if (this.entries.has(hit.id)) throw new Error(`HIT ${hit.id} exists already`);
     await new this.models.hits(toDoc(hit, 1, token)).validate();
     if (this.entries.has(hit.id)) throw new Error(`HIT ${hit.id} exists already`);
     this.background!.add(hit.id);

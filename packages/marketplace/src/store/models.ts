@@ -408,3 +408,9 @@ export async function insertOrReplaceText(model: Model<TextDoc>, doc: TextDoc): 
     await model.replaceOne({ _id: doc._id }, doc);
   }
 }
+
+/** `insertOrReplaceText` for many texts: inserted together, and those stored already (retries) replaced one by one. */
+export async function insertOrReplaceTexts(model: Model<TextDoc>, docs: TextDoc[]): Promise<void> {
+  const refused = await insertRefusingStored(model, docs);
+  for (const i of refused) await model.replaceOne({ _id: docs[i]!._id }, docs[i]!);
+}

@@ -1,5 +1,5 @@
 import { HeldDocuments, type Writes } from './background-writer.js';
-import { insertOrReplaceText, insertRefusingStored, type MarketplaceModels, type TextDoc } from './models.js';
+import { insertOrReplaceText, insertOrReplaceTexts, type MarketplaceModels, type TextDoc } from './models.js';
 
 /**
  * HITs' questions (HTMLQuestion, ExternalQuestion or QuestionForm XML) by HIT id, written
@@ -19,7 +19,8 @@ export class QuestionStore {
     private readonly models: MarketplaceModels,
     writes: Writes = 'each',
   ) {
-    if (writes === 'background') this.unwritten = new HeldDocuments((docs) => this.writeUnwritten(docs));
+    // one stored already (by a CreateHIT tried again) is replaced
+    if (writes === 'background') this.unwritten = new HeldDocuments((docs) => insertOrReplaceTexts(this.models.questions, docs));
   }
 
   /** Stores the question of a HIT (before the HIT itself is written). */
@@ -37,11 +38,5 @@ export class QuestionStore {
   /** Every question stored so far is in the database (a failed background write is thrown). */
   async flush(): Promise<void> {
     await this.unwritten?.flush();
-  }
-
-  /** These questions inserted together; one stored already (by a CreateHIT tried again) is replaced. */
-  private async writeUnwritten(docs: TextDoc[]): Promise<void> {
-    const refused = await insertRefusingStored(this.models.questions, docs);
-    for (const i of refused) await this.models.questions.replaceOne({ _id: docs[i]!._id }, docs[i]!);
   }
 }
