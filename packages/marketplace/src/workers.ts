@@ -504,6 +504,24 @@ export class WorkerApi {
    */
   async submitAssignment(workerId: string, assignmentId: string, answers: FormFields): Promise<WorkerAssignmentView> {
     const { hit } = this.ownAssignment(workerId, assignmentId);
+    // the state is checked before anything is stored: a refused resubmission (already
+    // submitted, approved or rejected) must leave the first answer as it is
+    submitAssignment(hit, assignmentId, workerId, this.mp.clock.now());
+    // and two submissions of one assignment at once: the second is refused, not stored over the first
+    if (this.submitting.has(assignmentId))
+      throw new DomainError('InvalidAssignmentState', `Assignment ${assignmentId} is being submitted already.`);
+    this.submitting.add(assignmentId);
+    try {
+      return await this.storeSubmission(workerId, assignmentId, hit, answers);
+    } finally {
+      this.submitting.delete(assignmentId);
+    }
+  }
+
+  /** Assignments whose submission is under way (this process is the marketplace's only writer). */
+  private readonly submitting = new Set<string>();
+
+  private async storeSubmission(workerId: string, assignmentId: string, hit: HitState, answers: FormFields): Promise<WorkerAssignmentView> {
     const question = await parsedQuestion(this.mp, hit.id);
     const xml = question?.kind === 'QuestionForm' ? answersXml(questionFormAnswerEntries(question.form, answers)) : formAnswersXml(answers);
     if (Buffer.byteLength(xml) > MAX_ANSWER_BYTES)
