@@ -1,7 +1,7 @@
 import type { Vote } from '../aggregate/index.js';
 import type { BatchSettings } from '../db/models/index.js';
 import type { Judgment } from '../domain/cases.js';
-import { adaptiveTargets, decidedItems, FIRST_VOTES, recollectTargets, type RecollectPolicy } from '../quality/index.js';
+import { adaptiveTargets, decidedAfter, FIRST_VOTES, recollectTargets, type DecisionRule, type RecollectPolicy } from '../quality/index.js';
 
 /**
  * How many votes a batch asks for, by its redundancy (`publish --redundancy`): `fixed`, every
@@ -51,13 +51,18 @@ export function collectTargets(settings: TargetSettings, valid: readonly Vote<Ju
 /** The target of one item. */
 export const targetOf = (t: VoteTargets, item: string): number => t.targets?.get(item) ?? t.target;
 
+/** The batch's rule of when an item is decided (quality/decided-items.ts). */
+export const decisionRule = (settings: TargetSettings): DecisionRule => ({
+  voteTarget: settings.voteTarget,
+  adaptive: isAdaptive(settings),
+  recollect: recollectOf(settings),
+});
+
 /**
- * Whether an item has the votes it needs: its target as planned, or, under `when-undecided`
- * with fixed redundancy, a decided majority (no vote collected again could change it).
+ * Whether an item is decided: its target as planned, or, under `when-undecided` with fixed
+ * redundancy, a decided majority (no vote collected again could change it).
  */
 export function completeItems(settings: TargetSettings, valid: readonly Vote<Judgment>[]): (item: string, validVotes: number) => boolean {
-  const planned = voteTargets(settings, valid);
-  const decided =
-    !isAdaptive(settings) && recollectOf(settings) === 'when-undecided' ? decidedItems(valid, settings.voteTarget) : new Set();
-  return (item, validVotes) => validVotes >= targetOf(planned, item) || decided.has(item);
+  const after = decidedAfter(valid, decisionRule(settings));
+  return (item, validVotes) => validVotes >= (after.get(item) ?? Infinity);
 }

@@ -6,6 +6,7 @@ import { reportItemFromCase, type ReportInput, type ReportOptions } from '../rep
 import type { PipelineContext } from './context.js';
 import { BatchStateError } from './errors.js';
 import { priceTerms } from './budget.js';
+import { isAdaptive, recollectOf } from './redundancy.js';
 import { itemCases } from './records.js';
 import { assignmentRecord, hitRecord, tiePolicyOf } from './votes.js';
 import { loadBatchData, plannedItems, requireBatch, type BatchData } from '../batches/index.js';
@@ -102,6 +103,8 @@ export async function reportInputFor(
     voteTarget: settings.voteTarget,
     aggregator: settings.aggregator,
     tiePolicy: tiePolicyOf(settings.tie),
+    redundancy: isAdaptive(settings) ? 'adaptive' : 'fixed',
+    recollect: recollectOf(settings),
     generatedAt: ctx.now().toISOString(),
   };
   return { input, options };

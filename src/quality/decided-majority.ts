@@ -29,7 +29,9 @@ export function firstAnswers(votes: readonly Vote<Judgment>[], voteTarget: numbe
   return first;
 }
 
-const leading = (labels: readonly Judgment[]) => Math.max(...(['yes', 'no'] as const).map((l) => labels.filter((x) => x === l).length));
+/** How many of these answers the most given answer has. */
+export const leading = (labels: readonly Judgment[]): number =>
+  Math.max(...(['yes', 'no'] as const).map((l) => labels.filter((x) => x === l).length));
 
 /** The items whose majority of `voteTarget` is decided by the votes they have (votes in submission order). */
 export function decidedItems(votes: readonly Vote<Judgment>[], voteTarget: number): Set<string> {

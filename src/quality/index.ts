@@ -79,3 +79,4 @@ export {
   repostInsteadOfExtending,
 } from './adaptive-redundancy.js';
 export { decidedItems, decidingVotes, recollectTargets, type RecollectPolicy } from './decided-majority.js';
+export { decidedAfter, type DecisionRule } from './decided-items.js';

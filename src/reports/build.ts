@@ -19,7 +19,7 @@ export function buildReport(input: ReportInput, options: ReportOptions = {}): Re
   const opts = resolveReportOptions(options);
   const facts = prepareFacts(parseReportInput(input));
   const human = humanLabels(facts, opts);
-  const reached = timesToTarget(facts, opts.voteTarget);
+  const reached = timesToTarget(facts, opts.decision);
   const pay = payByWorker(facts);
   const tables = confusionTables(facts.scored, labelsByItem(human.result));
   // both come from the same scored assignments, so every worker row has its tables

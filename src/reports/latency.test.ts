@@ -49,8 +49,8 @@ describe('latency', () => {
     expect(r.itemRows.map((it) => it.timeToTargetSeconds)).toEqual([2000, 2000]);
     expect(r.latency.timeToTarget).toMatchObject({
       voteTarget: 3,
-      itemsReached: 2,
-      itemsPending: 0,
+      itemsDecided: 2,
+      itemsUndecided: 0,
       p50Seconds: 2000,
       p90Seconds: 2000,
       maxSeconds: 2000,
@@ -58,7 +58,23 @@ describe('latency', () => {
     expect(r.latency.publishToLastValidVoteSeconds).toBe(3000);
   });
 
-  it('leaves items short of the target out of the percentiles and counts them as pending', () => {
+  it('counts an item decided by two agreeing votes under recollect when-undecided or adaptive redundancy', () => {
+    const input = batch([
+      ['w1', 0, 100, 'yes'],
+      ['w2', 0, 200, 'yes'],
+    ]);
+    expect(buildReport(input).latency.timeToTarget).toMatchObject({ itemsDecided: 0, itemsUndecided: 2 });
+    for (const options of [{ recollect: 'when-undecided' as const }, { redundancy: 'adaptive' as const }]) {
+      const r = buildReport(input, options);
+      expect(r.latency.timeToTarget).toMatchObject({ itemsDecided: 2, itemsUndecided: 0, p50Seconds: 200 });
+      expect(r.latency.throughput.buckets.at(-1)!.cumulativeDecidedItems).toBe(2);
+    }
+    expect(() => buildReport(input, { recollect: 'sometimes' as 'always' })).toThrow(
+      'report options.recollect: "sometimes" is not "always" or "when-undecided"',
+    );
+  });
+
+  it('leaves undecided items out of the percentiles and counts them as undecided', () => {
     const input = batch([
       ['w1', 0, 100, 'yes'],
       ['w2', 0, 200, 'yes'],
@@ -69,10 +85,10 @@ describe('latency', () => {
       ...['u1', 'u2', 'u3'].map((w, k) => work(`b${k}`, 'H2', w, { z: 'no' }, { start: 0, workSeconds: 50 * (k + 1) })),
     );
     const r = buildReport(input);
-    expect(r.latency.timeToTarget).toMatchObject({ itemsReached: 1, itemsPending: 2, p50Seconds: 150, p99Seconds: 150 });
+    expect(r.latency.timeToTarget).toMatchObject({ itemsDecided: 1, itemsUndecided: 2, p50Seconds: 150, p99Seconds: 150 });
     expect(r.itemRows.find((it) => it.item === 'x')!.timeToTargetSeconds).toBeNull();
     // a lower target changes what counts as done
-    expect(buildReport(input, { voteTarget: 2 }).latency.timeToTarget).toMatchObject({ voteTarget: 2, itemsReached: 3, itemsPending: 0 });
+    expect(buildReport(input, { voteTarget: 2 }).latency.timeToTarget).toMatchObject({ voteTarget: 2, itemsDecided: 3, itemsUndecided: 0 });
   });
 
   it('uses nearest-rank percentiles over the items', () => {
@@ -84,7 +100,7 @@ describe('latency', () => {
     );
     const r = buildReport({ batch: 'p', publishedAt: PUBLISHED, items, hits, assignments });
     expect(r.latency.timeToTarget).toMatchObject({
-      itemsReached: 10,
+      itemsDecided: 10,
       p50Seconds: 500,
       p90Seconds: 900,
       p99Seconds: 1000,
@@ -172,29 +188,29 @@ describe('latency', () => {
         {
           startSeconds: 0,
           validVotes: 2,
-          completedItems: 0,
+          decidedItems: 0,
           validVotesPerHour: 12,
-          completedItemsPerHour: 0,
+          decidedItemsPerHour: 0,
           cumulativeValidVotes: 2,
-          cumulativeCompletedItems: 0,
+          cumulativeDecidedItems: 0,
         },
         {
           startSeconds: 600,
           validVotes: 2,
-          completedItems: 0,
+          decidedItems: 0,
           validVotesPerHour: 12,
-          completedItemsPerHour: 0,
+          decidedItemsPerHour: 0,
           cumulativeValidVotes: 4,
-          cumulativeCompletedItems: 0,
+          cumulativeDecidedItems: 0,
         },
         {
           startSeconds: 1200,
           validVotes: 4,
-          completedItems: 2,
+          decidedItems: 2,
           validVotesPerHour: 24,
-          completedItemsPerHour: 12,
+          decidedItemsPerHour: 12,
           cumulativeValidVotes: 8,
-          cumulativeCompletedItems: 2,
+          cumulativeDecidedItems: 2,
         },
       ],
     });
@@ -211,7 +227,7 @@ describe('latency', () => {
   it('has nothing to time in a batch not published yet', () => {
     const r = buildReport({ batch: 'new', publishedAt: null, items: [item('x')], hits: [], assignments: [] });
     expect(r.latency).toMatchObject({ publishToFirstAcceptSeconds: null, publishToLastValidVoteSeconds: null, firstAcceptAt: null });
-    expect(r.latency.timeToTarget).toMatchObject({ itemsReached: 0, itemsPending: 1, p50Seconds: null });
+    expect(r.latency.timeToTarget).toMatchObject({ itemsDecided: 0, itemsUndecided: 1, p50Seconds: null });
     expect(r.latency.effectiveHourlyPay.centsPerHour).toBeNull();
   });
 });

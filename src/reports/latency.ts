@@ -1,3 +1,4 @@
+import { decidedAfter, type DecisionRule } from '../quality/index.js';
 import { ascending, centsPerHour, nearestRank, seconds } from './arithmetic.js';
 import type { ResolvedReportOptions } from './options.js';
 import type { WorkerPay } from './pay.js';
@@ -5,10 +6,11 @@ import type { BatchFacts } from './prepare.js';
 import type { LatencyReport, ThroughputBucket } from './types.js';
 
 /**
- * Per item that reached `target` valid votes: milliseconds from publishing to the
- * SubmitTime of its target-th valid vote (at least 0: see `sincePublish`).
+ * Per decided item (quality/decided-items.ts, the rule status and the console count by):
+ * milliseconds from publishing to the SubmitTime of the valid vote that decided it (at
+ * least 0: see `sincePublish`).
  */
-export function timesToTarget(facts: BatchFacts, target: number): Map<string, number> {
+export function timesToTarget(facts: BatchFacts, rule: DecisionRule): Map<string, number> {
   const times = new Map<string, number[]>();
   for (const v of facts.votes) {
     const list = times.get(v.item);
@@ -16,11 +18,8 @@ export function timesToTarget(facts: BatchFacts, target: number): Map<string, nu
     else times.set(v.item, [v.atMs]);
   }
   const reached = new Map<string, number>();
-  for (const [item, list] of times) {
-    if (list.length < target) continue;
-    list.sort(ascending);
-    reached.set(item, sincePublish(facts, list[target - 1]!));
-  }
+  // facts.votes are in SubmitTime order, so each item's k-th vote is its k-th time
+  for (const [item, k] of decidedAfter(facts.votes, rule)) reached.set(item, sincePublish(facts, times.get(item)![k - 1]!));
   return reached;
 }
 
@@ -46,19 +45,19 @@ function throughput(facts: BatchFacts, reached: ReadonlyMap<string, number>, buc
   for (const t of doneTimes) done[Math.floor(t / 1000 / width)]!++;
   const perHour = (n: number) => Math.round((n * 3600 * 1000) / width) / 1000;
   let cumulativeValidVotes = 0;
-  let cumulativeCompletedItems = 0;
+  let cumulativeDecidedItems = 0;
   const buckets: ThroughputBucket[] = votes.map((validVotes, i) => {
-    const completedItems = done[i]!;
+    const decidedItems = done[i]!;
     cumulativeValidVotes += validVotes;
-    cumulativeCompletedItems += completedItems;
+    cumulativeDecidedItems += decidedItems;
     return {
       startSeconds: i * width,
       validVotes,
-      completedItems,
+      decidedItems,
       validVotesPerHour: perHour(validVotes),
-      completedItemsPerHour: perHour(completedItems),
+      decidedItemsPerHour: perHour(decidedItems),
       cumulativeValidVotes,
-      cumulativeCompletedItems,
+      cumulativeDecidedItems,
     };
   });
   return { bucketSeconds: width, buckets };
@@ -122,8 +121,8 @@ export function latencyReport(
     publishToLastValidVoteSeconds: since(lastVoteMs),
     timeToTarget: {
       voteTarget: options.voteTarget,
-      itemsReached: toTarget.length,
-      itemsPending: itemsWithTarget - toTarget.length,
+      itemsDecided: toTarget.length,
+      itemsUndecided: itemsWithTarget - toTarget.length,
       p50Seconds: p(50),
       p90Seconds: p(90),
       p99Seconds: p(99),

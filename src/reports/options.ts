@@ -4,7 +4,7 @@ import { quote } from '../aggregate/votes.js';
 import type { Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { FEDERAL_MINIMUM_WAGE_CENTS_PER_HOUR } from '../hits/presets.js';
-import { DEFAULT_VOTE_TARGET, type WorkerFlagThresholds } from '../quality/index.js';
+import { DEFAULT_VOTE_TARGET, type DecisionRule, type RecollectPolicy, type WorkerFlagThresholds } from '../quality/index.js';
 
 export interface ReportOptions {
   /** Valid votes an item needs (default 3, the DREAM protocol). */
@@ -24,6 +24,13 @@ export interface ReportOptions {
    * over all valid votes.
    */
   readonly aggregator?: ReportAggregator;
+  /** How the batch asks for votes (BatchSettings.redundancy): with `adaptive`, two that agree decide an item. Default `fixed`. */
+  readonly redundancy?: 'fixed' | 'adaptive';
+  /**
+   * BatchSettings.recollect: with `when-undecided`, an item is decided as soon as one answer
+   * holds a majority of `voteTarget` (quality/decided-items.ts). Default `always`.
+   */
+  readonly recollect?: RecollectPolicy;
 }
 
 export type ReportAggregator = 'majority' | 'dawid-skene';
@@ -36,6 +43,8 @@ export interface ResolvedReportOptions {
   readonly flagThresholds: Partial<WorkerFlagThresholds>;
   readonly tiePolicy: TiePolicy<Judgment>;
   readonly aggregator: ReportAggregator;
+  /** When an item is decided: from `voteTarget`, `redundancy` and `recollect`. */
+  readonly decision: DecisionRule;
 }
 
 const wholeNumber = (value: unknown, min: number, name: string): number => {
@@ -44,18 +53,23 @@ const wholeNumber = (value: unknown, min: number, name: string): number => {
   return value;
 };
 
+const oneOf = <T extends string>(value: unknown, allowed: readonly T[], name: string): T => {
+  if (!(allowed as readonly unknown[]).includes(value))
+    throw new UserError(`report options.${name}: ${quote(value)} is not ${allowed.map((a) => `"${a}"`).join(' or ')}`);
+  return value as T;
+};
+
 export function resolveReportOptions(options: ReportOptions = {}): ResolvedReportOptions {
   const generatedAt = options.generatedAt ?? null;
   if (generatedAt !== null && (typeof generatedAt !== 'string' || Number.isNaN(Date.parse(generatedAt)))) {
     throw new UserError(`report options.generatedAt: ${quote(generatedAt)} is not an ISO 8601 timestamp`);
   }
-  const aggregator = options.aggregator ?? 'majority';
-  if (aggregator !== 'majority' && aggregator !== 'dawid-skene')
-    throw new UserError(`report options.aggregator: ${quote(aggregator)} is not "majority" or "dawid-skene"`);
+  const aggregator = oneOf(options.aggregator ?? 'majority', ['majority', 'dawid-skene'], 'aggregator');
+  const voteTarget = wholeNumber(options.voteTarget ?? DEFAULT_VOTE_TARGET, 1, 'voteTarget');
   const tiePolicy = options.tiePolicy ?? { kind: 'unresolved' };
   checkTiePolicy(tiePolicy, ['yes', 'no'], 'report options.tiePolicy');
   return {
-    voteTarget: wholeNumber(options.voteTarget ?? DEFAULT_VOTE_TARGET, 1, 'voteTarget'),
+    voteTarget,
     generatedAt,
     minimumHourlyPayCents: wholeNumber(options.minimumHourlyPayCents ?? FEDERAL_MINIMUM_WAGE_CENTS_PER_HOUR, 0, 'minimumHourlyPayCents'),
     throughputBucketSeconds:
@@ -63,5 +77,10 @@ export function resolveReportOptions(options: ReportOptions = {}): ResolvedRepor
     flagThresholds: options.flagThresholds ?? {},
     tiePolicy,
     aggregator,
+    decision: {
+      voteTarget,
+      adaptive: oneOf(options.redundancy ?? 'fixed', ['fixed', 'adaptive'], 'redundancy') === 'adaptive',
+      recollect: oneOf(options.recollect ?? 'always', ['always', 'when-undecided'], 'recollect'),
+    },
   };
 }

@@ -161,12 +161,12 @@ export interface ThroughputBucket {
   /** Start of the bucket, seconds after publishing. */
   readonly startSeconds: number;
   readonly validVotes: number;
-  /** Items that reached the vote target in this bucket. */
-  readonly completedItems: number;
+  /** Items decided in this bucket (quality/decided-items.ts: they have the votes the batch asks of them). */
+  readonly decidedItems: number;
   readonly validVotesPerHour: number;
-  readonly completedItemsPerHour: number;
+  readonly decidedItemsPerHour: number;
   readonly cumulativeValidVotes: number;
-  readonly cumulativeCompletedItems: number;
+  readonly cumulativeDecidedItems: number;
 }
 
 export interface LatencyReport {
@@ -183,13 +183,15 @@ export interface LatencyReport {
   readonly lastValidVoteAt: string | null;
   readonly publishToLastValidVoteSeconds: number | null;
   /**
-   * Per item: from publishing to the SubmitTime of its `voteTarget`-th valid vote. Only
-   * items that reached the target enter the percentiles; the others are `itemsPending`.
+   * Per item: from publishing to the SubmitTime of the valid vote that decided it: its
+   * `voteTarget`-th, or earlier where the batch's redundancy or `recollect: when-undecided`
+   * lets fewer agreeing votes decide (quality/decided-items.ts, the rule status and the
+   * console count by). Only decided items enter the percentiles; the others are `itemsUndecided`.
    */
   readonly timeToTarget: {
     readonly voteTarget: number;
-    readonly itemsReached: number;
-    readonly itemsPending: number;
+    readonly itemsDecided: number;
+    readonly itemsUndecided: number;
     readonly p50Seconds: number | null;
     readonly p90Seconds: number | null;
     readonly p99Seconds: number | null;

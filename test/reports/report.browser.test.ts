@@ -110,7 +110,7 @@ describe('the html report in Chromium', () => {
       .locator('#chart-latency rect.bar')
       .evaluateAll((bars) => bars.map((b) => Number((b as unknown as SvgElement).getAttribute('data-count'))));
     expect(counts.length).toBeGreaterThan(1);
-    expect(counts.reduce((a, b) => a + b, 0)).toBe(report.latency.timeToTarget.itemsReached);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(report.latency.timeToTarget.itemsDecided);
     for (const bar of await page.locator('#chart-latency rect.bar').all()) expect((await bar.boundingBox())!.height).toBeGreaterThan(0);
     await expect(page.locator('#chart-latency [data-marker="p50"]').count()).resolves.toBe(1);
     await expect(page.locator('#chart-latency [data-marker="p90"]').count()).resolves.toBe(1);

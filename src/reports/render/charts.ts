@@ -1,6 +1,6 @@
 import type { Report } from '../types.js';
 import type { ChartName } from './document.js';
-import { count, duration, ordinal, percent, timeUnit } from './format.js';
+import { count, duration, percent, timeUnit } from './format.js';
 import { axes, COLOURS, escapeXml, legend, n, niceTicks, noData, PLOT, scaleX, scaleY, svgChart, type Axis } from './svg.js';
 
 /** A chart for the html report: inline SVG markup (already escaped) and a plain-text caption. */
@@ -11,10 +11,9 @@ export interface Chart {
 
 const since = (unit: { long: string }) => `time since publishing (${unit.long})`;
 
-/** Cumulative valid votes and completed items against time since publishing. */
+/** Cumulative valid votes and decided items against time since publishing. */
 export function progressChart(r: Report): Chart {
   const { bucketSeconds, buckets } = r.latency.throughput;
-  const target = r.latency.timeToTarget.voteTarget;
   const endSeconds = buckets.length * bucketSeconds;
   const unit = timeUnit(endSeconds);
   const last = buckets.at(-1);
@@ -51,27 +50,27 @@ export function progressChart(r: Report): Chart {
     axes(x, y) +
     allItems +
     series('valid-votes', 'valid votes', COLOURS.blue, '', (b) => b.cumulativeValidVotes) +
-    series('completed-items', `items with ${target} valid votes`, COLOURS.vermillion, '6 3', (b) => b.cumulativeCompletedItems) +
+    series('decided-items', 'items decided', COLOURS.vermillion, '6 3', (b) => b.cumulativeDecidedItems) +
     legend([
       { label: 'valid votes', swatch: `<line x1="-8" x2="8" y1="0" y2="0" stroke="${COLOURS.blue}" stroke-width="2"/>` },
       {
-        label: `items with ${target} valid votes`,
+        label: 'items decided',
         swatch: `<line x1="-8" x2="8" y1="0" y2="0" stroke="${COLOURS.vermillion}" stroke-width="2" stroke-dasharray="6 3"/>`,
       },
       { label: 'all items', swatch: `<line x1="-8" x2="8" y1="0" y2="0" stroke="${COLOURS.grey}" stroke-dasharray="2 3"/>` },
     ]);
-  const description = `${count(last.cumulativeValidVotes)} valid votes and ${count(last.cumulativeCompletedItems)} of ${count(r.items)} items with ${target} valid votes within ${duration(endSeconds)} of publishing, in ${duration(bucketSeconds)} steps.`;
+  const description = `${count(last.cumulativeValidVotes)} valid votes and ${count(last.cumulativeDecidedItems)} of ${count(r.items)} items decided within ${duration(endSeconds)} of publishing, in ${duration(bucketSeconds)} steps.`;
   return { svg: svgChart('chart-progress', title, description, body), caption: `Progress: ${description}` };
 }
 
-/** Histogram of the per-item time from publishing to the target-th valid vote, with p50 and p90 marked. */
+/** Histogram of the per-item time from publishing to the vote that decided the item, with p50 and p90 marked. */
 export function latencyChart(r: Report): Chart {
   const t = r.latency.timeToTarget;
   const values = r.itemRows.flatMap((it) => (it.timeToTargetSeconds === null ? [] : [it.timeToTargetSeconds]));
   const max = values.reduce((a, b) => Math.max(a, b), 0);
   const unit = timeUnit(max);
-  const title = `Time to ${t.voteTarget} valid votes per item`;
-  const xLabel = `time from publishing to the ${ordinal(t.voteTarget)} valid vote (${unit.long})`;
+  const title = 'Time to decided per item';
+  const xLabel = `time from publishing to the deciding vote (${unit.long})`;
   const bins = niceTicks(max / unit.seconds || 1, 12);
   const binCount = bins.values.length - 1;
   const counts = new Array<number>(binCount).fill(0);
@@ -110,7 +109,7 @@ export function latencyChart(r: Report): Chart {
     );
   };
   const body = axes(x, y) + `<g class="bars">${bars}</g>` + marker('p50', t.p50Seconds, 0) + marker('p90', t.p90Seconds, 14);
-  const description = `${count(values.length)} items reached ${t.voteTarget} valid votes (${count(t.itemsPending)} pending): p50 ${duration(t.p50Seconds)}, p90 ${duration(t.p90Seconds)}, longest ${duration(t.maxSeconds)}; bins of ${bins.step.toFixed(bins.decimals)} ${unit.short}.`;
+  const description = `${count(values.length)} items decided (${count(t.itemsUndecided)} undecided): p50 ${duration(t.p50Seconds)}, p90 ${duration(t.p90Seconds)}, longest ${duration(t.maxSeconds)}; bins of ${bins.step.toFixed(bins.decimals)} ${unit.short}.`;
   return { svg: svgChart('chart-latency', title, description, body), caption: `Latency: ${description}` };
 }
 

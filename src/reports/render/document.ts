@@ -1,6 +1,6 @@
 import type { AgreementResult } from '../../aggregate/index.js';
 import type { QuoteDifferenceReason, Report } from '../types.js';
-import { count, DASH, decimal, duration, hourly, ordinal, passRate, percent, signedCount, signedUsd, usd } from './format.js';
+import { count, DASH, decimal, duration, hourly, passRate, percent, signedCount, signedUsd, usd } from './format.js';
 import { holesSection } from './holes-section.js';
 import { aggregationSection, confusionSection, goldBlocks, intervalText } from './trust-section.js';
 import type { Block, ChartName, Row, Section } from './blocks.js';
@@ -71,7 +71,8 @@ function summary(r: Report): Section {
       ],
       ['Total cost', usd(c.total)],
       ['Cost per adjudicated label', usd(c.perLabel)],
-      [`Time to ${t.voteTarget} valid votes, p50 / p90`, `${duration(t.p50Seconds)} / ${duration(t.p90Seconds)}`],
+      ['Items decided', `${count(t.itemsDecided)} of ${count(r.items)}`],
+      ['Time to decided, p50 / p90', `${duration(t.p50Seconds)} / ${duration(t.p90Seconds)}`],
       ['Effective hourly pay', hourly(r.latency.effectiveHourlyPay.centsPerHour)],
     ]),
   ]);
@@ -174,11 +175,8 @@ function latency(r: Report): Section {
     [
       facts('Latency', [
         ['Publish → first accept', duration(l.publishToFirstAcceptSeconds)],
-        [
-          `Time to ${t.voteTarget} valid votes, p50 / p90 / p99`,
-          `${duration(t.p50Seconds)} / ${duration(t.p90Seconds)} / ${duration(t.p99Seconds)}`,
-        ],
-        [`Items with ${t.voteTarget} valid votes`, `${count(t.itemsReached)} (${count(t.itemsPending)} pending)`],
+        ['Time to decided, p50 / p90 / p99', `${duration(t.p50Seconds)} / ${duration(t.p90Seconds)} / ${duration(t.p99Seconds)}`],
+        ['Items decided', `${count(t.itemsDecided)} (${count(t.itemsUndecided)} undecided)`],
         ['Publish → last valid vote', duration(l.publishToLastValidVoteSeconds)],
         [
           'Worker time per item, p50 / p90',
@@ -187,7 +185,7 @@ function latency(r: Report): Section {
         ['Effective hourly pay', payText],
       ]),
       text(
-        `Time to ${t.voteTarget} valid votes runs from publishing to the submission of an item’s ${ordinal(t.voteTarget)} valid vote; only items that have them enter the percentiles. pN is the nearest-rank percentile: an observed value with at least N% of the values at or below it.`,
+        `An item is decided when it has the votes the batch asks of it: ${t.voteTarget} valid votes, or fewer that already hold a majority of ${t.voteTarget} where the batch collects no more (adaptive redundancy, recollect when-undecided). Time to decided runs from publishing to the submission of the vote that decided an item; only decided items enter the percentiles. pN is the nearest-rank percentile: an observed value with at least N% of the values at or below it.`,
       ),
       chart('progress'),
       chart('latency'),
@@ -196,17 +194,17 @@ function latency(r: Report): Section {
       section('throughput', `Throughput (${duration(bucket)} buckets)`, [
         table(
           'Throughput over time',
-          ['from (since publish)', 'valid votes', 'completed items', 'votes per hour', 'items per hour', 'votes so far', 'items so far'],
+          ['from (since publish)', 'valid votes', 'items decided', 'votes per hour', 'decided per hour', 'votes so far', 'decided so far'],
           [true, true, true, true, true, true, true],
           l.throughput.buckets.map((b) =>
             row([
               duration(b.startSeconds),
               count(b.validVotes),
-              count(b.completedItems),
+              count(b.decidedItems),
               b.validVotesPerHour.toFixed(1),
-              b.completedItemsPerHour.toFixed(1),
+              b.decidedItemsPerHour.toFixed(1),
               count(b.cumulativeValidVotes),
-              count(b.cumulativeCompletedItems),
+              count(b.cumulativeDecidedItems),
             ]),
           ),
         ),
@@ -374,7 +372,7 @@ function items(r: Report): Section {
         'decided by',
         ...agents.map((a) => `agent ${a}`),
         'truth',
-        `time to ${r.latency.timeToTarget.voteTarget} votes`,
+        'time to decided',
       ],
       [false, false, false, false, true, true, true, false, false, ...agents.map(() => false), false, true],
       r.itemRows.map((it) =>

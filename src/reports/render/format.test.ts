@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, duration, hourly, ordinal, passRate, percent, signedUsd, timeUnit, usd } from './format.js';
+import { count, duration, hourly, passRate, percent, signedUsd, timeUnit, usd } from './format.js';
 import { escapeXml, n, niceTicks } from './svg.js';
 
 describe('number formats', () => {
@@ -22,9 +22,6 @@ describe('number formats', () => {
     expect(percent(null)).toBe('—');
     expect(passRate({ total: 17, passed: 14, passRate: 14 / 17 })).toBe('14 / 17 (82.4%)');
     expect(passRate({ total: 0, passed: 0, passRate: null })).toBe('—');
-    expect(ordinal(3)).toBe('3rd');
-    expect(ordinal(11)).toBe('11th');
-    expect(ordinal(22)).toBe('22nd');
   });
 
   it('writes durations in the unit that suits them', () => {

@@ -63,9 +63,3 @@ export function timeUnit(maxSeconds: number): { seconds: number; short: string; 
   if (maxSeconds <= 72 * 3600) return { seconds: 3600, short: 'h', long: 'hours' };
   return { seconds: 86_400, short: 'd', long: 'days' };
 }
-
-/** 1 -> "1st", 3 -> "3rd", 11 -> "11th". */
-export function ordinal(value: number): string {
-  const suffix = value % 100 >= 11 && value % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][value % 10] ?? 'th');
-  return `${value}${suffix}`;
-}

@@ -158,7 +158,7 @@ describe('html', () => {
       expect(html).toContain(`role="img" aria-labelledby="${id}-title" aria-describedby="${id}-desc"`);
     }
     const bars = [...html.matchAll(/class="bar" data-count="(\d+)"/g)].map((m) => Number(m[1]));
-    expect(bars.reduce((a, b) => a + b, 0)).toBe(report.latency.timeToTarget.itemsReached);
+    expect(bars.reduce((a, b) => a + b, 0)).toBe(report.latency.timeToTarget.itemsDecided);
     expect([...html.matchAll(/class="point( flagged)?" data-worker=/g)]).toHaveLength(report.workers.length);
     expect(html).toContain(`data-series="valid-votes" data-points="${report.latency.throughput.buckets.length + 1}"`);
   });
