@@ -4,28 +4,21 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UserError } from '../errors.js';
-import { ADDITIONS_DIR, buildPatchedDevdb, PATCHES_FILE } from './devdb-build.js';
+import { ADDITIONS_DIR, buildPatchedDevdb, listAdditions, listPatches } from './devdb-build.js';
 import { paths } from '../paths.js';
 
 /**
  * The dev database: FerretDB (MongoDB wire protocol on SQLite) embedded in a small Go
  * launcher under tools/devdb, built against FerretDB with the speed patches of
- * tools/devdb/ferretdb-patches.json (devdb-build.ts). Development, tests and the embedded
+ * tools/devdb/patches (devdb-build.ts). Development, tests and the embedded
  * default run it; a MONGODB_URI replaces it everywhere.
  */
 
 /** Every file the launcher is built from (with the files added to FerretDB): a change to any of them means a rebuild. */
 function launcherSources(dir: string): string[] {
-  const own = readdirSync(dir).filter(
-    (f) => (f.endsWith('.go') && !f.endsWith('_test.go')) || f === 'go.mod' || f === 'go.sum' || f === PATCHES_FILE,
-  );
-  const additions = existsSync(join(dir, ADDITIONS_DIR))
-    ? readdirSync(join(dir, ADDITIONS_DIR), { recursive: true, encoding: 'utf8' })
-        // tests too: the build copies them next to the code they test
-        .filter((f) => f.endsWith('.go'))
-        .map((f) => join(ADDITIONS_DIR, f))
-    : [];
-  return [...own, ...additions];
+  const own = readdirSync(dir).filter((f) => (f.endsWith('.go') && !f.endsWith('_test.go')) || f === 'go.mod' || f === 'go.sum');
+  // the additions' tests too: the build copies them next to the code they test
+  return [...own, ...listPatches(dir), ...listAdditions(dir).map((f) => join(ADDITIONS_DIR, f))];
 }
 
 function newestSourceTime(dir: string): number {

@@ -9,7 +9,7 @@ import { ensureDevdbBinary, startDevdb, type DevdbHandle } from '../../src/db/de
 import { freePort } from '../support/free-port.js';
 
 /**
- * The dev database as FerretDB is built for it (tools/devdb/ferretdb-patches.json): lookups
+ * The dev database as FerretDB is built for it (tools/devdb/patches): lookups
  * by _id use the unique _id index, non-unique indexes are recorded but not built, unique
  * ones are built and enforced, stored documents are decoded in one pass, and SQLite does not
  * wait for the disk at each commit (WAL, synchronous=NORMAL: what a process crash cannot

@@ -12,7 +12,7 @@ import (
 // documents up with `_ferretdb_sjson->'$._id'`; SQLite treats those as different expressions,
 // so every lookup and update by _id scanned the whole table. The launcher used to add a
 // second index on the lookup's spelling after the first write to a collection; FerretDB is
-// now built with its lookups spelled as its own unique index (ferretdb-patches.json), which
+// now built with its lookups spelled as its own unique index (patches/0001-id-lookups-use-the-unique-index.patch), which
 // serves them, and that second index was only a cost on every write. Data directories made
 // before keep it: after the first write to a collection, the launcher drops it (once per
 // collection and process; nothing when it is not there).

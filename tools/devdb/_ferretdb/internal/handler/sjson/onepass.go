@@ -1,4 +1,4 @@
-// qrelay devdb: added to FerretDB's sjson package by tools/devdb/ferretdb-patches.json
+// qrelay devdb: added to FerretDB's sjson package by the launcher's build (tools/devdb/patches/0004-sjson-one-pass-decoding.patch)
 // (src/db/devdb-build.ts copies it in); not part of FerretDB.
 
 package sjson

@@ -1,4 +1,4 @@
-// qrelay devdb: added to FerretDB's sjson package with onepass.go (ferretdb-patches.json).
+// qrelay devdb: added to FerretDB's sjson package with onepass.go (tools/devdb/patches/0004-sjson-one-pass-decoding.patch).
 
 package sjson
 
