@@ -16,6 +16,16 @@ export {
   type Resolution,
   type TiePolicy,
 } from './aggregator.js';
+export {
+  AGGREGATOR_IDS,
+  AGGREGATOR_SHORT_NAMES,
+  AGGREGATORS,
+  aggregatorOfShortName,
+  DEFAULT_AGGREGATOR,
+  type AggregatorId,
+  type AggregatorInfo,
+  type AggregatorShortName,
+} from './registry.js';
 export { majorityVote, type MajorityVoteOptions } from './majority-vote.js';
 export {
   DAWID_SKENE_DEFAULTS,

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { AGGREGATOR_IDS, DEFAULT_AGGREGATOR, type AggregatorId } from '../aggregate/index.js';
 import { loadConfig, type Config } from '../config.js';
 import { resolveTarget } from '../crowd/targets.js';
 import { openDatabase } from '../db/connection.js';
@@ -94,7 +95,7 @@ interface PublishOptions {
   onFailure?: 'approve-and-discard' | 'reject';
   workerDecisions?: 'on' | 'off';
   workerStop?: 'discard' | 'reject';
-  aggregator?: 'majority' | 'dawid-skene';
+  aggregator?: AggregatorId;
   redundancy?: 'fixed' | 'adaptive';
   recollect?: 'when-undecided' | 'always';
   tie?: 'unresolved' | 'yes' | 'no';
@@ -208,7 +209,11 @@ export function registerPipeline(program: Command): void {
       "a stopped worker's work not yet reviewed: discard (paid, votes not counted) or reject (default: the preset's workerStop, discard; reject with --on-failure reject)",
       parseChoice(['discard', 'reject'] as const),
     )
-    .option('--aggregator <name>', 'majority (default) or dawid-skene', parseChoice(['majority', 'dawid-skene'] as const))
+    .option(
+      '--aggregator <name>',
+      AGGREGATOR_IDS.map((id) => (id === DEFAULT_AGGREGATOR ? `${id} (default)` : id)).join(' or '),
+      parseChoice(AGGREGATOR_IDS),
+    )
     .option(
       '--redundancy <mode>',
       'fixed (default: the preset): every worker at once; adaptive: two workers first, the third only where their votes disagree',

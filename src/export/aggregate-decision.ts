@@ -1,3 +1,5 @@
+import { AGGREGATOR_SHORT_NAMES, type AggregatorShortName } from '../aggregate/index.js';
+
 /**
  * Which labels `export-qrels` writes by default (pure): `majority` (the DREAM protocol's
  * majority of 3) or `ds` (Dawid–Skene with the checks as gold and worker priors from the
@@ -7,11 +9,12 @@
  * with the higher balanced accuracy (majority when they tie: the protocol's label needs no
  * model) under the source batch and under the simulated copy, with both figures
  * (aggregate-choice.ts stores it). Without such a forecast the default is the protocol's
- * majority. The export says which it used and why.
+ * majority. The export says which it used and why. The names are the aggregator
+ * registry's short ones (aggregate/registry.ts).
  */
 
-export const AGGREGATES = ['majority', 'ds'] as const;
-export type Aggregate = (typeof AGGREGATES)[number];
+export const AGGREGATES = AGGREGATOR_SHORT_NAMES;
+export type Aggregate = AggregatorShortName;
 
 /** One aggregation's figures against the truth in a forecast. */
 export interface ForecastFigures {

@@ -1,3 +1,4 @@
+import { AGGREGATORS } from '../aggregate/index.js';
 import type { BatchDoc, HitDoc, LabelDoc } from '../db/models/index.js';
 import type { Judgment } from '../domain/cases.js';
 import { caseKey } from '../ingest/index.js';
@@ -68,7 +69,7 @@ export function toHumanLabels(input: HumanLabelsInput): BatchHumanLabels {
         workers: l.workers.length,
         batch: input.batch,
         dataset,
-        source: l.method === 'dawid-skene' ? 'human-dawid-skene' : 'human-majority',
+        source: AGGREGATORS[l.method ?? 'majority'].labelSource,
       });
       continue;
     }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { aggregatorOfShortName } from '../aggregate/index.js';
 import type { ConsensusLabel } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { readRecords } from '../ingest/index.js';
@@ -84,7 +85,7 @@ export async function exportQrels(ctx: PipelineContext, opts: ExportQrelsOptions
   ]);
   const format = opts.format ?? outputFormatFor(opts.out);
   const aggregate = decideAggregate(opts.aggregate, await recordedAggregateChoice(ctx.models.batches.db, opts.batch));
-  const human = await loadHumanLabels(ctx, opts.batch, aggregate.aggregate === 'ds' ? 'dawid-skene' : 'majority');
+  const human = await loadHumanLabels(ctx, opts.batch, aggregatorOfShortName(aggregate.aggregate));
   const base = await readQrels(opts.base, opts.baseFormat ? { format: opts.baseFormat } : {});
   const fromFile = opts.consensus !== undefined ? await readConsensusFile(opts.consensus) : null;
   const fromBatch = await batchConsensus(ctx, opts.batch);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AGGREGATOR_IDS, DEFAULT_AGGREGATOR } from '../aggregate/index.js';
 import type { BatchSettings } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { HitPreset, loadPreset, PlanLayout, presetPlanOptions, requiresMasters } from '../hits/index.js';
@@ -49,7 +50,7 @@ export const PublishRequest = z
       .describe(
         "a stopped worker's work not yet reviewed: discard (paid, not counted) or reject (default: reject with onFailure reject, else the preset's workerStop, discard)",
       ),
-    aggregator: z.enum(['majority', 'dawid-skene']).default('majority'),
+    aggregator: z.enum(AGGREGATOR_IDS).default(DEFAULT_AGGREGATOR),
     redundancy: z
       .enum(['fixed', 'adaptive'])
       .optional()

@@ -2,7 +2,6 @@ import {
   fleissKappa,
   indexVotes,
   krippendorffAlpha,
-  majorityVote,
   pairableVotes,
   type AggregationResult,
   type FleissKappaResult,
@@ -16,7 +15,7 @@ import type { Judgment } from '../domain/cases.js';
 import { caseKey } from '../ingest/index.js';
 import {
   countedVotes,
-  dawidSkeneWithEvidence,
+  fitAggregator,
   workerStatistics,
   type Answer,
   type AssignmentRecord,
@@ -162,10 +161,7 @@ function aggregateScored(scored: ScoredAssignment[], settings: Pick<BatchSetting
   const tiePolicy = tiePolicyOf(settings.tie);
   // κ and α count the same votes: indexed once for both
   const pairableIndex = indexVotes(pairableVotes(used), CATEGORIES);
-  const result =
-    settings.aggregator === 'dawid-skene'
-      ? dawidSkeneWithEvidence(scored, tiePolicy).result
-      : majorityVote<Judgment>({ tiePolicy }).fit(used, CATEGORIES);
+  const result = fitAggregator(settings.aggregator, { used, scored, tiePolicy });
   const validCounts = new Map<string, number>();
   for (const v of valid) validCounts.set(v.item, (validCounts.get(v.item) ?? 0) + 1);
   return {

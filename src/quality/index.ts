@@ -54,6 +54,7 @@ export {
   type LlmAssistedPolicy,
   type LlmAssistedVerdict,
 } from './llm-assisted.js';
+export { fitAggregator, type AggregatorInput } from './aggregators.js';
 export {
   confusionPriorFromEvidence,
   dawidSkeneWithEvidence,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AGGREGATOR_IDS } from '../aggregate/index.js';
 
 /**
  * The JSON report contract (docs/interfaces.md): `qrelay report
@@ -38,7 +39,7 @@ const QualityContract = z.looseObject({
   aggregation: z
     .looseObject({
       protocol: z.literal('majority'),
-      used: z.enum(['majority', 'dawid-skene']),
+      used: z.enum(AGGREGATOR_IDS),
       majority: z.looseObject(aggregateSummary),
       dawidSkene: z.looseObject({ ...aggregateSummary, iterations: count, converged: z.boolean(), goldItems: count, answersUsed: count }),
       differences: z.array(

@@ -7,6 +7,7 @@ import {
   majorityVote,
   pairableVotes,
   type AggregationResult,
+  type AggregatorId,
   type Vote,
 } from '../aggregate/index.js';
 import type { Judgment } from '../domain/cases.js';
@@ -60,7 +61,8 @@ export function humanLabels(
   const used = firstVotes(facts.votes, options.voteTarget);
   const majority = majorityVote<Judgment>({ tiePolicy: options.tiePolicy }).fit(used, CATEGORIES);
   const dawidSkene = dawidSkeneWithEvidence(facts.scored, options.tiePolicy);
-  return { result: options.aggregator === 'dawid-skene' ? dawidSkene.result : majority, used, majority, dawidSkene };
+  const byAggregator: Record<AggregatorId, AggregationResult<Judgment>> = { majority, 'dawid-skene': dawidSkene.result };
+  return { result: byAggregator[options.aggregator], used, majority, dawidSkene };
 }
 
 const rate = (total: number, passed: number): PassRate => ({ total, passed, passRate: total === 0 ? null : passed / total });

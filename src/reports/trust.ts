@@ -3,6 +3,7 @@ import {
   labelsByItem,
   type AgreementInterval,
   type AggregationResult,
+  type AggregatorId,
   type DawidSkeneResult,
   type Vote,
 } from '../aggregate/index.js';
@@ -124,7 +125,7 @@ export interface AggregationComparison {
   /** The DREAM protocol's label: majority of each item's first `voteTarget` valid votes. */
   readonly protocol: 'majority';
   /** Which one the report's labels (`labels`, `itemRows`, κ and α aside) use: the batch's aggregator. */
-  readonly used: 'majority' | 'dawid-skene';
+  readonly used: AggregatorId;
   readonly majority: AggregateSummary;
   /** Over every answer, checks as gold items, worker priors from the evidence (quality/evidence-aggregation.ts). */
   readonly dawidSkene: AggregateSummary & {
@@ -157,7 +158,7 @@ function summarize(result: AggregationResult<Judgment>, truth: ReadonlyMap<strin
 export function compareAggregations(input: {
   majority: AggregationResult<Judgment>;
   dawidSkene: { result: DawidSkeneResult<Judgment>; goldItems: number; votesUsed: number };
-  used: 'majority' | 'dawid-skene';
+  used: AggregatorId;
   truth: ReadonlyMap<string, Judgment>;
   items: ReadonlyMap<string, { queryId: string; chunkId: string }>;
 }): AggregationComparison {

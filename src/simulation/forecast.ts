@@ -1,3 +1,4 @@
+import type { AggregatorShortName } from '../aggregate/index.js';
 import type { Judgment } from '../domain/cases.js';
 import type { WorkerKind } from './population.js';
 import type { Report } from '../reports/index.js';
@@ -89,7 +90,7 @@ export interface Forecast {
     ci95: Interval | null;
     accuracyCi95: Interval | null;
     compared: number;
-    aggregate: 'majority' | 'ds';
+    aggregate: AggregatorShortName;
   };
   /**
    * The protocol's majority of 3 next to Dawid–Skene (checks as gold, worker priors from the
@@ -100,7 +101,7 @@ export interface Forecast {
     ds: AggregateFigures;
     differences: number;
     /** The one export-qrels writes by default (recorded for the source batch); majority without a truth. */
-    better: 'majority' | 'ds';
+    better: AggregatorShortName;
   };
   cost: {
     quote: number;

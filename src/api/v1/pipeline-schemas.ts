@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AGGREGATOR_IDS } from '../../aggregate/index.js';
 import { HIT_STATES, BATCH_STATES } from '../../db/models/index.js';
 import { Judgment } from '../../domain/cases.js';
 import { INGEST_KINDS } from '../../ingest/index.js';
@@ -207,7 +208,7 @@ export const LabelSchema = registry.register(
     queryId: z.string(),
     chunkId: z.string(),
     label: Judgment.nullable(),
-    method: z.enum(['majority', 'dawid-skene']),
+    method: z.enum(AGGREGATOR_IDS),
     decidedBy: z.string(),
     votes: z.object({ yes: z.number().int(), no: z.number().int() }),
     validVotes: z.number().int(),

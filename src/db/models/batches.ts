@@ -1,4 +1,5 @@
 import { Schema } from 'mongoose';
+import type { AggregatorId } from '../../aggregate/index.js';
 import type { CheckSummary, HitPreset, PlanLayout } from '../../hits/index.js';
 import type { CostQuote } from '../../hits/quote.js';
 import type { ReviewPolicy } from '../../quality/index.js';
@@ -28,7 +29,7 @@ export interface BatchSettings {
   /** Valid votes every item needs (3). */
   voteTarget: number;
   review: ReviewPolicy;
-  aggregator: 'majority' | 'dawid-skene';
+  aggregator: AggregatorId;
   /**
    * `fixed`: every HIT asks `voteTarget` workers; `adaptive`: two first, the third only where
    * the first two votes of an item disagree (quality/adaptive-redundancy.ts). Absent: fixed.

@@ -1,4 +1,5 @@
 import { Schema } from 'mongoose';
+import type { AggregatorId } from '../../aggregate/index.js';
 import type { Judgment } from '../../domain/cases.js';
 import { collections } from '../collections.js';
 
@@ -10,7 +11,7 @@ export interface LabelDoc {
   chunkId: string;
   /** null: unresolved (a tie the policy left open) or no valid vote yet. */
   label: Judgment | null;
-  method: 'majority' | 'dawid-skene';
+  method: AggregatorId;
   /** clear | tie-weighted | tie-fallback | unresolved | no-votes */
   decidedBy: string;
   /** The votes the label was decided from. */

@@ -1,4 +1,4 @@
-import type { AgreementInterval } from '../../aggregate/index.js';
+import { AGGREGATORS, type AgreementInterval } from '../../aggregate/index.js';
 import type { ConfusionTable, TableAccuracy } from '../trust.js';
 import type { Report } from '../types.js';
 import type { Block, Row, Section } from './blocks.js';
@@ -51,8 +51,8 @@ export function aggregationSection(r: Report): Section {
       ['aggregation', 'labels', 'unresolved', 'accuracy (hidden truth)', 'balanced accuracy (hidden truth)'],
       [false, true, true, true, true],
       [
-        summaryRow(`majority${a.used === 'majority' ? ' (used)' : ''}`, a.majority),
-        summaryRow(`Dawid–Skene${a.used === 'dawid-skene' ? ' (used)' : ''}`, ds),
+        summaryRow(`${AGGREGATORS.majority.title}${a.used === 'majority' ? ' (used)' : ''}`, a.majority),
+        summaryRow(`${AGGREGATORS['dawid-skene'].title}${a.used === 'dawid-skene' ? ' (used)' : ''}`, ds),
       ],
     ),
     text(
