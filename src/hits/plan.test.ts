@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { makeCases, makeGold, PRICING } from '../../test/hits/fixtures.js';
+import { debateFor, makeCases, makeGold, PRICING } from '../../test/hits/fixtures.js';
 import type { EscalatedCase, GoldItem } from '../domain/cases.js';
 import { simKey } from './keys.js';
 import type { PlannedCheckItem, PlannedItem } from './plan-schema.js';
 import { HitQuestion, PlannedHit } from './plan-schema.js';
-import { balancedPolarities, checksFor, planHits, type PlanInput, type PlanLayoutInput } from './plan.js';
+import { balancedPolarities, checksFor, moveChecks, planHits, type PlanInput, type PlanLayoutInput } from './plan.js';
 import { seededRng } from './random.js';
 import { MAX_QUESTION_BYTES, utf8Bytes } from './render.js';
 
@@ -284,6 +284,87 @@ describe('size limits', () => {
     expect(() => plan({ cases })).toThrow(
       /batch item 5 \(query_id "q1" chunk_id "huge-one"\) alone makes a \d+-byte HTMLQuestion, over MTurk's limit of 65535 bytes/,
     );
+  });
+});
+
+describe('a case that fits alone but not with a check', () => {
+  // about 44 KB of chunk: its HIT alone makes about 58 KB, beside a long check it overflows 65,535 bytes
+  const longCase = (c: EscalatedCase, i: number): EscalatedCase => ({
+    ...c,
+    chunk_id: `long${i}`,
+    chunk: `${c.chunk} ${'Long text of the case. '.repeat(1900)}`,
+  });
+  const withLong = (n: number, at: readonly number[]) => makeCases(n).map((c, i) => (at.includes(i) ? longCase(c, i) : c));
+  // gold items that carry their own long debates: any of them overflows beside a long case
+  const longGold = (yes: number, no: number): GoldItem[] =>
+    makeGold(yes, no).map((g, i) => {
+      const chunk = `${g.chunk} ${'Gold filler sentence. '.repeat(400)} end ${i}.`;
+      return { ...g, chunk, debate: debateFor(chunk) };
+    });
+
+  it('takes a check short enough to fit beside it', () => {
+    const gold = [
+      ...longGold(6, 6),
+      ...makeGold(2, 2).map((g) => ({ ...g, query_id: `short-${g.query_id}`, chunk_id: `short-${g.chunk_id}` })),
+    ];
+    const p = plan({ cases: withLong(20, [17]), gold });
+    const hit = p.hits.find((h) => h.items.some((i) => i.chunkId === 'long17'));
+    expect(hit?.realItems).toBe(1);
+    expect(hit?.checks).toBe(1);
+    expect(checksOf(hit?.items ?? [])[0]?.chunkId).toMatch(/^short-/);
+    expect(p.checklessHits).toBe(0);
+    for (const h of p.hits) expect(h.bytes).toBeLessThanOrEqual(MAX_QUESTION_BYTES);
+  });
+
+  it('goes without a check when no gold item fits, and the batch keeps its check count', () => {
+    const cases = withLong(40, [8, 17]);
+    const p = plan({ cases, gold: longGold(8, 8) });
+    const long = p.hits.filter((h) => h.items.some((i) => i.chunkId.startsWith('long')));
+    expect(long.map((h) => [h.realItems, h.checks])).toEqual([
+      [1, 0],
+      [1, 0],
+    ]);
+    expect(p.checklessHits).toBe(2);
+    for (const h of p.hits) expect(h.bytes).toBeLessThanOrEqual(MAX_QUESTION_BYTES);
+    // the checks the two long cases' HITs would have held sit in other HITs
+    const wanted = p.hits.reduce((sum, h) => sum + checksFor(h.realItems, { itemsPerHit: 9, checksPerHit: 1 }), 0);
+    expect(p.checks.total).toBe(wanted);
+    expect(p.hits.filter((h) => h.checks === 2)).toHaveLength(2);
+    expect(p.hits.reduce((a, h) => a + h.realItems, 0)).toBe(40);
+    // still balanced, still deterministic
+    expect(Math.abs(p.checks.yes - p.checks.no)).toBeLessThanOrEqual(1);
+    expect(plan({ cases, gold: longGold(8, 8) })).toEqual(p);
+  });
+
+  it('publishes a batch of long cases only, without checks', () => {
+    const p = plan({ cases: withLong(2, [0, 1]), gold: longGold(3, 3) });
+    expect(p.hits.map((h) => [h.realItems, h.checks])).toEqual([
+      [1, 0],
+      [1, 0],
+    ]);
+  });
+
+  it('leaves a plan whose HITs all fit as it was', () => {
+    const cases = makeCases(30);
+    expect(plan({ cases }).checklessHits).toBe(0);
+    expect(plan({ cases, caseOrigins: cases.map((_, i) => `line ${i + 1}`) })).toEqual(plan({ cases }));
+  });
+
+  it('refuses a case too long even alone, naming its input line and size', () => {
+    const cases = makeCases(9);
+    cases[4] = { ...(cases[4] as EscalatedCase), chunk_id: 'huge-one', chunk: 'y'.repeat(70_000) };
+    expect(() => plan({ cases, caseOrigins: cases.map((_, i) => `line ${i + 3} of cases.jsonl`) })).toThrow(
+      /batch item 5 \(line 7 of cases\.jsonl, query_id "q1" chunk_id "huge-one"\) alone makes a \d+-byte HTMLQuestion/,
+    );
+  });
+});
+
+describe('moveChecks', () => {
+  it('moves the checks of HITs that hold none to the HITs with the fewest per item, each at most the cap', () => {
+    expect(moveChecks([1, 1, 1, 1], [9, 'none', 9, 4], 5)).toEqual([2, 0, 1, 1]);
+    expect(moveChecks([1, 1, 1, 1], [9, 'none', 9, 'none'], 5)).toEqual([2, 0, 2, 0]);
+    expect(moveChecks([1, 1, 1], [9, 'none', 'keep'], 1)).toEqual([1, 0, 1]);
+    expect(moveChecks([1, 1], ['none', 1], 5)).toEqual([0, 1]);
   });
 });
 

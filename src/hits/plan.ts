@@ -38,7 +38,12 @@ import { loadHitTemplates, type HitTemplates } from './templates.js';
  *   bench/checks-classifier.ts); with adapted donor debates it still does (0.645): an
  *   adapted debate paraphrases its donor's chunk. An open gap of issue 16 for such gold.
  * - Size: each HIT is rendered; a HIT whose HTMLQuestion XML exceeds `maxQuestionBytes`
- *   is split in two (and checks are recomputed for each half) until all fit.
+ *   is split in two (and checks are recomputed for each half) until all fit. A case that
+ *   fits alone but not with its check(s) never stops the batch: its HIT first takes checks
+ *   from gold items short enough to fit beside it; when none is, the HIT goes without
+ *   checks and they move, one per HIT, to the batch's HITs of more than one item (the
+ *   batch's check count stays the same whenever it has such HITs). Only a case that does
+ *   not fit even alone is refused, with its input line (`caseOrigins`) and size.
  */
 
 export const PlanLayout = z
@@ -85,6 +90,8 @@ export interface PlanInput {
   priorGoldUses?: ReadonlyMap<string, number>;
   /** With adaptive checks: every HIT of this kind (a collection round moving items over); default: the batch's mix. */
   audience?: HitAudience;
+  /** Where each case came from (`cases[i]`: "line 18 of escalations.jsonl"), named when a case cannot be published. */
+  caseOrigins?: readonly string[];
 }
 
 export interface PlanOptions {
@@ -108,6 +115,8 @@ export interface HitPlan {
   quote: CostQuote;
   /** How many times a HIT was split to fit MTurk's size limit. */
   splits: number;
+  /** HITs of one case too long to hold any check beside it: their checks went to other HITs. */
+  checklessHits: number;
   /** The gold its checks need to be unique in the batch, against the pool (check-uniqueness.ts). */
   goldNeed: GoldNeed;
 }
@@ -129,8 +138,8 @@ export function balancedPolarities(total: number, rng: Rng, odd?: Judgment): Jud
   return rng.shuffle([...Array<Judgment>(yes).fill('yes'), ...Array<Judgment>(total - yes).fill('no')]);
 }
 
-const describeCase = (c: { query_id: string; chunk_id: string }) =>
-  `query_id ${JSON.stringify(c.query_id)} chunk_id ${JSON.stringify(c.chunk_id)}`;
+const describeCase = (c: { query_id: string; chunk_id: string }, origin?: string) =>
+  `${origin ? `${origin}, ` : ''}query_id ${JSON.stringify(c.query_id)} chunk_id ${JSON.stringify(c.chunk_id)}`;
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** Picks, among indices passing `score` (lower is better, undefined excludes), a best one at random. */
@@ -155,6 +164,38 @@ function compareScores(a: number[], b: number[]): number {
     if (d !== 0) return d;
   }
   return 0;
+}
+
+/** Bytes kept free beside a long case's checks: item positions and canaries differ a little from the estimate. */
+const FIT_MARGIN_BYTES = 512;
+
+/**
+ * Check counts per HIT when some HITs can hold none (`none`: a case too long for any check
+ * beside it): their checks go, one at a time, to the HIT with the fewest checks per real
+ * item after taking it (the first such on a tie) among the HITs of more than one case
+ * (`kinds[i]`: the HIT's real items; `keep`: a long case that keeps its own), each at most
+ * `cap` (a HIT never shows a gold item twice). So the batch's check count stays as planned
+ * wherever it has HITs to take them. Pure.
+ */
+export function moveChecks(counts: readonly number[], kinds: readonly (number | 'none' | 'keep')[], cap: number): number[] {
+  const out = counts.map((c, i) => (kinds[i] === 'none' ? 0 : c));
+  let moving = counts.reduce((sum, c, i) => sum + (kinds[i] === 'none' ? c : 0), 0);
+  while (moving > 0) {
+    let best = -1;
+    let bestRate = Infinity;
+    kinds.forEach((kind, i) => {
+      if (typeof kind !== 'number' || kind < 2 || (out[i] as number) >= cap) return;
+      const rate = ((out[i] as number) + 1) / kind;
+      if (rate < bestRate) {
+        bestRate = rate;
+        best = i;
+      }
+    });
+    if (best < 0) break; // no HIT can take them: the batch has fewer checks
+    out[best] = (out[best] as number) + 1;
+    moving--;
+  }
+  return out;
 }
 
 function parseLayout(layout: PlanLayoutInput): PlanLayout {
@@ -207,9 +248,64 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
     audience === 'starter' && layout.adaptive ? starterChecksFor(n, starterSize, layout.adaptive) : checksFor(n, layout);
   let audiences: Array<HitAudience | undefined> = [];
 
+  // the HTMLQuestion of a page, rendered as the plan renders it
+  const pageBytes = (items: HitPageItem[]): number =>
+    utf8Bytes(
+      toHtmlQuestionXml(
+        renderHitPage(
+          { items, hideDebate: layout.hideDebate, canary: layout.canary, ...(layout.title && { title: layout.title }) },
+          templates,
+        ),
+        layout.frameHeight,
+      ),
+    );
+  const caseItem = (i: number): HitPageItem => {
+    const c = cases[i] as EscalatedCase;
+    return { position: 1, key: caseKeys[i] as string, query: c.query, answers: c.answers, chunk: c.chunk, debate: c.debate };
+  };
+  const aloneCache = new Map<number, number>();
+  /** A case's HIT with no check: the smallest form it can be published in. */
+  const aloneBytes = (i: number): number => {
+    let bytes = aloneCache.get(i);
+    if (bytes === undefined) aloneCache.set(i, (bytes = pageBytes([caseItem(i)])));
+    return bytes;
+  };
+  // what a check adds to a page: its page alone less an empty page's shell
+  const shellBytes = pageBytes([{ position: 1, key: '0'.repeat(16), query: '', answers: [], chunk: '', debate: [] }]);
+  const checkCache = new Map<string, number>();
+  const checkBytes = (g: number, caseIndex: number): number => {
+    const id = `${g}|${caseIndex}`;
+    let bytes = checkCache.get(id);
+    if (bytes === undefined) {
+      const item = gold[g] as GoldItem & { key: string };
+      const shown = layout.hideDebate
+        ? undefined
+        : checkDebateFor(item, { seed, pool: donors, exclude: new Set([caseKeys[caseIndex] as string]) });
+      bytes =
+        pageBytes([
+          { position: 1, key: item.key, query: item.query, answers: item.answers, chunk: item.chunk, debate: shown?.debate ?? [] },
+        ]) - shellBytes;
+      checkCache.set(id, bytes);
+    }
+    return bytes;
+  };
+
+  /**
+   * Cases that fit a HIT alone but not with the check(s) a first plan gave them (by batch
+   * index): `fit`, their checks are drawn only from gold items short enough to fit beside
+   * them; `none`, no gold item is, so the HIT goes without checks and they move elsewhere.
+   */
+  const tight = new Map<number, 'fit' | 'none'>();
+  const tightOf = (group: readonly number[]) => (group.length === 1 ? tight.get(group[0] as number) : undefined);
+
   const build = (groups: number[][]): Array<{ hit: PlannedHit; xml: string; goldUsed: number[]; sources: CheckDebateSource[] }> => {
     const rng = seededRng(seed);
-    const checkCounts = groups.map((g, i) => checksOf(g.length, audiences[i]));
+    const wantedCounts = groups.map((g, i) => checksOf(g.length, audiences[i]));
+    const checkCounts = moveChecks(
+      wantedCounts,
+      groups.map((g) => (tightOf(g) === 'none' ? 'none' : tightOf(g) === 'fit' ? 'keep' : g.length)),
+      gold.length,
+    );
     const totalChecks = checkCounts.reduce((a, b) => a + b, 0);
     if (totalChecks > 0) {
       for (const polarity of ['yes', 'no'] as const) {
@@ -247,13 +343,16 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       const pageQueries = queriesOf(pageCases);
       const shareOnPage = pageQueryShare(pageCases.map((c) => c.query));
       const queryRng = seededRng(`${seed}\u0000check-query\u0000${index}`);
+      // a case too long for just any check beside it: the bytes its checks may add (a margin for positions and canaries)
+      const only = tightOf(group) === 'fit' ? (group[0] as number) : undefined;
+      let room = only === undefined ? Infinity : maxBytes - aloneBytes(only) - FIT_MARGIN_BYTES;
       for (const polarity of wanted) {
         const onPage = queryRng.next() < shareOnPage;
-        const pick = (label: Judgment) =>
+        const pick = (label: Judgment, sized: boolean) =>
           pickBest(
             gold.length,
             (i) =>
-              gold[i]?.label === label && !chosen.includes(i)
+              gold[i]?.label === label && !chosen.includes(i) && (!sized || only === undefined || checkBytes(i, only) <= room)
                 ? // unused gold first (no worker meets a check twice: check-uniqueness.ts), then the query that suits the page
                   [
                     Math.min(goldUses[i] as number, 1),
@@ -263,8 +362,11 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
                 : undefined,
             rng,
           );
-        // a polarity may run out within one HIT when the pool is tiny; take the other then
-        const g = pick(polarity) ?? (pick(polarity === 'yes' ? 'no' : 'yes') as number);
+        // a polarity may run out within one HIT when the pool is tiny (or hold no item short enough); take the other then
+        const other = polarity === 'yes' ? 'no' : 'yes';
+        // none short enough: the HIT overflows and goes without checks in the next round (`tight`)
+        const g = pick(polarity, true) ?? pick(other, true) ?? pick(polarity, false) ?? (pick(other, false) as number);
+        if (only !== undefined) room -= checkBytes(g, only);
         chosen.push(g);
         goldUses[g] = (goldUses[g] as number) + 1;
       }
@@ -337,20 +439,6 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
     });
   };
 
-  const aloneBytes = (c: EscalatedCase, key: string): number =>
-    utf8Bytes(
-      toHtmlQuestionXml(
-        renderHitPage(
-          {
-            items: [{ position: 1, key, query: c.query, answers: c.answers, chunk: c.chunk, debate: c.debate }],
-            hideDebate: layout.hideDebate,
-          },
-          templates,
-        ),
-        layout.frameHeight,
-      ),
-    );
-
   const grouped = groupItems(cases.length, { ...layout, regularChecks }, options.pricing.assignmentsPerHit, input.audience);
   let groups = grouped.map((g) => g.items);
   audiences = grouped.map((g) => g.audience);
@@ -358,7 +446,7 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
   for (;;) {
     const built = build(groups);
     const oversized = new Set(built.filter((b) => b.hit.bytes > maxBytes).map((b) => b.hit.index));
-    if (oversized.size === 0) return finish(built, splits);
+    if (oversized.size === 0) return finish(built, splits, groups.filter((g) => tightOf(g) === 'none').length);
     const next: number[][] = [];
     const nextAudiences: Array<HitAudience | undefined> = [];
     groups.forEach((group, index) => {
@@ -368,18 +456,18 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       }
       if (group.length === 1) {
         const i = group[0] as number;
-        const c = cases[i] as EscalatedCase;
-        const alone = aloneBytes(c, caseKeys[i] as string);
+        const alone = aloneBytes(i);
         if (alone > maxBytes) {
           throw new UserError(
-            `batch item ${i + 1} (${describeCase(c)}) alone makes a ${alone}-byte HTMLQuestion, over MTurk's limit of ${maxBytes} bytes: shorten its chunk or debate, or leave it out of the batch`,
+            `batch item ${i + 1} (${describeCase(cases[i] as EscalatedCase, input.caseOrigins?.[i])}) alone makes a ${alone}-byte HTMLQuestion, over MTurk's limit of ${maxBytes} bytes: shorten its chunk or debate, or leave it out of the batch`,
           );
         }
-        const checksShown = (built[index]?.goldUsed ?? []).map((g) => describeCase(gold[g] as GoldItem)).join(', ');
-        throw new UserError(
-          `batch item ${i + 1} (${describeCase(c)}) with its attention check(s) from gold ${checksShown} makes a ${built[index]?.hit.bytes}-byte HTMLQuestion, ` +
-            `over MTurk's limit of ${maxBytes} bytes: shorten or remove those gold items`,
-        );
+        // it fits alone: first with checks short enough to fit beside it, then without checks
+        if (tight.get(i) === 'none')
+          throw new Error(`internal: batch item ${i + 1} without checks makes ${built[index]?.hit.bytes} bytes, ${alone} alone`);
+        tight.set(i, tight.has(i) ? 'none' : 'fit');
+        nextAudiences.push(audiences[index]);
+        return next.push(group);
       }
       const half = Math.ceil(group.length / 2);
       next.push(group.slice(0, half), group.slice(half));
@@ -390,7 +478,7 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
     audiences = nextAudiences;
   }
 
-  function finish(built: ReturnType<typeof build>, splitCount: number): HitPlan {
+  function finish(built: ReturnType<typeof build>, splitCount: number, checklessHits: number): HitPlan {
     const hits = built.map((b) => b.hit);
     const questions = built.map((b) => ({ index: b.hit.index, xml: b.xml, bytes: b.hit.bytes, sha256: b.hit.questionSha256 }));
     const checkItems = hits.flatMap((h) => h.items).filter((i) => i.kind === 'check');
@@ -418,6 +506,7 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       },
       quote: quoteCost({ hits: hits.map((h) => ({ realItems: h.realItems, checks: h.checks })), ...pricing }),
       splits: splitCount,
+      checklessHits,
       goldNeed: goldShortfall(hits, gold),
     };
   }

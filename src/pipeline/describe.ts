@@ -6,6 +6,10 @@ import { describeRequirements } from '../hits/requirements-text.js';
 import { reputationRequirementText } from './reputation-text.js';
 import { adaptiveCostShare, DREAM_AGREEMENT, FIRST_VOTES, pairwiseDisagreement } from '../quality/index.js';
 
+/** The line on HITs of one long case that hold no check (hits/plan.ts). */
+const describeChecklessHits = (n: number): string =>
+  `${n} HIT${n === 1 ? '' : 's'} of one long case hold${n === 1 ? 's' : ''} no attention check (no gold item is short enough to fit beside it in 65,535 bytes): ${n === 1 ? 'its checks' : 'their checks'} went to other HITs`;
+
 /** The plan and its exact quote as `qrelay publish --dry-run` prints them (pure). */
 export function describePlan(batch: string, settings: BatchSettings, plan: HitPlan): string {
   const q = plan.quote;
@@ -21,6 +25,7 @@ export function describePlan(batch: string, settings: BatchSettings, plan: HitPl
     `batch ${batch}: ${q.realItems} items in ${q.hits} HITs (${shape}), seed ${JSON.stringify(settings.seed)}${plan.splits ? `, ${plan.splits} split${plan.splits === 1 ? '' : 's'} to fit 65,535 bytes` : ''}`,
     `attention checks: ${plan.checks.total} (${plan.checks.yes} known relevant, ${plan.checks.no} known not relevant), ${(plan.checks.share * 100).toFixed(1)}% of items, at random positions, each with a debate written for its own query and chunk`,
     describeCheckSources(plan.checks),
+    ...(plan.checklessHits > 0 ? [describeChecklessHits(plan.checklessHits)] : []),
     // never the same check twice: said when the gold pool cannot give it (hits/check-uniqueness.ts)
     ...[describeShortfall(plan.goldNeed), describeAdaptive(plan)].filter((l): l is string => l !== undefined),
     `preset ${settings.presetName}: ${settings.preset.title}`,

@@ -1,4 +1,4 @@
-import type { BatchSettings, HitDoc } from '../db/models/index.js';
+import type { BatchSettings, HitDoc, RecordDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { planHits, requiresMasters, type HitPlan, type PlanInput } from '../hits/index.js';
 import { insertMissing } from './bulk.js';
@@ -22,7 +22,18 @@ async function readPlanInput(ctx: PipelineContext, batch: string): Promise<PlanI
   const rows = await visibleRecords(ctx, 'escalations', batch);
   if (rows.length === 0) return { cases: [], gold: [] };
   const goldRows = await visibleRecords(ctx, 'gold', batch);
-  return { cases: await itemCases(ctx, rows), gold: await goldItems(ctx, goldRows) };
+  return { cases: await itemCases(ctx, rows), gold: await goldItems(ctx, goldRows), caseOrigins: await recordOrigins(ctx, batch, rows) };
+}
+
+/** Each record's input line and file ("line 18 of cases.jsonl"), as a plan names a case it cannot publish. */
+async function recordOrigins(ctx: PipelineContext, batch: string, rows: readonly Pick<RecordDoc, 'order'>[]): Promise<string[]> {
+  const imports = await ctx.models.imports.find({ batch, kind: 'escalations' }, { file: 1, startedAt: 1 }).lean();
+  const fileAt = new Map(imports.map((i) => [new Date(i.startedAt).getTime(), i.file]));
+  return rows.map((r) => {
+    const [startedAt, line] = r.order;
+    const file = startedAt === undefined ? undefined : fileAt.get(startedAt);
+    return `line ${line ?? '?'}${file ? ` of ${file}` : ''}`;
+  });
 }
 
 export function planWith(batch: string, input: PlanInput, settings: BatchSettings, seed: string): HitPlan {
