@@ -7,12 +7,9 @@ import { sortAndFilter, SORT_KEYS, type SortKey, type WorkerRow } from '../actio
 import { assignmentFeeCents, parseUsd } from '@qrelay/marketplace/fees';
 import { priceTerms } from '../pipeline/budget.js';
 import { reportInputFor } from '../pipeline/report-input.js';
-import { CATEGORIES } from '../pipeline/votes.js';
 import { buildReport, type Report } from '../reports/index.js';
 import { progressChart } from '../reports/render/charts.js';
 import { duration } from '../reports/render/format.js';
-import { pairableVotes } from '../aggregate/index.js';
-import { bootstrapAgreement } from './agreement-interval.js';
 import { spendChart, type SpendEvent } from './spend-chart.js';
 import { answerView, auditView, batchRowView, FLAG_FILTERS, intervalView, isLive, itemView, workerRowView } from './view-model.js';
 
@@ -112,11 +109,11 @@ export async function loadBatchPage(ctx: ActionContext, batch: string, q: BatchP
       spend: spendChart(events, { budgetCents: settings.budgetCents, quoteCents: view.doc.plan?.quote.total ?? null }),
     };
     latency = { p50: fmtSeconds(report.latency.timeToTarget.p50Seconds), p90: fmtSeconds(report.latency.timeToTarget.p90Seconds) };
-    // the same items for κ and α as status and the report: those with 2 or more votes
-    const used = pairableVotes(view.aggregation.aggregate.used);
+    // the report's figures, so that the page and the report agree to the last digit
+    const q = report.quality;
     agreement = [
-      intervalView("Fleiss' κ", bootstrapAgreement('fleissKappa', used, CATEGORIES, { seed: batch })),
-      intervalView("Krippendorff's α", bootstrapAgreement('krippendorffAlpha', used, CATEGORIES, { seed: batch })),
+      intervalView("Fleiss' κ", q.fleissKappa, q.agreementIntervals.fleissKappa, q.agreementItems),
+      intervalView("Krippendorff's α", q.krippendorffAlpha, q.agreementIntervals.krippendorffAlpha, q.agreementItems),
     ];
   }
   const audit = (await auditLog(ctx, batch)).reverse().slice(0, 100).map(auditView);

@@ -3,7 +3,8 @@ import type { ItemRow } from '../actions/items-table.js';
 import type { AuditDoc } from '../actions/models.js';
 import type { WorkerAnswer, WorkerRow } from '../actions/worker-table.js';
 import { decimal, duration, percent, usd } from '../reports/render/format.js';
-import type { AgreementInterval } from './agreement-interval.js';
+import type { AgreementInterval, AgreementResult } from '../aggregate/index.js';
+import { intervalText } from '../reports/render/trust-section.js';
 
 /**
  * What the console's templates show (pure): rows of display strings built from the
@@ -32,15 +33,19 @@ export function batchRowView(b: BatchOverview, timeToTargetSeconds: number | nul
   };
 }
 
-export function intervalView(name: string, a: AgreementInterval) {
+/**
+ * κ or α with its interval as the report computes them (`report.quality`): one computation
+ * and one seed, so the console and the report print the same figures.
+ */
+export function intervalView(name: string, point: AgreementResult, interval: AgreementInterval, items: number) {
   return {
     name,
-    value: decimal(a.value),
+    value: decimal(point.value),
     interval:
-      a.low === null || a.high === null
-        ? (a.reason ?? 'no interval (too few items)')
-        : `${Math.round(a.level * 100)}% interval ${decimal(a.low)} to ${decimal(a.high)}`,
-    detail: `bootstrap over ${a.items} items, ${a.resamples} resamples`,
+      interval.low === null || interval.high === null
+        ? (point.reason ?? 'no interval (too few items)')
+        : `${Math.round(interval.level * 100)}% interval ${intervalText(interval)}`,
+    detail: `bootstrap over ${items} items, ${interval.replicates} resamples`,
   };
 }
 

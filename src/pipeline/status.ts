@@ -4,6 +4,8 @@ import { HIT_STATES } from '../db/models/index.js';
 import type { Judgment } from '../domain/cases.js';
 import type { CostQuote } from '../hits/quote.js';
 import { labelAccuracy } from '../quality/index.js';
+import { pairableVotes, type AgreementInterval } from '../aggregate/index.js';
+import { agreementIntervals, type AgreementIntervals } from '../reports/trust.js';
 import { committedCents } from './budget.js';
 import type { PipelineContext } from './context.js';
 import { priceTerms } from './budget.js';
@@ -23,7 +25,11 @@ export interface BatchStatus {
   publishedAt: string | null;
   completedAt: string | null;
   voteTarget: number | null;
-  items: { total: number; complete: number; withVotes: number; labelled: number; unresolved: number };
+  /**
+   * `decided`: items with the votes the batch asks of them (quality/decided-items.ts), the
+   * count the console and the report show; `complete` is its older name, the same number.
+   */
+  items: { total: number; decided: number; complete: number; withVotes: number; labelled: number; unresolved: number };
   hits: { total: number; byState: Record<HitState, number>; extraAssignments: number; reposts: number };
   assignments: { total: number; awaitingReview: number; approved: number; discarded: number; rejected: number; autoApproved: number };
   validVotes: number;
@@ -34,6 +40,8 @@ export interface BatchStatus {
    * first `voteTarget`); mid-batch that is fewer than the items with votes.
    */
   agreement: { items: number; itemsWithVotes: number };
+  /** κ's and α's 95% bootstrap intervals over those items: the one computation and seed the report and the console use; null before publishing. */
+  agreementIntervals: AgreementIntervals | null;
   /** Against the hidden labels of the items, when the import carried them (simulations). */
   accuracy: { value: number | null; compared: number } | null;
   /** Whole cents. `spent`: approved work (discarded included); `committed`: the most the HITs can cost. */
@@ -92,6 +100,7 @@ export function summarizeBatch(doc: BatchDoc, data: BatchData, truth: ReadonlyMa
     voteTarget: settings?.voteTarget ?? null,
     items: {
       total: labels?.summary.items ?? doc.plan?.realItems ?? imported,
+      decided: labels?.summary.itemsComplete ?? 0,
       complete: labels?.summary.itemsComplete ?? 0,
       withVotes: labels?.labels.filter((l) => l.validVotes > 0).length ?? 0,
       labelled: labels?.summary.labels ?? 0,
@@ -132,6 +141,7 @@ export function summarizeBatch(doc: BatchDoc, data: BatchData, truth: ReadonlyMa
       items: labels?.summary.agreementItems ?? 0,
       itemsWithVotes: labels?.labels.filter((l) => l.validVotes > 0).length ?? 0,
     },
+    agreementIntervals: labels ? agreementIntervals(pairableVotes(labels.aggregate.used), doc._id) : null,
     accuracy: accuracy ? { value: accuracy.value, compared: accuracy.compared } : null,
     cost: {
       currency: 'USD',
@@ -156,16 +166,17 @@ export async function batchStatus(ctx: PipelineContext, batch: string): Promise<
 
 const usd = (cents: number) => `$${formatUsd(cents)}`;
 const num = (v: number | null, digits = 3) => (v === null ? 'undefined' : v.toFixed(digits));
+const interval = (i: AgreementInterval | undefined) => (i && i.low !== null && i.high !== null ? ` [${num(i.low)}, ${num(i.high)}]` : '');
 
 export function renderStatus(s: BatchStatus): string {
   const states = HIT_STATES.filter((st) => s.hits.byState[st] > 0).map((st) => `${s.hits.byState[st]} ${st}`);
   const lines = [
     `batch ${s.batch}: ${s.state}${s.target ? ` on ${s.target}` : ''}${s.preset ? `, preset ${s.preset}` : ''}${s.simulated ? ' (simulated: qrelay simulate)' : ''}`,
-    `items        ${s.items.complete} of ${s.items.total} with their votes (majority of ${s.voteTarget ?? 3}); ${s.items.labelled} labelled, ${s.items.unresolved} unresolved, ${s.items.total - s.items.withVotes} without votes`,
+    `items        ${s.items.decided} of ${s.items.total} decided (majority of ${s.voteTarget ?? 3}); ${s.items.labelled} labelled, ${s.items.unresolved} unresolved, ${s.items.total - s.items.withVotes} without votes`,
     `HITs         ${s.hits.total}${states.length ? `: ${states.join(', ')}` : ''}; ${s.hits.extraAssignments} extra assignments, ${s.hits.reposts} rounds of new HITs`,
     `assignments  ${s.assignments.total}: ${s.assignments.approved} approved, ${s.assignments.discarded} approved and discarded, ${s.assignments.rejected} rejected, ${s.assignments.awaitingReview} awaiting review${s.assignments.autoApproved ? ` (${s.assignments.autoApproved} approved by the platform first)` : ''}`,
     `votes        ${s.validVotes} valid`,
-    `agreement    Fleiss κ ${num(s.fleissKappa.value)}${s.fleissKappa.reason ? ` (${s.fleissKappa.reason})` : ''}, Krippendorff α ${num(s.krippendorffAlpha.value)}${s.krippendorffAlpha.reason ? ` (${s.krippendorffAlpha.reason})` : ''}; both over the same ${s.agreement.items} items with 2 or more valid votes (of ${s.agreement.itemsWithVotes} with votes)`,
+    `agreement    Fleiss κ ${num(s.fleissKappa.value)}${interval(s.agreementIntervals?.fleissKappa)}${s.fleissKappa.reason ? ` (${s.fleissKappa.reason})` : ''}, Krippendorff α ${num(s.krippendorffAlpha.value)}${interval(s.agreementIntervals?.krippendorffAlpha)}${s.krippendorffAlpha.reason ? ` (${s.krippendorffAlpha.reason})` : ''}; both over the same ${s.agreement.items} items with 2 or more valid votes (of ${s.agreement.itemsWithVotes} with votes)${s.agreementIntervals ? '; 95% bootstrap intervals in brackets' : ''}`,
   ];
   if (s.accuracy)
     lines.push(

@@ -1,19 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ListBonusPaymentsCommand, ListWorkerBlocksCommand } from '@aws-sdk/client-mturk';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionModels } from '../../src/actions/models.js';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
 import { collectBatch } from '../../src/pipeline/collect.js';
 import { publishBatch } from '../../src/pipeline/publish.js';
 import { paths } from '../../src/paths.js';
 import { newWorker, useMarketplace } from '../marketplace/support.js';
+import { serveApp } from './support.js';
 import { honest, importSampleBatch, tempDir, testContext, work, type Answerer } from '../pipeline/support.js';
 
 /**
@@ -70,12 +67,7 @@ beforeAll(async () => {
   }
   await collectBatch(ctx, BATCH);
 
-  const config = loadConfig({ ...process.env, MTURK_TARGET: h.running.url });
-  const app = createApp({ config, logger: createLogger('silent'), connection: h.db.connection, apiToken: TOKEN });
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, base } = await serveApp(h, TOKEN));
   mkdirSync(ARTIFACTS, { recursive: true });
   browser = await launchChromium();
 });

@@ -102,7 +102,7 @@ describe('qrelay import, publish, status', () => {
     const text = await runCli(['status', 'cli-a']);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(
-      /^batch cli-a: collecting on http:\/\/127\.0\.0\.1:\d+, preset quick\nitems {8}0 of 200 with their votes \(majority of 3\)/,
+      /^batch cli-a: collecting on http:\/\/127\.0\.0\.1:\d+, preset quick\nitems {8}0 of 200 decided \(majority of 3\)/,
     );
     expect(text.stdout).toMatch(/HITs {9}50: 50 published/);
     const json = await runCli(['status', 'cli-a', '--json']);

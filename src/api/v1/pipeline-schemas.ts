@@ -98,6 +98,14 @@ export const DryRunSchema = registry.register(
 export const QueuedSchema = registry.register('QueuedJob', z.object({ batch: z.string(), job: z.string(), id: z.string() }));
 
 const agreement = z.object({ value: z.number().nullable(), reason: z.string().nullable() });
+const interval = z.object({
+  measure: z.enum(['fleissKappa', 'krippendorffAlpha']),
+  level: z.number(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  replicates: z.number().int(),
+  undefinedReplicates: z.number().int(),
+});
 
 export const BatchStatusSchema = registry.register(
   'BatchStatus',
@@ -112,7 +120,8 @@ export const BatchStatusSchema = registry.register(
     voteTarget: z.number().int().nullable(),
     items: z.object({
       total: z.number().int(),
-      complete: z.number().int(),
+      decided: z.number().int().describe('items with the votes the batch asks of them: the count the console and the report show'),
+      complete: z.number().int().describe('the older name of `decided`, the same number'),
       withVotes: z.number().int(),
       labelled: z.number().int(),
       unresolved: z.number().int(),
@@ -134,6 +143,10 @@ export const BatchStatusSchema = registry.register(
     validVotes: z.number().int(),
     fleissKappa: agreement,
     krippendorffAlpha: agreement,
+    agreementIntervals: z
+      .object({ fleissKappa: interval, krippendorffAlpha: interval })
+      .nullable()
+      .describe("95% percentile-bootstrap intervals of κ and α, as in the report's quality.agreementIntervals; null before publishing"),
     accuracy: z.object({ value: z.number().nullable(), compared: z.number().int() }).nullable(),
     cost: z.object({
       currency: z.literal('USD'),
