@@ -1,18 +1,22 @@
 /** Shapes shared by the marketplace's pure rules; names follow the MTurk API model. */
 
-export type Comparator =
-  | 'LessThan'
-  | 'LessThanOrEqualTo'
-  | 'GreaterThan'
-  | 'GreaterThanOrEqualTo'
-  | 'EqualTo'
-  | 'NotEqualTo'
-  | 'Exists'
-  | 'DoesNotExist'
-  | 'In'
-  | 'NotIn';
+/** MTurk's comparators: the package's one list (the records' schema validates with it). */
+export const COMPARATORS = [
+  'LessThan',
+  'LessThanOrEqualTo',
+  'GreaterThan',
+  'GreaterThanOrEqualTo',
+  'EqualTo',
+  'NotEqualTo',
+  'Exists',
+  'DoesNotExist',
+  'In',
+  'NotIn',
+] as const;
+export type Comparator = (typeof COMPARATORS)[number];
 
-export type AccessAction = 'Accept' | 'PreviewAndAccept' | 'DiscoverPreviewAndAccept';
+export const ACCESS_ACTIONS = ['Accept', 'PreviewAndAccept', 'DiscoverPreviewAndAccept'] as const;
+export type AccessAction = (typeof ACCESS_ACTIONS)[number];
 
 export interface Locale {
   Country: string;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACCESS_ACTIONS, COMPARATORS } from '../domain/types.js';
 import type {
   BlockDoc,
   HitDoc,
@@ -28,26 +29,14 @@ export const RECORDS_FORMAT = 'qrelay-marketplace-records/1';
 const date = z.coerce.date();
 const id = z.string().min(1).max(300);
 const locale = z.object({ Country: z.string().regex(/^[A-Z]{2}$/), Subdivision: z.string().min(1).max(3).optional() }).strict();
-const comparator = z.enum([
-  'LessThan',
-  'LessThanOrEqualTo',
-  'GreaterThan',
-  'GreaterThanOrEqualTo',
-  'EqualTo',
-  'NotEqualTo',
-  'Exists',
-  'DoesNotExist',
-  'In',
-  'NotIn',
-]);
 const requirement = z
   .object({
     QualificationTypeId: id,
-    Comparator: comparator,
+    Comparator: z.enum(COMPARATORS),
     IntegerValues: z.array(z.number().int()).optional(),
     LocaleValues: z.array(locale).optional(),
     RequiredToPreview: z.boolean().optional(),
-    ActionsGuarded: z.enum(['Accept', 'PreviewAndAccept', 'DiscoverPreviewAndAccept']).optional(),
+    ActionsGuarded: z.enum(ACCESS_ACTIONS).optional(),
   })
   .strict();
 const hitTypeProps = z
