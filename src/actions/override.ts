@@ -1,4 +1,4 @@
-import { CrowdCallError } from '../crowd/mturk/retry.js';
+import { CrowdCallError } from '../crowd/call-error.js';
 import type { AssignmentDoc, BatchSettings, ReviewOutcome, ReviewOverride, ReviewRecord } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { aggregateBatch } from '../pipeline/aggregate.js';

@@ -1,6 +1,7 @@
 import type { BatchDoc } from '../db/models/index.js';
 import { endpointAnswers } from '../crowd/reachable.js';
-import { CrowdCallError } from '../crowd/mturk/retry.js';
+import { CrowdCallError } from '../crowd/call-error.js';
+import { requireCapability } from '../crowd/platform.js';
 import { UserError, errorMessage } from '../errors.js';
 import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } from '../batches/index.js';
 import { requireBatch } from '../batches/index.js';
@@ -48,7 +49,8 @@ async function platformFacts(ctx: ActionContext, doc: BatchDoc): Promise<Platfor
   const backend = ctx.pipeline.backend(doc.settings!.target);
   const blocks = new Map((await backend.listWorkerBlocks()).map((b) => [b.workerId, b.reason]));
   const scores = new Map<string, Map<string, number>>();
-  for (const [name, id] of Object.entries(doc.qualificationIds ?? {})) scores.set(name, await backend.qualificationScores(id));
+  for (const [name, id] of Object.entries(doc.qualificationIds ?? {}))
+    scores.set(name, await requireCapability(backend, 'qualifications', `the batch's qualification ${name}`).qualificationScores(id));
   // soft blocks: the target's qrelay-blocked qualification, with the reason this batch recorded
   const decisions = await workerDecisions(ctx.pipeline, doc._id);
   for (const workerId of scores.get(BLOCKED_QUALIFICATION)?.keys() ?? []) {

@@ -1,5 +1,6 @@
 import type { AssignmentDoc, BatchDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
+import { requireCapability } from '../crowd/platform.js';
 import { requireBatch } from '../batches/index.js';
 import { NO_BATCH, recordAudit } from './audit.js';
 import type { ActionContext } from './context.js';
@@ -117,6 +118,9 @@ export interface QualifyResult {
   targets: string[];
 }
 
+const targetQualifications = (ctx: ActionContext, target: string) =>
+  requireCapability(ctx.pipeline.backend(target), 'qualifications', '--qualification');
+
 /**
  * The type a `--qualification` names on a target: a qualification test of the batch
  * (`dream-exam`, as in the preset), the exact name of one of the requester's types, or a
@@ -129,7 +133,7 @@ async function resolveQualification(ctx: ActionContext, target: string, name: st
   }
   const recorded = await ctx.pipeline.models.targetQualifications.findById(`${target}|${name}`).lean();
   if (recorded) return recorded.qualificationTypeId;
-  const byName = await ctx.pipeline.backend(target).findQualificationTypeId(name);
+  const byName = await targetQualifications(ctx, target).findQualificationTypeId(name);
   if (byName) return byName;
   if (/^[A-Z0-9]{20,40}$/.test(name)) return name;
   throw new UserError(
@@ -154,9 +158,9 @@ export async function qualifyWorker(
   const reason = input.reason?.trim() || (input.revoke ? 'revoked by the requester' : '');
   for (const target of scope.targets) {
     typeId = await resolveQualification(ctx, target, qualification, docs);
-    const backend = ctx.pipeline.backend(target);
-    if (input.revoke) await backend.revokeQualification(typeId, workerId, reason);
-    else await backend.setQualificationScore(typeId, workerId, input.value as number);
+    const qualifications = targetQualifications(ctx, target);
+    if (input.revoke) await qualifications.revokeQualification(typeId, workerId, reason);
+    else await qualifications.setQualificationScore(typeId, workerId, input.value as number);
   }
   for (const batch of scope.batches) {
     await recordAudit(ctx, {

@@ -9,7 +9,7 @@ import { setManualLabel } from '../actions/manual-labels.js';
 import { overrideReview } from '../actions/override.js';
 import { blockWorker, messageWorkers, qualifyWorker, unblockWorker } from '../actions/worker-actions.js';
 import type { AppContext } from '../api/context.js';
-import { CrowdCallError } from '../crowd/mturk/retry.js';
+import { CrowdCallError } from '../crowd/call-error.js';
 import { UserError } from '../errors.js';
 import { paths } from '../paths.js';
 import { loadBatchesPage, loadBatchPage, loadLive, loadWorkerPage, type BatchPageQuery } from './load.js';

@@ -1,22 +1,19 @@
 import type { Config, MturkTarget } from '../config.js';
 import { UserError } from '../errors.js';
+import type { CrowdTarget } from './platform.js';
 
 /**
  * A crowd target: where the MTurk Requester API lives, how to sign for it, and the
  * facts that differ between endpoints (the Masters qualification id, the worker site).
+ * Every target is an MTurk-compatible endpoint today (registry.ts); the pipeline reads
+ * only its CrowdTarget part.
  */
-export interface ResolvedTarget {
-  /** `local`, `sandbox`, `production`, or the URL itself. */
-  name: string;
-  kind: 'local' | 'sandbox' | 'production' | 'url';
-  endpoint: string;
+export interface ResolvedTarget extends CrowdTarget {
   region: string;
   credentials: { accessKeyId: string; secretAccessKey: string };
   mastersQualificationTypeId: string;
   /** Where workers post answers (the HIT page's `turkSubmitTo`). */
   workerSite: string;
-  /** Real money moves here: publishing needs --yes and a budget. */
-  realMoney: boolean;
 }
 
 export const MASTERS_SANDBOX = '2ARFPLSP75KLA8M8DH1HTEQVJT3SY6';

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import type { QualificationRequirement } from '@aws-sdk/client-mturk';
 import { z } from 'zod';
 import { parseUsd } from '@qrelay/marketplace/fees';
 import { UserError } from '../errors.js';
@@ -283,6 +282,15 @@ export interface QualificationTargetContext {
   target: string;
   /** The QualificationTypeId created on this target for each custom test name. */
   customIds: Readonly<Record<string, string>>;
+}
+
+/** A requirement in the shape of MTurk's CreateHITType (its SDK's QualificationRequirement). */
+export interface QualificationRequirement {
+  QualificationTypeId: string;
+  Comparator: QualificationComparator | undefined;
+  IntegerValues?: number[];
+  LocaleValues?: { Country: string; Subdivision?: string }[];
+  ActionsGuarded?: PresetQualification['actionsGuarded'];
 }
 
 /** The preset's requirements as CreateHIT takes them, for one target. */

@@ -1,7 +1,7 @@
 import type { BatchDoc, BatchSettings, HitDoc } from '../db/models/index.js';
 import { audienceMoves, goldUses, movesPerRound, type HitAudience } from '../hits/index.js';
 import type { PipelineContext } from './context.js';
-import { ensureExperienceQualification } from './experience-qualification.js';
+import { ensureExperienceQualification, experienceQualifications } from './experience-qualification.js';
 import { isOpen } from './follow-up.js';
 import { caseKey } from '../ingest/index.js';
 import { itemId } from './names.js';
@@ -28,7 +28,9 @@ export async function moveAudiences(ctx: PipelineContext, doc: BatchDoc, batchHi
   const hits = [...batchHits].sort((a, b) => a.index - b.index);
   const now = ctx.now().getTime();
   const kinds = hits.filter((h): h is HitDoc & { audience: HitAudience } => h.audience !== undefined && h.state === 'published');
-  const experienced = await backend.qualificationScores(await ensureExperienceQualification(ctx, settings.target, backend));
+  const experienced = await experienceQualifications(backend).qualificationScores(
+    await ensureExperienceQualification(ctx, settings.target, backend),
+  );
   const move = audienceMoves(
     kinds.map((h) => ({ id: h._id, audience: h.audience, open: isOpen(h, now), available: h.platform?.available ?? h.maxAssignments })),
     movesPerRound(adaptive, settings.voteTarget),

@@ -1,4 +1,4 @@
-import type { CrowdBackend, QualificationRequirementSpec } from '../crowd/backend.js';
+import { requireCapability, type CrowdPlatform, type QualificationRequirementSpec } from '../crowd/platform.js';
 import type { PipelineContext } from './context.js';
 import { ensureTargetQualification } from './target-qualification.js';
 
@@ -14,8 +14,12 @@ export const BLOCKED_QUALIFICATION = 'qrelay-blocked';
 const DESCRIPTION =
   'Held by workers whose answers in an earlier batch of this requester did not follow the items; these HITs are not offered to them.';
 
-export async function ensureBlockedQualification(ctx: PipelineContext, target: string, backend: CrowdBackend): Promise<string> {
-  return ensureTargetQualification(ctx, target, backend, {
+/** The platform's qualification types, which the soft block needs. */
+export const blockedQualifications = (backend: CrowdPlatform) =>
+  requireCapability(backend, 'qualifications', `the soft block (${BLOCKED_QUALIFICATION})`);
+
+export async function ensureBlockedQualification(ctx: PipelineContext, target: string, backend: CrowdPlatform): Promise<string> {
+  return ensureTargetQualification(ctx, target, blockedQualifications(backend), {
     name: BLOCKED_QUALIFICATION,
     description: DESCRIPTION,
     keywords: 'qrelay, quality control',
@@ -32,5 +36,5 @@ export const notBlocked = (qualificationTypeId: string): QualificationRequiremen
 export async function softBlockedWorkers(ctx: PipelineContext, target: string): Promise<Map<string, number>> {
   const known = await ctx.models.targetQualifications.findById(`${target}|${BLOCKED_QUALIFICATION}`).lean();
   if (!known) return new Map();
-  return ctx.backend(target).qualificationScores(known.qualificationTypeId);
+  return blockedQualifications(ctx.backend(target)).qualificationScores(known.qualificationTypeId);
 }

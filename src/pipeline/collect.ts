@@ -1,4 +1,4 @@
-import { extraAssignmentsToken } from '../crowd/mturk/request-tokens.js';
+import { extraAssignmentsToken } from '../crowd/request-tokens.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc } from '../db/models/index.js';
 import { describeShortfall, goldShortfall, goldUses, type HitPlan } from '../hits/index.js';
 import { caseKey } from '../ingest/index.js';

@@ -1,16 +1,15 @@
 import type { Connection } from 'mongoose';
 import { mturkTarget, type Config } from '../config.js';
-import type { CrowdBackend } from '../crowd/backend.js';
-import { MturkBackend } from '../crowd/mturk/backend.js';
-import type { RetryPolicy } from '../crowd/mturk/retry.js';
-import { resolveTarget } from '../crowd/targets.js';
+import type { RetryPolicy } from '../crowd/call-error.js';
+import type { CrowdPlatform } from '../crowd/platform.js';
+import { createCrowdPlatform } from '../crowd/registry.js';
 import { pipelineModels, type PipelineModels } from '../db/models/index.js';
 import type { EscalatedCase } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import type { Logger } from '../log.js';
 
 /**
- * What every stage takes: the database models, the crowd backend of a target, a logger,
+ * What every stage takes: the database models, the crowd platform of a target, a logger,
  * a clock and a progress sink. Stages are plain async functions of this context, each
  * idempotent and resumable; the CLI calls them in-process, agenda jobs wrap them.
  */
@@ -18,8 +17,14 @@ export interface PipelineContext {
   models: PipelineModels;
   logger: Logger;
   now: () => Date;
-  /** The crowd backend for a target name (`local`, `sandbox`, `production` or a URL). */
-  backend(target: string): CrowdBackend;
+  /**
+   * `now()` reads a simulated marketplace's clock (the demo, `qrelay simulate`), hours ahead
+   * of real time: records a person reads as real time (the audit log) take the wall clock,
+   * and keep the simulated time in a field named so.
+   */
+  simulatedClock: boolean;
+  /** The crowd platform for a target name (`local`, `sandbox`, `production` or a URL): src/crowd/platform.ts. */
+  backend(target: string): CrowdPlatform;
   /** One line per step, for a person watching (the CLI prints them; jobs log them). */
   progress(line: string): void;
   /**
@@ -34,13 +39,15 @@ export interface PipelineContextOptions {
   config: Config;
   logger: Logger;
   now?: () => Date;
+  /** `now` is a simulated clock (see PipelineContext.simulatedClock); default false. */
+  simulatedClock?: boolean;
   progress?: (line: string) => void;
-  /** Retry policy of the MTurk calls (tests use short delays). */
+  /** Retry policy of the crowd platform's calls (tests use short delays). */
   retry?: RetryPolicy;
-  /** Told of every retried MTurk call (throttled, service fault, network), after the log line. */
+  /** Told of every retried crowd call (throttled, service fault, network), after the log line. */
   onRetry?: (info: { operation: string; kind: string }) => void;
-  /** Replaces target resolution (e.g. a backend already built). */
-  backend?: (target: string) => CrowdBackend;
+  /** Replaces target resolution (e.g. a platform already built). */
+  backend?: (target: string) => CrowdPlatform;
 }
 
 export function parseTargetName(value: string, where = '--target'): string {
@@ -50,23 +57,22 @@ export function parseTargetName(value: string, where = '--target'): string {
 }
 
 export function createPipelineContext(opts: PipelineContextOptions): PipelineContext {
-  const backends = new Map<string, CrowdBackend>();
+  const backends = new Map<string, CrowdPlatform>();
   const makeBackend =
     opts.backend ??
     ((target: string) =>
-      new MturkBackend(resolveTarget(parseTargetName(target), opts.config), {
+      createCrowdPlatform(parseTargetName(target), opts.config, {
         ...(opts.retry && { retry: opts.retry }),
-        hooks: {
-          onRetry: ({ operation, attempt, delayMs, failure }) => {
-            opts.logger.debug({ operation, attempt, delayMs, kind: failure.kind }, 'retrying an MTurk call');
-            opts.onRetry?.({ operation, kind: failure.kind });
-          },
+        onRetry: ({ operation, attempt, delayMs, kind }) => {
+          opts.logger.debug({ operation, attempt, delayMs, kind }, 'retrying an MTurk call');
+          opts.onRetry?.({ operation, kind });
         },
       }));
   return {
     models: pipelineModels(opts.connection),
     logger: opts.logger,
     now: opts.now ?? (() => new Date()),
+    simulatedClock: opts.simulatedClock ?? false,
     progress: opts.progress ?? ((line) => opts.logger.info(line)),
     backend(target) {
       let backend = backends.get(target);

@@ -1,4 +1,4 @@
-import type { CrowdBackend, QualificationRequirementSpec } from '../crowd/backend.js';
+import { requireCapability, type CrowdPlatform, type QualificationRequirementSpec } from '../crowd/platform.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import type { HitAudience } from '../hits/index.js';
@@ -21,8 +21,12 @@ export const EXPERIENCE_QUALIFICATION = 'qrelay-experience';
 const DESCRIPTION =
   'Held by workers who have done their first HITs of this requester (the HITs for new workers carry more attention checks); value: HITs done in one batch.';
 
-export async function ensureExperienceQualification(ctx: PipelineContext, target: string, backend: CrowdBackend): Promise<string> {
-  return ensureTargetQualification(ctx, target, backend, {
+/** The platform's qualification types, which adaptive attention checks need. */
+export const experienceQualifications = (backend: CrowdPlatform) =>
+  requireCapability(backend, 'qualifications', `adaptive attention checks (${EXPERIENCE_QUALIFICATION})`);
+
+export async function ensureExperienceQualification(ctx: PipelineContext, target: string, backend: CrowdPlatform): Promise<string> {
+  return ensureTargetQualification(ctx, target, experienceQualifications(backend), {
     name: EXPERIENCE_QUALIFICATION,
     description: DESCRIPTION,
     keywords: 'qrelay, experience',
@@ -42,7 +46,7 @@ export const experienceRequirement = (qualificationTypeId: string, audience: Hit
 export async function withExperienceRequirement(
   ctx: PipelineContext,
   settings: BatchSettings,
-  backend: CrowdBackend,
+  backend: CrowdPlatform,
   requirements: QualificationRequirementSpec[],
   audience: HitAudience,
 ): Promise<QualificationRequirementSpec[]> {
@@ -94,8 +98,9 @@ export async function updateExperience(
   if (!adaptive) return 0;
   const backend = ctx.backend(settings.target);
   const id = await ensureExperienceQualification(ctx, settings.target, backend);
-  const grants = experienceGrants(submittedHits(assignments), await backend.qualificationScores(id), adaptive.starterHits);
-  for (const g of grants) await backend.setQualificationScore(id, g.workerId, g.value);
+  const qualifications = experienceQualifications(backend);
+  const grants = experienceGrants(submittedHits(assignments), await qualifications.qualificationScores(id), adaptive.starterHits);
+  for (const g of grants) await qualifications.setQualificationScore(id, g.workerId, g.value);
   if (grants.length > 0)
     ctx.progress(
       `batch ${doc._id}: ${grants.length} worker${grants.length === 1 ? '' : 's'} did their ${adaptive.starterHits} starter HITs: regular HITs from now on (${EXPERIENCE_QUALIFICATION})`,

@@ -1,4 +1,4 @@
-import { CrowdCallError } from '../crowd/mturk/retry.js';
+import { CrowdCallError } from '../crowd/call-error.js';
 import type { BatchDoc, BatchSettings, HitDoc } from '../db/models/index.js';
 import { collectBatch, type CollectResult } from './collect.js';
 import type { PipelineContext } from './context.js';

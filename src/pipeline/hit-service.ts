@@ -1,8 +1,8 @@
 import type { AnyBulkWriteOperation } from 'mongodb';
-import type { CrowdBackend, QualificationRequirementSpec } from '../crowd/backend.js';
+import { requireCapability, type CrowdPlatform, type QualificationRequirementSpec } from '../crowd/platform.js';
 import { formatUsd } from '@qrelay/marketplace/fees';
-import { hitRequestToken } from '../crowd/mturk/request-tokens.js';
-import { CrowdCallError } from '../crowd/mturk/retry.js';
+import { hitRequestToken } from '../crowd/request-tokens.js';
+import { CrowdCallError } from '../crowd/call-error.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { loadQualificationTest, resolveQualificationRequirements, type HitAudience } from '../hits/index.js';
@@ -44,7 +44,7 @@ export interface CreationResult {
 async function ensureHitType(
   ctx: PipelineContext,
   doc: BatchDoc,
-  backend: CrowdBackend,
+  backend: CrowdPlatform,
   audience: HitAudience = 'regular',
 ): Promise<string> {
   // adaptive checks: starter HITs have a HIT type of their own (experience-qualification.ts)
@@ -56,7 +56,8 @@ async function ensureHitType(
   for (const q of settings.preset.qualificationRequirements) {
     if (!q.custom || customIds[q.custom]) continue;
     const test = loadQualificationTest(q.custom);
-    const { id, created } = await backend.ensureQualificationType({
+    const qualifications = requireCapability(backend, 'qualifications', `preset ${settings.presetName}'s qualification test ${q.custom}`);
+    const { id, created } = await qualifications.ensureQualificationType({
       name: test.name,
       description: test.description,
       keywords: test.keywords,
@@ -120,7 +121,7 @@ function crowdFailure(err: unknown, hit: HitDoc, target: string): unknown {
 }
 
 /** An existing HIT made with this HIT's annotation (for tokens the platform may have forgotten). */
-async function findByAnnotation(backend: CrowdBackend, annotation: string): Promise<string | undefined> {
+async function findByAnnotation(backend: CrowdPlatform, annotation: string): Promise<string | undefined> {
   for await (const h of backend.listHits()) if (h.requesterAnnotation === annotation) return h.hitId;
   return undefined;
 }
@@ -162,7 +163,7 @@ async function createOnPlatform(
   ctx: PipelineContext,
   doc: BatchDoc,
   hit: Claimed,
-  backend: CrowdBackend,
+  backend: CrowdPlatform,
   hitTypeId: string,
   questions: PlannedQuestions | undefined,
 ): Promise<{ hitId: string; reused: boolean }> {

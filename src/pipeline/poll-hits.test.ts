@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CrowdBackend, CrowdHit } from '../crowd/backend.js';
+import type { CrowdPlatform, CrowdHit } from '../crowd/platform.js';
 import { LIST_HITS_FROM, LIST_HITS_PER_POLLED, listingBudget, pollHits, unlisted } from './poll-hits.js';
 
 const hit = (hitId: string, completed = 0): CrowdHit => ({
@@ -29,7 +29,7 @@ function platform(account: CrowdHit[]) {
       calls.getHit.push(id);
       return account.find((h) => h.hitId === id) ?? { ...hit(id), status: 'Disposed' as const };
     },
-  } as Pick<CrowdBackend, 'listHits' | 'getHit'> as CrowdBackend;
+  } as Pick<CrowdPlatform, 'listHits' | 'getHit'> as CrowdPlatform;
   return { backend, calls };
 }
 

@@ -1,4 +1,4 @@
-import type { CrowdBackend, CrowdHit } from '../crowd/backend.js';
+import type { CrowdPlatform, CrowdHit } from '../crowd/platform.js';
 import { mapPool } from './pool.js';
 
 /**
@@ -29,7 +29,7 @@ export function unlisted(hitIds: readonly string[], listed: ReadonlyMap<string, 
   return hitIds.filter((id) => !listed.has(id));
 }
 
-export async function pollHits(backend: CrowdBackend, hitIds: readonly string[], concurrency: number): Promise<Map<string, CrowdHit>> {
+export async function pollHits(backend: CrowdPlatform, hitIds: readonly string[], concurrency: number): Promise<Map<string, CrowdHit>> {
   const wanted = new Set(hitIds);
   const views = new Map<string, CrowdHit>();
   let budget = listingBudget(wanted.size);

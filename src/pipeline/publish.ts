@@ -1,5 +1,5 @@
 import { requireBatch } from '../batches/index.js';
-import type { CrowdBackend } from '../crowd/backend.js';
+import type { CrowdPlatform } from '../crowd/platform.js';
 import { formatUsd } from '@qrelay/marketplace/fees';
 import type { BatchDoc, BatchSettings } from '../db/models/index.js';
 import { UserError } from '../errors.js';
@@ -43,7 +43,7 @@ export interface PublishResult extends CreationResult {
   quoteCents: number;
 }
 
-function checkMoneyGate(settings: BatchSettings, backend: CrowdBackend, request: PublishRequest | undefined): void {
+function checkMoneyGate(settings: BatchSettings, backend: CrowdPlatform, request: PublishRequest | undefined): void {
   if (!backend.target.realMoney) return;
   const missing = [!request?.yes && '--yes', settings.budgetCents === null && '--budget <usd>'].filter(Boolean);
   if (missing.length > 0) {

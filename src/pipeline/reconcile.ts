@@ -1,5 +1,5 @@
 import { BSON } from 'mongodb';
-import type { CrowdAssignment, CrowdBackend } from '../crowd/backend.js';
+import type { CrowdAssignment, CrowdPlatform } from '../crowd/platform.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, PlatformHitView } from '../db/models/index.js';
 import { handOver } from './alongside.js';
 import { readAnswers } from './answers.js';
@@ -31,7 +31,7 @@ export interface ReconcileResult {
 
 const COLLECTING: ReadonlyArray<HitDoc['state']> = ['published', 'expired'];
 
-function platformView(h: Awaited<ReturnType<CrowdBackend['getHit']>>, at: Date): PlatformHitView {
+function platformView(h: Awaited<ReturnType<CrowdPlatform['getHit']>>, at: Date): PlatformHitView {
   return {
     status: h.status,
     maxAssignments: h.maxAssignments,

@@ -1,6 +1,6 @@
 import { Schema, type Model } from 'mongoose';
 import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } from '../batches/index.js';
-import type { CrowdBackend, QualificationRequirementSpec } from '../crowd/backend.js';
+import { requireCapability, type CrowdPlatform, type QualificationRequirementSpec } from '../crowd/platform.js';
 import { collections } from '../db/collections.js';
 import { model, type BatchDoc, type BatchSettings, type LabelDoc, type WorkerDecisionDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
@@ -87,8 +87,12 @@ export function reputationModel(ctx: PipelineContext): Model<ReputationDoc> {
 const docId = (target: string, workerId: string) => `${target}|${workerId}`;
 
 /** The target's `qrelay-reputation` type (AutoGranted, 50), created on first use and remembered like the tests' types. */
-export function ensureReputationQualification(ctx: PipelineContext, target: string, backend: CrowdBackend): Promise<string> {
-  return ensureTargetQualification(ctx, target, backend, {
+/** The platform's qualification types, which the reputation's values live in. */
+const reputationQualifications = (backend: CrowdPlatform) =>
+  requireCapability(backend, 'qualifications', `the worker reputation (${REPUTATION_QUALIFICATION})`);
+
+export function ensureReputationQualification(ctx: PipelineContext, target: string, backend: CrowdPlatform): Promise<string> {
+  return ensureTargetQualification(ctx, target, reputationQualifications(backend), {
     name: REPUTATION_QUALIFICATION,
     description: DESCRIPTION,
     keywords: 'qrelay, reputation',
@@ -104,7 +108,7 @@ export function ensureReputationQualification(ctx: PipelineContext, target: stri
 export async function addReputationRequirement(
   ctx: PipelineContext,
   settings: BatchSettings,
-  backend: CrowdBackend,
+  backend: CrowdPlatform,
   requirements: QualificationRequirementSpec[],
   customIds: Record<string, string>,
 ): Promise<void> {
@@ -267,12 +271,12 @@ async function push(
   docs: readonly Pick<ReputationDoc, '_id' | 'workerId' | 'score'>[],
   { concurrency = PUSHES_IN_FLIGHT, stored = [] }: { concurrency?: number; stored?: readonly Promise<void>[] } = {},
 ): Promise<number> {
-  const backend = ctx.backend(target);
+  const qualifications = reputationQualifications(ctx.backend(target));
   const store = reputationModel(ctx);
   // each value set, then recorded (a crash between the two sets it again: the call is repeat-safe)
   for (let i = 0; i < docs.length; i += BULK_SLICE) {
     const slice = docs.slice(i, i + BULK_SLICE);
-    await mapPool(slice, concurrency, (d) => backend.setQualificationScore(id, d.workerId, d.score));
+    await mapPool(slice, concurrency, (d) => qualifications.setQualificationScore(id, d.workerId, d.score));
     await Promise.all(stored);
     await bulkWriteSliced(
       store,

@@ -1,6 +1,6 @@
 import type { BatchData } from '../batches/index.js';
-import type { CrowdBackend } from '../crowd/backend.js';
-import { CrowdCallError } from '../crowd/mturk/retry.js';
+import type { CrowdPlatform } from '../crowd/platform.js';
+import { CrowdCallError } from '../crowd/call-error.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewOutcome, ReviewRecord } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { decideWithStanding, scoreAttentionChecks, type ReviewDecision, type WorkerStanding } from '../quality/index.js';
@@ -44,12 +44,12 @@ export function decide(
   return { ...decision, reason: `the answer could not be read (${assignment.parseError}); ${decision.reason}` };
 }
 
-async function platformStatus(backend: CrowdBackend, a: AssignmentDoc): Promise<string | undefined> {
+async function platformStatus(backend: CrowdPlatform, a: AssignmentDoc): Promise<string | undefined> {
   return (await backend.listAssignments(a.hitId)).find((x) => x.assignmentId === a._id)?.status;
 }
 
 /** Sends a recorded decision; returns what the platform now holds. */
-async function send(backend: CrowdBackend, a: AssignmentDoc, review: ReviewRecord): Promise<ReviewOutcome> {
+async function send(backend: CrowdPlatform, a: AssignmentDoc, review: ReviewRecord): Promise<ReviewOutcome> {
   if (review.action !== 'reject') {
     await backend.approveAssignment(a._id, review.feedback ?? undefined);
     return 'approved';

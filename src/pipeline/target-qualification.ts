@@ -1,21 +1,22 @@
-import type { CrowdBackend, QualificationTypeSpec } from '../crowd/backend.js';
+import type { QualificationCapability, QualificationTypeSpec } from '../crowd/platform.js';
 import type { PipelineContext } from './context.js';
 
 /**
  * A custom qualification type of qrelay's own on a target (`qrelay-blocked`, `qrelay-experience`,
  * `qrelay-reputation`): created on first use and its id remembered per target
- * (target_qualifications, like the qualification tests' types).
+ * (target_qualifications, like the qualification tests' types). A platform's qualification
+ * types are a capability (src/crowd/platform.ts): callers ask for it with requireCapability.
  */
 export async function ensureTargetQualification(
   ctx: PipelineContext,
   target: string,
-  backend: CrowdBackend,
+  qualifications: QualificationCapability,
   spec: QualificationTypeSpec,
 ): Promise<string> {
   const key = `${target}|${spec.name}`;
   const known = await ctx.models.targetQualifications.findById(key).lean();
   if (known) return known.qualificationTypeId;
-  const { id, created } = await backend.ensureQualificationType(spec);
+  const { id, created } = await qualifications.ensureQualificationType(spec);
   await ctx.models.targetQualifications.updateOne(
     { _id: key },
     { $set: { target, name: spec.name, qualificationTypeId: id, recordedAt: ctx.now() } },

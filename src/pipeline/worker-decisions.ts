@@ -1,8 +1,9 @@
+import { auditTimes } from '../actions/audit.js';
 import { actionModels } from '../actions/models.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewRecord, WorkerDecisionDoc } from '../db/models/index.js';
 import { llmAssistedAction } from '../hits/index.js';
 import { batchVerdicts, DEFAULT_VERDICT_POLICY, type ScoredAssignment, type WorkerStanding, type WorkerVerdict } from '../quality/index.js';
-import { ensureBlockedQualification } from './blocked-qualification.js';
+import { blockedQualifications, ensureBlockedQualification } from './blocked-qualification.js';
 import { bulkWriteSliced } from './bulk.js';
 import type { PipelineContext } from './context.js';
 import { llmAssistedVerdictsOf } from './llm-flags.js';
@@ -50,7 +51,7 @@ async function record(ctx: PipelineContext, doc: BatchDoc, decision: WorkerDecis
     {
       $setOnInsert: {
         batch: doc._id,
-        at: stored.decidedAt,
+        ...auditTimes(ctx),
         who: REVIEW_ACTOR,
         action: 'soft-block',
         subject: stored.workerId,
@@ -73,7 +74,7 @@ async function record(ctx: PipelineContext, doc: BatchDoc, decision: WorkerDecis
 async function send(ctx: PipelineContext, decision: WorkerDecisionDoc): Promise<void> {
   const backend = ctx.backend(decision.target);
   const id = await ensureBlockedQualification(ctx, decision.target, backend);
-  await backend.setQualificationScore(id, decision.workerId, 1);
+  await blockedQualifications(backend).setQualificationScore(id, decision.workerId, 1);
   const sent = { state: 'sent' as const, sentAt: ctx.now() };
   await ctx.models.workerDecisions.updateOne({ _id: decision._id }, { $set: sent });
   // the round's copy as stored (the reputation takes the decisions from the round)

@@ -1,14 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UpdateNotificationSettingsCommand, type EventType } from '@aws-sdk/client-mturk';
 import type { Config } from '../config.js';
-import { createMturkClient } from '../crowd/mturk/backend.js';
-import { resolveTarget } from '../crowd/targets.js';
+import { requireCapability } from '../crowd/platform.js';
+import { createCrowdPlatform } from '../crowd/registry.js';
 
 /**
  * The simulation's receiver of the private marketplace's event notifications: the
  * marketplace is told the MTurk way (UpdateNotificationSettings per HIT type, through the
- * real MTurk client) to POST the events of the batch's HITs here, and each round takes the
+ * platform's `eventNotifications`, src/crowd/platform.ts) to POST the events of the batch's HITs here, and each round takes the
  * HIT ids named since the last one (round-poll.ts), so that it reconciles only those. Every
  * event that changes what a round reads of a HIT is asked for: a submission, a return or an
  * abandonment (the assignments and slot counts), an accept (the slot counts), a HIT becoming
@@ -16,7 +15,7 @@ import { resolveTarget } from '../crowd/targets.js';
  * rejections (the assignments' platform status).
  */
 
-export const SUBSCRIBED_EVENTS: EventType[] = [
+export const SUBSCRIBED_EVENTS: readonly string[] = [
   'AssignmentAccepted',
   'AssignmentSubmitted',
   'AssignmentReturned',
@@ -27,9 +26,6 @@ export const SUBSCRIBED_EVENTS: EventType[] = [
   'HITExpired',
   'HITExtended',
 ];
-
-/** The notification message version asked for (MTurk's current one). */
-const VERSION = '2014-08-15';
 
 export interface EventReceiver {
   url: string;
@@ -51,6 +47,9 @@ export function notifiedHitIds(body: unknown): string[] {
   });
 }
 
+// one attempt per call, as the receiver always made: closing must not wait out a marketplace that is gone
+const ONE_ATTEMPT = { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 };
+
 export async function startEventReceiver(target: string, config: Config): Promise<EventReceiver> {
   let named = new Set<string>();
   const subscribed = new Set<string>();
@@ -70,7 +69,8 @@ export async function startEventReceiver(target: string, config: Config): Promis
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/notifications`;
-  const client = createMturkClient(resolveTarget(target, config));
+  const platform = createCrowdPlatform(target, config, { retry: ONE_ATTEMPT });
+  const notifications = requireCapability(platform, 'eventNotifications', 'the simulation');
   return {
     url,
     take() {
@@ -81,13 +81,7 @@ export async function startEventReceiver(target: string, config: Config): Promis
     async subscribe(hitTypeIds) {
       for (const id of hitTypeIds) {
         if (subscribed.has(id)) continue;
-        await client.send(
-          new UpdateNotificationSettingsCommand({
-            HITTypeId: id,
-            Notification: { Destination: url, Transport: 'SQS', Version: VERSION, EventTypes: SUBSCRIBED_EVENTS },
-            Active: true,
-          }),
-        );
+        await notifications.subscribe(id, url, SUBSCRIBED_EVENTS);
         subscribed.add(id);
       }
     },
@@ -95,9 +89,9 @@ export async function startEventReceiver(target: string, config: Config): Promis
       try {
         // the subscriptions go with the receiver: a marketplace that outlives the run (the demo
         // hands its HITs over to the bundled one) would otherwise notify an address nobody answers
-        for (const id of subscribed) await client.send(new UpdateNotificationSettingsCommand({ HITTypeId: id, Active: false }));
+        for (const id of subscribed) await notifications.unsubscribe(id);
       } finally {
-        client.destroy();
+        platform.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }

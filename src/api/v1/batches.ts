@@ -5,7 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline as streamPipeline } from 'node:stream/promises';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { CrowdCallError } from '../../crowd/mturk/retry.js';
+import { CrowdCallError } from '../../crowd/call-error.js';
 import type { AssignmentDoc, BatchDoc, HitDoc, LabelDoc } from '../../db/models/index.js';
 import { HttpProblem, UserError } from '../../errors.js';
 import { PIPELINE_JOBS } from '../../jobs/pipeline.js';

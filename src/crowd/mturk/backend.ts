@@ -1,5 +1,6 @@
 import {
   ApproveAssignmentCommand,
+  UpdateNotificationSettingsCommand,
   AssociateQualificationWithWorkerCommand,
   CreateAdditionalAssignmentsForHITCommand,
   CreateWorkerBlockCommand,
@@ -25,6 +26,7 @@ import {
   SendBonusCommand,
   UpdateExpirationForHITCommand,
   type Assignment,
+  type EventType,
   type HIT,
 } from '@aws-sdk/client-mturk';
 import type {
@@ -33,18 +35,22 @@ import type {
   NotifyFailure,
   WorkerBlock,
   CrowdAssignment,
-  CrowdBackend,
   CrowdHit,
+  CrowdPlatform,
+  EventNotificationCapability,
   HitSpec,
   HitStatus,
   HitTypeSpec,
+  QualificationCapability,
   QualificationTypeSpec,
-} from '../backend.js';
+} from '../platform.js';
 import type { ResolvedTarget } from '../targets.js';
 import { DUPLICATE_REQUEST, HIT_ALREADY_EXISTS, hitIdFromAlreadyExists } from './errors.js';
 import { parseUsd } from '@qrelay/marketplace/fees';
 import { keepAliveSdkHandler } from '../../keep-alive-agents.js';
-import { CrowdCallError, DEFAULT_RETRY_POLICY, withRetries, type RetryHooks, type RetryPolicy } from './retry.js';
+import { platformId } from '../ids.js';
+import { CrowdCallError, type RetryPolicy } from '../call-error.js';
+import { DEFAULT_RETRY_POLICY, withRetries, type RetryHooks } from './retry.js';
 
 export interface MturkBackendOptions {
   retry?: RetryPolicy;
@@ -67,7 +73,7 @@ export function createMturkClient(target: ResolvedTarget, requestTimeoutMs = 30_
 function toHit(h: HIT | undefined, hitId: string): CrowdHit {
   if (!h?.HITId) throw new Error(`GetHIT ${hitId} returned no HIT`);
   return {
-    hitId: h.HITId,
+    hitId: platformId('GetHIT', 'HITId', h.HITId),
     hitTypeId: h.HITTypeId ?? '',
     status: (h.HITStatus ?? 'Assignable') as HitStatus,
     maxAssignments: h.MaxAssignments ?? 0,
@@ -82,9 +88,9 @@ function toHit(h: HIT | undefined, hitId: string): CrowdHit {
 
 function toAssignment(a: Assignment): CrowdAssignment {
   return {
-    assignmentId: a.AssignmentId ?? '',
-    workerId: a.WorkerId ?? '',
-    hitId: a.HITId ?? '',
+    assignmentId: platformId('ListAssignmentsForHIT', 'AssignmentId', a.AssignmentId),
+    workerId: platformId('ListAssignmentsForHIT', 'WorkerId', a.WorkerId),
+    hitId: platformId('ListAssignmentsForHIT', 'HITId', a.HITId),
     status: (a.AssignmentStatus ?? 'Submitted') as AssignmentStatus,
     acceptTime: a.AcceptTime,
     submitTime: a.SubmitTime,
@@ -94,7 +100,18 @@ function toAssignment(a: Assignment): CrowdAssignment {
   };
 }
 
-export class MturkBackend implements CrowdBackend {
+/**
+ * The MTurk platform: the Requester API through @aws-sdk/client-mturk, which serves
+ * Amazon's endpoints, the bundled marketplace and any MTurk-compatible URL alike. It has
+ * qualification types (its own methods, offered as the `qualifications` capability).
+ */
+export class MturkBackend implements CrowdPlatform, QualificationCapability {
+  readonly platform = 'mturk';
+  readonly qualifications: QualificationCapability = this;
+  readonly eventNotifications: EventNotificationCapability = {
+    subscribe: (hitTypeId, destination, events) => this.updateNotifications(hitTypeId, destination, events),
+    unsubscribe: (hitTypeId) => this.updateNotifications(hitTypeId),
+  };
   readonly client: MTurkClient;
   private readonly retry: RetryPolicy;
   private readonly hooks: RetryHooks;
@@ -110,6 +127,28 @@ export class MturkBackend implements CrowdBackend {
 
   private call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
     return withRetries(operation, fn, this.retry, this.hooks);
+  }
+
+  close(): void {
+    this.client.destroy();
+  }
+
+  /** UpdateNotificationSettings: the HIT type's events to `destination`, or (without one) none any more. */
+  private async updateNotifications(hitTypeId: string, destination?: string, events: readonly string[] = []): Promise<void> {
+    await this.call('UpdateNotificationSettings', () =>
+      this.client.send(
+        new UpdateNotificationSettingsCommand(
+          destination === undefined
+            ? { HITTypeId: hitTypeId, Active: false }
+            : {
+                HITTypeId: hitTypeId,
+                // the version asked for is MTurk's current one
+                Notification: { Destination: destination, Transport: 'SQS', Version: '2014-08-15', EventTypes: events as EventType[] },
+                Active: true,
+              },
+        ),
+      ),
+    );
   }
 
   async accountBalance(): Promise<{ availableCents: number; onHoldCents: number }> {
@@ -217,7 +256,7 @@ export class MturkBackend implements CrowdBackend {
         ),
       );
       if (!res.HIT?.HITId) throw new Error('CreateHITWithHITType returned no HITId');
-      return { hitId: res.HIT.HITId, reused: false };
+      return { hitId: platformId('CreateHITWithHITType', 'HITId', res.HIT.HITId), reused: false };
     } catch (err) {
       // Our token already made this HIT (a retry after a lost response, or a restart
       // after a crash): that is success, and MTurk names the HIT in the message.
@@ -251,7 +290,7 @@ export class MturkBackend implements CrowdBackend {
           new ListReviewableHITsCommand({ HITTypeId: hitTypeId, Status: 'Reviewable', MaxResults: 100, NextToken: nextToken }),
         ),
       );
-      for (const h of page.HITs ?? []) if (h.HITId) yield h.HITId;
+      for (const h of page.HITs ?? []) if (h.HITId) yield platformId('ListReviewableHITs', 'HITId', h.HITId);
       nextToken = page.NextToken;
     } while (nextToken);
   }
@@ -403,7 +442,8 @@ export class MturkBackend implements CrowdBackend {
       const page = await this.call('ListWorkerBlocks', () =>
         this.client.send(new ListWorkerBlocksCommand({ MaxResults: 100, NextToken: nextToken })),
       );
-      for (const b of page.WorkerBlocks ?? []) if (b.WorkerId) out.push({ workerId: b.WorkerId, reason: b.Reason ?? '' });
+      for (const b of page.WorkerBlocks ?? [])
+        if (b.WorkerId) out.push({ workerId: platformId('ListWorkerBlocks', 'WorkerId', b.WorkerId), reason: b.Reason ?? '' });
       nextToken = page.NextToken;
     } while (nextToken);
     return out;
@@ -463,7 +503,8 @@ export class MturkBackend implements CrowdBackend {
           }),
         ),
       );
-      for (const q of page.Qualifications ?? []) if (q.WorkerId) out.set(q.WorkerId, q.IntegerValue ?? 0);
+      for (const q of page.Qualifications ?? [])
+        if (q.WorkerId) out.set(platformId('ListWorkersWithQualificationType', 'WorkerId', q.WorkerId), q.IntegerValue ?? 0);
       nextToken = page.NextToken;
     } while (nextToken);
     return out;
@@ -478,8 +519,8 @@ export class MturkBackend implements CrowdBackend {
       );
       for (const b of page.BonusPayments ?? []) {
         out.push({
-          workerId: b.WorkerId ?? '',
-          assignmentId: b.AssignmentId ?? assignmentId,
+          workerId: platformId('ListBonusPayments', 'WorkerId', b.WorkerId),
+          assignmentId: platformId('ListBonusPayments', 'AssignmentId', b.AssignmentId ?? assignmentId),
           amount: b.BonusAmount ?? '0.00',
           reason: b.Reason ?? '',
           ...(b.GrantTime && { grantTime: b.GrantTime }),

@@ -1,17 +1,9 @@
+import type { ClassifiedFailure } from '../call-error.js';
+
 /**
  * What a failed MTurk call means for the caller: retry later (throttled, service fault,
  * network), or stop (a RequestError the requester must act on).
  */
-
-export type FailureKind = 'throttled' | 'service-fault' | 'network' | 'request-error' | 'unknown';
-
-export interface ClassifiedFailure {
-  kind: FailureKind;
-  retryable: boolean;
-  /** AWS.MechanicalTurk.* for RequestError/ServiceFault, when the service sent one. */
-  turkErrorCode?: string;
-  message: string;
-}
 
 interface SdkLikeError {
   name?: string;

@@ -1,34 +1,15 @@
-import { classifyFailure, type ClassifiedFailure } from './errors.js';
+import { CrowdCallError, type ClassifiedFailure, type RetryPolicy } from '../call-error.js';
+import { classifyFailure } from './errors.js';
 
-/**
- * Capped, jittered exponential backoff ("full jitter"): attempt n waits a random time in
- * [0, min(cap, base * 2^n)]. The SDK's own retries are turned off so that this is the
- * one retry policy, with no shared retry quota to run dry in a long publish.
- */
-export interface RetryPolicy {
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
+// callers of the earlier path (the policy and the error are platform-neutral now)
+export { CrowdCallError, type RetryPolicy };
 
+/** MTurk's retries: the policy of call-error.ts, run by withRetries below. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 10, baseDelayMs: 200, maxDelayMs: 20_000 };
 
 export function backoffDelayMs(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return Math.floor(random() * ceiling);
-}
-
-export class CrowdCallError extends Error {
-  constructor(
-    readonly operation: string,
-    readonly failure: ClassifiedFailure,
-    readonly attempts: number,
-  ) {
-    super(
-      `${operation} failed${attempts > 1 ? ` after ${attempts} attempts` : ''}: ${failure.turkErrorCode ? `${failure.turkErrorCode}: ` : ''}${failure.message}`,
-    );
-    this.name = 'CrowdCallError';
-  }
 }
 
 export interface RetryHooks {
