@@ -36,11 +36,18 @@ const chaosSpec = z
 
 export const DEV_MARKETPLACE_ACCESS_KEY_ID = 'AKQRELAYLOCALDEV0001';
 export const DEV_MARKETPLACE_SECRET_ACCESS_KEY = 'qrelay-local-marketplace-development-secret';
+/** The researcher token of the Prolific API (`Authorization: Token <token>`) on a development marketplace. */
+export const DEV_MARKETPLACE_PROLIFIC_TOKEN = 'qrelay-local-marketplace-prolific-token';
 
 export const marketplaceEnvShape = {
   MARKETPLACE_URL: httpUrl.default('http://127.0.0.1:8090'),
   MARKETPLACE_ACCESS_KEY_ID: z.string().trim().min(1).default(DEV_MARKETPLACE_ACCESS_KEY_ID),
   MARKETPLACE_SECRET_ACCESS_KEY: z.string().trim().min(1).default(DEV_MARKETPLACE_SECRET_ACCESS_KEY),
+  MARKETPLACE_PROLIFIC_TOKEN: z
+    .string()
+    .trim()
+    .min(16, 'expected a token of at least 16 characters')
+    .default(DEV_MARKETPLACE_PROLIFIC_TOKEN),
   MARKETPLACE_INITIAL_BALANCE: usdAmount.default('10000.00'),
   MARKETPLACE_CLOCK_SPEED: z.coerce
     .number({ message: 'expected a number' })

@@ -37,3 +37,6 @@ export { importRequesterRecords, type ImportSummary, type RecordCollection } fro
 export { parseRecords, RECORDS_FORMAT, type RequesterRecords } from './records/schema.js';
 export { mapRecordTimes, recordTimeSpan } from './records/times.js';
 export { splitRecords } from './records/parts.js';
+
+// The Prolific side (prolific/): its service (RunningMarketplace.prolific) and a worker's participant id there.
+export { ProlificService, participantIdOf } from './prolific/index.js';

@@ -15,6 +15,7 @@ import type { Writes } from './store/background-writer.js';
 import { findUnsettledApprovals, noteUnsettled } from './services/reviews.js';
 import { marketplaceConfig } from './settings.js';
 import { mountWorkerSite } from './site/index.js';
+import { mountProlific, ProlificService } from './prolific/index.js';
 import { WorkerApi } from './workers.js';
 
 export interface StartMarketplaceOptions {
@@ -55,6 +56,8 @@ export interface RunningMarketplace {
   marketplace: Marketplace;
   /** The worker-facing functions (website, simulated workers). */
   workers: WorkerApi;
+  /** The Prolific side: its researcher API's operations and what a participant does (startStudy, completeStudy). */
+  prolific: ProlificService;
   chaos: ChaosControl;
   loops: BackgroundLoops;
   /** Bearer token of the /admin routes. */
@@ -104,11 +107,12 @@ export async function startMarketplace(opts: StartMarketplaceOptions): Promise<R
     await loops.tick();
     const chaos = new ChaosControl({ ...base.chaos, ...opts.chaos }, opts.chaosRandom);
     const workers = new WorkerApi(marketplace);
+    const prolific = new ProlificService(marketplace);
     const token = adminToken(settings.accessKeyId, settings.secretAccessKey);
     const running = {} as RunningMarketplace;
     const ownHosts = new OwnHosts();
     const app = createMarketplaceApp({ marketplace, workers, chaos, loops, token, ownHosts }, (a) => {
-      mountWorkerSite(a, running);
+      mountProlific(a, prolific, opts.config.env.MARKETPLACE_PROLIFIC_TOKEN, (pages) => mountWorkerSite(a, running, pages));
       opts.mount?.(a, running);
     });
     const host = opts.host ?? base.listen.host;
@@ -127,6 +131,7 @@ export async function startMarketplace(opts: StartMarketplaceOptions): Promise<R
       app,
       marketplace,
       workers,
+      prolific,
       chaos,
       loops,
       adminToken: token,

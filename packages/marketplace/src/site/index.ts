@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from 'express';
+import type { Express, Request, Response, Router } from 'express';
 import { framesRouter } from './frames.js';
 import { pageErrors, sendPage, SiteContext } from './http.js';
 import { pagesRouter } from './pages.js';
@@ -8,11 +8,12 @@ import { siteViews } from './views.js';
 /**
  * The worker website: the pages under /worker (pages.ts) and the HIT frames with their
  * submission endpoint (frames.ts). `running` is read only while serving requests.
+ * `morePages` adds pages under /worker, after the site's own (its sessions already read).
  */
-export function mountWorkerSite(app: Express, running: SiteHost): SiteContext {
+export function mountWorkerSite(app: Express, running: SiteHost, morePages?: (site: SiteContext) => Router): SiteContext {
   const site = new SiteContext(running, siteViews());
   app.use(framesRouter(site));
-  app.use('/worker', pagesRouter(site), (req: Request, res: Response) => {
+  app.use('/worker', pagesRouter(site), ...(morePages ? [morePages(site)] : []), (req: Request, res: Response) => {
     sendPage(
       res,
       site,
