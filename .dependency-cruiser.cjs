@@ -64,6 +64,14 @@ module.exports = {
       to: { path: `^src/(${AREAS_WITH_ENTRY})/`, pathNot: `^src/(${AREAS_WITH_ENTRY})/index\\.ts$` },
     },
     {
+      name: 'crowd-platforms-behind-the-contract',
+      comment:
+        'Only src/crowd/mturk speaks @aws-sdk/client-mturk, and nothing else reaches a platform folder: the pipeline, actions, shells and simulation use the contract (src/crowd/platform.ts) and the registry (src/crowd/registry.ts). A new platform adds its folder to pathNot (src/crowd/README.md).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/crowd/mturk/|^src/crowd/registry\\.ts$|\\.test\\.ts$' },
+      to: { path: ['^node_modules/@aws-sdk/client-mturk/', '^src/crowd/[^/]+/'] },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       from: {},
