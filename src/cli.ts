@@ -27,7 +27,7 @@ const PIPELINE_COMMANDS = new Set(['import', 'publish', 'status', 'expire', 'cle
 /**
  * Every command's module, in the order `qrelay --help` lists them. One of PIPELINE_COMMANDS
  * loads only its own module: `qrelay import` then starts without the server, the marketplace,
- * the debate's client and the reports (about 1.0 s instead of 1.8 s on the 2-core machine).
+ * the debate's client and the reports, which cost a large share of a short command's start.
  * Anything else (another command, help, a mistyped name) loads them all, as before.
  */
 async function registers(command: string | undefined): Promise<Register[]> {

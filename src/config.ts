@@ -5,7 +5,7 @@ import { UserError } from './errors.js';
 
 /**
  * The one place where the environment becomes typed configuration. Every variable qrelay
- * reads is declared here, documented in the README, and validated with a message that
+ * reads is declared here, documented in docs/configuration.md, and validated with a message that
  * names the variable.
  */
 

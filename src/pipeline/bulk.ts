@@ -72,8 +72,8 @@ export async function insertRefusingStored<D extends { _id: string }>(
  * Inserts documents whose `_id` may be stored already (a round cut off after writing some of
  * them): a document whose `_id` is stored is left as it is. Answers the `_id`s it inserted.
  * The documents go to the driver as they are (cast them first), undefined fields left out as
- * the model leaves them. An insert costs the dev database an eighth of an upsert (0.3 ms
- * against 2.4 ms a document: an upsert queries first), and MongoDB less too.
+ * the model leaves them. An insert costs the dev database a fraction of an upsert (an upsert
+ * queries first), and MongoDB less too (docs/dev-database.md).
  */
 export async function insertMissing<T extends { _id: string }>(
   model: { collection: InsertCollection },

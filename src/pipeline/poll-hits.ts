@@ -11,9 +11,9 @@ import { mapPool } from './pool.js';
  * batch), reading ListHITs pages until it has seen every HIT it polls or has read
  * LIST_HITS_PER_POLLED times as many HITs as it polls (an account holding many other HITs),
  * and asks GetHIT for the rest (a HIT ListHITs no longer shows, such as a deleted one,
- * answers GetHIT's way). Measured on the paper's batch (4,056 cases, 64 rounds): listing
- * from 20 polled HITs with a budget of 10 per polled one read 406 MB of ListHITs answers
- * for HITs polled a few dozen at a time.
+ * answers GetHIT's way). Listing from fewer polled HITs, with a larger budget, read hundreds
+ * of MB of ListHITs answers at the paper's scale for HITs polled a few dozen at a time
+ * (docs/decisions/0006).
  */
 
 export const LIST_HITS_FROM = 100;

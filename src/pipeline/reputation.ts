@@ -141,8 +141,8 @@ const READ_SLICE = 500;
 /**
  * The stored documents of these ids, a query per READ_SLICE of them: MongoDB answers `$in` on
  * `_id` from its index; the dev database scans the collection (a document per worker and
- * target) once, where a read per worker cost a round trip each (1,184 reads, 2 ms each and
- * the driver's share, in a 4,056-case simulation).
+ * target) once, where a read per worker cost a round trip each, a thousand of them in a
+ * simulation at the paper's scale (docs/decisions/0006).
  */
 async function storedReputation(store: Model<ReputationDoc>, ids: readonly string[]): Promise<Map<string, ReputationDoc>> {
   const out = new Map<string, ReputationDoc>();

@@ -7,8 +7,7 @@ import { keepAliveAgents } from '../keep-alive-agents.js';
  * redirects as a browser does (a 303, or a 301 or 302 after a POST, becomes a GET without a
  * body; a 307 or 308 repeats the request). node:http rather than `fetch`: the crowd opens a
  * frame (two requests with its redirect) and posts a form for every assignment, and undici's
- * cost per request was about twice this one's (1,500 frame loads of a 46 KB page: 2.0 s of
- * CPU against 0.9 s, server included).
+ * cost per request was about twice this one's (docs/decisions/0004).
  */
 
 export interface BrowserResponse {

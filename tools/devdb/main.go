@@ -29,10 +29,9 @@ func main() {
 	flag.Parse()
 
 	// FerretDB allocates a document's worth of garbage on every command (SJSON in and out):
-	// at Go's default GOGC=100 the collector took about a fifth of the launcher's CPU under
-	// qrelay's simulation. A heap five times the live one (tens of MB) halves that; measured
-	// on a mix of updates, finds, bulk writes and scans: 15-20% less CPU and latency.
-	// GOGC in the environment still decides.
+	// at Go's default GOGC=100 the collector took a large share of the launcher's CPU under
+	// qrelay's simulation. A heap five times the live one (tens of MB) costs far less
+	// (docs/decisions/0002-a-patched-ferretdb.md). GOGC in the environment still decides.
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}

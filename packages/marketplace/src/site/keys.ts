@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * token), so nothing else needs to be configured or stored: session cookies, CSRF tokens
  * and the per-assignment links of HIT frames are MACs under it. Whoever holds the key
  * pair can forge them, which is why the development defaults must not serve a shared
- * deployment (see the README's environment table).
+ * deployment (see qrelay's docs/configuration.md).
  */
 export class SiteKeys {
   private readonly key: Buffer;

@@ -10,9 +10,8 @@ export type Writes = 'each' | 'background';
 /**
  * Real milliseconds between a change and its write. A simulation's crowd runs hours of its
  * time in seconds, and each of its HITs changes at every accept, submit, return and
- * review: two seconds writes a HIT once for many of those changes. In a 4,056-case
- * `qrelay simulate`, 1,164 HIT writes in 54 commands where 20 ms made 5,414 in 2,029, and
- * the crowd's phase 16 to 17 s where it was 19 to 24 s (qrelay's README, section Scale). A
+ * review: two seconds writes a HIT once for many of those changes, where a short delay
+ * wrote it at almost every change (qrelay's docs/decisions/0003). A
  * crash loses more of the last changes, which is why only a throwaway marketplace writes
  * in the background.
  */

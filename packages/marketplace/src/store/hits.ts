@@ -187,8 +187,7 @@ export class HitRepository {
   /**
    * Writes a new state of a HIT read at `expectedVersion`. The version is compared here,
    * in memory, not in the database filter: the dev database answers a filter on `_id`
-   * alone from its index but scans the whole collection for `{_id, version}` (30 ms at
-   * 1,000 HITs). That is safe because this process is the only writer (the lease) and
+   * alone from its index but scans the whole collection for `{_id, version}`. That is safe because this process is the only writer (the lease) and
    * every change of a HIT runs under that HIT's lock.
    */
   async replace(hit: HitState, expectedVersion: number): Promise<void> {
