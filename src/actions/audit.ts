@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ActionContext } from './context.js';
 import type { AuditDoc } from './models.js';
+import type { PipelineContext } from '../pipeline/context.js';
 
 /** An action not tied to any batch (a worker no batch knows) is logged under this name. */
 export const NO_BATCH = '-';
@@ -14,13 +15,21 @@ export interface AuditEntry {
   outcome: string;
 }
 
-/** Appends one entry to the batch's audit log (who and when from the context). */
+/**
+ * When an entry happened: `at` in real time, as a person reads it, and the simulated
+ * marketplace's time beside it, labelled, when the pipeline runs on one.
+ */
+export function auditTimes(pipeline: Pick<PipelineContext, 'now' | 'simulatedClock'>): Pick<AuditDoc, 'at' | 'simulatedAt'> {
+  return { at: new Date(), ...(pipeline.simulatedClock && { simulatedAt: pipeline.now() }) };
+}
+
+/** Appends one entry to the batch's audit log (who from the context, when by auditTimes). */
 export async function recordAudit(ctx: ActionContext, entry: AuditEntry): Promise<AuditDoc> {
-  const at = ctx.pipeline.now();
+  const times = auditTimes(ctx.pipeline);
   const doc: AuditDoc = {
-    _id: `${entry.batch}|${at.getTime()}|${randomBytes(4).toString('hex')}`,
+    _id: `${entry.batch}|${times.at.getTime()}|${randomBytes(4).toString('hex')}`,
     batch: entry.batch,
-    at,
+    ...times,
     who: ctx.who,
     action: entry.action,
     subject: entry.subject,

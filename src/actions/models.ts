@@ -21,7 +21,10 @@ import { model } from '../db/models/index.js';
 export interface AuditDoc {
   _id: string;
   batch: string;
+  /** When it happened, in real time (the wall clock), whatever clock the pipeline runs by. */
   at: Date;
+  /** The simulated marketplace's time of it, when the pipeline ran on one (the demo, `qrelay simulate`); absent otherwise. */
+  simulatedAt?: Date;
   who: string;
   /** block | unblock | bonus | message | qualify | revoke | override | label | delete */
   action: string;
@@ -68,6 +71,7 @@ const auditSchema = new Schema<AuditDoc>(
     _id: { type: String, required: true },
     batch: { type: String, required: true },
     at: { type: Date, required: true },
+    simulatedAt: { type: Date },
     who: { type: String, required: true },
     action: { type: String, required: true },
     subject: { type: String, required: true },

@@ -77,6 +77,7 @@ async function demoOnce(deps: DemoDeps, opts: DemoCliOptions): Promise<boolean> 
     config,
     logger: deps.logger,
     now: () => driver.now(),
+    simulatedClock: true,
     progress: (line) => deps.logger.debug(line),
   });
   try {

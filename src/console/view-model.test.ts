@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchRowView, safeReturnPath, withMessage } from './view-model.js';
+import { auditView, batchRowView, safeReturnPath, withMessage } from './view-model.js';
 
 describe('safeReturnPath', () => {
   it('keeps console paths with their query and fragment', () => {
@@ -66,6 +66,27 @@ describe('batchRowView', () => {
       hasBudget: true,
       overBudget: true,
       kappa: '0.400',
+    });
+  });
+});
+
+describe('auditView', () => {
+  const entry = {
+    _id: 'x',
+    batch: 'b',
+    at: new Date('2026-01-02T03:04:05Z'),
+    who: 'console',
+    action: 'bonus',
+    subject: 'W',
+    reason: '',
+    details: {},
+    outcome: 'done',
+  };
+  it('says the real time as UTC, and a simulated time only labelled so', () => {
+    expect(auditView(entry)).toMatchObject({ at: '2026-01-02 03:04:05 UTC', simulatedAt: '' });
+    expect(auditView({ ...entry, simulatedAt: new Date('2026-01-02T04:00:00Z') })).toMatchObject({
+      at: '2026-01-02 03:04:05 UTC',
+      simulatedAt: 'simulated 2026-01-02 04:00:00 UTC',
     });
   });
 });

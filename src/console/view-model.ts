@@ -106,9 +106,13 @@ export function itemView(batch: string, i: ItemRow) {
   };
 }
 
+const stamp = (d: Date) => `${new Date(d).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+
+/** An audit entry: `at` in real time; a simulated marketplace's time beside it, labelled so. */
 export function auditView(a: AuditDoc) {
   return {
-    at: new Date(a.at).toISOString().replace('T', ' ').slice(0, 19),
+    at: stamp(a.at),
+    simulatedAt: a.simulatedAt ? `simulated ${stamp(a.simulatedAt)}` : '',
     who: a.who,
     action: a.action,
     subject: a.subject,

@@ -17,6 +17,12 @@ export interface PipelineContext {
   models: PipelineModels;
   logger: Logger;
   now: () => Date;
+  /**
+   * `now()` reads a simulated marketplace's clock (the demo, `qrelay simulate`), hours ahead
+   * of real time: records a person reads as real time (the audit log) take the wall clock,
+   * and keep the simulated time in a field named so.
+   */
+  simulatedClock: boolean;
   /** The crowd platform for a target name (`local`, `sandbox`, `production` or a URL): src/crowd/platform.ts. */
   backend(target: string): CrowdPlatform;
   /** One line per step, for a person watching (the CLI prints them; jobs log them). */
@@ -33,6 +39,8 @@ export interface PipelineContextOptions {
   config: Config;
   logger: Logger;
   now?: () => Date;
+  /** `now` is a simulated clock (see PipelineContext.simulatedClock); default false. */
+  simulatedClock?: boolean;
   progress?: (line: string) => void;
   /** Retry policy of the crowd platform's calls (tests use short delays). */
   retry?: RetryPolicy;
@@ -64,6 +72,7 @@ export function createPipelineContext(opts: PipelineContextOptions): PipelineCon
     models: pipelineModels(opts.connection),
     logger: opts.logger,
     now: opts.now ?? (() => new Date()),
+    simulatedClock: opts.simulatedClock ?? false,
     progress: opts.progress ?? ((line) => opts.logger.info(line)),
     backend(target) {
       let backend = backends.get(target);

@@ -1,3 +1,4 @@
+import { auditTimes } from '../actions/audit.js';
 import { actionModels } from '../actions/models.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewRecord, WorkerDecisionDoc } from '../db/models/index.js';
 import { llmAssistedAction } from '../hits/index.js';
@@ -50,7 +51,7 @@ async function record(ctx: PipelineContext, doc: BatchDoc, decision: WorkerDecis
     {
       $setOnInsert: {
         batch: doc._id,
-        at: stored.decidedAt,
+        ...auditTimes(ctx),
         who: REVIEW_ACTOR,
         action: 'soft-block',
         subject: stored.workerId,

@@ -234,6 +234,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       config,
       logger: env.logger,
       now: () => clock.now(),
+      simulatedClock: true,
       progress: () => {},
     });
     // a target's custom qualification types are remembered per target URL: this one is new
