@@ -5,8 +5,8 @@ import { SizedCache } from '../store/sized-cache.js';
  * An answer's wire JSON, encoded. A HIT's Question (its whole page: 46 KB a HIT in the
  * paper's batch) goes out in every GetHIT, ListHITs and CreateHIT answer that shows the HIT,
  * unchanged: its JSON text is encoded once, kept, and copied into each answer, where
- * `JSON.stringify` escaped and encoded all of it again every time (a 4,056-case `qrelay
- * simulate` answers 180 MB of them). The answer is the same bytes either way.
+ * `JSON.stringify` escaped and encoded all of it again every time (a `qrelay simulate` at
+ * the paper's scale answers hundreds of MB of them). The answer is the same bytes either way.
  */
 
 /** Encoded Questions kept at most (bytes). */

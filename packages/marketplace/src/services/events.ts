@@ -24,8 +24,8 @@ const EVENTS_PER_MESSAGE = 100;
 /**
  * The messages the HITs' pending events make: per HIT type whose subscription wants some,
  * its HITs' events in order, EVENTS_PER_MESSAGE a message, each message's id derived from
- * its events. One POST then tells a receiver of a round's worth of changes (a 4,056-case
- * simulation's rounds were told in 1,582 messages of one HIT each).
+ * its events. One POST then tells a receiver of a round's worth of changes, where a message
+ * per HIT made a simulation's rounds wait for thousands of them.
  */
 function eventsMessages(mp: Marketplace, hits: readonly HitState[]): OutgoingMessage[] {
   const byType = new Map<string, { spec: NonNullable<HitTypeDoc['notification']>; events: HitEvent[] }>();
