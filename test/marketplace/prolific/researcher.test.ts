@@ -344,3 +344,86 @@ describe('errors', () => {
     expect(Object.keys(tooShort.detail as Json)).toEqual(['maximum_allowed_time']);
   });
 });
+
+describe('crash safety and restarts', () => {
+  it('finishes an approval whose payment was posted when the process died, paying once; state survives a restart', async () => {
+    const made = await api('POST', '/studies/', draft({ total_available_places: 1, reward: 300 }));
+    const studyId = String(obj(made).id);
+    await api('POST', `/studies/${studyId}/transition/`, { action: 'PUBLISH' });
+    const p = await participant();
+    expect((await takePart(p, studyId)).status).toBe(303);
+    expect((await p.client.get('/prolific/submissions/complete?cc=C0MPL3TE')).status).toBe(200);
+    const sub = String(results(await api('GET', `/studies/${studyId}/submissions/`))[0]!.id);
+    expect(obj(await api('GET', `/studies/${studyId}/`)).status).toBe('AWAITING REVIEW');
+
+    // what an approval leaves when the process dies between its two writes: the payment only
+    const before = await balance();
+    await h.running.marketplace.ledger.post(
+      { key: `prolific-approval:${sub}`, kind: 'approval', amountCents: -400, rewardCents: 300, feeCents: 100, at: new Date() },
+      { requireCover: true },
+    );
+    await h.stop();
+    await h.start();
+    expect(obj(await api('GET', `/submissions/${sub}/`))).toMatchObject({ status: 'APPROVED', participant: p.pid });
+    expect(obj(await api('POST', `/submissions/${sub}/transition/`, { action: 'APPROVE' })).status).toBe('APPROVED');
+    expect(await balance()).toBe(before - 400);
+    expect(obj(await api('GET', `/studies/${studyId}/`))).toMatchObject({ status: 'COMPLETED', places_taken: 1 });
+  });
+
+  it('pays a bulk bonus once per Idempotency-Key (an addition to Prolific, whose pay call has none)', async () => {
+    const made = await api('POST', '/studies/', draft({ total_available_places: 1 }));
+    const studyId = String(obj(made).id);
+    await api('POST', `/studies/${studyId}/transition/`, { action: 'PUBLISH' });
+    const p = await participant();
+    await takePart(p, studyId);
+    await p.client.get('/prolific/submissions/complete?cc=AUT0');
+    const bulk = String(obj(await api('POST', '/submissions/bonus-payments/', { study_id: studyId, csv_bonuses: `${p.pid},1.50` })).id);
+    const before = await balance();
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${h.running.url}/prolific/api/v1/bulk-bonus-payments/${bulk}/pay/`, {
+        method: 'POST',
+        headers: { authorization: `Token ${DEV_MARKETPLACE_PROLIFIC_TOKEN}`, 'idempotency-key': 'pay-once' },
+      });
+      expect(res.status).toBe(202);
+    }
+    expect(await balance()).toBe(before - 200);
+  });
+});
+
+describe('clones, costs and filters', () => {
+  it('clones a study with its participants blocked, reports its cost, and applies country filters', async () => {
+    const made = await api(
+      'POST',
+      '/studies/',
+      draft({ total_available_places: 1, filters: [{ filter_id: 'current-country-of-residence', selected_values: ['1'] }] }),
+    );
+    const studyId = String(obj(made).id);
+    await api('POST', `/studies/${studyId}/transition/`, { action: 'PUBLISH' });
+    const briton = await participant({ locale: { Country: 'GB' } });
+    expect((await briton.client.get('/worker/prolific/studies')).html).not.toContain(studyId);
+    const p = await participant({ locale: { Country: 'US' } });
+    expect((await takePart(p, studyId)).status).toBe(303);
+    await p.client.get('/prolific/submissions/complete?cc=AUT0');
+    const cost = obj(await api('GET', `/studies/${studyId}/cost/`));
+    expect(cost.rewards).toEqual({
+      rewards: { amount: 150, currency: 'USD' },
+      fees: { amount: 50, currency: 'USD' },
+      tax: { amount: 0, currency: 'USD' },
+    });
+
+    const cloned = await api('POST', `/studies/${studyId}/clone/`, {});
+    expect(cloned.status).toBe(200);
+    expect(obj(cloned)).toMatchObject({ status: 'UNPUBLISHED', name: obj(made).name, places_taken: 0 });
+    expect(obj(cloned).filters).toContainEqual({ filter_id: 'previous_studies_blocklist', selected_values: [studyId] });
+    const cloneId = String(obj(cloned).id);
+    await api('POST', `/studies/${cloneId}/transition/`, { action: 'PUBLISH' });
+    expect((await p.client.get('/worker/prolific/studies')).html).not.toContain(cloneId);
+    const newcomer = await participant({ locale: { Country: 'US' } });
+    expect((await newcomer.client.get('/worker/prolific/studies')).html).toContain(cloneId);
+
+    const filters = results(await api('GET', '/filters/'));
+    expect(filters.map((f) => f.filter_id)).toEqual(
+      expect.arrayContaining(['approval_rate', 'participant_group_blocklist', 'current-country-of-residence']),
+    );
+  });
+});

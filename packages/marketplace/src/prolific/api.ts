@@ -27,6 +27,7 @@ import type { ProlificService } from './service.js';
  */
 
 const costSchema = z.object({ reward: z.number().int().min(0), total_available_places: z.number().int().min(1) });
+const cloneSchema = z.object({ block_previous_participants: z.boolean().optional() });
 const returnSchema = z.object({ request_return_reasons: z.array(z.string().min(1)).min(1) });
 
 function sameSecret(given: string, expected: string): boolean {
@@ -97,6 +98,14 @@ export function prolificApiRouter(service: ProlificService, token: string): Rout
     const { action } = parseBody(studyTransitionSchema, req.body);
     res.json(await service.transitionStudy(req.params.id, action));
   });
+  r.post('/studies/:id/clone', async (req, res) => {
+    const b = parseBody(cloneSchema, req.body);
+    res.json(await service.cloneStudy(req.params.id, b.block_previous_participants ?? true));
+  });
+  r.get(
+    '/studies/:id/cost',
+    async (req, res) => void res.json(await service.studyCost(req.params.id, query(req, 'is_projected') === 'true')),
+  );
   r.get('/studies/:id/submissions', async (req, res) => void res.json(await service.listSubmissions(req.params.id)));
 
   // ---- submissions

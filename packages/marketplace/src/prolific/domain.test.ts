@@ -64,7 +64,14 @@ describe("a study's automatic moves", () => {
 });
 
 describe('eligibility filters', () => {
-  const p: Participant = { participantId: 'p1', approvalRate: 97, approvals: 40, country: 'GB', groups: new Set(['g1']) };
+  const p: Participant = {
+    participantId: 'p1',
+    approvalRate: 97,
+    approvals: 40,
+    country: 'GB',
+    groups: new Set(['g1']),
+    studies: new Set(['s1']),
+  };
 
   it('bounds approval rate and approvals, selects countries, and uses groups as allow or block lists', () => {
     expect(passesFilters(p, [])).toBe(true);
@@ -81,6 +88,11 @@ describe('eligibility filters', () => {
     ).toBe(false);
     expect(passesFilters(p, [{ filter_id: 'participant_group_blocklist', selected_values: ['g1'] }])).toBe(false);
     expect(passesFilters(p, [{ filter_id: 'custom_blocklist', selected_values: ['p1'] }])).toBe(false);
+    expect(passesFilters(p, [{ filter_id: 'previous_studies_blocklist', selected_values: ['s1'] }])).toBe(false);
+    expect(passesFilters(p, [{ filter_id: 'previous_studies_allowlist', selected_values: ['s2', 's1'] }])).toBe(true);
+    // Prolific's choice ids: "0" the United Kingdom, "1" the United States
+    expect(passesFilters(p, [{ filter_id: 'current-country-of-residence', selected_values: ['0'] }])).toBe(true);
+    expect(passesFilters(p, [{ filter_id: 'current-country-of-residence', selected_values: ['1'] }])).toBe(false);
   });
 
   it('names unknown filters and filters given the wrong shape', () => {

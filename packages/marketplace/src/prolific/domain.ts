@@ -174,6 +174,8 @@ export interface Participant {
   country: string;
   /** The participant groups they belong to. */
   groups: ReadonlySet<string>;
+  /** The studies they took part in (a submission neither returned nor timed out). */
+  studies: ReadonlySet<string>;
 }
 
 export const FILTER_IDS = {
@@ -184,7 +186,18 @@ export const FILTER_IDS = {
   groupBlock: 'participant_group_blocklist',
   customAllow: 'custom_allowlist',
   customBlock: 'custom_blocklist',
+  studiesAllow: 'previous_studies_allowlist',
+  studiesBlock: 'previous_studies_blocklist',
 } as const;
+
+/**
+ * Choice ids of current-country-of-residence: Prolific's own for the two whose meaning
+ * its users' code shows ("0" United Kingdom, "1" United States); ISO codes are taken too.
+ */
+const COUNTRY_CHOICES: Record<string, { iso: string; name: string }> = {
+  '0': { iso: 'GB', name: 'United Kingdom' },
+  '1': { iso: 'US', name: 'United States' },
+};
 
 const RANGE_FILTERS: ReadonlySet<string> = new Set([FILTER_IDS.approvalRate, FILTER_IDS.approvals]);
 const SELECT_FILTERS: ReadonlySet<string> = new Set([
@@ -193,7 +206,12 @@ const SELECT_FILTERS: ReadonlySet<string> = new Set([
   FILTER_IDS.groupBlock,
   FILTER_IDS.customAllow,
   FILTER_IDS.customBlock,
+  FILTER_IDS.studiesAllow,
+  FILTER_IDS.studiesBlock,
 ]);
+
+const unknownFilter = (id: string) =>
+  `Unknown filter_id "${id}": this marketplace applies ${[...RANGE_FILTERS, ...SELECT_FILTERS].join(', ')} (GET /api/v1/filters/)`;
 
 /** Problems with a study's filters (unknown ids, a select filter given a range...), empty when usable. */
 export function filterProblems(filters: readonly StudyFilter[]): string[] {
@@ -202,16 +220,10 @@ export function filterProblems(filters: readonly StudyFilter[]): string[] {
     const range = 'selected_range' in f;
     if (range && !RANGE_FILTERS.has(f.filter_id)) {
       problems.push(
-        SELECT_FILTERS.has(f.filter_id)
-          ? `${f.filter_id} is a select filter: give selected_values`
-          : `Unknown filter_id "${f.filter_id}" (GET /api/v1/filters/ lists the filters)`,
+        SELECT_FILTERS.has(f.filter_id) ? `${f.filter_id} is a select filter: give selected_values` : unknownFilter(f.filter_id),
       );
     } else if (!range && !SELECT_FILTERS.has(f.filter_id)) {
-      problems.push(
-        RANGE_FILTERS.has(f.filter_id)
-          ? `${f.filter_id} is a range filter: give selected_range`
-          : `Unknown filter_id "${f.filter_id}" (GET /api/v1/filters/ lists the filters)`,
-      );
+      problems.push(RANGE_FILTERS.has(f.filter_id) ? `${f.filter_id} is a range filter: give selected_range` : unknownFilter(f.filter_id));
     }
   }
   return problems;
@@ -219,6 +231,8 @@ export function filterProblems(filters: readonly StudyFilter[]): string[] {
 
 const inRange = (value: number, r: { lower?: number | null; upper?: number | null }) =>
   (r.lower == null || value >= r.lower) && (r.upper == null || value <= r.upper);
+
+const countryOf = (choice: string): string => (COUNTRY_CHOICES[choice]?.iso ?? choice).toUpperCase();
 
 /**
  * Whether a participant passes every filter: ranges bound approval rate and approvals,
@@ -235,7 +249,7 @@ export function passesFilters(p: Participant, filters: readonly StudyFilter[]): 
     const values = f.selected_values;
     switch (f.filter_id) {
       case FILTER_IDS.country:
-        return values.some((v) => v.toUpperCase() === p.country.toUpperCase());
+        return values.some((v) => countryOf(v) === p.country.toUpperCase());
       case FILTER_IDS.groupAllow:
         return values.some((g) => p.groups.has(g));
       case FILTER_IDS.groupBlock:
@@ -244,44 +258,66 @@ export function passesFilters(p: Participant, filters: readonly StudyFilter[]): 
         return values.includes(p.participantId);
       case FILTER_IDS.customBlock:
         return !values.includes(p.participantId);
+      case FILTER_IDS.studiesAllow:
+        return values.some((s) => p.studies.has(s));
+      case FILTER_IDS.studiesBlock:
+        return !values.some((s) => p.studies.has(s));
       default:
         return false;
     }
   });
 }
 
-/** The catalogue `GET /filters/` answers: the filters this marketplace applies. */
+/** The catalogue `GET /filters/` answers (Prolific's shape): the filters this marketplace applies. */
 export const FILTER_CATALOGUE = [
   {
     filter_id: FILTER_IDS.approvalRate,
-    type: 'range',
     title: 'Approval Rate',
-    question: 'Approval rate (%) of the participant: approved submissions among those reviewed',
+    description: 'The percentage of reviewed submissions (HITs and studies, here and before) that were approved.',
+    question: '',
+    type: 'range',
     data_type: 'integer',
     min: 0,
     max: 100,
   },
   {
     filter_id: FILTER_IDS.approvals,
-    type: 'range',
     title: 'Number of previous submissions',
-    question: 'Number of approved submissions (here and before)',
+    description: 'The number of approved submissions (HITs and studies, here and before).',
+    question: '',
+    type: 'range',
     data_type: 'integer',
     min: 0,
-    max: null,
+    max: 1_000_000,
   },
   {
     filter_id: FILTER_IDS.country,
-    type: 'select',
     title: 'Current Country of Residence',
-    question: 'In what country do you currently reside? (choices: ISO 3166 alpha-2 codes, e.g. GB, US)',
+    description: 'The country the participant lives in. Choices: the ids below, or any ISO 3166 alpha-2 code (e.g. DE).',
+    question: 'In what country do you currently reside?',
+    type: 'select',
     data_type: 'ChoiceID',
+    choices: Object.fromEntries(Object.entries(COUNTRY_CHOICES).map(([id, c]) => [id, c.name])),
   },
-  { filter_id: FILTER_IDS.groupAllow, type: 'select', title: 'Participant group allowlist', data_type: 'ParticipantGroupID' },
-  { filter_id: FILTER_IDS.groupBlock, type: 'select', title: 'Participant group blocklist', data_type: 'ParticipantGroupID' },
-  { filter_id: FILTER_IDS.customAllow, type: 'select', title: 'Custom allowlist', data_type: 'ParticipantID' },
-  { filter_id: FILTER_IDS.customBlock, type: 'select', title: 'Custom blocklist', data_type: 'ParticipantID' },
-] as const;
+  ...(
+    [
+      [FILTER_IDS.groupAllow, 'Participant Group AllowList', 'ParticipantGroupID', 'members of any of the groups'],
+      [FILTER_IDS.groupBlock, 'Participant Group BlockList', 'ParticipantGroupID', 'everyone but members of the groups'],
+      [FILTER_IDS.customAllow, 'Custom AllowList', 'ParticipantID', 'the participants listed'],
+      [FILTER_IDS.customBlock, 'Custom BlockList', 'ParticipantID', 'everyone but the participants listed'],
+      [FILTER_IDS.studiesAllow, 'Previous Studies AllowList', 'StudyID', 'participants of any of the studies'],
+      [FILTER_IDS.studiesBlock, 'Previous Studies BlockList', 'StudyID', 'everyone but participants of the studies'],
+    ] as const
+  ).map(([filter_id, title, data_type, who]) => ({
+    filter_id,
+    title,
+    description: `Admits ${who}.`,
+    question: '',
+    type: 'select',
+    data_type,
+    choices: {},
+  })),
+];
 
 export interface BonusLine {
   /** A participant or submission id, as the CSV names it. */

@@ -356,6 +356,35 @@ export class ProlificService {
     }).then((ctx) => this.studyView(ctx.study, ctx.submissions));
   }
 
+  /** A draft copied from a study; unless told otherwise its participants are blocked (a previous_studies_blocklist filter). */
+  async cloneStudy(id: string, blockPrevious: boolean): Promise<Record<string, unknown>> {
+    const source = await this.getStudyDoc(id);
+    const now = this.now();
+    const copy: StudyDoc = {
+      ...source,
+      _id: newProlificId(now.getTime()),
+      filters: [...source.filters, ...(blockPrevious ? [{ filter_id: FILTER_IDS.studiesBlock, selected_values: [id] }] : [])],
+      status: 'UNPUBLISHED',
+      stopped: false,
+      date_created: now,
+      published_at: null,
+    };
+    await this.models.studies.create(copy);
+    return this.studyView(copy, []);
+  }
+
+  /** What the study has cost so far (approved rewards, paid bonuses), or with `projected` what all its places will. */
+  async studyCost(id: string, projected: boolean): Promise<Record<string, unknown>> {
+    const ctx = await this.withStudy(id, async (c) => c);
+    const approved = ctx.submissions.filter((s) => s.status === 'APPROVED').length;
+    const rewards = ctx.study.reward * (projected ? ctx.study.total_available_places : approved);
+    const bulks = await this.models.bonuses.find({ study_id: id }).lean<BulkBonusDoc[]>();
+    const bonuses = bulks.reduce((sum, b) => sum + this.paysOf(b._id) * b.lines.reduce((t, l) => t + l.cents, 0), 0);
+    const money = (amount: number) => ({ amount, currency: 'USD' });
+    const breakdown = (cents: number) => ({ rewards: money(cents), fees: money(serviceFee(cents)), tax: money(0) });
+    return { rewards: breakdown(rewards), bonuses: breakdown(bonuses), _links: {} };
+  }
+
   async deleteStudy(id: string): Promise<void> {
     await this.withStudy(id, async (ctx) => {
       if (ctx.study.status !== 'UNPUBLISHED') throw wrongState('Published studies cannot be deleted; only drafts (UNPUBLISHED) can.');
@@ -885,6 +914,7 @@ export class ProlificService {
       .map((g) => g._id);
     return {
       participantId,
+      studies: new Set(mine.filter((s) => s.status !== 'RETURNED' && s.status !== 'TIMED-OUT').map((s) => s.study_id)),
       approvalRate: percentApproved(worker.profile, stats),
       approvals: worker.profile.baseline.approved + stats.approved,
       country: worker.profile.locale.Country,
