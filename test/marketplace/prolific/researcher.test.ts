@@ -427,3 +427,45 @@ describe('clones, costs and filters', () => {
     );
   });
 });
+
+describe('time and bulk review', () => {
+  it('times a submission out after maximum_allowed_time, giving its place back', async () => {
+    const made = await api(
+      'POST',
+      '/studies/',
+      draft({ total_available_places: 1, estimated_completion_time: 1, maximum_allowed_time: 6 }),
+    );
+    const studyId = String(obj(made).id);
+    await api('POST', `/studies/${studyId}/transition/`, { action: 'PUBLISH' });
+    const slow = await participant();
+    expect((await takePart(slow, studyId)).status).toBe(303);
+    expect((await (await participant()).client.get('/worker/prolific/studies')).html).not.toContain(studyId); // the one place is taken
+    h.running.marketplace.clock.advance(7 * 60_000);
+    expect(results(await api('GET', `/studies/${studyId}/submissions/`))[0]).toMatchObject({
+      participant_id: slow.pid,
+      status: 'TIMED-OUT',
+    });
+    expect(obj(await api('GET', `/studies/${studyId}/`))).toMatchObject({ status: 'ACTIVE', places_taken: 0 });
+    expect((await slow.client.get('/prolific/submissions/complete?cc=C0MPL3TE')).status).toBe(409);
+  });
+
+  it('approves in bulk by study and participants, answering with a string', async () => {
+    const made = await api('POST', '/studies/', draft({ total_available_places: 2 }));
+    const studyId = String(obj(made).id);
+    await api('POST', `/studies/${studyId}/transition/`, { action: 'PUBLISH' });
+    const two = [await participant(), await participant()];
+    for (const p of two) {
+      await takePart(p, studyId);
+      await p.client.get('/prolific/submissions/complete?cc=C0MPL3TE');
+    }
+    expect(obj(await api('GET', `/studies/${studyId}/`)).status).toBe('AWAITING REVIEW');
+    const before = await balance();
+    const answer = await api('POST', '/submissions/bulk-approve/', { study_id: studyId, participant_ids: two.map((p) => p.pid) });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(expect.any(String));
+    expect(results(await api('GET', `/studies/${studyId}/submissions/`)).map((s) => s.status)).toEqual(['APPROVED', 'APPROVED']);
+    expect(await balance()).toBe(before - 400);
+    expect(obj(await api('GET', `/studies/${studyId}/`)).status).toBe('COMPLETED');
+    expectError(await api('POST', '/submissions/bulk-approve/', { submission_ids: ['0123456789abcdef01234567'] }), 400);
+  });
+});
