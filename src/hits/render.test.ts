@@ -75,11 +75,14 @@ describe('renderHitPage', () => {
     ];
     expect(names(html)).toEqual(expected);
     expect(html.match(/<form /g)).toHaveLength(1);
+    // the form names MTurk's submission address itself: it submits with scripts off (the platform points it at turkSubmitTo)
+    expect(html).toContain('<form id="hit-form" method="post" action="https://www.mturk.com/mturk/externalSubmit">');
     for (const i of [1, 2, 3]) {
       const section = html.slice(html.indexOf(`id="item${i}"`), html.indexOf('</section>', html.indexOf(`id="item${i}"`)));
       expect(section).toContain(`data-sim-key="${item(i).key}"`);
       expect(section.match(/type="radio"/g)).toHaveLength(2);
-      expect(section).toContain(`<input type="radio" name="item${i}_answer" value="yes">`);
+      // required: without the page's script the browser itself asks for every item's answer
+      expect(section).toContain(`<input type="radio" name="item${i}_answer" value="yes" required>`);
       expect(section).toContain(`<input type="radio" name="item${i}_answer" value="no">`);
       expect(section).toContain(`<input type="hidden" name="item${i}_ms" value="0" data-sim-timer>`);
       expect(section).toContain(`<label for="item${i}-comment">`);

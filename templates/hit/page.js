@@ -1,7 +1,10 @@
 /* global window, document, URLSearchParams */
 // The HIT page's only script (inline; the page's Content-Security-Policy admits it by hash).
-// Preview mode, submit URL, "submit only when every item is answered", per-item timers,
-// and per-item counts of copies, pastes and focus losses (signs of LLM-assisted answers).
+// The form works without it: its action is MTurk's externalSubmit (the platform points it at
+// the assignment's turkSubmitTo), every answer is `required`. The script adds preview mode,
+// the submit URL from turkSubmitTo (the sandbox's), "submit only when every item is answered",
+// and what it measures: per-item timers and per-item counts of copies, pastes and focus
+// losses (signs of LLM-assisted answers).
 (function () {
   'use strict';
   var PREVIEW_ID = 'ASSIGNMENT_ID_NOT_AVAILABLE';

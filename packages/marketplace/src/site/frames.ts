@@ -95,7 +95,11 @@ export function framesRouter(site: SiteContext): Router {
     if (q.kind === 'ExternalQuestion') return res.set(FRAME_HEADERS).redirect(303, withParams(q.url, params));
     res.set(FRAME_HEADERS);
     if (q.kind === 'HTMLQuestion') {
-      const page = rewriteMturkPage(q.html, { origin, submitUrl: `${submitBase(origin, token)}/mturk/externalSubmit` });
+      const page = rewriteMturkPage(q.html, {
+        origin,
+        submitUrl: `${submitBase(origin, token)}/mturk/externalSubmit`,
+        assignmentId: assignment.id,
+      });
       return res.set('Content-Security-Policy', htmlQuestionCsp(origin)).type('html').send(page);
     }
     const xml = (await questionXml(site.mp, hit.id))!;

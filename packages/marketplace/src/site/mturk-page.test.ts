@@ -66,6 +66,25 @@ describe('MTurk pages', () => {
     );
   });
 
+  it("gives a form's assignmentId input the assignment's id, so that the form submits with scripts off", () => {
+    const page = [
+      '<form method="post" action="https://www.mturk.com/mturk/externalSubmit">',
+      '<input type="hidden" id="assignmentId" name="assignmentId" value="">',
+      '<INPUT type=hidden name=assignmentId>',
+      '<input name="other" value="kept"></form>',
+      '<input name="assignmentId" value="outside any form">',
+    ].join('\n');
+    const out = rewriteMturkPage(page, { origin, submitUrl, assignmentId: 'A1"<' });
+    expect(out).toBe(
+      page
+        .replace('action="https://www.mturk.com/mturk/externalSubmit"', `action="${submitUrl}"`)
+        .replace('name="assignmentId" value=""', 'name="assignmentId" value="A1&quot;&lt;"')
+        .replace('<INPUT type=hidden', '<INPUT value="A1&quot;&lt;" type=hidden'),
+    );
+    // a preview names no assignment: the inputs stay as written
+    expect(rewriteMturkPage(page, { origin })).toBe(page);
+  });
+
   it('serves the two scripts and lets the frame load exactly them', () => {
     expect(mturkScript('externalHIT_v1.js')).toContain('function turkSetAssignmentID');
     expect(mturkScript('crowd-html-elements.js')).toContain("'crowd-form': CrowdForm");

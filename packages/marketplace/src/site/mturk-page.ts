@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'parse5';
-import { elements, escapeHtml } from '../html-tree.js';
+import { attr, elements, escapeHtml, type HtmlElement, type HtmlNode } from '../html-tree.js';
 import { SizedCache } from '../store/sized-cache.js';
 import { SITE_TEMPLATE_DIR } from './views.js';
 
@@ -14,7 +14,9 @@ import { SITE_TEMPLATE_DIR } from './views.js';
  * documented behaviour) at /mturk/<name>, and the page's <script src> addresses are
  * rewritten to them. A form whose action is MTurk's own externalSubmit
  * (www.mturk.com or workersandbox.mturk.com) is pointed at this assignment's
- * <turkSubmitTo>/mturk/externalSubmit. Everything else of the page stays as written.
+ * <turkSubmitTo>/mturk/externalSubmit, and a form's `assignmentId` input is given the
+ * assignment's id (what MTurk pages' scripts copy from the frame's URL): so a page whose
+ * form names MTurk's address works with scripts off too. Everything else stays as written.
  */
 
 export const MTURK_SCRIPT_NAMES = ['externalHIT_v1.js', 'crowd-html-elements.js'] as const;
@@ -47,23 +49,34 @@ export function isMturkSubmitAddress(action: string): boolean {
   return u !== undefined && MTURK_SUBMIT_HOSTS.has(u.hostname.toLowerCase()) && u.pathname.replace(/\/+$/, '') === '/mturk/externalSubmit';
 }
 
-const MIGHT_NAME_MTURK = /externalHIT_v1\.js|crowd-html-elements\.js|mturk\.com/i;
+const MIGHT_NAME_MTURK = /externalHIT_v1\.js|crowd-html-elements\.js|mturk\.com|assignmentId/i;
 
-/** A place in a page to rewrite: an MTurk script's address, or MTurk's submission address. */
+/** A place in a page to rewrite: an MTurk script's address, MTurk's submission address, or a form's assignment id. */
 interface Spot {
   start: number;
   end: number;
   attr: string;
-  /** The script of ours it names; absent: a submission address. */
+  /** The script of ours it names. */
   script?: MturkScriptName;
+  /** The value of a form's `assignmentId` input (`end === start`: the input has no `value` to replace). */
+  assignmentId?: true;
 }
 
 /** Where `html` names MTurk's scripts and submission address (pure; found by parsing it). */
 function spotsOf(html: string): Spot[] {
   const doc = parse(html, { sourceCodeLocationInfo: true });
   const spots: Spot[] = [];
+  const forms = new Set<HtmlNode>();
   for (const el of elements(doc)) {
+    if (el.tagName === 'form') forms.add(el);
     const at = el.sourceCodeLocation?.attrs;
+    if (el.tagName === 'input' && attr(el, 'name') === 'assignmentId' && inForm(el, forms)) {
+      const value = at?.value;
+      const tag = el.sourceCodeLocation?.startTag;
+      if (value) spots.push({ start: value.startOffset, end: value.endOffset, attr: 'value', assignmentId: true });
+      // `<input` then a space: the new attribute goes right after the tag's name
+      else if (tag) spots.push({ start: tag.startOffset + 6, end: tag.startOffset + 6, attr: 'value', assignmentId: true });
+    }
     if (!at) continue;
     for (const a of el.attrs) {
       const loc = at[a.name];
@@ -99,17 +112,27 @@ function cachedSpots(html: string): Spot[] {
   return spots;
 }
 
+/** Whether `el` sits inside one of `forms` (the forms met before it in document order). */
+function inForm(el: HtmlElement, forms: ReadonlySet<HtmlNode>): boolean {
+  for (let node: HtmlNode | null = el.parentNode; node; node = 'parentNode' in node ? node.parentNode : null)
+    if (forms.has(node)) return true;
+  return false;
+}
+
 /**
- * The page with MTurk's script addresses pointing at `origin`'s copies and MTurk's
- * submission address at `submitUrl` (left alone when there is none: a preview submits nothing).
+ * The page with MTurk's script addresses pointing at `origin`'s copies, MTurk's submission
+ * address at `submitUrl` and a form's `assignmentId` input holding `assignmentId` (each
+ * left alone when not given: a preview submits nothing).
  */
-export function rewriteMturkPage(html: string, opts: { origin: string; submitUrl?: string }): string {
+export function rewriteMturkPage(html: string, opts: { origin: string; submitUrl?: string; assignmentId?: string }): string {
   // most pages name none of MTurk's addresses: they are served without parsing (a frame is opened per assignment)
   if (!MIGHT_NAME_MTURK.test(html)) return html;
   let out = html;
   for (const s of cachedSpots(html)) {
-    const value = s.script ? `${opts.origin}${mturkScriptPath(s.script)}` : opts.submitUrl;
-    if (value !== undefined) out = out.slice(0, s.start) + `${s.attr}="${escapeHtml(value)}"` + out.slice(s.end);
+    const value = s.script ? `${opts.origin}${mturkScriptPath(s.script)}` : s.assignmentId ? opts.assignmentId : opts.submitUrl;
+    if (value === undefined) continue;
+    const set = `${s.attr}="${escapeHtml(value)}"`;
+    out = out.slice(0, s.start) + (s.start === s.end ? ` ${set}` : set) + out.slice(s.end);
   }
   return out;
 }
