@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { parseAnswersXml } from '../domain/answers-xml.js';
 import { parseTest } from '../domain/question-xml.js';
 import type { Question } from '../domain/question-xml.js';
+import { workerAnswers } from './answers-view.js';
 import { frameSandbox } from './csp.js';
 import { dollars, duration, relative, when } from './format.js';
 import { groupHits, requirementText } from './hit-groups.js';
@@ -183,16 +183,8 @@ export function pagesRouter(site: SiteContext): Router {
         { frameOrigins: externalOrigins(a.question), ...notice(req) },
       );
     }
-    const answers = a.answerXml
-      ? parseAnswersXml(a.answerXml).map((e) => ({
-          question: e.questionIdentifier,
-          answer: [
-            ...(e.selections ?? []),
-            ...(e.otherSelectionText !== undefined ? [e.otherSelectionText] : []),
-            ...(e.freeText !== undefined ? [e.freeText] : []),
-          ].join(', '),
-        }))
-      : [];
+    // what the worker entered; the page's hidden fields (timers, event counts) are the requester's
+    const answers = a.answerXml ? workerAnswers(a.question, a.answerXml) : [];
     sendPage(
       res,
       site,
