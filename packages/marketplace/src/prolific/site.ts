@@ -20,7 +20,7 @@ const money = (cents: number): string => `$${(cents / 100).toFixed(2)}`;
 function page(res: Response, title: string, body: string, status = 200): void {
   const { csrf, worker } = locals(res);
   const who = worker
-    ? `<nav aria-label="Main"><a href="/worker/hits">HITs</a> <a href="/worker/prolific/studies">Studies</a> <a href="/worker/prolific/submissions">My studies</a> <a href="/worker/assignments">My work</a></nav>
+    ? `<nav aria-label="Main"><a href="/worker/hits">HITs</a> <a href="/worker/assignments">My work</a> <a href="/worker/qualifications">Qualifications</a> <a href="/worker/prolific/studies">Studies</a> <a href="/worker/prolific/submissions">My studies</a></nav>
 <form method="post" action="/worker/logout" class="logout"><input type="hidden" name="_csrf" value="${esc(csrf)}"><span class="who">${esc(worker.displayName)}</span> <button type="submit">Log out</button></form>`
     : '';
   res
