@@ -5,6 +5,7 @@ import {
   DEFAULT_SIGNIFICANCE,
   evaluateFiles,
   evaluationDocument,
+  measuresHelp,
   parseMeasures,
   perQueryLines,
   QRELS_FORMATS,
@@ -94,10 +95,8 @@ export function registerEvaluate(program: Command): void {
       'after',
       `
 Measures, named as ir_measures names them (k a positive integer; rel=N where binary):
-AP, AP@k, P@k, R@k, RR, RR@k, R-Prec (or Rprec), nDCG, nDCG@k, Success@k, Judged@k,
-Bpref, e.g. "AP(rel=2)", "P(rel=2)@10"; and nDCG_bridge@k (ideal DCG over all relevant
-documents, not cut at k), Hole@k (share of the top k relevant in the new qrels and
-unjudged in the base). Values equal ir_measures' (trec_eval's for most): grade −1 is
+${measuresHelp()};
+e.g. "AP(rel=2)", "P(rel=2)@10". Values equal ir_measures' (trec_eval's for most): grade −1 is
 judged non-relevant (no gain, judged for Judged@k, ignored by Bpref); nDCG and Judged
 take no relevance level. Means are over the queries of each qrels; a query missing from
 a run scores 0 (as ir_measures and trec_eval -c). Significance, per measure and qrels,

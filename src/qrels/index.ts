@@ -28,7 +28,15 @@ export {
   Votes,
 } from './merge.js';
 export type { MergeConflict, MergeCounts, MergeInput, MergeResult, MergeSummary, QrelsEntry } from './merge.js';
-export { DEFAULT_MEASURES, isPairMeasure, MEASURE_NAMES, parseMeasure, parseMeasures } from './measure-names.js';
+export {
+  DEFAULT_MEASURES,
+  isPairMeasure,
+  KNOWN_MEASURES,
+  MEASURE_NAMES,
+  measuresHelp,
+  parseMeasure,
+  parseMeasures,
+} from './measure-names.js';
 export type { Measure, MeasureName } from './measure-names.js';
 export { lexicalOrder, measureQuery, prepareQrels, relevantCount } from './measures.js';
 export type { PreparedQrels, QueryContext, QueryJudgments } from './measures.js';

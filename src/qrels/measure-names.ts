@@ -1,38 +1,19 @@
 import { UserError } from '../errors.js';
 import { quote } from './ids.js';
+import { measureDefinition, measureForms, MEASURES, type MeasureName } from './measures/registry.js';
 
 /**
  * Measure names as ir_measures writes them: `NAME`, `NAME@k`, `NAME(rel=N)`,
- * `NAME(rel=N)@k` (e.g. `AP`, `nDCG@10`, `P(rel=2)@10`). What each measure computes is
- * in measures.ts; docs/evaluation.md lists the conventions.
+ * `NAME(rel=N)@k` (e.g. `AP`, `nDCG@10`, `P(rel=2)@10`). Each measure's name, parameters
+ * and computation are in its file under measures/ (measures/registry.ts lists them);
+ * docs/evaluation.md lists the conventions.
  */
 
-export const MEASURE_NAMES = ['AP', 'P', 'R', 'RR', 'R-Prec', 'nDCG', 'Success', 'Judged', 'Bpref', 'nDCG_bridge', 'Hole'] as const;
-export type MeasureName = (typeof MEASURE_NAMES)[number];
-
-interface MeasureSpec {
-  /** required: `NAME@k` only; optional: with or without; none: never. */
-  cutoff: 'required' | 'optional' | 'none';
-  /** Whether `rel=N` applies: the measure is binary (relevant or not). */
-  rel: boolean;
-}
-
-const SPECS: Record<MeasureName, MeasureSpec> = {
-  AP: { cutoff: 'optional', rel: true },
-  P: { cutoff: 'required', rel: true },
-  R: { cutoff: 'required', rel: true },
-  RR: { cutoff: 'optional', rel: true },
-  'R-Prec': { cutoff: 'none', rel: true },
-  nDCG: { cutoff: 'optional', rel: false },
-  Success: { cutoff: 'required', rel: true },
-  Judged: { cutoff: 'required', rel: false },
-  Bpref: { cutoff: 'none', rel: true },
-  nDCG_bridge: { cutoff: 'required', rel: false },
-  Hole: { cutoff: 'required', rel: true },
-};
+export type { MeasureName } from './measures/registry.js';
+export const MEASURE_NAMES: readonly MeasureName[] = MEASURES.map((m) => m.name);
 
 /** Other spellings ir_measures and trec_eval users write. */
-const ALIASES: Record<string, MeasureName> = { Rprec: 'R-Prec', RPrec: 'R-Prec', MAP: 'AP', MRR: 'RR', BPref: 'Bpref' };
+const ALIASES: Record<string, MeasureName> = Object.fromEntries(MEASURES.flatMap((m) => (m.aliases ?? []).map((a) => [a, m.name])));
 
 export interface Measure {
   name: MeasureName;
@@ -47,9 +28,10 @@ export interface Measure {
 export const DEFAULT_MEASURES = ['nDCG@10', 'R@100', 'Success@10', 'Judged@10', 'Hole@10'] as const;
 
 /** Measures computed from the base and the new qrels together (one value per system). */
-export const isPairMeasure = (m: Measure): boolean => m.name === 'Hole';
+export const isPairMeasure = (m: Measure): boolean => measureDefinition(m.name).pair === true;
 
-const KNOWN = 'AP, AP@k, P@k, R@k, RR, RR@k, R-Prec, nDCG, nDCG@k, Success@k, Judged@k, Bpref, nDCG_bridge@k, Hole@k';
+/** Every form a measure may be written in, for errors and help: `AP, AP@k, P@k, …`. */
+export const KNOWN_MEASURES = MEASURES.flatMap(measureForms).join(', ');
 const SYNTAX = /^([A-Za-z_-]+)(?:\(([^()]*)\))?(?:@([^@]*))?$/;
 
 function lookup(name: string): MeasureName | undefined {
@@ -70,10 +52,10 @@ export function parseMeasure(text: string): Measure {
         : [...MEASURE_NAMES, ...Object.keys(ALIASES)].find((n) => n.toLowerCase() === written.toLowerCase());
     const hint = loose ? `; did you mean ${loose}${text.slice(written!.length)}?` : '';
     throw new UserError(
-      `unknown measure ${quote(text)}: known measures are ${KNOWN} (k a positive integer, optionally with (rel=N) before @k)${hint}`,
+      `unknown measure ${quote(text)}: known measures are ${KNOWN_MEASURES} (k a positive integer, optionally with (rel=N) before @k)${hint}`,
     );
   }
-  const spec = SPECS[name];
+  const spec = measureDefinition(name);
   let cutoff: number | null = null;
   if (match[3] !== undefined) {
     if (spec.cutoff === 'none') fail(`${name} takes no cutoff; write ${written}`);
@@ -107,4 +89,15 @@ export function parseMeasures(texts: readonly string[]): Measure[] {
   }
   if (seen.size === 0) throw new UserError('no measures given; e.g. --measures "AP nDCG@10 P@10"');
   return [...seen.values()];
+}
+
+/** The measures for `qrelay evaluate --help`: each form, other spellings and notes in parentheses. */
+export function measuresHelp(): string {
+  return MEASURES.flatMap((m) => {
+    const forms = measureForms(m);
+    const aliases = m.aliases ?? [];
+    const extra = [...(aliases.length > 0 ? [`or ${aliases.join(', ')}`] : []), ...(m.note === undefined ? [] : [m.note])];
+    if (extra.length > 0) forms[0] = `${forms[0]} (${extra.join('; ')})`;
+    return forms;
+  }).join(', ');
 }
