@@ -1,4 +1,5 @@
 import type { AssignmentDoc, BatchDoc } from '../db/models/index.js';
+import { isWorkerId, WORKER_ID_RULE } from '../crowd/ids.js';
 import { UserError } from '../errors.js';
 import { requireBatch } from '../batches/index.js';
 import { NO_BATCH } from './audit.js';
@@ -32,13 +33,10 @@ export async function workerScope(ctx: ActionContext, workerIds: readonly string
   return { batches, targets: [...targets].sort() };
 }
 
-const WORKER_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** A worker id as MTurk writes them; one line naming `where` otherwise. */
+/** A worker id as MTurk documents them (crowd/ids.ts); one line naming `where` otherwise. */
 export function checkWorkerId(value: string, where = 'WORKER'): string {
   const id = value.trim();
-  if (!WORKER_ID.test(id))
-    throw new UserError(`${where}: ${JSON.stringify(value)} is not a worker id (letters, digits, "_" or "-", at most 64)`);
+  if (!isWorkerId(id)) throw new UserError(`${where}: ${JSON.stringify(value.slice(0, 80))} is not a worker id (${WORKER_ID_RULE})`);
   return id;
 }
 

@@ -26,6 +26,9 @@ import {
   verifySessionCookie,
   type Session,
 } from './session.js';
+import { LoginLimiter } from './login-limit.js';
+import { ConsoleSessions } from './session-store.js';
+import { urlSegment } from './url.js';
 import { safeReturnPath, withMessage } from './view-model.js';
 
 /**
@@ -54,6 +57,9 @@ function templates(): Templates {
   if (cached) return cached;
   const hbs = Handlebars.create();
   hbs.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+  // a value placed in a URL path (a form's action): handlebars escapes HTML, not URLs, and
+  // a worker id such as `../batches/x/delete?` must stay one segment, not move the form
+  hbs.registerHelper('urlpart', (value: unknown) => urlSegment(String(value ?? '')));
   const read = (name: string) => readFileSync(join(TEMPLATE_DIR, name), 'utf8');
   const pages: Record<string, Handlebars.TemplateDelegate> = {};
   for (const name of ['login', 'batches', 'batch', 'worker', 'error']) pages[name] = hbs.compile(read(`${name}.hbs`));
@@ -109,9 +115,14 @@ export function consoleRouter(ctx: AppContext): Router {
     (_req, res) => void res.type('text/javascript').set('Cache-Control', 'no-cache').send(templates().js),
   );
 
-  // who is logged in (a signed cookie), and the CSRF token of their forms
-  router.use((req, res, next) => {
-    const session = verifySessionCookie(ctx.apiToken, readCookie(req.get('cookie'), SESSION_COOKIE), Date.now());
+  const sessions = new ConsoleSessions(ctx.connection);
+  const logins = new LoginLimiter();
+
+  // who is logged in (a signed cookie whose session is still open on the server), and the CSRF token of their forms
+  router.use(async (req, res, next) => {
+    const now = Date.now();
+    const signed = verifySessionCookie(ctx.apiToken, readCookie(req.get('cookie'), SESSION_COOKIE), now);
+    const session = signed && (await sessions.isOpen(signed, now)) ? signed : null;
     (res.locals as Locals).session = session;
     (res.locals as Locals).csrf = session ? csrfToken(ctx.apiToken, session) : '';
     next();
@@ -130,24 +141,41 @@ export function consoleRouter(ctx: AppContext): Router {
   router.get('/console', (_req, res) => res.redirect(303, '/'));
   router.get('/console/login', (req, res) => render(res, 200, 'login', 'Log in', { next: safeReturnPath(req.query.next) }));
 
-  router.post('/console/login', form, (req, res) => {
+  router.post('/console/login', form, async (req, res) => {
     const next = safeReturnPath(req.body?.next);
     // a login form posted from another site is refused (its Origin is not ours)
     const origin = req.get('origin');
     if (origin && origin !== `${req.protocol}://${req.get('host')}`)
       return render(res, 403, 'error', 'Refused', { message: 'log in from the console page itself' });
+    // too many wrong tokens from this address: it waits (the right token too), other addresses do not
+    const client = req.ip ?? 'unknown';
+    const waitMs = logins.waitMs(client, Date.now());
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      res.set('Retry-After', String(seconds));
+      return render(res, 429, 'error', 'Too many attempts', {
+        message: `too many wrong tokens from this address: wait ${seconds} s, then log in with the API token (QRELAY_API_TOKEN or <data dir>/api-token)`,
+      });
+    }
     if (!tokenMatches(ctx.apiToken, req.body?.token)) {
+      logins.failed(client, Date.now());
       return render(res, 401, 'login', 'Log in', { next, failed: true });
     }
-    const value = sessionCookieValue(ctx.apiToken, newSession(Date.now()));
+    logins.succeeded(client);
+    const session = newSession(Date.now());
+    await sessions.begin(session);
+    const value = sessionCookieValue(ctx.apiToken, session);
     res.set('Set-Cookie', setCookieHeader(value, { secure: req.secure, maxAgeSeconds: SESSION_TTL_MS / 1000 }));
     res.redirect(303, next);
   });
 
-  router.post('/console/logout', form, (req, res) => {
+  router.post('/console/logout', form, async (req, res) => {
     const s = (res.locals as Locals).session;
-    if (s && checkCsrf(ctx.apiToken, s, req.body?._csrf))
+    if (s && checkCsrf(ctx.apiToken, s, req.body?._csrf)) {
+      // ended on the server: a copy of the cookie is refused from now on
+      await sessions.end(s);
       res.set('Set-Cookie', setCookieHeader('', { secure: req.secure, maxAgeSeconds: 0 }));
+    }
     res.redirect(303, '/');
   });
 

@@ -2,9 +2,10 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * The console's login (pure apart from the random nonce): a person proves once that they
- * hold the API token; the server then sets a signed session cookie. Nothing is stored on
- * the server: the cookie is `<issued ms>.<nonce>.<HMAC>` under a key derived from the API
- * token, so it cannot be forged, and changing the token ends every session. Every form
+ * hold the API token; the server then sets a signed session cookie, `<issued ms>.<nonce>.<HMAC>`
+ * under a key derived from the API token, so it cannot be forged, and changing the token
+ * ends every session. The server also records each session (session-store.ts), so that
+ * logging out ends it for every copy of the cookie. Every form
  * carries a CSRF token derived from the session's nonce (a page of another site cannot
  * read it), and the cookie is SameSite=Strict and HttpOnly besides.
  */

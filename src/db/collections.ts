@@ -36,4 +36,6 @@ export const collections = {
   auditLog: 'audit_log',
   bonuses: 'bonuses',
   manualLabels: 'manual_labels',
+  // the console's live sessions: logging out ends one on the server (src/console/session-store.ts)
+  consoleSessions: 'console_sessions',
 } as const;
