@@ -101,7 +101,11 @@ describe('the token', () => {
     expectError(await api('GET', '/users/me/', undefined, `Bearer ${DEV_MARKETPLACE_PROLIFIC_TOKEN}`), 401);
     const me = await api('GET', '/users/me/');
     expect(me.status).toBe(200);
-    expect(obj(me)).toMatchObject({ id: expect.stringMatching(/^[a-f\d]{24}$/) as unknown, email: expect.any(String) as unknown });
+    expect(obj(me)).toMatchObject({
+      id: expect.stringMatching(/^[a-f\d]{24}$/) as unknown,
+      email: expect.any(String) as unknown,
+      available_balance: expect.any(Number) as unknown,
+    });
   });
 });
 
@@ -176,7 +180,7 @@ describe("a researcher's study, from draft to bonuses", () => {
     );
     expectError(await api('PATCH', `/studies/${studyId}/`, { reward: 10 }), 400);
     expectError(await api('DELETE', `/studies/${studyId}/`), 400);
-    const renamed = await api('PATCH', `/studies/${studyId}`, { internal_name: 'passages-final' });
+    const renamed = await api('PUT', `/studies/${studyId}`, { internal_name: 'passages-final' });
     expect(obj(renamed)).toMatchObject({ internal_name: 'passages-final', total_available_places: 3 });
   });
 

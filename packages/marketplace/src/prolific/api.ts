@@ -53,7 +53,7 @@ export function prolificApiRouter(service: ProlificService, token: string): Rout
   r.use(express.json({ limit: '2mb', type: () => true }));
 
   // ---- account
-  r.get('/users/me', (_req, res) => void res.json(service.me()));
+  r.get('/users/me', async (_req, res) => void res.json(await service.me()));
   r.get('/workspaces', (_req, res) => void res.json({ results: [service.workspace()] }));
   r.get('/workspaces/:ws', (req, res) => {
     service.checkWorkspace(req.params.ws);
@@ -86,10 +86,12 @@ export function prolificApiRouter(service: ProlificService, token: string): Rout
   });
   r.post('/studies', async (req, res) => void res.status(201).json(await service.createStudy(parseBody(createStudySchema, req.body))));
   r.get('/studies/:id', async (req, res) => void res.json(await service.getStudy(req.params.id)));
-  r.patch(
-    '/studies/:id',
-    async (req, res) => void res.json(await service.updateStudy(req.params.id, parseBody(updateStudySchema, req.body))),
-  );
+  // PUT (in Prolific's path list) is taken as PATCH: only the fields sent change
+  for (const method of ['patch', 'put'] as const)
+    r[method](
+      '/studies/:id',
+      async (req, res) => void res.json(await service.updateStudy(req.params.id, parseBody(updateStudySchema, req.body))),
+    );
   r.delete('/studies/:id', async (req, res) => {
     await service.deleteStudy(req.params.id);
     res.status(200).end();

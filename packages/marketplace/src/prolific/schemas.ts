@@ -112,10 +112,12 @@ export const createGroupSchema = z
     name: z.string().trim().min(1).max(255),
     workspace_id: id.optional(),
     organisation_id: id.optional(),
+    /** Deprecated by Prolific for workspace_id; still taken. */
+    project_id: id.optional(),
     description: z.string().max(2000).nullable().optional(),
     participant_ids: z.array(id).optional(),
   })
-  .refine((g) => g.workspace_id !== undefined || g.organisation_id !== undefined, {
+  .refine((g) => g.workspace_id !== undefined || g.organisation_id !== undefined || g.project_id !== undefined, {
     message: 'Either a workspace_id or an organisation_id must be specified.',
     path: ['workspace_id'],
   });

@@ -75,8 +75,8 @@ export class ProlificService {
 
   // ---- account
 
-  me(): Record<string, unknown> {
-    const balance = this.mp.ledger.balanceCents();
+  async me(): Promise<Record<string, unknown>> {
+    const { total_balance: balance, available_balance } = await this.balance();
     return {
       id: this.userId,
       email: 'researcher@marketplace.invalid',
@@ -85,7 +85,7 @@ export class ProlificService {
       current_workspace_id: this.workspaceId,
       currency_code: 'USD',
       balance,
-      available_balance: balance,
+      available_balance,
     };
   }
 
@@ -110,7 +110,7 @@ export class ProlificService {
     if (id !== this.workspaceId) throw notFound('Workspace');
   }
 
-  async balance(): Promise<Record<string, unknown>> {
+  async balance(): Promise<{ total_balance: number; available_balance: number } & Record<string, unknown>> {
     const total = this.mp.ledger.balanceCents();
     const committed = await this.committedCents();
     const available = total - committed;
@@ -643,6 +643,7 @@ export class ProlificService {
 
   async createGroup(body: {
     name: string;
+    project_id?: string | undefined;
     workspace_id?: string | undefined;
     organisation_id?: string | undefined;
     description?: string | null | undefined;
@@ -650,6 +651,7 @@ export class ProlificService {
   }): Promise<Record<string, unknown>> {
     if (body.workspace_id !== undefined && body.workspace_id !== this.workspaceId)
       throw badRequest({ workspace_id: ['Workspace not found.'] });
+    if (body.project_id !== undefined && body.project_id !== this.projectId) throw badRequest({ project_id: ['Project not found.'] });
     if (body.organisation_id !== undefined)
       throw badRequest({ organisation_id: ['This marketplace has no organisations: give workspace_id.'] });
     const now = this.now();
