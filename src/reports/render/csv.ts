@@ -1,6 +1,10 @@
 import { formatUsd } from '@qrelay/marketplace/fees';
+import { z } from 'zod';
 import type { ItemRow, Report, WorkerRow } from '../types.js';
-import type { CsvTable } from './formats.js';
+
+/** Which table a csv report holds: one table per csv file, so that any csv reader or spreadsheet takes it. */
+export const CsvTable = z.enum(['workers', 'items']);
+export type CsvTable = z.infer<typeof CsvTable>;
 
 type Value = string | number | boolean | null;
 
