@@ -46,6 +46,8 @@ const env: NodeJS.ProcessEnv = {
   QRELAY_API_TOKEN: 'bench-token-0123456789abcdef',
   MTURK_TARGET: 'local',
 };
+// the report names workers: it asks for the token (src/api/auth.ts)
+const AUTH = { Authorization: `Bearer ${env.QRELAY_API_TOKEN}` };
 // serve logs at its default level (info: a line per request), as a user runs it
 delete env.LOG_LEVEL;
 const config = loadConfig({ ...env, LOG_LEVEL: 'warn' });
@@ -87,7 +89,7 @@ try {
   const routes = { status: `${base}/api/v1/batches/bench`, report: `${base}/api/v1/batches/bench/report` };
   for (const [name, url] of Object.entries(routes)) {
     t0 = performance.now();
-    const res = await fetch(url);
+    const res = await fetch(url, { headers: AUTH });
     const body = await res.arrayBuffer();
     console.log(
       `first ${name}: HTTP ${res.status}, ${(body.byteLength / 1024).toFixed(0)} KiB in ${(performance.now() - t0).toFixed(0)} ms (prepared at start)`,
@@ -99,7 +101,7 @@ try {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const hit = (url: string) =>
     new Promise<number>((resolve, reject) => {
-      const req = get(url, { agent, headers: { 'Accept-Encoding': gzip ? 'gzip' : 'identity' } }, (res) => {
+      const req = get(url, { agent, headers: { ...AUTH, 'Accept-Encoding': gzip ? 'gzip' : 'identity' } }, (res) => {
         res.on('data', () => undefined);
         res.on('end', () => resolve(res.statusCode ?? 0));
         res.on('error', reject);
@@ -131,7 +133,7 @@ try {
   const achieved = total / ((performance.now() - started) / 1000);
 
   const after = await Promise.all(
-    [fetch(`${base}/healthz`), fetch(routes.status), fetch(routes.report)].map((p) =>
+    [fetch(`${base}/healthz`), fetch(routes.status), fetch(routes.report, { headers: AUTH })].map((p) =>
       p.then(
         (r) => r.status,
         () => 0,

@@ -120,10 +120,14 @@ describe('the REST API against /openapi.json', () => {
     for (const batch of ['ct-a', 'ct-d', 'missing', 'a|b']) {
       const b = encodeURIComponent(batch);
       conforms('get', '/api/v1/batches/{batch}', await r().get(`/api/v1/batches/${b}`));
-      for (const part of ['hits', 'votes', 'labels', 'workers'])
+      // with and without the token: the reads of worker data answer 401 without it
+      for (const part of ['hits', 'votes', 'labels', 'workers']) {
         conforms('get', `/api/v1/batches/{batch}/${part}`, await r().get(`/api/v1/batches/${b}/${part}`));
+        conforms('get', `/api/v1/batches/{batch}/${part}`, await r().get(`/api/v1/batches/${b}/${part}`).set(auth));
+      }
       for (const q of ['', '?format=md', '?format=csv&table=items', '?format=html', '?format=pdf'])
-        conforms('get', '/api/v1/batches/{batch}/report', await r().get(`/api/v1/batches/${b}/report${q}`));
+        conforms('get', '/api/v1/batches/{batch}/report', await r().get(`/api/v1/batches/${b}/report${q}`).set(auth));
+      conforms('get', '/api/v1/batches/{batch}/report', await r().get(`/api/v1/batches/${b}/report`));
       conforms(
         'post',
         '/api/v1/batches/{batch}/publish',
@@ -215,12 +219,17 @@ describe('the REST API against /openapi.json', () => {
     conforms('delete', '/api/v1/batches/{batch}', await r().delete('/api/v1/batches/missing').set(auth));
     conforms('delete', '/api/v1/batches/{batch}', await r().delete('/api/v1/batches/ct-d').set(auth));
     for (const b of ['ct-a', 'missing']) {
-      for (const part of ['items', 'manual-labels', 'audit', 'overview'])
+      for (const part of ['items', 'manual-labels', 'audit', 'overview']) {
         conforms('get', `/api/v1/batches/{batch}/${part}`, await r().get(`/api/v1/batches/${b}/${part}`));
-      conforms('get', '/api/v1/batches/{batch}/workers/{worker}/answers', await r().get(`/api/v1/batches/${b}/workers/${worker}/answers`));
+        conforms('get', `/api/v1/batches/{batch}/${part}`, await r().get(`/api/v1/batches/${b}/${part}`).set(auth));
+      }
+      const answers = `/api/v1/batches/${b}/workers/${worker}/answers`;
+      conforms('get', '/api/v1/batches/{batch}/workers/{worker}/answers', await r().get(answers));
+      conforms('get', '/api/v1/batches/{batch}/workers/{worker}/answers', await r().get(answers).set(auth));
       conforms('get', '/api/v1/workers', await r().get(`/api/v1/workers?batch=${b}`));
+      conforms('get', '/api/v1/workers', await r().get(`/api/v1/workers?batch=${b}`).set(auth));
     }
-    conforms('get', '/api/v1/workers', await r().get('/api/v1/workers'));
+    conforms('get', '/api/v1/workers', await r().get('/api/v1/workers').set(auth));
     conforms('get', '/api/v1/overview', await r().get('/api/v1/overview'));
 
     // the LLM steps as jobs (src/api/v1/llm.ts): no scheduler here, so a valid request is 503

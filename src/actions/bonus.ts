@@ -37,7 +37,7 @@ export interface BonusResult {
   amountCents: number;
   feeCents: number;
   uniqueRequestToken: string;
-  /** false: this very bonus had been paid already; nothing was sent. */
+  /** false: this very bonus had been paid already (by an earlier or a concurrent request); it was paid once. */
   paid: boolean;
   alreadyPaid: boolean;
 }
@@ -131,7 +131,14 @@ export async function payBonus(ctx: ActionContext, input: BonusInput): Promise<B
     reason: record.reason,
     uniqueRequestToken: token,
   });
-  await ctx.models.bonuses.updateOne({ _id: token }, { $set: { state: 'paid', paidAt: ctx.pipeline.now() } });
+  // requests for the same bonus at once all reach here (the token pays once on the
+  // platform); the one whose update turns `sending` into `paid` reports the payment and
+  // audits it, the others answer that it was paid already
+  const marked = await ctx.models.bonuses.updateOne(
+    { _id: token, state: 'sending' },
+    { $set: { state: 'paid', paidAt: ctx.pipeline.now() } },
+  );
+  if (marked.modifiedCount === 0) return { ...base, paid: false, alreadyPaid: true };
   // the batch's spend in its status and report snapshots (src/api/answers.ts) includes bonuses
   await touchBatch(ctx.pipeline, batch._id);
   await recordAudit(ctx, {

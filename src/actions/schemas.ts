@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENTITY_ID_PATTERN, ENTITY_ID_RULE, WORKER_ID_PATTERN, WORKER_ID_RULE } from '../crowd/ids.js';
 import { Judgment } from '../domain/cases.js';
 import { BatchName } from '../pipeline/names.js';
 
@@ -15,14 +16,13 @@ const optionalBatch = BatchName.optional().openapi({
 export const WorkerParam = z.object({
   worker: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .regex(WORKER_ID_PATTERN, WORKER_ID_RULE)
     .openapi({ param: { name: 'worker', in: 'path' }, example: 'A1EXAMPLEWORKER' }),
 });
 export const AssignmentParam = z.object({
   assignment: z
     .string()
-    .min(1)
-    .max(128)
+    .regex(ENTITY_ID_PATTERN, ENTITY_ID_RULE)
     .openapi({ param: { name: 'assignment', in: 'path' } }),
 });
 export const WorkersQuery = z.object({ batch: BatchName });
@@ -33,7 +33,7 @@ export const BlockBody = z.object({
 });
 export const UnblockBody = z.object({ reason: z.string().trim().max(1024).optional(), batch: optionalBatch });
 export const BonusBody = z.object({
-  assignmentId: z.string().min(1).max(128),
+  assignmentId: z.string().regex(ENTITY_ID_PATTERN, ENTITY_ID_RULE),
   amount: z
     .string()
     .regex(/^\$?\d{1,6}(\.\d{1,2})?$/)
@@ -48,10 +48,7 @@ export const BonusBody = z.object({
   batch: optionalBatch,
 });
 export const MessageBody = z.object({
-  workerIds: z
-    .array(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/))
-    .min(1)
-    .max(1000),
+  workerIds: z.array(z.string().regex(WORKER_ID_PATTERN, WORKER_ID_RULE)).min(1).max(1000),
   subject: text(200),
   text: text(4096),
   batch: optionalBatch,

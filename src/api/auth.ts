@@ -1,5 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { pathPattern } from './method-not-allowed.js';
+import { bearerAuth, registry } from './openapi.js';
 import { sendProblem } from './problem.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -10,15 +12,38 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Mutating requests must carry `Authorization: Bearer <QRELAY_API_TOKEN>`. */
-export function requireTokenForMutations(token: string): RequestHandler {
+/**
+ * The reads that need the token: every GET route whose registration in the OpenAPI
+ * document carries the bearer security requirement (those that return worker ids and
+ * their records: personal data). The document is the one list, so what it says and what
+ * the server does cannot drift apart.
+ */
+function securedReads(): RegExp[] {
+  const out: RegExp[] = [];
+  for (const d of registry.definitions) {
+    if (d.type !== 'route' || d.route.method !== 'get') continue;
+    if ((d.route.security ?? []).some((s) => bearerAuth.name in s)) out.push(pathPattern(d.route.path));
+  }
+  return out;
+}
+
+/**
+ * Requests that change state, and reads of worker data, must carry
+ * `Authorization: Bearer <QRELAY_API_TOKEN>`; other reads are open.
+ */
+export function requireToken(token: string): RequestHandler {
+  let reads: RegExp[] | undefined;
   return (req, res, next) => {
-    if (SAFE_METHODS.has(req.method)) return next();
+    if (SAFE_METHODS.has(req.method)) {
+      const path = `${req.baseUrl}${req.path}`;
+      if (req.method === 'OPTIONS' || !(reads ??= securedReads()).some((p) => p.test(path))) return next();
+    }
     const header = req.get('authorization') ?? '';
     const m = /^Bearer\s+(.+)$/i.exec(header);
     if (!m) {
       res.set('WWW-Authenticate', 'Bearer realm="qrelay"');
-      return sendProblem(res, 401, 'Unauthorized', 'this route changes state: send Authorization: Bearer <QRELAY_API_TOKEN>');
+      const why = SAFE_METHODS.has(req.method) ? 'this route returns worker data' : 'this route changes state';
+      return sendProblem(res, 401, 'Unauthorized', `${why}: send Authorization: Bearer <QRELAY_API_TOKEN>`);
     }
     if (!sameSecret(m[1]!.trim(), token)) {
       return sendProblem(res, 403, 'Forbidden', 'the bearer token is not the configured QRELAY_API_TOKEN');

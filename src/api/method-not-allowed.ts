@@ -1,6 +1,15 @@
 import type { RequestHandler } from 'express';
 import { sendProblem } from './problem.js';
 
+/** The requests a documented path (`/api/v1/batches/{batch}`) answers: each `{param}` one segment. */
+export function pathPattern(template: string): RegExp {
+  const source = template
+    .split(/\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
+  return new RegExp(`^${source}/?$`);
+}
+
 /**
  * 405 Method Not Allowed (with `Allow`) for a request whose path is one of the API's
  * routes but whose method is not one of that route's (TRACE, PUT on a GET route, ...);
@@ -19,11 +28,7 @@ export function methodNotAllowed(
     return Object.entries(all).map(([path, methods]) => {
       // HEAD answers wherever GET does (Express does so by itself)
       if (methods.has('GET')) methods.add('HEAD');
-      const source = path
-        .split(/\{[^}]+\}/)
-        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-        .join('[^/]+');
-      return { pattern: new RegExp(`^${source}/?$`), methods: [...methods].sort() };
+      return { pattern: pathPattern(path), methods: [...methods].sort() };
     });
   };
   return (req, res, next) => {

@@ -11,7 +11,8 @@ export const registry = new OpenAPIRegistry();
 export const bearerAuth = registry.registerComponent('securitySchemes', 'bearerAuth', {
   type: 'http',
   scheme: 'bearer',
-  description: 'QRELAY_API_TOKEN; required on every mutating route (POST, PUT, PATCH, DELETE).',
+  description:
+    'QRELAY_API_TOKEN; required on every mutating route (POST, PUT, PATCH, DELETE) and on every read that returns worker ids or their records (workers, votes, labels, items, answers, audit log, report).',
 });
 
 export const ProblemSchema = registry.register(

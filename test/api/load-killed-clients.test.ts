@@ -64,6 +64,8 @@ const status = async () =>
 /** Polls the dev database until `ok` holds (the proxy notices closed connections asynchronously). */
 const settled = (wanted: string, ok: (s: DevdbStatus) => boolean) => until(SETTLE_MS, `the dev database: ${wanted}`, status, ok);
 
+// the report names workers: it asks for the token (src/api/auth.ts)
+const AUTH = { Authorization: 'Bearer load-killed-test-token' };
 const routes = () => [`${base}/api/v1/batches/${BATCH}`, `${base}/api/v1/batches/${BATCH}/report`];
 
 /**
@@ -80,7 +82,7 @@ function get(url: string, abort: boolean, gzip: boolean): Promise<number> {
       done = true;
       resolve(status);
     };
-    const req = httpRequest(url, { headers: gzip ? { 'Accept-Encoding': 'gzip' } : {} }, (res) => {
+    const req = httpRequest(url, { headers: { ...AUTH, ...(gzip ? { 'Accept-Encoding': 'gzip' } : {}) } }, (res) => {
       if (abort) {
         res.once('data', () => {
           req.destroy();
@@ -166,7 +168,7 @@ describe('status and report under load, clients killed mid-response', () => {
       const urls = JSON.parse(process.argv[1]);
       let answered = 0;
       for (let i = 0; i < ${BURST}; i++) {
-        const req = request(urls[i % 2], { headers: i % 4 < 2 ? { 'Accept-Encoding': 'gzip' } : {} }, (res) => {
+        const req = request(urls[i % 2], { headers: { ...${JSON.stringify(AUTH)}, ...(i % 4 < 2 ? { 'Accept-Encoding': 'gzip' } : {}) } }, (res) => {
           res.once('data', () => { if (++answered === 10) process.stdout.write('answering\\n'); });
         });
         req.on('error', () => undefined);

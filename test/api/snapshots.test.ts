@@ -12,6 +12,8 @@ import { touchBatch } from '../../src/pipeline/revision.js';
 import { useTestDatabase } from '../support/db.js';
 import { importSampleBatch, tempDir, testContext } from '../pipeline/support.js';
 
+const auth = { Authorization: 'Bearer snapshot-test-token' };
+
 /**
  * Status and report are served from snapshots (src/api/snapshot.ts) keyed by the batch's
  * fingerprint, which the app keeps in memory: what this process changes through the
@@ -79,22 +81,22 @@ describe('status and report snapshots', () => {
   it('keeps answering a missing batch 404, never from a snapshot', async () => {
     const [one] = apps as [ReturnType<typeof createApp>];
     await request(one).get('/api/v1/batches/nosuch').expect(404);
-    await request(one).get('/api/v1/batches/nosuch/report').expect(404);
+    await request(one).get('/api/v1/batches/nosuch/report').set(auth).expect(404);
   });
 
   it('renders the report anew when the batch changes', async () => {
     const [one] = apps as [ReturnType<typeof createApp>];
-    const before = await request(one).get('/api/v1/batches/snap/report').expect(200);
+    const before = await request(one).get('/api/v1/batches/snap/report').set(auth).expect(200);
     expect(before.body.hits).toBe(1); // HITs never created are left out of the report
     const ctx = testContext(t);
     await ctx.models.hits.updateOne({ _id: 'snap|1' }, { $set: { state: 'published', hitId: 'SNAPHIT1' } });
     await touchBatch(ctx, 'snap');
-    const after = await request(one).get('/api/v1/batches/snap/report').set('Accept-Encoding', 'identity').expect(200);
+    const after = await request(one).get('/api/v1/batches/snap/report').set(auth).set('Accept-Encoding', 'identity').expect(200);
     expect(after.body.hits).toBe(2);
     expect(after.headers['content-encoding']).toBeUndefined();
     expect(after.text).not.toContain('\n'); // compact JSON, for programs
     // the same snapshot, gzipped once for clients that take it, under its own ETag
-    const zipped = await request(one).get('/api/v1/batches/snap/report').set('Accept-Encoding', 'gzip').expect(200);
+    const zipped = await request(one).get('/api/v1/batches/snap/report').set(auth).set('Accept-Encoding', 'gzip').expect(200);
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toMatch(/Accept-Encoding/);
     expect(zipped.headers.etag).not.toBe(after.headers.etag);
@@ -122,7 +124,7 @@ describe('status and report snapshots', () => {
 
   it('renders the report anew after a manual label decided through the API (the action bumps the revision)', async () => {
     const [one] = apps as [ReturnType<typeof createApp>];
-    const before = await request(one).get('/api/v1/batches/snap/report').expect(200);
+    const before = await request(one).get('/api/v1/batches/snap/report').set(auth).expect(200);
     expect(before.body.manualDecisions).toEqual([]);
     const item = await testContext(t).models.items.findOne({ batch: 'snap' }).lean<{ queryId: string; chunkId: string }>();
     await request(one)
@@ -130,7 +132,7 @@ describe('status and report snapshots', () => {
       .set('Authorization', 'Bearer snapshot-test-token')
       .send({ queryId: item!.queryId, chunkId: item!.chunkId, label: 'no', note: 'read it myself' })
       .expect(200);
-    const after = await request(one).get('/api/v1/batches/snap/report').expect(200);
+    const after = await request(one).get('/api/v1/batches/snap/report').set(auth).expect(200);
     expect(after.body.manualDecisions).toEqual([expect.objectContaining({ label: 'no', note: 'read it myself' })]);
   });
 });

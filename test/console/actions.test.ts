@@ -65,7 +65,7 @@ const bonusesFor = async (assignmentId: string) =>
 
 describe('REST actions under /api/v1', () => {
   it('lists the workers with checks, agreement, flags, blocks, scores and bonuses', async () => {
-    const res = await request(app).get(`/api/v1/workers?batch=${BATCH}`);
+    const res = await request(app).get(`/api/v1/workers?batch=${BATCH}`).set(auth);
     expect(res.status).toBe(200);
     expect(res.body.batch).toBe(BATCH);
     const byId = new Map((res.body.workers as Array<{ workerId: string }>).map((w) => [w.workerId, w]));
@@ -91,7 +91,9 @@ describe('REST actions under /api/v1', () => {
     const again = await request(app).post(`/api/v1/workers/${workers.w3}/block`).set(auth).send({ reason: 'fails checks' });
     expect(again.body).toMatchObject({ wasBlocked: true });
     expect(
-      (await request(app).get(`/api/v1/workers?batch=${BATCH}`)).body.workers.find((w: { workerId: string }) => w.workerId === workers.w3),
+      (await request(app).get(`/api/v1/workers?batch=${BATCH}`).set(auth)).body.workers.find(
+        (w: { workerId: string }) => w.workerId === workers.w3,
+      ),
     ).toMatchObject({ blocked: true, blockReason: 'fails checks' });
     const unblock = await request(app).post(`/api/v1/workers/${workers.w3}/unblock`).set(auth).send({});
     expect(unblock.body).toMatchObject({ blocked: false, wasBlocked: true });
@@ -189,11 +191,11 @@ describe('REST actions under /api/v1', () => {
     const after = (await request(app).get(`/api/v1/batches/${BATCH}`)).body;
     // 4 more valid votes: the discarded assignment answered the 4 real items of HIT 0
     expect(after.validVotes).toBe(before.validVotes + 4);
-    const w3 = (await request(app).get(`/api/v1/workers?batch=${BATCH}`)).body.workers.find(
+    const w3 = (await request(app).get(`/api/v1/workers?batch=${BATCH}`).set(auth)).body.workers.find(
       (w: { workerId: string }) => w.workerId === workers.w3,
     );
     expect(w3.assignments.counted).toBe(2);
-    const answers = (await request(app).get(`/api/v1/batches/${BATCH}/workers/${workers.w3}/answers`)).body as Array<{
+    const answers = (await request(app).get(`/api/v1/batches/${BATCH}/workers/${workers.w3}/answers`).set(auth)).body as Array<{
       assignmentId: string;
       review: string;
       kind: string;
@@ -203,7 +205,7 @@ describe('REST actions under /api/v1', () => {
   });
 
   it('takes a manual label into the exported JSONL qrels with source manual, and lists it', async () => {
-    const items = (await request(app).get(`/api/v1/batches/${BATCH}/items`)).body as Array<{
+    const items = (await request(app).get(`/api/v1/batches/${BATCH}/items`).set(auth)).body as Array<{
       queryId: string;
       chunkId: string;
       label: string;
@@ -223,7 +225,7 @@ describe('REST actions under /api/v1', () => {
       expect.objectContaining({ queryId: item.queryId, chunkId: item.chunkId, label: flipped, note: 'read it myself' }),
     ]);
     expect(
-      ((await request(app).get(`/api/v1/batches/${BATCH}/items`)).body as typeof items).find(
+      ((await request(app).get(`/api/v1/batches/${BATCH}/items`).set(auth)).body as typeof items).find(
         (i) => i.queryId === item.queryId && i.chunkId === item.chunkId,
       ),
     ).toMatchObject({ label: flipped, source: 'manual' });
@@ -254,7 +256,7 @@ describe('REST actions under /api/v1', () => {
     expect((await request(app).get('/api/v1/batches/con-draft')).status).toBe(404);
     const refused = await request(app).delete(`/api/v1/batches/${BATCH}`).set(auth);
     expect(refused.status).toBe(409);
-    const audit = (await request(app).get(`/api/v1/batches/${BATCH}/audit`)).body as Array<{
+    const audit = (await request(app).get(`/api/v1/batches/${BATCH}/audit`).set(auth)).body as Array<{
       who: string;
       action: string;
       outcome: string;

@@ -156,7 +156,7 @@ describe('the console on the npm start demo', () => {
       connection: e.db.connection,
       apiToken: 'console-on-demo-token',
     });
-    const rest = await request(app).get('/api/v1/workers?batch=sample');
+    const rest = await request(app).get('/api/v1/workers?batch=sample').set('Authorization', 'Bearer console-on-demo-token');
     expect(rest.status).toBe(200);
     expect(rest.body.platform).toEqual(listed.platform);
     expect(rest.body.workers).toEqual(listed.workers);

@@ -48,6 +48,8 @@ async function simulatedBatch(): Promise<void> {
   if (!complete) throw new Error('the simulated batch did not complete within a simulated week');
 }
 
+const auth = { Authorization: 'Bearer report-test-token' };
+
 function appContext(): AppContext {
   return {
     config: loadConfig({ ...process.env }),
@@ -130,18 +132,18 @@ describe('qrelay report --runs: did the holes matter', () => {
 describe('GET /api/v1/batches/{batch}/report', () => {
   it('serves every format with its media type', async () => {
     const app = createApp(appContext());
-    const json = await request(app).get(`/api/v1/batches/${BATCH}/report`);
+    const json = await request(app).get(`/api/v1/batches/${BATCH}/report`).set(auth);
     expect(json.status).toBe(200);
     expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(ReportContract.safeParse(json.body).success).toBe(true);
-    const md = await request(app).get(`/api/v1/batches/${BATCH}/report?format=md`);
+    const md = await request(app).get(`/api/v1/batches/${BATCH}/report?format=md`).set(auth);
     expect([md.status, md.headers['content-type']]).toEqual([200, 'text/markdown; charset=utf-8']);
     expect(md.text).toContain(BATCH);
-    const html = await request(app).get(`/api/v1/batches/${BATCH}/report?format=html`);
+    const html = await request(app).get(`/api/v1/batches/${BATCH}/report?format=html`).set(auth);
     expect([html.status, html.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8']);
     expect(html.headers['content-security-policy']).toContain("default-src 'none'");
     expect(html.text).toMatch(/^<!DOCTYPE html>/i);
-    const csv = await request(app).get(`/api/v1/batches/${BATCH}/report?format=csv&table=items`);
+    const csv = await request(app).get(`/api/v1/batches/${BATCH}/report?format=csv&table=items`).set(auth);
     expect([csv.status, csv.headers['content-type']]).toEqual([200, 'text/csv; charset=utf-8; header=present']);
     expect(csv.text.trim().split('\n')).toHaveLength(CASES + 1);
   });
@@ -150,11 +152,11 @@ describe('GET /api/v1/batches/{batch}/report', () => {
     const ctx = testContext(h.db);
     await importFile(ctx, writeLines(dir, 'draft.jsonl', sampleLines('escalations.jsonl').slice(0, 2)), { batch: 'draft' });
     const app = createApp(appContext());
-    const bad = await request(app).get(`/api/v1/batches/${BATCH}/report?format=pdf`);
+    const bad = await request(app).get(`/api/v1/batches/${BATCH}/report?format=pdf`).set(auth);
     expect([bad.status, bad.headers['content-type']]).toEqual([400, 'application/problem+json; charset=utf-8']);
     expect(bad.body.errors[0].field).toBe('query.format');
-    expect((await request(app).get('/api/v1/batches/nothing-here/report')).status).toBe(404);
-    const draft = await request(app).get('/api/v1/batches/draft/report');
+    expect((await request(app).get('/api/v1/batches/nothing-here/report').set(auth)).status).toBe(404);
+    const draft = await request(app).get('/api/v1/batches/draft/report').set(auth);
     expect(draft.status).toBe(409);
     expect(draft.body.detail).toBe('batch draft is not published: there is nothing to report yet');
   });

@@ -153,13 +153,13 @@ describe('REST /api/v1/batches', () => {
     });
     expect(status.fleissKappa.value).toBeGreaterThan(0.99);
 
-    const votes = await request(app).get('/api/v1/batches/api-a/votes');
+    const votes = await request(app).get('/api/v1/batches/api-a/votes').set(auth);
     expect(votes.body).toHaveLength(24);
     expect(votes.body.every((v: { counts: boolean; ms: number }) => v.counts && v.ms === 15000)).toBe(true);
-    const labels = await request(app).get('/api/v1/batches/api-a/labels');
+    const labels = await request(app).get('/api/v1/batches/api-a/labels').set(auth);
     expect(labels.body).toHaveLength(8);
     expect(labels.body[0]).toMatchObject({ method: 'majority', complete: true, validVotes: 3 });
-    const ws = await request(app).get('/api/v1/batches/api-a/workers');
+    const ws = await request(app).get('/api/v1/batches/api-a/workers').set(auth);
     expect(ws.body).toHaveLength(3);
     expect(ws.body[0]).toMatchObject({
       assignments: { submitted: 2, counted: 2 },

@@ -45,6 +45,11 @@ export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
 const secured = { security: [{ [bearerAuth.name]: [] }] };
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
 const notFound = problemResponse('no such batch');
+/** Reads that return worker ids: the token is asked for (api/auth.ts reads `security` from here). */
+const workerData = {
+  401: problemResponse('missing bearer token: this route returns worker data'),
+  403: problemResponse('wrong bearer token'),
+};
 
 registry.registerPath({
   method: 'post',
@@ -154,21 +159,24 @@ registry.registerPath({
   path: '/api/v1/batches/{batch}/votes',
   summary: 'Every answer to a real item (attention checks excluded), valid or not',
   request: { params: BatchParam },
-  responses: { 200: json(z.array(VoteSchema), 'the votes'), 404: notFound },
+  ...secured,
+  responses: { 200: json(z.array(VoteSchema), 'the votes'), ...workerData, 404: notFound },
 });
 registry.registerPath({
   method: 'get',
   path: '/api/v1/batches/{batch}/labels',
   summary: 'The label of every real item (majority of its valid votes, or Dawid–Skene)',
   request: { params: BatchParam },
-  responses: { 200: json(z.array(LabelSchema), 'the labels'), 404: notFound },
+  ...secured,
+  responses: { 200: json(z.array(LabelSchema), 'the labels'), ...workerData, 404: notFound },
 });
 registry.registerPath({
   method: 'get',
   path: '/api/v1/batches/{batch}/workers',
   summary: 'Per-worker statistics: assignments, attention-check pass rate by polarity, leave-one-out agreement, median time per item',
   request: { params: BatchParam },
-  responses: { 200: json(z.array(WorkerSchema), 'the workers'), 404: notFound },
+  ...secured,
+  responses: { 200: json(z.array(WorkerSchema), 'the workers'), ...workerData, 404: notFound },
 });
 
 /** Pipeline errors as problems: a missing batch 404, a refused file 400 with its lines, the platform 502. */

@@ -28,8 +28,8 @@ import { BatchParam } from './pipeline-schemas.js';
 
 /**
  * The requester's actions as REST routes (the CLI and the console page call the same
- * operations, src/actions/). Reads are open like the other GET routes; every action needs
- * the bearer token (api/auth.ts) and is recorded in the batch's audit log as `api`.
+ * operations, src/actions/). Every action, and every read that returns worker ids, needs
+ * the bearer token (api/auth.ts); actions are recorded in the batch's audit log as `api`.
  */
 
 const secured = { security: [{ [bearerAuth.name]: [] }] };
@@ -98,21 +98,38 @@ for (const a of actions)
     responses: { 200: json('done (or already done: see the fields)'), ...errors, 409: problemResponse("not allowed in the batch's state") },
   });
 
-const reads: Array<{ path: string; summary: string; request: Record<string, unknown>; list?: true }> = [
+/** The shape of the worker ids a read returns (its other fields as qrelay's CLI prints them with --json). */
+const workerIdField = z.string().openapi({ description: 'an MTurk worker id (personal data: the route asks for the token)' });
+const WorkerRows = z.looseObject({
+  batch: z.string(),
+  workers: z.array(z.looseObject({ workerId: workerIdField, worker: workerIdField })),
+});
+const WorkerAnswerRows = z.array(z.looseObject({ assignmentId: z.string() }));
+const ItemRows = z.array(z.looseObject({ votes: z.array(z.looseObject({ workerId: workerIdField, assignmentId: z.string() })) }));
+const AuditRows = z.array(z.looseObject({ subject: z.string().openapi({ description: 'the worker id, assignment or item acted on' }) }));
+
+/**
+ * `workerData`: the read returns worker ids and their records (personal data), so it asks
+ * for the bearer token like a mutation (api/auth.ts reads this `security` from the document).
+ */
+const reads: Array<{ path: string; summary: string; request: Record<string, unknown>; list?: true; workerData?: z.ZodType }> = [
   {
     path: '/api/v1/workers',
+    workerData: WorkerRows,
     summary:
       "A batch's workers: assignments, check results, agreement, time per item, flags, blocked, qualification scores, bonuses paid (as qrelay workers --json); when the platform does not answer, blocked and qualifications are null and platform.note says why",
     request: { query: WorkersQuery },
   },
   {
     path: '/api/v1/batches/{batch}/workers/{worker}/answers',
+    workerData: WorkerAnswerRows,
     summary: "One worker's answers next to the final labels (real items) and the known answers (checks)",
     request: { params: BatchParam.merge(WorkerParam) },
     list: true,
   },
   {
     path: '/api/v1/batches/{batch}/items',
+    workerData: ItemRows,
     summary:
       'Every real item: votes with comments and "difficult" marks, the debate, the label and its source (manual, crowd, unresolved, pending)',
     request: { params: BatchParam },
@@ -126,6 +143,7 @@ const reads: Array<{ path: string; summary: string; request: Record<string, unkn
   },
   {
     path: '/api/v1/batches/{batch}/audit',
+    workerData: AuditRows,
     summary: "The batch's audit log: every action, who, when, why, outcome",
     request: { params: BatchParam },
     list: true,
@@ -142,9 +160,14 @@ for (const r of reads)
     method: 'get',
     path: r.path,
     summary: r.summary,
+    ...(r.workerData && secured),
     request: r.request,
     responses: {
-      200: json(r.list ? 'the list' : 'the data', r.list ? z.array(z.looseObject({})) : undefined),
+      200: json(r.list ? 'the list' : 'the data', r.workerData ?? (r.list ? z.array(z.looseObject({})) : undefined)),
+      ...(r.workerData && {
+        401: problemResponse('missing bearer token: this route returns worker data'),
+        403: problemResponse('wrong bearer token'),
+      }),
       404: problemResponse('no such batch or worker'),
     },
   });

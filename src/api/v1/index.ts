@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requireTokenForMutations } from '../auth.js';
+import { requireToken } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { batchesRouter } from './batches.js';
 import { consoleActionsRouter } from './console-actions.js';
@@ -13,7 +13,8 @@ export function apiV1Router(ctx: AppContext): Router {
   const router = Router();
   // platforms cannot send the bearer token: this route checks a key in its path instead
   router.use(notificationsRouter(ctx));
-  router.use(requireTokenForMutations(ctx.apiToken));
+  // mutations and reads of worker data (documented with bearer security in /openapi.json)
+  router.use(requireToken(ctx.apiToken));
   router.use(jobsRouter(ctx));
   router.use(batchesRouter(ctx));
   router.use(reportsRouter(ctx));

@@ -4,7 +4,7 @@ import { HttpProblem, UserError } from '../../errors.js';
 import { BatchNotFound, BatchStateError } from '../../pipeline/errors.js';
 import { CsvTable, ReportContract, ReportFormat } from '../../reports/index.js';
 import type { AppContext } from '../context.js';
-import { problemResponse, registry } from '../openapi.js';
+import { bearerAuth, problemResponse, registry } from '../openapi.js';
 import { answersOf } from '../answers.js';
 import { sendAnswer, type RenderedAnswer } from '../snapshot.js';
 import { zodProblemErrors } from '../problem.js';
@@ -24,6 +24,8 @@ registry.registerPath({
   summary: "The batch's cost, latency and quality report (as `qrelay report`)",
   description:
     "holesFound and cost.perHole are counted against the base qrels of the batch's last `qrelay export-qrels`; null before any export.",
+  // its per-worker tables name workers: the token is asked for (api/auth.ts)
+  security: [{ [bearerAuth.name]: [] }],
   request: { params: BatchParam, query: ReportQuery },
   responses: {
     200: {
@@ -36,6 +38,8 @@ registry.registerPath({
       },
     },
     400: problemResponse('an unknown format or table'),
+    401: problemResponse('missing bearer token: the report names workers'),
+    403: problemResponse('wrong bearer token'),
     404: problemResponse('no such batch'),
     409: problemResponse('the batch is not published yet'),
   },
