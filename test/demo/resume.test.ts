@@ -43,7 +43,12 @@ describe('stopping and continuing the demo', () => {
     const stopped = await first.exited;
     expect(stopped.code, `${first.stdout()}\n${first.stderr()}`).toBe(0);
     // one line: what stopped, what the next start continues
-    expect(first.stderr().split('\n').filter((l) => l.startsWith('qrelay: '))).toEqual([
+    expect(
+      first
+        .stderr()
+        .split('\n')
+        .filter((l) => l.startsWith('qrelay: ')),
+    ).toEqual([
       `qrelay: stopped the marketplace at ${e.marketplaceUrl}; the next \`qrelay demo\` (or \`npm start\`) continues batch sample where it stopped (what was done is kept)`,
     ]);
     expect(first.stdout()).not.toMatch(/^review: /m);
