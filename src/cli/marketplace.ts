@@ -16,7 +16,9 @@ import {
   withProfileOptions,
   type ProfileOptions,
 } from './marketplace-workers.js';
+import { databaseNames } from './lifecycle.js';
 import { action, onShutdownSignal } from './run.js';
+import { stopLine } from './stop-line.js';
 import { parsePort, parsePositiveNumber } from './options.js';
 
 /**
@@ -108,6 +110,10 @@ export function registerMarketplace(program: Command): void {
           onShutdownSignal(async () => {
             await serving.close();
             await database.close();
+            return stopLine(
+              [`the marketplace at ${serving.url}`, ...databaseNames(database)],
+              'the next `qrelay marketplace` serves the same HITs, workers and accounts again',
+            );
           });
           process.stdout.write(
             `marketplace: MTurk Requester API at ${running.url} (sign with MARKETPLACE_ACCESS_KEY_ID); worker site at ${running.url}/worker/; operator interface at ${running.url}/admin (token: qrelay marketplace admin-token)\n`,

@@ -31,8 +31,11 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): 
   };
 }
 
-/** Runs `close` on SIGINT/SIGTERM; a second signal exits at once. */
-export function onShutdownSignal(close: () => Promise<void>): void {
+/**
+ * Runs `close` on SIGINT/SIGTERM, then prints the one line it returns (what stopped, what
+ * the next start continues) and exits; a second signal exits at once.
+ */
+export function onShutdownSignal(close: () => Promise<string>): void {
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -40,9 +43,11 @@ export function onShutdownSignal(close: () => Promise<void>): void {
       process.exit(130);
     }
     stopping = true;
-    process.stderr.write(`qrelay: ${signal} received, shutting down (finishing requests and jobs)\n`);
     close().then(
-      () => process.exit(0),
+      (line) => {
+        process.stderr.write(`qrelay: ${line}\n`);
+        process.exit(0);
+      },
       (err: unknown) => reportFailure(err),
     );
   };

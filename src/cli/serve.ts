@@ -6,7 +6,7 @@ import { createLogger } from '../log.js';
 import { migrateDatabase } from '../db/migrate-database.js';
 import { startServer } from '../server.js';
 import { parsePort } from './options.js';
-import { ProcessLifecycle } from './lifecycle.js';
+import { marketplaceNames, ProcessLifecycle, serverNames } from './lifecycle.js';
 import { action } from './run.js';
 
 export function registerServe(program: Command): void {
@@ -23,12 +23,14 @@ export function registerServe(program: Command): void {
         const config = loadConfig();
         if (opts.port !== undefined) config.http.port = opts.port;
         const logger = createLogger(config.logLevel);
-        const life = new ProcessLifecycle();
-        const server = life.own(await startServer(config, logger));
-        if (!opts.marketplace || config.env.MTURK_TARGET !== 'local') return;
+        const life = new ProcessLifecycle({
+          next: () => 'the next `qrelay serve` serves the same batches again, and their jobs continue where they stopped',
+        });
+        const server = await life.open(startServer(config, logger), serverNames);
+        if (life.aborted || !opts.marketplace || config.env.MTURK_TARGET !== 'local') return;
         let market: BundledMarketplace;
         try {
-          market = life.own(await bundledMarketplace(config, logger, server.database.connection));
+          market = await life.open(bundledMarketplace(config, logger, server.database.connection), marketplaceNames);
         } catch (err) {
           await life.closeAll();
           throw err;

@@ -15,7 +15,7 @@ import { createLogger, type Logger } from '../log.js';
 import { createPipelineContext } from '../pipeline/context.js';
 import { migrateDatabase } from '../db/migrate-database.js';
 import { startServer } from '../server.js';
-import { ProcessLifecycle } from './lifecycle.js';
+import { databaseNames, marketplaceNames, ProcessLifecycle, serverNames } from './lifecycle.js';
 import { action } from './run.js';
 
 /**
@@ -53,6 +53,21 @@ interface DemoDeps {
   market: BundledMarketplace;
   signal: AbortSignal;
   progress: Progress;
+  /** Told which batch the run is, once chosen (the line printed on Ctrl-C names it). */
+  onBatch: (batch: string) => void;
+}
+
+/** Where a long-running command stands, for what the line printed on Ctrl-C says the next start does. */
+interface Stage {
+  phase: 'starting' | 'demo' | 'serving';
+  batch?: string;
+}
+
+/** What the next run of `command` does after Ctrl-C stopped this one at `stage`. */
+function nextStart(command: string, stage: Stage): string {
+  if (stage.phase === 'starting') return `the next ${command} starts again`;
+  if (stage.phase === 'serving') return `the next ${command} serves the same batches again, and their jobs continue where they stopped`;
+  return `the next ${command} continues ${stage.batch ? `batch ${stage.batch}` : 'the demo'} where it stopped (what was done is kept)`;
 }
 
 /** Runs (or continues) a demo run; false when Ctrl-C stopped it. */
@@ -64,6 +79,7 @@ async function demoOnce(deps: DemoDeps, opts: DemoCliOptions): Promise<boolean> 
     dataDir: config.dataDir,
     ...(opts.sampleSize !== undefined && { cases: opts.sampleSize }),
   });
+  deps.onBatch(run._id);
   say(
     resumed
       ? `qrelay demo: continuing batch ${run._id} (${run.cases} escalated cases), which did not finish last time`
@@ -92,7 +108,7 @@ async function demoOnce(deps: DemoDeps, opts: DemoCliOptions): Promise<boolean> 
     return true;
   } catch (err) {
     if (!(err instanceof DemoInterrupted)) throw err;
-    say(`qrelay demo: stopped; batch ${run._id} keeps what was done: run the same command again to continue it`);
+    // the lifecycle's one line says what stopped and what the next start continues
     return false;
   }
 }
@@ -135,17 +151,28 @@ targets it, so actions reach the demo's workers). Files go to <QRELAY_DATA_DIR>/
       const config = loadConfig();
       const logger = demoLogger(config);
       const terminal = process.stdout.isTTY === true;
-      const server = await startServer(config, logger);
-      const life = new ProcessLifecycle({ endLine: terminal });
-      life.own(server);
+      const stage: Stage = { phase: 'starting' };
+      const life = new ProcessLifecycle({ endLine: terminal, next: () => nextStart('`npm start`', stage) });
+      const server = await life.open(startServer(config, logger), serverNames);
       try {
-        const market = life.own(await bundledMarketplace(config, logger, server.database.connection));
+        if (life.aborted) return;
+        const market = await life.open(bundledMarketplace(config, logger, server.database.connection), marketplaceNames);
+        if (life.aborted) return;
         const connection = server.database.connection;
         const batches = await connection.collection(collections.batches).countDocuments({});
         const unfinished = await unfinishedRun(connection);
         if (batches === 0 || unfinished) {
+          stage.phase = 'demo';
           const demo = demoOnce(
-            { config, logger, connection, market, signal: life.signal, progress: createProgress(process.stdout, { terminal }) },
+            {
+              config,
+              logger,
+              connection,
+              market,
+              signal: life.signal,
+              progress: createProgress(process.stdout, { terminal }),
+              onBatch: (batch) => (stage.batch = batch),
+            },
             opts,
           );
           if (!(await life.track(demo))) return;
@@ -154,6 +181,7 @@ targets it, so actions reach the demo's workers). Files go to <QRELAY_DATA_DIR>/
             `qrelay start: the database already holds ${batches} batch${batches === 1 ? '' : 'es'}, so the demo does not run again; \`qrelay demo\` (or \`npx qrelay demo\`) runs it as a new batch`,
           );
         }
+        stage.phase = 'serving';
         say('');
         for (const line of servingLines(config, server.url, market)) say(line);
       } catch (err) {
@@ -175,12 +203,16 @@ targets it, so actions reach the demo's workers). Files go to <QRELAY_DATA_DIR>/
       const config = loadConfig();
       const logger = demoLogger(config);
       const terminal = process.stdout.isTTY === true;
-      const database = await openDatabase(config);
-      const life = new ProcessLifecycle({ endLine: terminal });
-      life.own(database);
+      const stage: Stage = { phase: 'starting' };
+      const life = new ProcessLifecycle({ endLine: terminal, next: () => nextStart('`qrelay demo` (or `npm start`)', stage) });
+      const database = await life.open(openDatabase(config), databaseNames);
       try {
-        await migrateDatabase(database, logger);
-        const market = life.own(await bundledMarketplace(config, logger, database.connection));
+        if (life.aborted) return;
+        await life.track(migrateDatabase(database, logger));
+        if (life.aborted) return;
+        const market = await life.open(bundledMarketplace(config, logger, database.connection), marketplaceNames);
+        if (life.aborted) return;
+        stage.phase = 'demo';
         await life.track(
           demoOnce(
             {
@@ -190,6 +222,7 @@ targets it, so actions reach the demo's workers). Files go to <QRELAY_DATA_DIR>/
               market,
               signal: life.signal,
               progress: createProgress(process.stdout, { terminal }),
+              onBatch: (batch) => (stage.batch = batch),
             },
             opts,
           ),
