@@ -27,6 +27,7 @@ import { hashPassword, verifyPassword } from './services/passwords.js';
 import {
   requestQualification,
   submitQualificationTest,
+  unrequestableTypes,
   type RequestOutcome,
   type TestAnswers,
   type TestOutcome,
@@ -372,7 +373,7 @@ export class WorkerApi {
       ...(r.IntegerValues ? { integerValues: r.IntegerValues } : {}),
       ...(r.LocaleValues ? { localeValues: r.LocaleValues } : {}),
       actionsGuarded: r.ActionsGuarded ?? (r.RequiredToPreview ? 'PreviewAndAccept' : 'Accept'),
-      requestable: !!custom && !custom.deleted && custom.status === 'Active',
+      requestable: !!custom && !custom.deleted && custom.status === 'Active' && !unrequestableTypes(this.mp).has(custom.id),
     };
   }
 
@@ -570,8 +571,9 @@ export class WorkerApi {
   /** Active custom qualification types a worker can ask for, with where the worker stands. */
   async listRequestableQualifications(workerId: string): Promise<RequestableQualification[]> {
     await requireWorker(this.mp, workerId);
+    const closed = unrequestableTypes(this.mp);
     const types = [...this.mp.types.qualificationTypes.values()]
-      .filter((t) => !t.deleted && t.status === 'Active')
+      .filter((t) => !t.deleted && t.status === 'Active' && !closed.has(t.id))
       .sort((a, b) => (a.id < b.id ? -1 : 1));
     const held = new Map((await this.listQualifications(workerId)).filter((q) => !q.system).map((q) => [q.qualificationTypeId, q]));
     const pending = await this.mp.models.qualificationRequests.find({ workerId, status: 'Pending' }).lean<QualificationRequestDoc[]>();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from './errors.js';
-import { newQualificationType, requestRoute, updateQualificationType } from './qualification-types.js';
+import { newQualificationType, requestRoute, typesRequiredAbsent, updateQualificationType } from './qualification-types.js';
 import { checkRetryAllowed } from './retakes.js';
 
 const code = (fn: () => unknown) => {
@@ -60,12 +60,23 @@ describe('qualification types', () => {
     });
   });
 
+  it('knows the types HITs require NOT to exist', () => {
+    const r = (QualificationTypeId: string, Comparator: string) => ({ QualificationTypeId, Comparator });
+    expect([
+      ...typesRequiredAbsent([[r('A', 'DoesNotExist'), r('B', 'Exists')], [r('C', 'GreaterThan')], [r('D', 'DoesNotExist')]]),
+    ]).toEqual(['A', 'D']);
+    expect(typesRequiredAbsent([]).size).toBe(0);
+  });
+
   it('routes requests and enforces retry delays', () => {
     const plain = newQualificationType('Q1', base, now).state;
     expect(requestRoute(plain)).toEqual({ kind: 'review' });
     expect(requestRoute({ ...plain, autoGranted: true, autoGrantedValue: 3 })).toEqual({ kind: 'grant', value: 3 });
     expect(requestRoute({ ...plain, hasTest: true, hasAnswerKey: true })).toEqual({ kind: 'test', scored: true });
     expect(code(() => requestRoute({ ...plain, status: 'Inactive' }))).toMatch(/QualificationNotRequestable/);
+    // a type HITs require NOT to exist (a block list) is never open to requests, whatever its route
+    expect(code(() => requestRoute(plain, true))).toMatch(/QualificationNotRequestable: .* not open to requests/);
+    expect(code(() => requestRoute({ ...plain, autoGranted: true, autoGrantedValue: 3 }, true))).toMatch(/QualificationNotRequestable/);
     expect(code(() => checkRetryAllowed(plain, { lastRequestAt: now }, now))).toMatch(/does not allow retries/);
     checkRetryAllowed(plain, {}, now);
     const retry = { ...plain, retryDelaySeconds: 3600 };

@@ -139,14 +139,33 @@ export function updateQualificationType(
 
 export type RequestRoute = { kind: 'grant'; value: number } | { kind: 'test'; scored: boolean } | { kind: 'review' };
 
-/** How a worker's request for this type is handled. */
-export function requestRoute(type: QualificationTypeState): RequestRoute {
+/**
+ * The types some HIT type requires NOT to exist (`DoesNotExist`): holding one only keeps a
+ * worker from work, as a requester's block list does (MTurk's recommended soft block). Such
+ * a type is never open to requests: a worker could only shut themselves out, and nothing
+ * the site says may invite them to.
+ */
+export function typesRequiredAbsent(
+  requirementSets: Iterable<readonly { QualificationTypeId: string; Comparator: string }[]>,
+): Set<string> {
+  const out = new Set<string>();
+  for (const set of requirementSets) for (const r of set) if (r.Comparator === 'DoesNotExist') out.add(r.QualificationTypeId);
+  return out;
+}
+
+/** How a worker's request for this type is handled; `requiredAbsent`: HITs require it NOT to exist (typesRequiredAbsent). */
+export function requestRoute(type: QualificationTypeState, requiredAbsent = false): RequestRoute {
   if (type.deleted || type.status !== 'Active') {
     throw new DomainError(
       'QualificationNotRequestable',
       `The qualification "${type.name}" is not open to requests (status ${type.deleted ? 'deleted' : type.status}).`,
     );
   }
+  if (requiredAbsent)
+    throw new DomainError(
+      'QualificationNotRequestable',
+      `The qualification "${type.name}" is set by its requester and not open to requests.`,
+    );
   if (type.autoGranted) return { kind: 'grant', value: type.autoGrantedValue };
   if (type.hasTest) return { kind: 'test', scored: type.hasAnswerKey };
   return { kind: 'review' };

@@ -25,7 +25,15 @@ import { isSystemQualification, SYSTEM_QUALIFICATION_TYPES } from '../domain/sys
 import { newEntityId } from '../ids.js';
 import { requireWorker, workerQualificationId } from '../services/access.js';
 import { sendWorkerMessage } from '../services/messages.js';
-import { acceptRequest, grant, rejectRequest, requireQualificationType, revoke, testOf } from '../services/qualifications.js';
+import {
+  acceptRequest,
+  grant,
+  rejectRequest,
+  requireQualificationType,
+  revoke,
+  testOf,
+  unrequestableTypes,
+} from '../services/qualifications.js';
 import { isDuplicateKey, type QualificationRequestDoc } from '../store/models.js';
 import { as, checkFeedback, paginate, type Operation } from './common.js';
 import { qualificationToWire, qualificationTypeToWire, systemQualificationTypeToWire } from './wire.js';
@@ -54,7 +62,7 @@ async function saveTest(mp: Marketplace, typeId: string, docs: { test: string; a
 }
 
 async function wireType(mp: Marketplace, t: QualificationTypeState) {
-  return qualificationTypeToWire(t, t.hasTest ? await testOf(mp, t.id) : undefined);
+  return qualificationTypeToWire(t, t.hasTest ? await testOf(mp, t.id) : undefined, !unrequestableTypes(mp).has(t.id));
 }
 
 const createQualificationType: Operation = async (mp, raw) => {
@@ -104,8 +112,12 @@ const listQualificationTypes: Operation = async (mp, raw) => {
   const query = input.Query?.trim().toLowerCase();
   const matches = (name: string, description: string, keywords?: string) =>
     !query || [name, description, keywords ?? ''].some((text) => text.toLowerCase().includes(query));
+  const closed = input.MustBeRequestable ? unrequestableTypes(mp) : new Set<string>();
   const custom = [...mp.types.qualificationTypes.values()].filter(
-    (t) => !t.deleted && (!input.MustBeRequestable || t.status === 'Active') && matches(t.name, t.description, t.keywords),
+    (t) =>
+      !t.deleted &&
+      (!input.MustBeRequestable || (t.status === 'Active' && !closed.has(t.id))) &&
+      matches(t.name, t.description, t.keywords),
   );
   const system =
     input.MustBeOwnedByCaller || input.MustBeRequestable

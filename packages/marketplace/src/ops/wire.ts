@@ -56,7 +56,11 @@ export function assignmentToWire(hitId: string, a: AssignmentState, answer?: str
   };
 }
 
-export function qualificationTypeToWire(t: QualificationTypeState, test?: QualificationTestDoc | null): QualificationType {
+export function qualificationTypeToWire(
+  t: QualificationTypeState,
+  test?: QualificationTestDoc | null,
+  requestable = true,
+): QualificationType {
   return {
     QualificationTypeId: t.id,
     CreationTime: t.creationTime,
@@ -67,7 +71,7 @@ export function qualificationTypeToWire(t: QualificationTypeState, test?: Qualif
     ...(test ? { Test: test.test, TestDurationInSeconds: t.testDurationSeconds } : {}),
     ...(test?.answerKey !== undefined && t.hasAnswerKey ? { AnswerKey: test.answerKey } : {}),
     ...(t.retryDelaySeconds !== undefined ? { RetryDelayInSeconds: t.retryDelaySeconds } : {}),
-    IsRequestable: true,
+    IsRequestable: requestable,
     AutoGranted: t.autoGranted,
     ...(t.autoGranted ? { AutoGrantedValue: t.autoGrantedValue } : {}),
   };

@@ -4,7 +4,7 @@ import { answersXml, questionFormAnswerEntries } from '../domain/answers-xml.js'
 import { DomainError } from '../domain/errors.js';
 import type { QuestionForm } from '../domain/question-form.js';
 import { parseTest } from '../domain/question-xml.js';
-import { requestRoute, type QualificationTypeState } from '../domain/qualification-types.js';
+import { requestRoute, typesRequiredAbsent, type QualificationTypeState } from '../domain/qualification-types.js';
 import { checkRetryAllowed } from '../domain/retakes.js';
 import { newEntityId } from '../ids.js';
 import type { QualificationAttemptDoc, QualificationRequestDoc, QualificationTestDoc, WorkerQualificationDoc } from '../store/models.js';
@@ -12,6 +12,11 @@ import { requireWorker, workerQualificationId } from './access.js';
 import { sendWorkerMessage } from './messages.js';
 
 /** Granting and revoking custom qualifications, and workers' requests and tests. */
+
+/** The custom types no worker may request: those the marketplace's HIT types require NOT to exist. */
+export function unrequestableTypes(mp: Marketplace): Set<string> {
+  return typesRequiredAbsent([...mp.types.hitTypes.values()].map((t) => t.props.qualificationRequirements));
+}
 
 export function requireQualificationType(mp: Marketplace, typeId: string): QualificationTypeState {
   const type = mp.types.qualificationTypes.get(typeId);
@@ -70,7 +75,7 @@ export async function requestQualification(mp: Marketplace, workerId: string, ty
   await requireWorker(mp, workerId);
   return mp.workerLocks.run(workerId, async () => {
     const type = requireQualificationType(mp, typeId);
-    const route = requestRoute(type);
+    const route = requestRoute(type, unrequestableTypes(mp).has(typeId));
     const now = mp.clock.now();
     const attemptId = workerQualificationId(typeId, workerId);
     const attempt = await attemptOf(mp, typeId, workerId);
