@@ -8,22 +8,32 @@ import { ensureTargetQualification } from './target-qualification.js';
  * which every HIT type qrelay creates requires NOT to exist (`DoesNotExist`). Giving it to a
  * worker keeps them from every HIT of qrelay's batches on that target; revoking it lets
  * them back. The type id is remembered like the tests' types (target_qualifications).
+ *
+ * `qrelay-blocked` is qrelay's name for it (records, `--qualification`). Workers see the
+ * type itself, on the HITs' requirements and among their qualifications: there its name
+ * and description are neutral (BLOCKED_TYPE_NAME), and as a type HITs require NOT to exist it
+ * is never open to requests (the marketplace's rule; a worker could only shut themselves out).
  */
 export const BLOCKED_QUALIFICATION = 'qrelay-blocked';
 
+/** The type's name on the platform, as workers see it. */
+export const BLOCKED_TYPE_NAME = 'qrelay-hit-routing';
+
 const DESCRIPTION =
-  'Held by workers whose answers in an earlier batch of this requester did not follow the items; these HITs are not offered to them.';
+  "Set by this requester to decide which of its HITs are offered to which workers. It is managed by the requester and can't be requested.";
 
 /** The platform's qualification types, which the soft block needs. */
 export const blockedQualifications = (backend: CrowdPlatform) =>
   requireCapability(backend, 'qualifications', `the soft block (${BLOCKED_QUALIFICATION})`);
 
 export async function ensureBlockedQualification(ctx: PipelineContext, target: string, backend: CrowdPlatform): Promise<string> {
-  return ensureTargetQualification(ctx, target, blockedQualifications(backend), {
-    name: BLOCKED_QUALIFICATION,
-    description: DESCRIPTION,
-    keywords: 'qrelay, quality control',
-  });
+  return ensureTargetQualification(
+    ctx,
+    target,
+    blockedQualifications(backend),
+    { name: BLOCKED_TYPE_NAME, description: DESCRIPTION, keywords: 'qrelay' },
+    BLOCKED_QUALIFICATION,
+  );
 }
 
 /** The requirement every HIT type carries: not blocked. */
