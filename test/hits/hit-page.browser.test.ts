@@ -223,6 +223,33 @@ describe('the HIT page in Chromium', () => {
     await page.close();
   });
 
+  it("submits with JavaScript disabled: the form names MTurk's address and the browser asks for every answer", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1000, height: 800 } });
+    const page = await context.newPage();
+    const posted: URLSearchParams[] = [];
+    // MTurk's address, answered here (a platform points it at the assignment's turkSubmitTo)
+    await page.route('https://www.mturk.com/mturk/externalSubmit', async (route) => {
+      posted.push(new URLSearchParams(route.request().postData() ?? ''));
+      await route.fulfill({ status: 200, contentType: 'text/html', body: '<p>submitted</p>' });
+    });
+    await page.goto(`${base}/hit?${work('ASSIGN-NOJS')}`);
+    await expect(page.locator('#hit-form').getAttribute('action')).resolves.toBe('https://www.mturk.com/mturk/externalSubmit');
+    // nothing is disabled or hidden behind the script
+    await expect(page.locator('#submit-button').isEnabled()).resolves.toBe(true);
+    for (let i = 1; i < ITEMS; i++) await page.locator(`#item${i}`).getByRole('radio', { name: 'Yes' }).check();
+    await page.locator('#submit-button').click();
+    await expect(page.locator('#hit-form').count()).resolves.toBe(1);
+    expect(posted).toEqual([]);
+    await page.locator(`#item${ITEMS}`).getByRole('radio', { name: 'No' }).check();
+    await Promise.all([page.waitForURL('https://www.mturk.com/mturk/externalSubmit'), page.locator('#submit-button').click()]);
+    expect(posted).toHaveLength(1);
+    const fields = posted[0]!;
+    for (let i = 1; i <= ITEMS; i++) expect(fields.get(`item${i}_answer`)).toBe(i === ITEMS ? 'no' : 'yes');
+    expect(fields.get('item1_ms')).toBe('0');
+    expect(fields.has('assignmentId')).toBe(true);
+    await context.close();
+  });
+
   it('has accessible labels for every control', async () => {
     const { page } = await open(work('A-LABELS'));
     await expect(page.getByRole('radio', { name: 'Yes' }).count()).resolves.toBe(ITEMS);
