@@ -13,8 +13,13 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const program = new Command('qrelay')
   .description('crowd adjudication of relevance cases on which LLM judges disagreed')
   .version(version)
-  .showHelpAfterError('(run with --help for usage)')
-  .configureOutput({ outputError: (str, write) => write(str.startsWith('error:') ? `qrelay: ${str.slice(7)}` : str) });
+  // a usage error is one line, as every failure (docs/interfaces.md): the hint on the same line
+  .configureOutput({ outputError: (str, write) => write(usageLine(str)) });
+
+function usageLine(str: string): string {
+  const message = (str.startsWith('error:') ? str.slice(7) : str).trim().replace(/\s*\n\s*/g, ' ');
+  return `qrelay: ${message} (run with --help for usage)\n`;
+}
 
 type Register = (program: Command) => void;
 

@@ -11,6 +11,7 @@ import { crowdVsAdjudicator, type CrowdVsAdjudicator } from './agreement.js';
 import { parseAgentAnswer, reaskMessage } from './answer.js';
 import { Journal, type Usage } from './journal.js';
 import { LlmClient, RequestFailed, type LlmSettings } from './llm.js';
+import { checkOutFile } from './out-paths.js';
 import { jsonl, writeFileAtomic } from './outputs.js';
 import { costLine, llmCost, type LlmCost, type PriceTable } from './prices.js';
 import { loadTemplates, templateHash, type ChatMessage } from './prompts.js';
@@ -98,6 +99,8 @@ async function crowdCostCents(ctx: PipelineContext, batch: string): Promise<numb
 }
 
 export async function adjudicateBatch(ctx: PipelineContext, opts: AdjudicateOptions): Promise<AdjudicationResult> {
+  // before any token is spent: the labels are written at the end
+  if (opts.out) checkOutFile(opts.out);
   await requireBatch(ctx, opts.batch);
   const templates = await loadTemplates(opts.promptsDir);
   const promptHash = templateHash(templates.adjudicator);

@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { DebateTurn, Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { parseAgentAnswer, parseFilterAnswer, reaskMessage, type Parsed } from './answer.js';
 import { readCandidates } from './candidates.js';
 import { Journal } from './journal.js';
+import { ensureOutDir } from './out-paths.js';
 import { LlmClient, RequestFailed, type LlmSettings } from './llm.js';
 import {
   consensusRecord,
@@ -189,7 +189,7 @@ export async function runDebate(opts: DebateOptions): Promise<DebateSummary> {
   const started = performance.now();
   const templates = await loadTemplates(opts.promptsDir);
   const candidates = await readCandidates(opts.candidates);
-  mkdirSync(opts.out, { recursive: true });
+  ensureOutDir(opts.out);
   const journal = new Journal(outPath(opts.out, 'journal'));
   try {
     const llm = new LlmClient({ ...opts.llm, concurrency: opts.concurrency, budgetTokens: opts.budgetTokens }, journal);
