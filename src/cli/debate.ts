@@ -25,6 +25,50 @@ interface DebateCliOptions {
   prefilter?: boolean;
   prefilterModel: string[];
   batch?: string;
+  timeout: number;
+}
+
+/**
+ * Exit code of a debate that finished with candidates the endpoint left unanswered: the
+ * outputs are written, the run is not complete, and running it again asks those requests.
+ * (Candidates whose answers could not be read are final: a rerun replays the same answers.)
+ */
+export const EXIT_CANDIDATES_FAILED = 3;
+/** Exit code after Ctrl-C (128 + SIGINT), as shells report it. */
+const EXIT_INTERRUPTED = 130;
+
+const timeoutOption = [
+  '--timeout <seconds>',
+  'seconds one attempt of a request may take before it is retried',
+  parseWhole(1, 86_400),
+  300,
+] as const;
+
+/**
+ * Ctrl-C (or SIGTERM) while `work` runs: requests in flight are cancelled and one line says
+ * what is kept; a second signal exits at once.
+ */
+async function stoppable<T>(what: string, kept: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const handler = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    controller.abort(signal);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  try {
+    return await work(controller.signal);
+  } catch (err) {
+    // by name: the debate's modules (and the openai SDK) load only when the command runs
+    if (controller.signal.aborted && err instanceof Error && err.name === 'Interrupted') {
+      process.stderr.write(`qrelay: ${what} stopped by ${String(controller.signal.reason)}; ${kept}\n`);
+      process.exit(EXIT_INTERRUPTED);
+    }
+    throw err;
+  } finally {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  }
 }
 
 function parseTemperature(value: string): number {
@@ -53,7 +97,7 @@ function summaryText(s: DebateSummary): string {
     .join(', ');
   return [
     `debate: ${s.candidates} candidates: ${s.consensus} consensus${rounds ? ` (${rounds})` : ''}, ${s.escalated} escalated, ${s.failed} failed${s.filtered ? `, ${s.filtered} filtered out` : ''}`,
-    `requests ${s.requests} (${s.requestsSent} sent, ${s.requestsReplayed} from the journal), re-asks ${s.retries}, transport retries ${s.httpRetries}; tokens ${s.promptTokens} prompt + ${s.completionTokens} completion; cost ${formatCost(s.cost)}; ${s.wallSeconds}s`,
+    `requests ${s.requests} (${s.requestsSent} answered by the endpoint, ${s.requestsReplayed} from the journal, ${s.requestsFailed} failed; ${s.httpRequests} HTTP requests sent), re-asks ${s.retries}, transport retries ${s.httpRetries}; tokens ${s.promptTokens} prompt + ${s.completionTokens} completion; cost ${formatCost(s.cost)}; ${s.wallSeconds}s`,
     `files: ${s.files.escalations}, ${s.files.consensus}, ${s.files.filtered}, ${s.files.failed}, ${s.files.summary}`,
   ].join('\n');
 }
@@ -89,6 +133,11 @@ export function registerDebate(program: Command): void {
       [],
     )
     .option('--batch <name>', 'import the escalations and the consensus labels into this batch afterwards')
+    .option(...timeoutOption)
+    .addHelpText(
+      'after',
+      `\nExit codes: 0 every candidate finished (failed.jsonl lists those whose answers could not be read); ${EXIT_CANDIDATES_FAILED} the outputs are written but the endpoint gave no answer for some candidates (failed.jsonl says why; the same command asks their requests again); 1 an error; ${EXIT_INTERRUPTED} stopped by Ctrl-C (answers so far are kept in the journal).`,
+    )
     .action(
       action(async (candidates: string, opts: DebateCliOptions) => {
         const modelA = opts.modelA ?? opts.model;
@@ -102,21 +151,36 @@ export function registerDebate(program: Command): void {
         const stage = progress?.stage('debate', { total: 0, unit: 'candidates' });
         // Loaded when used: the other commands need not load the openai SDK.
         const { runDebate } = await import('../debate/run.js');
-        const summary = await runDebate({
-          candidates,
-          out: opts.out,
-          modelA,
-          modelB,
-          rounds: opts.rounds,
-          concurrency: opts.concurrency,
-          temperature: opts.temperature,
-          ...(opts.prompts !== undefined && { promptsDir: opts.prompts }),
-          ...(opts.budget !== undefined && { budgetTokens: opts.budget }),
-          prefilterModels,
-          llm: { apiKey: config.env.OPENAI_API_KEY, baseURL: config.env.OPENAI_BASE_URL, modelOption: modelOptionNamer(opts) },
-          prices: loadPriceTable(config.env.QRELAY_LLM_PRICES),
-          onProgress: (done, total) => stage?.update(done, total),
-        });
+        const journal = join(opts.out, 'journal.jsonl');
+        const summary = await stoppable(
+          'debate',
+          `the answers so far are kept in ${journal}: run the same command again to continue`,
+          (signal) =>
+            runDebate({
+              candidates,
+              out: opts.out,
+              modelA,
+              modelB,
+              rounds: opts.rounds,
+              concurrency: opts.concurrency,
+              temperature: opts.temperature,
+              ...(opts.prompts !== undefined && { promptsDir: opts.prompts }),
+              ...(opts.budget !== undefined && { budgetTokens: opts.budget }),
+              prefilterModels,
+              llm: {
+                apiKey: config.env.OPENAI_API_KEY,
+                baseURL: config.env.OPENAI_BASE_URL,
+                timeoutMs: opts.timeout * 1000,
+                modelOption: modelOptionNamer(opts),
+              },
+              prices: loadPriceTable(config.env.QRELAY_LLM_PRICES),
+              onProgress: (done, total) => stage?.update(done, total),
+              signal,
+              // while requests wait: a line at least every 30 s, sooner when attempts end sooner
+              waitingEveryMs: Math.min(30_000, Math.max(1000, (opts.timeout * 1000) / 2)),
+              onWaiting: (line) => process.stderr.write(`${terminal ? '\n' : ''}${line}\n`),
+            }),
+        );
         stage?.finish();
         let imported: Awaited<ReturnType<typeof importDebateOutputs>> | undefined;
         if (opts.batch !== undefined) {
@@ -137,6 +201,12 @@ export function registerDebate(program: Command): void {
               `batch ${imported.batch}: ${imported.escalations} escalated cases and ${imported.consensus} consensus labels imported\n`,
             );
         }
+        if (summary.failedByEndpoint > 0) {
+          process.stderr.write(
+            `qrelay: ${summary.failedByEndpoint} of ${summary.candidates} candidates failed because the endpoint gave no answer (reasons in ${summary.files.failed}); the same command asks their requests again\n`,
+          );
+          process.exitCode = EXIT_CANDIDATES_FAILED;
+        }
       }),
     );
 
@@ -156,6 +226,7 @@ export function registerDebate(program: Command): void {
     .option('--temperature <t>', 'sampling temperature', parseTemperature, 0)
     .option('--prompts <dir>', 'directory with the prompt templates (default: the bundled prompts/)')
     .option('--json', 'print the result as one JSON object')
+    .option(...timeoutOption)
     .action(
       action(
         async (
@@ -168,6 +239,7 @@ export function registerDebate(program: Command): void {
             temperature: number;
             prompts?: string;
             json?: boolean;
+            timeout: number;
           },
         ) => {
           await withPipeline(
@@ -186,7 +258,7 @@ export function registerDebate(program: Command): void {
                 temperature: opts.temperature,
                 ...(opts.prompts !== undefined && { promptsDir: opts.prompts }),
                 journalDir: join(config.dataDir, 'llm'),
-                llm: { apiKey: config.env.OPENAI_API_KEY, baseURL: config.env.OPENAI_BASE_URL },
+                llm: { apiKey: config.env.OPENAI_API_KEY, baseURL: config.env.OPENAI_BASE_URL, timeoutMs: opts.timeout * 1000 },
                 prices: loadPriceTable(config.env.QRELAY_LLM_PRICES),
                 onProgress: (done, total) => stage?.update(done, total),
               });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { jsonObjectsIn, parseAgentAnswer, parseFilterAnswer, reaskMessage } from './answer.js';
+import {
+  capText,
+  jsonObjectsIn,
+  MAX_REASON_CHARS,
+  MAX_REFERENCE_CHARS,
+  MAX_REFERENCES,
+  parseAgentAnswer,
+  parseFilterAnswer,
+  reaskMessage,
+} from './answer.js';
 
 describe('parseAgentAnswer', () => {
   it('reads the template object', () => {
@@ -61,4 +70,28 @@ it('reaskMessage names why', () => {
   expect(reaskMessage('the answer holds no JSON object')).toMatch(
     /could not be read \(the answer holds no JSON object\).*only the JSON object/,
   );
+});
+
+describe('capText and the caps of a parsed answer', () => {
+  it('keeps a text within the cap as it is, and cuts a longer one to the cap, saying how long it was', () => {
+    expect(capText('short', 10)).toBe('short');
+    const cut = capText('x'.repeat(500), 100);
+    expect(cut).toHaveLength(100);
+    expect(cut).toMatch(/^x+ \[… cut: 500 characters in all\]$/);
+  });
+
+  it('caps the reasoning and the references an answer may bring', () => {
+    const parsed = parseAgentAnswer(
+      JSON.stringify({
+        response: 'yes',
+        reason: 'r'.repeat(MAX_REASON_CHARS * 3),
+        reference: Array.from({ length: 50 }, () => 'q'.repeat(5000)),
+      }),
+    );
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.value.reasoning).toHaveLength(MAX_REASON_CHARS);
+    expect(parsed.value.references).toHaveLength(MAX_REFERENCES);
+    expect(parsed.value.references.every((r) => r.length === MAX_REFERENCE_CHARS)).toBe(true);
+  });
 });

@@ -15,6 +15,22 @@ export interface AgentAnswer {
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
 
+/**
+ * What is kept of an answer's reasoning and references: the debate travels to the crowd's
+ * pages (MTurk caps a page at 64 KB) and into every output file, so a runaway answer must
+ * not make a case that can never be published.
+ */
+export const MAX_REASON_CHARS = 4000;
+export const MAX_REFERENCES = 10;
+export const MAX_REFERENCE_CHARS = 1000;
+
+/** `text` cut to `max` characters, saying how long it was. */
+export function capText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const note = ` [… cut: ${text.length} characters in all]`;
+  return `${text.slice(0, Math.max(0, max - note.length))}${note}`;
+}
+
 const FENCE = /```[A-Za-z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g;
 
 /** Every balanced `{...}` span of `text` (outermost ones), quotes and escapes respected. */
@@ -93,8 +109,10 @@ export function parseAgentAnswer(text: string): Parsed<AgentAnswer> {
       ok: true,
       value: {
         label: response,
-        reasoning: typeof reason === 'string' ? reason : '',
-        references: textList(field(object, ['reference', 'references'])),
+        reasoning: typeof reason === 'string' ? capText(reason, MAX_REASON_CHARS) : '',
+        references: textList(field(object, ['reference', 'references']))
+          .slice(0, MAX_REFERENCES)
+          .map((r) => capText(r, MAX_REFERENCE_CHARS)),
       },
     };
   }

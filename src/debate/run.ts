@@ -5,7 +5,7 @@ import { parseAgentAnswer, parseFilterAnswer, reaskMessage, type Parsed } from '
 import { readCandidates } from './candidates.js';
 import { Journal } from './journal.js';
 import { ensureOutDir } from './out-paths.js';
-import { LlmClient, RequestFailed, type LlmSettings } from './llm.js';
+import { LlmClient, RequestFailed, type LlmSettings, type WaitingStatus } from './llm.js';
 import {
   consensusRecord,
   escalationRecord,
@@ -41,10 +41,23 @@ export interface DebateOptions {
   promptsDir?: string;
   budgetTokens?: number;
   prefilterModels: string[];
-  llm: Pick<LlmSettings, 'apiKey' | 'baseURL' | 'maxRetries' | 'backoffMs' | 'timeoutMs' | 'modelOption'>;
+  llm: Pick<LlmSettings, 'apiKey' | 'baseURL' | 'maxRetries' | 'backoffMs' | 'timeoutMs' | 'maxAnswerBytes' | 'modelOption'>;
   prices: PriceTable;
   /** Called as candidates finish. */
   onProgress?: (done: number, total: number) => void;
+  /** Aborting it stops the run (Ctrl-C): requests in flight are cancelled, the run ends with `Interrupted`. */
+  signal?: AbortSignal;
+  /** Called every `waitingEveryMs` while requests wait on the endpoint with no candidate finishing. */
+  onWaiting?: (line: string) => void;
+  waitingEveryMs?: number;
+}
+
+/** The line said while the endpoint keeps the run waiting. */
+export function waitingLine(done: number, total: number, w: WaitingStatus): string {
+  const parts = [`debate: ${done} of ${total} candidates done`];
+  if (w.inFlight > 0) parts.push(`${w.inFlight} requests waiting on the endpoint (the longest ${Math.round(w.longestMs / 1000)} s)`);
+  if (w.backingOff > 0) parts.push(`${w.backingOff} to be retried (the next in ${Math.round((w.nextRetryMs ?? 0) / 1000)} s)`);
+  return `${parts.join('; ')}; Ctrl-C stops, and the same command continues later`;
 }
 
 export interface DebateSummary {
@@ -52,8 +65,15 @@ export interface DebateSummary {
   consensus: number;
   escalated: number;
   failed: number;
+  /** Of those, candidates the endpoint left unanswered: the same command asks them again. */
+  failedByEndpoint: number;
   filtered: number;
+  /** Requests the run used, answered or failed (from the journal included); transport retries apart. */
   requests: number;
+  /** Of those, requests that got no usable answer. */
+  requestsFailed: number;
+  /** HTTP requests sent to the endpoint in this process, every attempt. */
+  httpRequests: number;
   retries: number;
   promptTokens: number;
   completionTokens: number;
@@ -72,13 +92,14 @@ export interface DebateSummary {
   files: Record<'escalations' | 'consensus' | 'filtered' | 'failed' | 'summary', string>;
 }
 
-type TurnResult = { turn: DebateTurn } | { failed: string };
+/** `endpoint`: the endpoint gave no answer (a run again asks again); else the answers could not be read (final). */
+type TurnResult = { turn: DebateTurn } | { failed: string; endpoint: boolean };
 
 type CandidateOutcome =
   | { type: 'consensus'; label: Judgment; round: number; debate: DebateTurn[] }
   | { type: 'escalated'; debate: DebateTurn[] }
   | { type: 'filtered'; verdicts: PrefilterVerdict[] }
-  | { type: 'failed'; reason: string; debate: DebateTurn[] };
+  | { type: 'failed'; reason: string; endpoint: boolean; debate: DebateTurn[] };
 
 class DebateRun {
   retries = 0;
@@ -107,9 +128,11 @@ class DebateRun {
     const model = agent === 'A' ? this.opts.modelA : this.opts.modelB;
     try {
       const answer = await this.ask(model, debateMessages(this.templates, c, agent, round, earlier), parseAgentAnswer);
-      return answer.ok ? { turn: toTurn(agent, round, answer.value) } : { failed: `agent ${agent}, round ${round}: ${answer.reason}` };
+      return answer.ok
+        ? { turn: toTurn(agent, round, answer.value) }
+        : { failed: `agent ${agent}, round ${round}: ${answer.reason}`, endpoint: false };
     } catch (err) {
-      if (err instanceof RequestFailed) return { failed: `agent ${agent}, round ${round}: ${err.message}` };
+      if (err instanceof RequestFailed) return { failed: `agent ${agent}, round ${round}: ${err.message}`, endpoint: true };
       throw err;
     }
   }
@@ -145,8 +168,9 @@ class DebateRun {
       if (rejected) throw rejected.reason;
       const results = settled.map((s) => (s as PromiseFulfilledResult<TurnResult>).value);
       for (const r of results) if ('turn' in r) debate.push(r.turn);
-      const failure = results.find((r): r is { failed: string } => 'failed' in r);
-      if (failure) return { type: 'failed', reason: failure.failed, debate };
+      const failures = results.filter((r) => 'failed' in r);
+      const failure = failures.find((f) => f.endpoint) ?? failures[0];
+      if (failure) return { type: 'failed', reason: failure.failed, endpoint: failure.endpoint, debate };
     }
   }
 }
@@ -191,10 +215,29 @@ export async function runDebate(opts: DebateOptions): Promise<DebateSummary> {
   const candidates = await readCandidates(opts.candidates);
   ensureOutDir(opts.out);
   const journal = new Journal(outPath(opts.out, 'journal'));
+  let ticker: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   try {
     const llm = new LlmClient({ ...opts.llm, concurrency: opts.concurrency, budgetTokens: opts.budgetTokens }, journal);
     const run = new DebateRun(opts, templates, llm);
     let finished = 0;
+    if (opts.signal) {
+      const signal = opts.signal;
+      onAbort = () => llm.stop(typeof signal.reason === 'string' ? signal.reason : 'a signal');
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }
+    if (opts.onWaiting) {
+      const say = opts.onWaiting;
+      let lastFinished = -1;
+      // a line only while nothing finishes: a run that moves shows its progress by itself
+      ticker = setInterval(() => {
+        const waiting = llm.waiting();
+        if (finished === lastFinished && waiting.inFlight + waiting.backingOff > 0) say(waitingLine(finished, candidates.length, waiting));
+        lastFinished = finished;
+      }, opts.waitingEveryMs ?? 30_000);
+      ticker.unref();
+    }
     opts.onProgress?.(0, candidates.length);
     // Each candidate has at most two requests in flight (its two agents), so this many
     // candidates at once keep `concurrency` requests busy.
@@ -209,6 +252,8 @@ export async function runDebate(opts: DebateOptions): Promise<DebateSummary> {
     );
     return writeOutputs(opts, templates, candidates, outcomes, run.retries, llm, started);
   } finally {
+    clearInterval(ticker);
+    if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
     journal.close();
   }
 }
@@ -226,6 +271,7 @@ function writeOutputs(
   const consensus = [];
   const filtered = [];
   const failed = [];
+  let failedByEndpoint = 0;
   const byRound: Record<string, number> = {};
   for (const [i, c] of candidates.entries()) {
     const o = outcomes[i]!;
@@ -234,7 +280,10 @@ function writeOutputs(
       consensus.push(consensusRecord(c, o.label, o.round, o.debate));
       byRound[String(o.round)] = (byRound[String(o.round)] ?? 0) + 1;
     } else if (o.type === 'filtered') filtered.push(filteredRecord(c, o.verdicts));
-    else failed.push(failedRecord(c, o.reason, o.debate));
+    else {
+      failed.push(failedRecord(c, o.reason, o.debate));
+      if (o.endpoint) failedByEndpoint += 1;
+    }
   }
   const files = {
     escalations: outPath(opts.out, 'escalations'),
@@ -253,8 +302,11 @@ function writeOutputs(
     consensus: consensus.length,
     escalated: escalations.length,
     failed: failed.length,
+    failedByEndpoint,
     filtered: filtered.length,
     requests: s.requests,
+    requestsFailed: s.requestsFailed,
+    httpRequests: s.httpRequests,
     retries,
     promptTokens: s.promptTokens,
     completionTokens: s.completionTokens,

@@ -1,34 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnCli } from '../demo/support.js';
 import { runCli } from '../support/cli.js';
-import { startOpenAiServer, type OpenAiServer } from '../support/openai-server.js';
-import { BEHAVIOURS, candidate, debateScript, type Behaviour } from './scripted.js';
+import { readJsonl, useScriptedEndpoint } from './endpoint.js';
+import { BEHAVIOURS, candidate, type Behaviour } from './scripted.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'qrelay-debate-test-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-let server: OpenAiServer;
-beforeAll(async () => {
-  server = await startOpenAiServer(debateScript);
-});
-afterAll(() => server.close());
-
-const env = () => ({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test-key' });
-
-function writeCandidates(name: string, behaviours: Behaviour[]): string {
-  const file = join(dir, name);
-  writeFileSync(file, behaviours.map((b, i) => JSON.stringify(candidate(i + 1, b))).join('\n') + '\n');
-  return file;
-}
-
-const readJsonl = (file: string) =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const endpoint = useScriptedEndpoint('qrelay-debate-test-');
+const { dir, env } = endpoint;
 
 const ALL = Object.keys(BEHAVIOURS) as Behaviour[];
 
@@ -57,8 +36,8 @@ describe('qrelay debate against a scripted OpenAI-compatible endpoint', () => {
     "decides every scripted behaviour: consensus in round 1 and 2, escalations with both agents' rounds, failures after 2 re-asks; tokens from usage",
     { timeout: 240_000 },
     async () => {
-      server.reset();
-      const file = writeCandidates('all.jsonl', ALL);
+      endpoint.server.reset();
+      const file = endpoint.writeCandidates('all.jsonl', ALL);
       const out = join(dir, 'out-all');
       const r = await runCli(['debate', file, '--out', out, '--model', 'scripted-model', '--json'], env(), 180_000);
       expect(r.stderr).toBe('');
@@ -109,9 +88,9 @@ describe('qrelay debate against a scripted OpenAI-compatible endpoint', () => {
         consensus: expectCount('consensus'),
         escalated: expectCount('escalated'),
         failed: expectCount('failed'),
-        requests: server.answered.length,
-        promptTokens: server.usageSent.prompt_tokens,
-        completionTokens: server.usageSent.completion_tokens,
+        requests: endpoint.server.answered.length,
+        promptTokens: endpoint.server.usageSent.prompt_tokens,
+        completionTokens: endpoint.server.usageSent.completion_tokens,
         // malformed-once: 1 re-ask; malformed-always: 2 re-asks
         retries: 3,
       });
@@ -119,12 +98,12 @@ describe('qrelay debate against a scripted OpenAI-compatible endpoint', () => {
       // a 429 on each of the two rate-limited requests, 500 + 503 on each of the four server-error ones
       expect(summary.httpRetries).toBe(2 + 4 * 2);
       // the agents' round-2 prompt carries round 1 of both agents, with their reasoning
-      const round2 = server.answered.find((q) => q.round === 2 && q.role === 'A')!;
+      const round2 = endpoint.server.answered.find((q) => q.round === 2 && q.role === 'A')!;
       expect(round2.messages[1]!.content).toMatch(/Agent A: Yes\. Agent A round 1 on .*Agent B: No\. Agent B round 1 on/);
       expect(round2.model).toBe('scripted-model');
       expect(round2.temperature).toBe(0);
       // each answered request was asked once
-      expect(new Set(server.answered.map((q) => q.key)).size).toBe(server.answered.length);
+      expect(new Set(endpoint.server.answered.map((q) => q.key)).size).toBe(endpoint.server.answered.length);
       expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({
         candidates: ALL.length,
         consensusByRound: { '1': 5, '2': 2 },
@@ -151,7 +130,7 @@ describe('qrelay debate against a scripted OpenAI-compatible endpoint', () => {
         { length: 24 },
         (_, i) => (['agree-yes-1', 'agree-no-2', 'disagree', 'agree-yes-2', 'malformed-once', 'agree-no-1'] as const)[i % 6]!,
       );
-      const file = writeCandidates('kill.jsonl', behaviours);
+      const file = endpoint.writeCandidates('kill.jsonl', behaviours);
       const args = (out: string) => [
         'debate',
         file,
@@ -166,42 +145,42 @@ describe('qrelay debate against a scripted OpenAI-compatible endpoint', () => {
         '--json',
       ];
 
-      server.reset();
+      endpoint.server.reset();
       const whole = join(dir, 'out-whole');
       const uninterrupted = await runCli(args(whole), env(), 180_000);
       expect(uninterrupted.code, uninterrupted.stderr).toBe(0);
-      const wholeRequests = server.answered.length;
+      const wholeRequests = endpoint.server.answered.length;
 
-      server.reset();
+      endpoint.server.reset();
       const out = join(dir, 'out-killed');
       const KILL_AFTER = 30;
       const first = spawnCli(args(out), env());
       const reached = new Promise<void>((resolve) => {
-        server.onRequest = (_req, n) => {
+        endpoint.server.onRequest = (_req, n) => {
           if (n === KILL_AFTER) {
-            server.freeze();
+            endpoint.server.freeze();
             resolve();
           }
         };
       });
       await reached;
       // every answer sent so far is in the journal (the child stores it before asking on) ...
-      const answeredBeforeKill = server.answered.length;
+      const answeredBeforeKill = endpoint.server.answered.length;
       await expect
         .poll(() => readFileSync(join(out, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean).length, { timeout: 120_000 })
         .toBe(answeredBeforeKill);
       first.child.kill('SIGKILL');
       expect((await first.exited).signal).toBe('SIGKILL');
-      server.onRequest = undefined;
-      const askedBefore = server.answered.map((q) => q.key);
-      server.reset();
+      endpoint.server.onRequest = undefined;
+      const askedBefore = endpoint.server.answered.map((q) => q.key);
+      endpoint.server.reset();
       expect(answeredBeforeKill).toBeGreaterThan(10);
       expect(answeredBeforeKill).toBeLessThan(wholeRequests);
 
       const second = await runCli(args(out), env(), 180_000);
       expect(second.code, second.stderr).toBe(0);
-      for (const key of askedBefore) expect(server.answeredCount(key)).toBe(0);
-      expect(server.answered.length).toBe(wholeRequests - answeredBeforeKill);
+      for (const key of askedBefore) expect(endpoint.server.answeredCount(key)).toBe(0);
+      expect(endpoint.server.answered.length).toBe(wholeRequests - answeredBeforeKill);
       expectSameRun({ out: whole, stdout: uninterrupted.stdout }, { out, stdout: second.stdout }, [
         'escalations.jsonl',
         'consensus.jsonl',
@@ -211,10 +190,10 @@ describe('qrelay debate against a scripted OpenAI-compatible endpoint', () => {
       expect((JSON.parse(second.stdout) as Record<string, number>).requestsReplayed).toBe(answeredBeforeKill);
 
       // a changed model is another run: nothing of the journal is reused
-      server.reset();
+      endpoint.server.reset();
       const changed = await runCli(['debate', file, '--out', out, '--model', 'model-three', '--json'], env(), 180_000);
       expect(changed.code, changed.stderr).toBe(0);
-      expect(JSON.parse(changed.stdout)).toMatchObject({ requestsReplayed: 0, requests: server.answered.length });
+      expect(JSON.parse(changed.stdout)).toMatchObject({ requestsReplayed: 0, requests: endpoint.server.answered.length });
     },
   );
 
@@ -224,27 +203,27 @@ describe('qrelay debate against a scripted OpenAI-compatible endpoint', () => {
     async () => {
       const mix = ['agree-yes-1', 'disagree', 'agree-no-2', 'slow', 'rate-limited', 'agree-yes-2', 'malformed-once', 'agree-no-1'] as const;
       const behaviours = Array.from({ length: 40 }, (_, i) => mix[i % mix.length]!);
-      const file = writeCandidates('kill60.jsonl', behaviours);
+      const file = endpoint.writeCandidates('kill60.jsonl', behaviours);
       const args = (out: string) => ['debate', file, '--out', out, '--model', 'model-one', '--json'];
 
-      server.reset();
+      endpoint.server.reset();
       const whole = join(dir, 'out-whole60');
       const uninterrupted = await runCli(args(whole), env(), 180_000);
       expect(uninterrupted.code, uninterrupted.stderr).toBe(0);
 
-      server.reset();
+      endpoint.server.reset();
       const out = join(dir, 'out-killed60');
       const first = spawnCli(args(out), env());
-      server.onRequest = (_req, n) => {
+      endpoint.server.onRequest = (_req, n) => {
         if (n === 60) first.child.kill('SIGKILL');
       };
       expect((await first.exited).signal).toBe('SIGKILL');
-      server.onRequest = undefined;
-      const before = new Set(server.answered.map((q) => q.key));
-      server.reset();
+      endpoint.server.onRequest = undefined;
+      const before = new Set(endpoint.server.answered.map((q) => q.key));
+      endpoint.server.reset();
       const second = await runCli(args(out), env(), 180_000);
       expect(second.code, second.stderr).toBe(0);
-      const askedAgain = [...before].filter((key) => server.answeredCount(key) > 0);
+      const askedAgain = [...before].filter((key) => endpoint.server.answeredCount(key) > 0);
       // at most the requests whose answers were on the wire when the process died
       expect(askedAgain.length).toBeLessThanOrEqual(8);
       expectSameRun({ out: whole, stdout: uninterrupted.stdout }, { out, stdout: second.stdout }, [

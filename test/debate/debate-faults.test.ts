@@ -1,55 +1,39 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { useTestDatabase } from '../support/db.js';
-import { startOpenAiServer, type OpenAiServer, type ScriptedReply } from '../support/openai-server.js';
-import { candidate, debateScript, type Behaviour } from './scripted.js';
+import { useScriptedEndpoint } from './endpoint.js';
+import { candidate, debateScript } from './scripted.js';
 
 const db = useTestDatabase();
-const dir = mkdtempSync(join(tmpdir(), 'qrelay-debate-faults-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-let reply: (...args: Parameters<typeof debateScript>) => ScriptedReply = debateScript;
-let server: OpenAiServer;
-beforeAll(async () => {
-  server = await startOpenAiServer((req, attempt) => reply(req, attempt));
-});
-afterAll(() => server.close());
-
-const env = () => ({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test-key' });
-
-function candidates(name: string, behaviours: Behaviour[], extra: (i: number) => Record<string, unknown> = () => ({})): string {
-  const file = join(dir, name);
-  writeFileSync(file, behaviours.map((b, i) => JSON.stringify({ ...candidate(i + 1, b), ...extra(i + 1) })).join('\n') + '\n');
-  return file;
-}
+const endpoint = useScriptedEndpoint('qrelay-debate-faults-');
+const { dir, env } = endpoint;
 
 describe('qrelay debate: faults and options', () => {
   it(
     '401 stops at once with one line naming OPENAI_API_KEY; 404 names the model option; nothing is written',
     { timeout: 240_000 },
     async () => {
-      const file = candidates('c.jsonl', ['agree-yes-1', 'disagree', 'agree-no-1']);
-      server.reset();
-      reply = () => ({ reply: { kind: 'status', status: 401, message: 'Incorrect API key provided' } });
+      const file = endpoint.writeCandidates('c.jsonl', ['agree-yes-1', 'disagree', 'agree-no-1']);
+      endpoint.server.reset();
+      endpoint.reply = () => ({ reply: { kind: 'status', status: 401, message: 'Incorrect API key provided' } });
       const unauthorized = await runCli(['debate', file, '--out', join(dir, 'o401'), '--model', 'm'], env(), 180_000);
       expect(unauthorized.code).toBe(1);
       expect(unauthorized.stderr).toBe(
         'qrelay: the endpoint refused the API key (401 Unauthorized): set OPENAI_API_KEY to a valid key for it\n',
       );
-      expect(server.received.length).toBeLessThanOrEqual(6);
+      expect(endpoint.server.received.length).toBeLessThanOrEqual(6);
       expect(() => readFileSync(join(dir, 'o401', 'escalations.jsonl'))).toThrow(/ENOENT/);
 
       // a request that never answers does not hold the stop back: it is cancelled
-      reply = (req) => (/disagree/.test(req.query) ? { reply: { kind: 'hang' } } : { reply: { kind: 'status', status: 401 } });
+      endpoint.reply = (req) => (/disagree/.test(req.query) ? { reply: { kind: 'hang' } } : { reply: { kind: 'status', status: 401 } });
       const cancelled = await runCli(['debate', file, '--out', join(dir, 'o401b'), '--model', 'm'], env(), 180_000);
       expect(cancelled.stderr).toBe(
         'qrelay: the endpoint refused the API key (401 Unauthorized): set OPENAI_API_KEY to a valid key for it\n',
       );
 
-      reply = (req) =>
+      endpoint.reply = (req) =>
         req.model === 'no-such-model'
           ? { reply: { kind: 'status', status: 404, message: 'The model does not exist' } }
           : debateScript(req, 0);
@@ -69,7 +53,7 @@ describe('qrelay debate: faults and options', () => {
     'without OPENAI_API_KEY and OPENAI_BASE_URL: one line naming the variable; a bad candidate line: one line naming file and line',
     { timeout: 240_000 },
     async () => {
-      const file = candidates('c2.jsonl', ['agree-yes-1']);
+      const file = endpoint.writeCandidates('c2.jsonl', ['agree-yes-1']);
       const noKey = await runCli(
         ['debate', file, '--out', join(dir, 'nokey'), '--model', 'm'],
         { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
@@ -90,19 +74,19 @@ describe('qrelay debate: faults and options', () => {
     '--budget stops before spending more tokens than allowed, with a clear line; the next run with more budget goes on',
     { timeout: 240_000 },
     async () => {
-      reply = debateScript;
-      server.reset();
-      const file = candidates('budget.jsonl', ['disagree', 'disagree', 'disagree', 'disagree']);
+      endpoint.reply = debateScript;
+      endpoint.server.reset();
+      const file = endpoint.writeCandidates('budget.jsonl', ['disagree', 'disagree', 'disagree', 'disagree']);
       const out = join(dir, 'budget');
       const r = await runCli(['debate', file, '--out', out, '--model', 'm', '--concurrency', '1', '--budget', '1000'], env(), 180_000);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(
         /^qrelay: --budget: \d+ tokens spent, the next request could exceed the budget of 1000 tokens; the run stopped .*\n$/,
       );
-      const spent = server.usageSent.prompt_tokens + server.usageSent.completion_tokens;
+      const spent = endpoint.server.usageSent.prompt_tokens + endpoint.server.usageSent.completion_tokens;
       expect(spent).toBeLessThanOrEqual(1000);
-      expect(server.answered.length).toBeGreaterThan(0);
-      const before = server.answered.length;
+      expect(endpoint.server.answered.length).toBeGreaterThan(0);
+      const before = endpoint.server.answered.length;
       const again = await runCli(['debate', file, '--out', out, '--model', 'm', '--json'], env(), 180_000);
       expect(again.code, again.stderr).toBe(0);
       expect(JSON.parse(again.stdout)).toMatchObject({ escalated: 4, requests: 16, requestsReplayed: before });
@@ -113,12 +97,12 @@ describe('qrelay debate: faults and options', () => {
     '--prefilter drops a candidate only when every --prefilter-model says false; --batch imports escalations and consensus',
     { timeout: 240_000 },
     async () => {
-      reply = (req, attempt) => {
+      endpoint.reply = (req, attempt) => {
         if (req.role === 'prefilter' && req.model === 'lenient' && /filter-out-one/.test(req.query))
           return { reply: { kind: 'json', object: { is_supported: true } } };
         return debateScript(req, attempt);
       };
-      server.reset();
+      endpoint.server.reset();
       const file = join(dir, 'prefilter.jsonl');
       const rows = [
         { ...candidate(1, 'agree-yes-1'), query: '[agree-yes-1] filter-out-all' },
@@ -169,14 +153,18 @@ describe('qrelay debate: faults and options', () => {
           ],
         }),
       ]);
-      expect(server.received.filter((q) => q.role === 'prefilter')).toHaveLength(8);
-      expect(server.received.some((q) => q.role !== 'prefilter' && q.query.includes('filter-out-all'))).toBe(false);
+      expect(endpoint.server.received.filter((q) => q.role === 'prefilter')).toHaveLength(8);
+      expect(endpoint.server.received.some((q) => q.role !== 'prefilter' && q.query.includes('filter-out-all'))).toBe(false);
       const items = await db.db.collection('items').find({}).toArray();
       expect(items.map((i) => i._id).sort()).toEqual(['pf|q2:d2', 'pf|q4:d4']);
       const consensus = await db.db.collection('consensus').find({}).toArray();
       expect(consensus.map((i) => i._id)).toEqual(['pf|q3:d3']);
       const run = await db.db.collection('llm_runs').findOne({ _id: 'pf|debate' as never });
-      expect(run).toMatchObject({ step: 'debate', models: ['m', 'strict', 'lenient'], promptTokens: server.usageSent.prompt_tokens });
+      expect(run).toMatchObject({
+        step: 'debate',
+        models: ['m', 'strict', 'lenient'],
+        promptTokens: endpoint.server.usageSent.prompt_tokens,
+      });
     },
   );
 });

@@ -28,7 +28,11 @@ export type Reply =
   | { kind: 'json'; object: unknown; wrap?: 'plain' | 'fence' | 'prose' }
   | { kind: 'text'; content: string }
   | { kind: 'status'; status: number; retryAfter?: string; message?: string }
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** A 200 whose body is `body` as it stands (e.g. JSON cut short). */
+  | { kind: 'raw'; body: string }
+  /** A 200 streaming `bytes` bytes of an endless JSON string, with no Content-Length (chunked). */
+  | { kind: 'flood'; bytes: number };
 
 export interface ScriptedReply {
   reply: Reply;
@@ -152,6 +156,28 @@ export async function startOpenAiServer(script: Script): Promise<OpenAiServer> {
     const { reply } = scripted;
     if (reply.kind === 'hang') {
       hanging.add(res);
+      return;
+    }
+    if (reply.kind === 'raw') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(reply.body);
+      return;
+    }
+    if (reply.kind === 'flood') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":"chatcmpl-flood","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"');
+      const chunk = 'x'.repeat(64 * 1024);
+      for (let sent = 0; sent < reply.bytes && !res.destroyed; sent += chunk.length) {
+        // wait for the socket to drain: the client may stop reading long before the end
+        if (!res.write(chunk))
+          await new Promise<void>((resolve) => {
+            const go = () => {
+              res.off('drain', go).off('close', go);
+              resolve();
+            };
+            res.once('drain', go).once('close', go);
+          });
+      }
+      res.end('"}}]}');
       return;
     }
     if (reply.kind === 'status') {
