@@ -72,6 +72,29 @@ module.exports = {
       to: { path: ['^node_modules/@aws-sdk/client-mturk/', '^src/crowd/[^/]+/'] },
     },
     {
+      name: 'actions-only-from-the-shells',
+      comment:
+        "src/actions (the requester's actions) sits on the pipeline: only the console, the API and the CLI import it; what the stages share with it lives below (db/models/actions.ts).",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(actions|console|api|cli)/|^src/cli\\.ts$' },
+      to: { path: '^src/actions/' },
+    },
+    {
+      name: 'batches-below-the-pipeline',
+      comment:
+        'src/batches holds the read models the stages use (and the batch names, votes and redundancy they share): it imports no stage.',
+      severity: 'error',
+      from: { path: '^src/batches/' },
+      to: { path: '^src/pipeline/' },
+    },
+    {
+      name: 'export-reads-only-the-llm-store',
+      comment: 'Exports read what the LLM steps stored (debate/store.ts), never the steps themselves.',
+      severity: 'error',
+      from: { path: '^src/export/' },
+      to: { path: '^src/debate/', pathNot: '^src/debate/store\\.ts$' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       from: {},

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ActionContext } from './context.js';
-import type { AuditDoc } from './models.js';
-import type { PipelineContext } from '../pipeline/context.js';
+import { auditTimes, type AuditDoc } from '../db/models/actions.js';
+
+export { auditTimes };
 
 /** An action not tied to any batch (a worker no batch knows) is logged under this name. */
 export const NO_BATCH = '-';
@@ -13,14 +14,6 @@ export interface AuditEntry {
   reason?: string;
   details?: Record<string, unknown>;
   outcome: string;
-}
-
-/**
- * When an entry happened: `at` in real time, as a person reads it, and the simulated
- * marketplace's time beside it, labelled, when the pipeline runs on one.
- */
-export function auditTimes(pipeline: Pick<PipelineContext, 'now' | 'simulatedClock'>): Pick<AuditDoc, 'at' | 'simulatedAt'> {
-  return { at: new Date(), ...(pipeline.simulatedClock && { simulatedAt: pipeline.now() }) };
 }
 
 /** Appends one entry to the batch's audit log (who from the context, when by auditTimes). */

@@ -1,8 +1,8 @@
 import type { BatchDoc, BatchSettings, BatchSummary, HitDoc, LabelDoc } from '../db/models/index.js';
 import { caseKey } from '../ingest/index.js';
-import { itemId } from '../pipeline/names.js';
-import { completeItems } from '../pipeline/redundancy.js';
-import { aggregateStored, type BatchAggregate } from '../pipeline/votes.js';
+import { itemId } from './names.js';
+import { completeItems } from './redundancy.js';
+import { aggregateStored, type BatchAggregate } from './votes.js';
 import type { BatchData } from './repository.js';
 
 /**

@@ -1,7 +1,6 @@
-import type { AssignmentDoc, BatchDoc, HitDoc } from '../db/models/index.js';
-import type { PipelineContext } from '../pipeline/context.js';
-import { BatchNotFound } from '../pipeline/errors.js';
-import { checkBatchName } from '../pipeline/names.js';
+import type { AssignmentDoc, BatchDoc, HitDoc, PipelineModels } from '../db/models/index.js';
+import { BatchNotFound } from './errors.js';
+import { checkBatchName } from './names.js';
 
 /**
  * Reading a batch and its HITs and assignments: the one place stages, the CLI, the API,
@@ -9,7 +8,12 @@ import { checkBatchName } from '../pipeline/names.js';
  * for it).
  */
 
-export async function requireBatch(ctx: PipelineContext, batch: string): Promise<BatchDoc> {
+/** What reading a batch takes of a PipelineContext: its models. */
+interface BatchReader {
+  readonly models: Pick<PipelineModels, 'batches' | 'hits' | 'assignments'>;
+}
+
+export async function requireBatch(ctx: BatchReader, batch: string): Promise<BatchDoc> {
   checkBatchName(batch, 'batch');
   const doc = await ctx.models.batches.findById(batch).lean<BatchDoc>();
   if (!doc) throw new BatchNotFound(batch);
@@ -21,7 +25,7 @@ export interface BatchData {
   assignments: AssignmentDoc[];
 }
 
-export async function loadBatchData(ctx: PipelineContext, batch: string): Promise<BatchData> {
+export async function loadBatchData(ctx: BatchReader, batch: string): Promise<BatchData> {
   const [hits, assignments] = await Promise.all([
     loadBatchHits(ctx, batch),
     ctx.models.assignments.find({ batch }).lean<AssignmentDoc[]>(),
@@ -30,7 +34,7 @@ export async function loadBatchData(ctx: PipelineContext, batch: string): Promis
 }
 
 /** The batch's HITs in their order (after publishing some: its assignments did not change). */
-export async function loadBatchHits(ctx: PipelineContext, batch: string): Promise<HitDoc[]> {
+export async function loadBatchHits(ctx: BatchReader, batch: string): Promise<HitDoc[]> {
   return (await ctx.models.hits.find({ batch }).lean<HitDoc[]>()).sort((a, b) => a.index - b.index);
 }
 

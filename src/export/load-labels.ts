@@ -1,7 +1,7 @@
-import { withAdjudicatorFills } from '../debate/fills.js';
+import { withAdjudicatorFills } from './adjudicator-fills.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import { BatchStateError } from '../pipeline/errors.js';
-import { actionModels } from '../actions/models.js';
+import { actionModels } from '../db/models/actions.js';
 import { applyManualLabels, datasetsOf, toHumanLabels, type BatchHumanLabels } from './human-labels.js';
 import { buildLabels, loadBatchData, requireBatch } from '../batches/index.js';
 import type { BatchDoc } from '../db/models/index.js';

@@ -1,4 +1,4 @@
-import { actionModels } from '../actions/models.js';
+import { actionModels } from '../db/models/actions.js';
 import { parseUsd } from '@qrelay/marketplace/fees';
 import type { BatchSettings, HitDoc } from '../db/models/index.js';
 import type { EscalatedCase } from '../domain/cases.js';

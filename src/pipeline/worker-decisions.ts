@@ -1,5 +1,4 @@
-import { auditTimes } from '../actions/audit.js';
-import { actionModels } from '../actions/models.js';
+import { actionModels, auditTimes } from '../db/models/actions.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewRecord, WorkerDecisionDoc } from '../db/models/index.js';
 import { llmAssistedAction } from '../hits/index.js';
 import { batchVerdicts, DEFAULT_VERDICT_POLICY, type ScoredAssignment, type WorkerStanding, type WorkerVerdict } from '../quality/index.js';

@@ -1,6 +1,6 @@
-import type { BatchHumanLabels } from '../export/human-labels.js';
+import { ADJUDICATOR_SOURCE, llmModels } from '../debate/store.js';
 import type { PipelineContext } from '../pipeline/context.js';
-import { ADJUDICATOR_SOURCE, llmModels } from './store.js';
+import type { BatchHumanLabels } from './human-labels.js';
 
 /**
  * `qrelay adjudicate --fill-unresolved`: the items the crowd left unresolved take the LLM

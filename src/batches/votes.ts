@@ -1,0 +1,178 @@
+import {
+  fleissKappa,
+  indexVotes,
+  krippendorffAlpha,
+  pairableVotes,
+  type AggregationResult,
+  type FleissKappaResult,
+  type KrippendorffAlphaResult,
+  type TiePolicy,
+  type Vote,
+} from '../aggregate/index.js';
+import type { AssignmentDoc, BatchSettings, HitDoc, StoredAnswer } from '../db/models/index.js';
+import { canaryWord } from '../hits/canary.js';
+import type { Judgment } from '../domain/cases.js';
+import { caseKey } from '../ingest/index.js';
+import {
+  countedVotes,
+  fitAggregator,
+  workerStatistics,
+  type Answer,
+  type AssignmentRecord,
+  type HitRecord,
+  type ScoredAssignment,
+  type WorkerStats,
+} from '../quality/index.js';
+import { checkItemId, itemId } from './names.js';
+import { recentByScores, rememberedAssignmentRecord, rememberedHitRecord, scoreRemembered } from './derived-records.js';
+
+/**
+ * From stored HITs and assignments to labels, agreement and worker statistics (pure).
+ *
+ * Which votes decide a label: an item's valid votes are the answers of assignments that
+ * passed every attention check of their HIT and were not rejected or discarded. Extra
+ * assignments serve every item of their HIT, so an item can end with more valid votes than
+ * its target; the protocol is a majority of 3, so the label (and κ, α) use the first
+ * `voteTarget` valid votes in submission order, and the others only enter the worker
+ * statistics. With fewer votes (a batch stopped early), the label is the majority of what
+ * there is, and a tie goes by the batch's tie policy (`unresolved` by default: no label).
+ * Dawid–Skene, when chosen, models every answer with the attention checks as gold items and
+ * worker priors from the evidence (quality/evidence-aggregation.ts), and gives each item a
+ * posterior. κ and α are computed over the same items: those with 2 or more of the votes used.
+ */
+
+export const CATEGORIES: readonly Judgment[] = ['yes', 'no'];
+
+const time = (d: Date | string | null | undefined) => (d ? new Date(d).getTime() : Number.MAX_SAFE_INTEGER);
+
+/** Assignments in submission order (then id): the order votes count in (each time read once, not once per comparison). */
+export function bySubmission<A extends Pick<AssignmentDoc, '_id' | 'submittedAt'>>(assignments: readonly A[]): A[] {
+  return assignments
+    .map((a) => ({ a, at: time(a.submittedAt) }))
+    .sort((x, y) => x.at - y.at || (x.a._id < y.a._id ? -1 : x.a._id > y.a._id ? 1 : 0))
+    .map(({ a }) => a);
+}
+
+export function hitRecord(hit: Pick<HitDoc, '_id' | 'batch' | 'items'>): HitRecord {
+  return {
+    hitId: hit._id,
+    items: hit.items.filter((i) => i.kind === 'real').map((i) => itemId(hit.batch, caseKey(i.queryId, i.chunkId))),
+    checks: hit.items.flatMap((i) =>
+      i.kind === 'check' ? [{ item: checkItemId(caseKey(i.queryId, i.chunkId)), expected: i.expected }] : [],
+    ),
+  };
+}
+
+/** The review as the quality module sees it: reviewed or not, paid, counted. */
+export function assignmentRecord(a: AssignmentDoc): AssignmentRecord {
+  const reviewed = a.reviewState === 'done';
+  const status = !reviewed ? 'submitted' : a.outcome === 'rejected' ? 'rejected' : 'approved';
+  const discarded = reviewed && status === 'approved' && a.review?.countsVotes === false && !a.override;
+  const kept = reviewed && status === 'approved' && a.review?.countsVotes === true && !a.override;
+  const work = a.acceptedAt && a.submittedAt ? new Date(a.submittedAt).getTime() - new Date(a.acceptedAt).getTime() : undefined;
+  return {
+    assignmentId: a._id,
+    hitId: a.hit,
+    worker: a.workerId,
+    status,
+    ...(discarded && { discarded }),
+    ...(kept && { kept }),
+    ...(a.override && { overridden: a.override.decision === 'approve' ? ('counts' as const) : ('excluded' as const) }),
+    answers: a.answers.flatMap((x) => (x.answer ? [{ item: x.item, label: x.answer, ...pageSignals(x) }] : [])),
+    ...(work !== undefined && work >= 0 && { workTimeMs: work }),
+  };
+}
+
+/** What the page recorded about an answer besides the label: time, comment, events, the canary it carried. */
+export function pageSignals(x: StoredAnswer): Omit<Answer, 'item' | 'label'> {
+  return {
+    ...(typeof x.ms === 'number' && { timeMs: x.ms }),
+    ...(x.comment !== '' && { comment: x.comment }),
+    ...(x.copies && { copies: x.copies }),
+    ...(x.pastes && { pastes: x.pastes }),
+    ...(x.focusLosses && { focusLosses: x.focusLosses }),
+    canary: canaryWord(x.key),
+  };
+}
+
+/** `hitRecord(hit)`, built once per document object (derived-records.ts). */
+export const storedHitRecord = (hit: HitDoc): HitRecord => rememberedHitRecord(hit, hitRecord);
+
+/**
+ * Every assignment scored against its HIT's checks, in submission order. The records and
+ * scores of documents unchanged since an earlier call are reused (derived-records.ts).
+ */
+export function scoreStored(hits: readonly HitDoc[], assignments: readonly AssignmentDoc[]): ScoredAssignment[] {
+  const known = new Set(hits.map((h) => h._id));
+  const ordered = bySubmission(assignments.filter((a) => known.has(a.hit)));
+  return scoreRemembered(
+    ordered.map((a) => rememberedAssignmentRecord(a, assignmentRecord)),
+    hits.map(storedHitRecord),
+  );
+}
+
+/** Per item, its first `target` valid votes (votes must be in submission order). */
+export function labelVotes(votes: readonly Vote<Judgment>[], target: number): Vote<Judgment>[] {
+  const taken = new Map<string, number>();
+  return votes.filter((v) => {
+    const n = taken.get(v.item) ?? 0;
+    if (n >= target) return false;
+    taken.set(v.item, n + 1);
+    return true;
+  });
+}
+
+export function tiePolicyOf(tie: BatchSettings['tie']): TiePolicy<Judgment> {
+  return tie === 'unresolved' ? { kind: 'unresolved' } : { kind: 'fallback', label: tie };
+}
+
+export interface BatchAggregate {
+  scored: ScoredAssignment[];
+  /** Every valid vote, in submission order. */
+  valid: Vote<Judgment>[];
+  /** The votes labels and agreement are computed from. */
+  used: Vote<Judgment>[];
+  result: AggregationResult<Judgment>;
+  fleissKappa: FleissKappaResult;
+  krippendorffAlpha: KrippendorffAlphaResult;
+  /** The items κ and α are both computed over: those with 2 or more of the votes used (a single vote has no pair). */
+  agreementItems: number;
+  workers: WorkerStats[];
+  /** Valid votes per item (all of them). */
+  validCounts: Map<string, number>;
+}
+
+/** A collection round aggregates the same votes twice (its follow-up, then its labels): the aggregate is a function of the scores and settings alone. */
+const recentAggregate = recentByScores<BatchAggregate>(4);
+
+export function aggregateStored(
+  hits: readonly HitDoc[],
+  assignments: readonly AssignmentDoc[],
+  settings: Pick<BatchSettings, 'voteTarget' | 'aggregator' | 'tie'>,
+): BatchAggregate {
+  const scored = scoreStored(hits, assignments);
+  const key = JSON.stringify([settings.voteTarget, settings.aggregator, settings.tie]);
+  return recentAggregate(scored, key, () => aggregateScored(scored, settings));
+}
+
+function aggregateScored(scored: ScoredAssignment[], settings: Pick<BatchSettings, 'voteTarget' | 'aggregator' | 'tie'>): BatchAggregate {
+  const valid = countedVotes(scored);
+  const used = labelVotes(valid, settings.voteTarget);
+  const tiePolicy = tiePolicyOf(settings.tie);
+  // κ and α count the same votes: indexed once for both
+  const pairableIndex = indexVotes(pairableVotes(used), CATEGORIES);
+  const result = fitAggregator(settings.aggregator, { used, scored, tiePolicy });
+  const validCounts = new Map<string, number>();
+  for (const v of valid) validCounts.set(v.item, (validCounts.get(v.item) ?? 0) + 1);
+  return {
+    scored,
+    valid,
+    used,
+    result,
+    fleissKappa: fleissKappa.computeIndexed(pairableIndex),
+    krippendorffAlpha: krippendorffAlpha.computeIndexed(pairableIndex),
+    agreementItems: pairableIndex.items.length,
+    workers: workerStatistics(scored, {}, undefined, valid),
+    validCounts,
+  };
+}
