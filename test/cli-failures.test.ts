@@ -1,4 +1,5 @@
 import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,22 @@ describe('qrelay exits with one clear line', () => {
     const res = await runCli(['migrate'], { MONGODB_URI: 'mongodb://127.0.0.1:1/qrelay?serverSelectionTimeoutMS=300' });
     expect(res.code).toBe(1);
     expect(oneLine(res.stderr)).toMatch(/^qrelay: cannot reach the database at mongodb:\/\/127\.0\.0\.1:1\/qrelay.*check MONGODB_URI/);
+  });
+
+  it('when a program that is not a database listens at the dev database address', async () => {
+    const http = createHttpServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', () => r()));
+    const address = `127.0.0.1:${(http.address() as { port: number }).port}`;
+    try {
+      // MONGODB_URI unset (undefined drops it from the child's environment): the dev database's address is used
+      const res = await runCli(['migrate'], { MONGODB_URI: undefined, QRELAY_DEVDB_ADDRESS: address });
+      expect(res.code).toBe(1);
+      expect(oneLine(res.stderr)).toBe(
+        `qrelay: QRELAY_DEVDB_ADDRESS ${address} (MONGODB_URI is unset) is not a database: an HTTP server answers there ("HTTP/1.1 404 Not Found"); stop what answers there, or set QRELAY_DEVDB_ADDRESS to a free host:port for the dev database (or MONGODB_URI to a MongoDB server)`,
+      );
+    } finally {
+      http.close();
+    }
   });
 
   it('on a port in use', async () => {

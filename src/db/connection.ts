@@ -2,6 +2,8 @@ import mongoose, { type Connection } from 'mongoose';
 import type { Config } from '../config.js';
 import { UserError, errorMessage } from '../errors.js';
 import { AddressInUseError, isListening, splitAddress, startDevdb, type DevdbHandle } from './devdb.js';
+import { devdbAddressMessage } from './listener-answer.js';
+import { probeListener } from './listener.js';
 
 export const DEFAULT_DB_NAME = 'qrelay';
 
@@ -9,6 +11,8 @@ export interface DatabaseTarget {
   uri: string;
   /** Set when this process started the dev database and so must stop it. */
   devdb?: DevdbHandle;
+  /** QRELAY_DEVDB_ADDRESS when the dev database is used (MONGODB_URI unset). */
+  devdbAddress?: string;
   describe: string;
 }
 
@@ -31,15 +35,15 @@ export async function resolveDatabase(config: Config): Promise<DatabaseTarget> {
   const { host, port } = splitAddress(address);
   const uri = withDbName(`mongodb://${address}`, DEFAULT_DB_NAME);
   if (await isListening(host, port)) {
-    return { uri, describe: `dev database already running at ${address}` };
+    return { uri, devdbAddress: address, describe: `dev database already running at ${address}` };
   }
   try {
     const devdb = await startDevdb({ address, dataDir: config.devdbDataDir });
-    return { uri, devdb, describe: `dev database started at ${address} (data in ${config.devdbDataDir})` };
+    return { uri, devdb, devdbAddress: address, describe: `dev database started at ${address} (data in ${config.devdbDataDir})` };
   } catch (err) {
     // Another qrelay process may have started it between our probe and our start.
     if (err instanceof AddressInUseError && (await isListening(host, port))) {
-      return { uri, describe: `dev database already running at ${address}` };
+      return { uri, devdbAddress: address, describe: `dev database already running at ${address}` };
     }
     throw err;
   }
@@ -81,6 +85,12 @@ export async function openDatabase(config: Config): Promise<Database> {
     };
   } catch (err) {
     await target.devdb?.stop();
+    // something else listens at the dev database's address: say what, naming the variable
+    if (target.devdbAddress && !target.devdb) {
+      const { host, port } = splitAddress(target.devdbAddress);
+      const driverError = errorMessage(err instanceof Error && err.cause !== undefined ? err.cause : err);
+      throw new UserError(devdbAddressMessage(target.devdbAddress, await probeListener(host, port), driverError), { cause: err });
+    }
     throw err;
   }
 }
