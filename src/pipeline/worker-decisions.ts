@@ -103,8 +103,8 @@ async function retractCounted(
     const reason = `${a.review.reason}; its votes were withdrawn when the worker was stopped for the batch: ${decision.reason}`;
     withdrawn.push({ a, review: { ...a.review, countsVotes: false, reason } });
   }
-  // by `_id` alone (the dev database scans the collection for any other filter, 0.3 s each at
-  // 4,056 cases); the round lease keeps other rounds out, and an override made meanwhile wins
+  // by `_id` alone (the dev database scans the collection for any other filter:
+  // docs/dev-database.md); the round lease keeps other rounds out, and an override made meanwhile wins
   // over the review anyway
   await bulkWriteSliced(
     ctx.models.assignments,
