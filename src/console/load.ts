@@ -11,11 +11,21 @@ import { buildReport, type Report } from '../reports/index.js';
 import { progressChart } from '../reports/render/charts.js';
 import { duration } from '../reports/render/format.js';
 import { spendChart, type SpendEvent } from './spend-chart.js';
+import {
+  matchesSearch,
+  pageHref,
+  pageOf,
+  plainQuery,
+  readTableState,
+  sortRows,
+  tableControls,
+  type TableColumn,
+  type TableParams,
+} from './table-query.js';
 import { answerView, auditView, batchRowView, FLAG_FILTERS, intervalView, isLive, itemView, workerRowView } from './view-model.js';
 
 /** The console pages' data: the actions' read models, the report's progress chart, the spend chart, agreement intervals. */
 
-const ITEMS_PER_PAGE = 50;
 /** Items to decide shown at first (unresolved ones first); the rest behind a link. */
 const DECIDE_SHOWN = 10;
 
@@ -50,14 +60,44 @@ export async function loadBatchesPage(ctx: ActionContext) {
   return { batches: out, any: out.length > 0, live: out.some((b) => b.live) };
 }
 
-export interface BatchPageQuery {
-  sort?: string;
-  desc?: string;
-  flag?: string;
-  page?: string;
-  items?: string;
-  decide?: string;
-}
+/** The batch page's query: each table's search, sort, direction, page and page size (table-query.ts), and filters. */
+export type BatchPageQuery = Record<string, unknown>;
+
+const WORKER_PARAMS: TableParams = { search: 'wq', sort: 'sort', desc: 'desc', page: 'wpage', size: 'wsize' };
+const ITEM_PARAMS: TableParams = { search: 'iq', sort: 'isort', desc: 'idesc', page: 'page', size: 'isize' };
+
+const WORKER_COLUMNS: readonly TableColumn[] = [
+  { key: 'worker', label: 'Worker' },
+  { key: 'assignments', label: 'Assignments' },
+  { key: 'checks', label: 'Checks' },
+  { key: 'agreement', label: 'Agreement' },
+  { key: 'time', label: 'Time/item' },
+  { key: 'flags', label: 'Flags' },
+  { key: null, label: 'Qualifications' },
+  { key: null, label: 'Reputation' },
+  { key: null, label: 'Bonuses' },
+  { key: null, label: 'Block' },
+];
+
+type ItemView = ReturnType<typeof itemView>;
+const ITEM_SORT: Record<string, (i: ItemView) => number | string> = {
+  item: (i) => `${i.queryId}\u0000${i.chunkId}`,
+  votes: (i) => i.yes + i.no,
+  difficult: (i) => i.difficult,
+  comments: (i) => i.comments,
+  label: (i) => i.labelText,
+  source: (i) => i.source,
+};
+const ITEM_SORT_KEYS = Object.keys(ITEM_SORT);
+const ITEM_COLUMNS: readonly TableColumn[] = [
+  { key: 'item', label: 'Query · chunk' },
+  { key: 'votes', label: 'Votes' },
+  { key: 'difficult', label: 'Difficult' },
+  { key: 'comments', label: 'Comments' },
+  { key: 'label', label: 'Label' },
+  { key: 'source', label: 'Source' },
+  { key: null, label: 'Debate' },
+];
 
 /** Workers with what the platform knows (blocks, scores); when it does not answer, those unknown and a warning. */
 async function workersWithPlatform(
@@ -69,21 +109,34 @@ async function workersWithPlatform(
   return { rows: workers, warning: platform?.note ?? null };
 }
 
-export async function loadBatchPage(ctx: ActionContext, batch: string, q: BatchPageQuery) {
+export async function loadBatchPage(ctx: ActionContext, batch: string, raw: BatchPageQuery) {
+  const q = plainQuery(raw);
+  const batchPath = `/console/batches/${encodeURIComponent(batch)}`;
   const view = await loadBatchView(ctx, batch);
   const overview = await batchOverview(ctx, batch);
   const { rows: workerRows, warning } = await workersWithPlatform(ctx, batch, view);
-  const sort = (SORT_KEYS as readonly string[]).includes(q.sort ?? '') ? (q.sort as SortKey) : 'worker';
+  const ws = readTableState<SortKey>(q, WORKER_PARAMS, SORT_KEYS, 'worker');
   const flag = (FLAG_FILTERS as readonly string[]).includes(q.flag ?? '') ? q.flag : undefined;
-  const workers = sortAndFilter(workerRows, { sort, descending: q.desc === '1', ...(flag && { flag }) }).map((w) =>
-    workerRowView(batch, w),
+  const workersShown = sortAndFilter(workerRows, { sort: ws.sort, descending: ws.desc, ...(flag && { flag }) }).filter((w) =>
+    matchesSearch(ws.search, [w.workerId]),
   );
+  const workersPage = pageOf(workersShown, ws.page, ws.size);
+  const workers = workersPage.rows.map((w) => workerRowView(batch, w));
   const items = (await loadItems(ctx, batch, view)).map((i) => itemView(batch, i));
   const decide = items.filter((i) => i.needsDecision).sort((a, b) => Number(b.unresolved) - Number(a.unresolved));
-  const shown =
-    q.items === 'attention' ? items.filter((i) => i.needsDecision || i.difficult > 0 || i.comments > 0 || i.source === 'manual') : items;
-  const pages = Math.max(1, Math.ceil(shown.length / ITEMS_PER_PAGE));
-  const page = Math.min(pages, Math.max(1, Number.parseInt(q.page ?? '1', 10) || 1));
+  const is = readTableState(q, ITEM_PARAMS, ITEM_SORT_KEYS, 'item');
+  const attention = q.items === 'attention';
+  const itemsShown = sortRows(
+    items.filter(
+      (i) =>
+        (!attention || i.needsDecision || i.difficult > 0 || i.comments > 0 || i.source === 'manual') &&
+        matchesSearch(is.search, [i.queryId, i.chunkId, i.dataset, i.query, i.labelText]),
+    ),
+    ITEM_SORT[is.sort]!,
+    (i) => i.item,
+    is.desc,
+  );
+  const itemsPage = pageOf(itemsShown, is.page, is.size);
   let charts: { progress: string; spend: string } | null = null;
   let latency: { p50: string; p90: string } | null = null;
   let agreement: ReturnType<typeof intervalView>[] = [];
@@ -117,7 +170,7 @@ export async function loadBatchPage(ctx: ActionContext, batch: string, q: BatchP
     ];
   }
   const audit = (await auditLog(ctx, batch)).reverse().slice(0, 100).map(auditView);
-  const batchPath = `/console/batches/${encodeURIComponent(batch)}`;
+  const controls = { path: batchPath, q };
   return {
     batch,
     batchPath,
@@ -131,28 +184,38 @@ export async function loadBatchPage(ctx: ActionContext, batch: string, q: BatchP
     latency,
     agreement,
     workers,
+    workersTotal: workerRows.length,
+    workersTable: tableControls({
+      ...controls,
+      params: WORKER_PARAMS,
+      own: ['flag'],
+      state: ws,
+      paged: workersPage,
+      columns: WORKER_COLUMNS,
+      fragment: 'workers',
+    }),
     workersWarning: warning,
-    sort,
-    desc: q.desc === '1',
-    flag: flag ?? '',
     flags: FLAG_FILTERS.map((f) => ({ value: f, selected: f === flag })),
-    sortLinks: SORT_KEYS.map((k) => ({
-      key: k,
-      href: `${batchPath}?sort=${k}${k === sort && q.desc !== '1' ? '&desc=1' : ''}${flag ? `&flag=${flag}` : ''}#workers`,
-      current: k === sort,
-    })),
     decide: q.decide === 'all' ? decide : decide.slice(0, DECIDE_SHOWN),
     decideTotal: decide.length,
     decideUnresolved: decide.filter((i) => i.unresolved).length,
     decideMore: q.decide !== 'all' && decide.length > DECIDE_SHOWN ? `${batchPath}?decide=all#decide` : '',
-    items: shown.slice((page - 1) * ITEMS_PER_PAGE, page * ITEMS_PER_PAGE),
-    itemsFilter: q.items === 'attention' ? 'attention' : 'all',
-    itemsTotal: shown.length,
-    pageLinks: Array.from({ length: pages }, (_, i) => ({
-      n: i + 1,
-      href: `${batchPath}?page=${i + 1}${q.items === 'attention' ? '&items=attention' : ''}#items`,
-      current: i + 1 === page,
-    })),
+    items: itemsPage.rows,
+    itemsTotal: items.length,
+    itemsFilter: attention ? 'attention' : 'all',
+    itemsFilterLinks: {
+      all: pageHref(batchPath, q, { items: null, [ITEM_PARAMS.page]: null }, 'items'),
+      attention: pageHref(batchPath, q, { items: 'attention', [ITEM_PARAMS.page]: null }, 'items'),
+    },
+    itemsTable: tableControls({
+      ...controls,
+      params: ITEM_PARAMS,
+      own: ['items'],
+      state: is,
+      paged: itemsPage,
+      columns: ITEM_COLUMNS,
+      fragment: 'items',
+    }),
     audit,
   };
 }

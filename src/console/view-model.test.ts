@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditView, batchRowView, safeReturnPath, withMessage } from './view-model.js';
+import { auditView, batchRowView, breakableParts, safeReturnPath, withMessage } from './view-model.js';
 
 describe('safeReturnPath', () => {
   it('keeps console paths with their query and fragment', () => {
@@ -88,5 +88,21 @@ describe('auditView', () => {
       at: '2026-01-02 03:04:05 UTC',
       simulatedAt: 'simulated 2026-01-02 04:00:00 UTC',
     });
+  });
+});
+
+describe('breakableParts', () => {
+  it('cuts a URL after its scheme and before dots, the port and the path, never inside them', () => {
+    expect(breakableParts('http://127.0.0.1:8090')).toEqual(['http://', '127', '.0', '.0', '.1', ':8090']);
+    expect(breakableParts('https://mturk-requester-sandbox.us-east-1.amazonaws.com/x?y=1')).toEqual([
+      'https://',
+      'mturk-requester-sandbox',
+      '.us-east-1',
+      '.amazonaws',
+      '.com',
+      '/x',
+      '?y=1',
+    ]);
+    expect(breakableParts('sandbox')).toEqual(['sandbox']);
   });
 });

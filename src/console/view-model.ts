@@ -12,6 +12,20 @@ import { intervalText } from '../reports/render/trust-section.js';
  * qrelay draws itself (already escaped) go in unescaped.
  */
 
+/**
+ * A URL in the pieces a line may break between (the template joins them with <wbr>): after
+ * the scheme's `//`, and before each `.`, `:`, `/`, `?` after it, so that a narrow card
+ * breaks a target at a dot or before its port rather than inside a number.
+ */
+export function breakableParts(text: string): string[] {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0] ?? '';
+  const rest = text
+    .slice(scheme.length)
+    .split(/(?=[.:/?])/)
+    .filter(Boolean);
+  return scheme ? [scheme, ...rest] : rest;
+}
+
 const LIVE_STATES = new Set(['publishing', 'collecting']);
 export const isLive = (state: string) => LIVE_STATES.has(state);
 
@@ -22,6 +36,7 @@ export function batchRowView(b: BatchOverview, timeToTargetSeconds: number | nul
     state: b.state,
     live: isLive(b.state),
     target: b.target ?? 'not published',
+    targetParts: breakableParts(b.target ?? 'not published'),
     progress: `${b.itemsComplete} / ${b.items}`,
     progressPercent: b.progress === null ? 0 : Math.round(b.progress * 100),
     spend: usd(b.spendCents),

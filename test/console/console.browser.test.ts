@@ -18,7 +18,9 @@ import { honest, importSampleBatch, tempDir, testContext, work, type Answerer } 
  * token, block a worker, pay a bonus, decide a contested item; each effect is checked on
  * the marketplace (ListWorkerBlocks, ListBonusPayments) or in the stored decision. Pages
  * are photographed at 390 and 1440 px into test-artifacts/console/ (gitignored), and must
- * not scroll sideways at 390 px. A hostile worker comment must stay text.
+ * not scroll sideways at either width. The decide form's radios sit beside their own words;
+ * the batch page's tables page, sort and search without script. A hostile worker comment
+ * must stay text.
  */
 
 const h = useMarketplace();
@@ -44,7 +46,8 @@ const contrary: Answerer = (item, truth) => (item.kind === 'check' ? item.expect
 
 beforeAll(async () => {
   const ctx = testContext(h.db);
-  await importSampleBatch(ctx, dir, BATCH, 8);
+  // 24 items in 6 HITs (two of them worked): more items than a page of 10 holds
+  await importSampleBatch(ctx, dir, BATCH, 24);
   await publishBatch(ctx, BATCH, { preset: 'quick', target: h.running.url, budgetUsd: 20 }, 'local');
   const [a, b, c] = await Promise.all([1, 2, 3].map(() => newWorker(h)));
   w = { a: a!.workerId, b: b!.workerId, c: c!.workerId };
@@ -191,4 +194,186 @@ describe('the console in Chromium', () => {
     await anonymous.close();
     await page.close();
   });
+
+  for (const width of [390, 1440]) {
+    it(
+      `at ${width} px: each decide radio sits beside its own word, and no page is wider than the window`,
+      { timeout: 120_000 },
+      async () => {
+        const page = await logIn(width);
+        await noSidewaysScroll(page, width);
+        await page.goto(`${base}/console/batches/${BATCH}#decide`);
+        await noSidewaysScroll(page, width);
+        const forms = (await page.evaluate(RADIO_GEOMETRY)) as RadioGeometry[][];
+        expect(forms.length).toBeGreaterThan(0);
+        for (const options of forms) {
+          expect(options.map((o) => o.word)).toEqual(['yes', 'no']);
+          options.forEach((o, i) => {
+            const own = distance(o.radio, o.text);
+            for (const [j, other] of options.entries()) if (j !== i) expect(own).toBeLessThan(distance(o.radio, other.text));
+            // a radio of its usual size, and its word on one line
+            expect(o.radio.right - o.radio.left).toBeLessThanOrEqual(24);
+            expect(o.text.bottom - o.text.top).toBeLessThan(30);
+          });
+        }
+        await page
+          .locator('article.decide')
+          .first()
+          .screenshot({ path: join(ARTIFACTS, `decide-${width}.png`) });
+        // no header or URL broken inside a word
+        expect(await page.evaluate(BROKEN_WORDS)).toEqual([]);
+        await page.goto(`${base}/console/batches/${BATCH}/workers/${w.a}`);
+        await noSidewaysScroll(page, width);
+        const anonymous = await browser.newPage({ viewport: { width, height: 900 } });
+        await anonymous.goto(`${base}/`);
+        await noSidewaysScroll(anonymous, width);
+        await anonymous.close();
+        await page.close();
+      },
+    );
+  }
+
+  it('pages, sorts and searches the workers and items tables, without script', { timeout: 120_000 }, async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    await page.fill('#token', TOKEN);
+    await page.click('form[action="/console/login"] button');
+    await page.waitForSelector('#batches');
+    /** Clicks what loads another page (no script: a link or a GET form) and waits for it. */
+    const load = async (click: () => Promise<void>) => {
+      const before = page.url();
+      await click();
+      await page.waitForURL((u) => u.toString() !== before);
+    };
+
+    // items: a page of 10 of 24, the next page, the page size kept
+    await page.goto(`${base}/console/batches/${BATCH}#items`);
+    await page.selectOption('#items select[name="isize"]', '10');
+    await load(() => page.click('#items form.filter button'));
+    const rows = page.locator('#items-table tbody tr');
+    expect(await rows.count()).toBe(10);
+    expect(await page.locator('#items .range').textContent()).toBe('1–10 of 24');
+    const firstOnPage1 = await rows.first().getAttribute('id');
+    await load(() => page.locator('#items nav.pages a[rel="next"]').first().click());
+    expect(await rows.count()).toBe(10);
+    expect(await page.locator('#items .range').textContent()).toBe('11–20 of 24');
+    expect(await rows.first().getAttribute('id')).not.toBe(firstOnPage1);
+    await page.screenshot({ path: join(ARTIFACTS, 'items-page-2-1440.png'), fullPage: false });
+
+    // sorting by a header, then the other way
+    await load(() => page.locator('#items-table thead a', { hasText: 'Votes' }).click());
+    expect(await page.locator('#items-table th[aria-sort="ascending"]').textContent()).toContain('Votes');
+    const votes = async () =>
+      (await page.locator('#items-table td[data-label="Votes"]').allTextContents()).map((t) => {
+        const [, yes, no] = /(\d+) yes · (\d+) no/.exec(t)!;
+        return Number(yes) + Number(no);
+      });
+    const ascending = await votes();
+    expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+    await load(() => page.locator('#items-table thead a', { hasText: 'Votes' }).click());
+    expect(await page.locator('#items-table th[aria-sort="descending"]').count()).toBe(1);
+    const descending = await votes();
+    expect(descending).toEqual([...descending].sort((a, b) => b - a));
+    expect(descending[0]).toBeGreaterThan(0);
+
+    // searching by a query id keeps only its items
+    const cell = (await page.locator('#items-table td[data-label="Query · chunk"]').first().textContent())!;
+    const queryId = cell.trim().split(' ')[0]!;
+    await page.fill('#items input[type="search"]', queryId);
+    await load(() => page.click('#items form.filter button'));
+    const found = await page.locator('#items-table td[data-label="Query · chunk"]').allTextContents();
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.length).toBeLessThan(24);
+    for (const t of found) expect(t.trim().startsWith(`${queryId} `)).toBe(true);
+
+    // workers: search, sort and a page size, the items' state kept
+    await page.fill('#workers input[type="search"]', w.b);
+    await load(() => page.click('#workers form.filter button'));
+    expect(await page.locator('#workers-table tbody tr').count()).toBe(1);
+    expect(await page.locator('#workers-table tbody tr').getAttribute('data-worker')).toBe(w.b);
+    expect(await page.locator('#items input[type="search"]').inputValue()).toBe(queryId);
+    await page.fill('#workers input[type="search"]', '');
+    await page.selectOption('#workers select[name="wsize"]', '10');
+    await load(() => page.click('#workers form.filter button'));
+    expect(await page.locator('#workers-table tbody tr').count()).toBe(3);
+    await load(() => page.locator('#workers-table thead a', { hasText: 'Checks' }).click());
+    expect(await page.locator('#workers-table th[aria-sort="ascending"]').textContent()).toContain('Checks');
+    const checks = (await page.locator('#workers-table td[data-label="Checks"]').allTextContents()).map((t) =>
+      // "2/2 100%"; a worker without checks shows no rate and sorts first
+      Number(/(\d+)%/.exec(t)?.[1] ?? -1),
+    );
+    expect(checks).toEqual([...checks].sort((a, b) => a - b));
+    await context.close();
+  });
 });
+
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+interface RadioGeometry {
+  word: string;
+  radio: Box;
+  text: Box;
+}
+
+/** Each decide form's radios and the boxes of their words (run in the page). */
+const RADIO_GEOMETRY = `(() => {
+  const box = (r) => ({ left: r.left, right: r.right, top: r.top, bottom: r.bottom });
+  return [...document.querySelectorAll('form.decide-form')].map((form) =>
+    [...form.querySelectorAll('input[type="radio"]')].map((radio) => {
+      const label = radio.closest('label');
+      const range = document.createRange();
+      range.selectNodeContents(label);
+      const words = [...label.childNodes].filter((n) => n !== radio);
+      range.setStartBefore(words[0]);
+      range.setEndAfter(words[words.length - 1]);
+      return { word: range.toString().trim(), radio: box(radio.getBoundingClientRect()), text: box(range.getBoundingClientRect()) };
+    }),
+  );
+})()`;
+
+/** Words of table headers and of the Target card that the layout broke across lines (run in the page). */
+const BROKEN_WORDS = `(() => {
+  const broken = [];
+  for (const el of document.querySelectorAll('th, .summary .target dd')) {
+    const text = el.textContent;
+    const words = el.matches('th') ? text.split(/\\s+/) : text.split(/(?<=\\/\\/)|(?=[.:\\/])/);
+    let offset = 0;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const nodes = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) nodes.push(n);
+    for (const word of words) {
+      const at = text.indexOf(word, offset);
+      offset = at + word.length;
+      if (word.trim().length < 2) continue;
+      // find the text node holding the word (words never span nodes here)
+      let start = at;
+      for (const node of nodes) {
+        if (start < node.length) {
+          if (start + word.length > node.length) break;
+          const range = document.createRange();
+          range.setStart(node, start);
+          range.setEnd(node, start + word.length);
+          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          if (lines.size > 1) broken.push(word);
+          break;
+        }
+        start -= node.length;
+      }
+    }
+  }
+  return broken;
+})()`;
+
+/** From a point (a radio's centre) to the nearest point of a box. */
+function distance(radio: Box, text: Box): number {
+  const x = (radio.left + radio.right) / 2;
+  const y = (radio.top + radio.bottom) / 2;
+  const dx = Math.max(text.left - x, 0, x - text.right);
+  const dy = Math.max(text.top - y, 0, y - text.bottom);
+  return Math.hypot(dx, dy);
+}
