@@ -1,13 +1,16 @@
 import type { RequestHandler } from 'express';
 import { sendProblem } from './problem.js';
 
-/** The requests a documented path (`/api/v1/batches/{batch}`) answers: each `{param}` one segment. */
+/**
+ * The requests a documented path (`/api/v1/batches/{batch}`) answers: each `{param}` one
+ * segment, any letter case and an optional trailing slash, as Express routes match.
+ */
 export function pathPattern(template: string): RegExp {
   const source = template
     .split(/\{[^}]+\}/)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('[^/]+');
-  return new RegExp(`^${source}/?$`);
+  return new RegExp(`^${source}/?$`, 'i');
 }
 
 /**

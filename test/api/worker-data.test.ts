@@ -100,6 +100,19 @@ describe('reads of worker data', () => {
       // one worker's answers carry the worker in their address; the audit log has no action yet
       if (!path.endsWith('/audit') && !path.endsWith('/answers')) expect(allowed.text, url).toContain(worker);
     }
+    // however the address is written, as long as Express routes it
+    for (const variant of [
+      `/API/V1/BATCHES/${BATCH}/WORKERS`,
+      `/api/v1/batches/${BATCH}/Votes/`,
+      `/api/v1/Workers?batch=${BATCH}`,
+      `/api/v1//workers?batch=${BATCH}`,
+      `/api/v1/batches/${BATCH}/%69tems`,
+      `/api/v1/batches/${BATCH}/report/?format=csv`,
+    ]) {
+      const res = await request(app).get(variant);
+      expect(res.status === 401 || res.status === 404, `${variant}: ${res.status}`).toBe(true);
+      expect(res.text, variant).not.toContain(worker);
+    }
     // and the reads left open answer without worker ids
     for (const [path, ops] of Object.entries(doc.paths)) {
       if (!ops.get || secured.has(path) || path.includes('{id}') || path.includes('{file}')) continue;
