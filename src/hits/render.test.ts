@@ -146,6 +146,9 @@ describe('renderHitPage', () => {
     const hash = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
     const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1] ?? '';
     const style = /<style>([\s\S]*)<\/style>/.exec(html)?.[1] ?? '';
+    // the script as sent: no comment lines or indentation, which every HIT page would carry against MTurk's 64 KB
+    expect(script).not.toMatch(/^\s|^\/\//m);
+    expect(script).toContain("var PREVIEW_ID = 'ASSIGNMENT_ID_NOT_AVAILABLE';");
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("connect-src 'none'");
     expect(csp).toContain(`script-src ${hash(script)}`);

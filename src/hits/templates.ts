@@ -17,6 +17,18 @@ export const HIT_TEMPLATE_DIR = join(paths.templates, 'hit');
 
 const cspHash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
+/**
+ * The page's script as every HIT page carries it: without whole-line comments, indentation
+ * and blank lines. Each byte of the page counts against MTurk's 65,535 (a long case needs
+ * them); page.js has no string or template literal spanning lines.
+ */
+export const compactScript = (source: string): string =>
+  source
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('//'))
+    .join('\n');
+
 const cache = new Map<string, HitTemplates>();
 
 export function loadHitTemplates(dir: string = HIT_TEMPLATE_DIR): HitTemplates {
@@ -29,7 +41,7 @@ export function loadHitTemplates(dir: string = HIT_TEMPLATE_DIR): HitTemplates {
   const options = { strict: true, preventIndent: true };
   for (const partial of ['item', 'debate', 'guideline']) hbs.registerPartial(partial, hbs.compile(read(`${partial}.hbs`), options));
   const style = read('page.css').trim();
-  const script = read('page.js').trim();
+  const script = compactScript(read('page.js'));
   const csp = [
     "default-src 'none'",
     `style-src ${cspHash(style)}`,
