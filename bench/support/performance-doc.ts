@@ -62,9 +62,11 @@ export function renderPerformance(run: PerformanceRun): string {
   const notRun = run.benches.filter((b) => b.exitCode === null).length;
   const command = ['npm run bench', ...(run.args.length ? ['--', ...run.args] : [])].join(' ');
   return [
-    '<!-- written by npm run bench (bench/run-all.ts); do not edit -->',
+    '<!-- written by npm run bench; do not edit (bench/run-all.ts) -->',
     '',
     '# Performance',
+    '',
+    '_Written by `npm run bench` (`bench/run-all.ts`) at the end of each run; do not edit._',
     '',
     `The figures of the last run that have a peer or a target, \`${command}\`: each beside`,
     "the peer's figure measured in the same run on the same machine (crowd-kit, statsmodels and",

@@ -21,7 +21,8 @@ describe('docs/performance.md as npm run bench writes it', () => {
   const text = renderPerformance(run);
 
   it('says it is generated, by what, and how the run was asked for', () => {
-    expect(text.split('\n')[0]).toBe('<!-- written by npm run bench (bench/run-all.ts); do not edit -->');
+    expect(text.split('\n')[0]).toBe('<!-- written by npm run bench; do not edit (bench/run-all.ts) -->');
+    expect(text).toContain('_Written by `npm run bench` (`bench/run-all.ts`) at the end of each run; do not edit._');
     expect(text).toContain('`npm run bench -- aggregate-peers qrels-evaluate`');
     expect(text).toContain('npm run bench                        # every benchmark');
   });
