@@ -65,7 +65,7 @@ function batchLine(b: BatchOverview): string {
   return [
     b.batch.padEnd(16),
     b.state.padEnd(10),
-    `${b.itemsComplete}/${b.items} items (${pct(b.progress)})`,
+    `${b.itemsComplete}/${b.items} items decided (${pct(b.progress)})`,
     `κ ${b.fleissKappa === null ? '-' : b.fleissKappa.toFixed(3)}`,
     `spend ${usd(b.spendCents)}${b.budgetCents === null ? '' : ` of ${usd(b.budgetCents)}`}`,
     b.target ? `on ${b.target}` : 'not published',

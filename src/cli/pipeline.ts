@@ -129,7 +129,7 @@ function publishRequest(opts: PublishOptions): PublishRequest {
 
 function roundLine(r: CollectResult): string {
   const s = r.aggregation.summary;
-  return `batch ${r.batch}: ${r.state}; ${s.itemsComplete}/${s.items} items with their votes, ${r.reconcile.newAssignments} new assignments, ${r.review.decided} reviewed, ${r.followUp.extraAssignments} extra assignments, ${r.followUp.reposted} new HITs`;
+  return `batch ${r.batch}: ${r.state}; ${s.itemsComplete}/${s.items} items decided, ${r.reconcile.newAssignments} new assignments, ${r.review.decided} reviewed, ${r.followUp.extraAssignments} extra assignments, ${r.followUp.reposted} new HITs`;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -338,7 +338,7 @@ export function registerPipeline(program: Command): void {
           const { expireBatch } = await import('../pipeline/expire.js');
           const r = await expireBatch(ctx, batch);
           say(
-            `batch ${batch}: expired ${r.expired} HITs; ${r.collect.aggregation.summary.itemsComplete}/${r.collect.aggregation.summary.items} items have their votes`,
+            `batch ${batch}: expired ${r.expired} HITs; ${r.collect.aggregation.summary.itemsComplete}/${r.collect.aggregation.summary.items} items decided`,
           );
         });
       }),

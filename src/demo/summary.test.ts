@@ -153,7 +153,7 @@ describe('the demo summary', () => {
     expect(text).toMatch(/^agreement {3}Fleiss κ \d\.\d{3} · Krippendorff α \d\.\d{3} · \d+ labels, 1 unresolved/m);
     expect(text).toMatch(/^cost {8}\$\d+\.\d\d in total · \$\d+\.\d\d per label · \$\d+\.\d\d per hole found \(2 holes\)$/m);
     expect(text).toMatch(/^ {12}quote \$\d+\.\d\d → actual \$\d+\.\d\d \([+−]\$\d+\.\d\d/m);
-    expect(text).toMatch(/^latency {5}time to 3 votes p50 \S+, p90 \S+ \(simulated\)/m);
+    expect(text).toMatch(/^latency {5}time to decided p50 \S+, p90 \S+ \(simulated\)/m);
     expect(text).toContain('wall time: crowd work 13s, whole workflow 40s');
     expect(text).toContain('holes filled 3 (2 by the crowd, 1 by consensus) · flips 1 · unchanged 0 · conflicts 1');
     expect(text).toMatch(/^rankings {4}nDCG@10 {2}Kendall τ -1\.000 · moved: lexical 1→2, semantic 2→1$/m);

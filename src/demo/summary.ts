@@ -171,7 +171,7 @@ export function renderDemoSummary(s: DemoSummary): string {
     ]),
     ...block('cost', costLines(s.cost)),
     ...block('latency', [
-      `time to ${l.timeToTarget.voteTarget} votes p50 ${duration(l.timeToTarget.p50Seconds)}, p90 ${duration(l.timeToTarget.p90Seconds)} (simulated); last vote after ${duration(l.simulatedSeconds)} (simulated)`,
+      `time to decided p50 ${duration(l.timeToTarget.p50Seconds)}, p90 ${duration(l.timeToTarget.p90Seconds)} (simulated); last vote after ${duration(l.simulatedSeconds)} (simulated)`,
       `wall time: crowd work ${formatDuration(l.workWallSeconds)}, whole workflow ${formatDuration(l.totalWallSeconds)}`,
     ]),
     ...block('qrels', [

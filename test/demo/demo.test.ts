@@ -33,7 +33,7 @@ describe('qrelay demo', () => {
     expect(stdout).toMatch(/^agreement {3}Fleiss κ -?\d\.\d{3} · Krippendorff α -?\d\.\d{3} · 18 labels, 0 unresolved/m);
     expect(stdout).toMatch(/^cost {8}\$\d+\.\d\d in total · \$\d+\.\d\d per label · \$\d+\.\d\d per hole found \(\d+ holes\)$/m);
     expect(stdout).toMatch(/^ {12}quote \$\d+\.\d\d → actual \$\d+\.\d\d/m);
-    expect(stdout).toMatch(/^latency {5}time to 3 votes p50 \S+, p90 \S+ \(simulated\)/m);
+    expect(stdout).toMatch(/^latency {5}time to decided p50 \S+, p90 \S+ \(simulated\)/m);
     expect(stdout).toMatch(/^ {12}wall time: crowd work \S+, whole workflow \S+$/m);
     expect(stdout).toMatch(
       /^qrels {7}holes filled \d+ \(\d+ by the crowd, 212 by consensus\) · flips \d+ · unchanged \d+ · conflicts \d+$/m,

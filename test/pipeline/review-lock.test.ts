@@ -52,7 +52,7 @@ describe('the batch lock of qrelay review', () => {
     expect(again.stdout).toContain(
       `batch lock-a: took over the collection round lock of process ${child.pid} on ${hostname()}, which is no longer running`,
     );
-    expect(again.stdout).toMatch(/^batch lock-a: collecting; 0\/24 items with their votes/m);
+    expect(again.stdout).toMatch(/^batch lock-a: collecting; 0\/24 items decided/m);
     expect(await ctx.models.batches.findById('lock-a').lean()).toMatchObject({ roundLeaseUntil: null, roundOwner: null });
   });
 
