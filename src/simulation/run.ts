@@ -16,8 +16,8 @@ import { softBlockedWorkers } from '../pipeline/blocked-qualification.js';
 import { forgetTargetReputation } from '../pipeline/reputation.js';
 import { requireBatch } from '../batches/index.js';
 import { itemCases, visibleRecords } from '../pipeline/records.js';
-import type { PublishRequest } from '../pipeline/settings.js';
-import { claimCopyName, copyBatch, prepareInPlace, type CopyResult } from './copy.js';
+import { resolveSettings, type PublishRequest } from '../pipeline/settings.js';
+import { claimCopyName, copyBatch, deleteBatchData, prepareInPlace, type CopyResult } from './copy.js';
 import { simulationOracle } from './oracle.js';
 import { startEventReceiver, type EventReceiver } from './event-receiver.js';
 import { hitsToPoll } from '../pipeline/round-poll.js';
@@ -184,6 +184,18 @@ async function publishRequestFor(
   };
 }
 
+/**
+ * Fails, naming the user's batch, when the copy would carry attention checks (as `request`
+ * publishes it) but the source has no gold pool to draw them from.
+ */
+async function requireGoldForChecks(ctx: PipelineContext, source: string, request: PublishRequest): Promise<void> {
+  if (resolveSettings(source, request, request.target ?? 'local').layout.checksPerHit === 0) return;
+  if ((await visibleRecords(ctx, 'gold', source)).length > 0) return;
+  throw new UserError(
+    `batch ${source} has no gold items for the attention checks its simulated HITs would carry: import a gold pool (qrelay import <file> --batch ${source} --kind gold), then simulate again`,
+  );
+}
+
 async function countRecords(ctx: PipelineContext, batch: string): Promise<CopyResult> {
   const [items, gold, consensus] = await Promise.all([
     visibleRecords(ctx, 'escalations', batch),
@@ -198,10 +210,24 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
   const say = env.progress ?? (() => {});
   const realCtx = createPipelineContext({ connection: env.connection, config: env.config, logger: env.logger, progress: () => {} });
   await requireBatch(realCtx, req.source);
+  const requestFor = (target: string) =>
+    publishRequestFor(
+      realCtx,
+      req.source,
+      target,
+      req.hideDebate,
+      { ...(req.redundancy && { redundancy: req.redundancy }), ...(req.recollect && { recollect: req.recollect }) },
+      req.workerDecisions,
+      req.adaptiveChecks !== undefined ? { on: req.adaptiveChecks, expectedWorkers: req.population.size } : undefined,
+    );
   if (req.inPlace) {
     if (req.name !== req.source) throw new Error('an in-place simulation has no copy: name must be the source');
     if (!(await prepareInPlace(realCtx, req.source))) throw new UserError(`batch ${req.source} is already complete`);
-  } else await claimCopyName(realCtx, req.source, req.name, req.replace);
+  } else {
+    // what publishing the copy would find missing, found on the source before anything is copied
+    await requireGoldForChecks(realCtx, req.source, await requestFor('local'));
+    await claimCopyName(realCtx, req.source, req.name, req.replace);
+  }
 
   const priv = privateConnection(env.connection, req.name);
   await dropPrivate(priv);
@@ -253,15 +279,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     const published = await publishBatch(
       ctx,
       req.name,
-      await publishRequestFor(
-        realCtx,
-        req.source,
-        target,
-        req.hideDebate,
-        { ...(req.redundancy && { redundancy: req.redundancy }), ...(req.recollect && { recollect: req.recollect }) },
-        req.workerDecisions,
-        req.adaptiveChecks !== undefined ? { on: req.adaptiveChecks, expectedWorkers: req.population.size } : undefined,
-      ),
+      await requestFor(target),
       target,
       copied && { cases: copied.records.cases, gold: copied.records.goldItems },
     );
@@ -358,5 +376,10 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     await receiver?.close().catch(() => undefined);
     await running?.close().catch((err: unknown) => env.logger.warn({ err }, 'closing the private simulated marketplace failed'));
     if (!(completed && req.keepMarketplace)) await dropPrivate(priv).catch(() => undefined);
+    // a run that failed or was stopped leaves no copy behind (so the next needs no --replace)
+    if (!completed && !req.inPlace)
+      await deleteBatchData(realCtx, req.name).catch((err: unknown) =>
+        env.logger.warn({ err }, `removing the unfinished simulated copy ${req.name} failed`),
+      );
   }
 }
