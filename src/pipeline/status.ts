@@ -4,7 +4,8 @@ import { HIT_STATES } from '../db/models/index.js';
 import type { Judgment } from '../domain/cases.js';
 import type { CostQuote } from '../hits/quote.js';
 import { labelAccuracy } from '../quality/index.js';
-import { pairableVotes, type AgreementInterval } from '../aggregate/index.js';
+import { createHash } from 'node:crypto';
+import { pairableVotes, type AgreementInterval, type Vote } from '../aggregate/index.js';
 import { agreementIntervals, type AgreementIntervals } from '../reports/trust.js';
 import { committedCents } from './budget.js';
 import type { PipelineContext } from './context.js';
@@ -58,6 +59,26 @@ export interface BatchStatus {
 }
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+/**
+ * The bootstrap costs seconds on a batch of ten thousand items, and a status is asked for
+ * again and again (API polls) while the votes stay the same: the last few results are kept,
+ * by batch and by a digest of the votes (order aside), so a changed vote computes anew.
+ */
+const intervalsMemo = new Map<string, AgreementIntervals>();
+const MEMO_SIZE = 16;
+function intervalsOf(votes: readonly Vote<Judgment>[], batch: string): AgreementIntervals {
+  const digest = createHash('sha256');
+  for (const v of votes.map((x) => `${x.item}\u0000${x.worker}\u0000${x.label}`).sort()) digest.update(v).update('\u0001');
+  const key = `${batch}\u0000${digest.digest('hex')}`;
+  let found = intervalsMemo.get(key);
+  if (!found) {
+    found = agreementIntervals(votes, batch);
+    if (intervalsMemo.size >= MEMO_SIZE) intervalsMemo.delete(intervalsMemo.keys().next().value!);
+    intervalsMemo.set(key, found);
+  }
+  return found;
+}
 
 /**
  * The status from stored documents (pure). `truth`: item id -> hidden label; `imported`:
@@ -141,7 +162,7 @@ export function summarizeBatch(doc: BatchDoc, data: BatchData, truth: ReadonlyMa
       items: labels?.summary.agreementItems ?? 0,
       itemsWithVotes: labels?.labels.filter((l) => l.validVotes > 0).length ?? 0,
     },
-    agreementIntervals: labels ? agreementIntervals(pairableVotes(labels.aggregate.used), doc._id) : null,
+    agreementIntervals: labels ? intervalsOf(pairableVotes(labels.aggregate.used), doc._id) : null,
     accuracy: accuracy ? { value: accuracy.value, compared: accuracy.compared } : null,
     cost: {
       currency: 'USD',
