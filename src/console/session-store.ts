@@ -31,10 +31,13 @@ const schema = new Schema<ConsoleSessionDoc>(
 const keyOf = (s: Session) => createHash('sha256').update(s.nonce).digest('hex');
 
 export class ConsoleSessions {
-  private readonly docs: Model<ConsoleSessionDoc>;
+  private model: Model<ConsoleSessionDoc> | undefined;
 
-  constructor(connection: Connection) {
-    this.docs = model(connection, 'ConsoleSession', schema);
+  // the model is made on first use: an app may be created before its connection is usable
+  constructor(private readonly connection: Connection) {}
+
+  private get docs(): Model<ConsoleSessionDoc> {
+    return (this.model ??= model(this.connection, 'ConsoleSession', schema));
   }
 
   /** Records a new session (and forgets the expired ones, so the collection stays small). */
