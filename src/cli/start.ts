@@ -118,7 +118,7 @@ function servingLines(config: Config, apiUrl: string, market: BundledMarketplace
   return [
     'qrelay is serving (Ctrl-C stops it):',
     `  API          ${apiUrl}  (/healthz, /openapi.json, /api/v1/batches, /api/v1/batches/<batch>/report?format=html)`,
-    `  API token    ${token.source === 'QRELAY_API_TOKEN' ? 'QRELAY_API_TOKEN (from the environment)' : token.source} (bearer token of the mutating routes)`,
+    `  API token    ${token.source === 'QRELAY_API_TOKEN' ? 'QRELAY_API_TOKEN (from the environment)' : token.source} (bearer token of the mutating routes and of reads of worker data)`,
     `  console      ${apiUrl}/  (log in with the API token: batches, workers, items, actions)`,
     `  marketplace  ${market.url}  (MTurk Requester API)${market.running ? '' : ', served by another process'}; worker site ${market.url}/worker/`,
   ];

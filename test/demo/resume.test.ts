@@ -69,7 +69,7 @@ describe('stopping and continuing the demo', () => {
       expect(out).toMatch(/^work: .* · done$/m);
       expect(out).toMatch(/^qrelay demo: batch sample, 18 escalated cases, finished in \S+ \(this session; it continued a stopped run\)$/m);
       expect(out).toContain(`  API          ${e.apiUrl}`);
-      expect(out).toContain(`  API token    ${e.dataDir}/api-token (bearer token of the mutating routes)`);
+      expect(out).toContain(`  API token    ${e.dataDir}/api-token (bearer token of the mutating routes and of reads of worker data)`);
       expect(out).toContain(`  marketplace  ${e.marketplaceUrl}  (MTurk Requester API); worker site ${e.marketplaceUrl}/worker/`);
 
       // one batch, every planned HIT once; handed over to the marketplace that serves real clients, each once, on its clock
