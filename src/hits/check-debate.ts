@@ -1,4 +1,13 @@
 import type { DebateTurn, GoldItem } from '../domain/cases.js';
+import {
+  capitalise,
+  cite,
+  objectionOpening,
+  twoRounds,
+  type DebateArguments,
+  type DebateRandom,
+  type GuidelineRule,
+} from './debate-text.js';
 import { seededRng, type Rng } from './random.js';
 
 /**
@@ -19,20 +28,11 @@ import { seededRng, type Rng } from './random.js';
  * agent therefore passes a check half the time; only reading the chunk passes it always.
  */
 
-type Rule = 'scope' | 'key' | 'direct' | 'intent' | 'complete' | 'surface';
+/** A check's arguments never turn on answer correctness (guideline 7): a check's chunk is judged on its evidence. */
+type Rule = Exclude<GuidelineRule, 'correctness'>;
 
-const GUIDELINES: Record<Rule, [number, string]> = {
-  scope: [1, 'same scope'],
-  key: [2, 'key content present'],
-  direct: [3, 'stated directly'],
-  intent: [4, 'same intent'],
-  complete: [5, 'complete information'],
-  surface: [6, 'no surface matching'],
-};
-
-const cite = (rule: Rule) => `guideline ${GUIDELINES[rule][0]} (${GUIDELINES[rule][1]})`;
-const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const pick = <T>(rng: Rng, options: readonly T[]): T => options[rng.int(options.length)] as T;
+const randomOf = (rng: Rng): DebateRandom => ({ pick: (options) => pick(rng, options), chance: (p) => rng.next() < p });
 
 /** The chunk's sentences, verbatim (so that a quote of one is found in the chunk). */
 export function sentencesOf(chunk: string): string[] {
@@ -68,13 +68,6 @@ export function focalSentence(gold: Pick<GoldItem, 'query' | 'answers' | 'chunk'
   return { sentence: best.sentence, holdsAnswer: best.holdsAnswer };
 }
 
-interface Arguments {
-  pro: string;
-  con: string;
-  objection: Rule;
-  defence: Rule;
-}
-
 /**
  * A few words of the focal sentence around what it shares with the query (at most six),
  * for arguments that talk about the sentence's content as real debates do.
@@ -96,7 +89,7 @@ export function excerptOf(sentence: string, query: string): string {
   return /^\p{Lu}\p{Ll}/u.test(excerpt) && best === 0 ? excerpt.charAt(0).toLowerCase() + excerpt.slice(1) : excerpt;
 }
 
-function argumentsFor(rng: Rng, gold: Pick<GoldItem, 'answers' | 'query'>, focal: string, holdsAnswer: boolean): Arguments {
+function argumentsFor(rng: Rng, gold: Pick<GoldItem, 'answers' | 'query'>, focal: string, holdsAnswer: boolean): DebateArguments {
   const excerpt = excerptOf(focal, gold.query);
   const listed = gold.answers.length === 0 ? 'an answer to the query' : gold.answers.map((a) => `"${a}"`).join(' or ');
   const answer = gold.answers.find((a) => a.trim().length > 0 && focal.toLowerCase().includes(a.trim().toLowerCase()))?.trim();
@@ -142,41 +135,11 @@ function argumentsFor(rng: Rng, gold: Pick<GoldItem, 'answers' | 'query'>, focal
   };
 }
 
-function opening(rng: Rng, query: string, args: Arguments, agent: 'A' | 'B'): string {
-  if (agent === 'A') {
-    return pick(rng, [
-      `The query asks "${query}". ${args.pro} Under ${cite(args.defence)}, that is enough evidence for at least one answer, so I judge the chunk relevant.`,
-      `${args.pro} The chunk's subject matches the query, and the quoted sentence carries what is needed. Relevant.`,
-    ]);
-  }
+function proOpening(rng: Rng, query: string, args: DebateArguments): string {
   return pick(rng, [
-    `${args.con} By ${cite(args.objection)}, the chunk does not give sufficient evidence for any of the answers. Not relevant.`,
-    `The chunk is on the right topic, but that is not enough. ${args.con} ${capitalise(cite(args.objection))} asks for more, so I judge it not relevant.`,
-    `I do not find the answer in the text. ${args.con} Not relevant.`,
+    `The query asks "${query}". ${args.pro} Under ${cite(args.defence)}, that is enough evidence for at least one answer, so I judge the chunk relevant.`,
+    `${args.pro} The chunk's subject matches the query, and the quoted sentence carries what is needed. Relevant.`,
   ]);
-}
-
-function reply(rng: Rng, args: Arguments, agent: 'A' | 'B', keeps: boolean): string {
-  if (agent === 'A') {
-    return keeps
-      ? pick(rng, [
-          `Agent B objects on ${cite(args.objection)}. I disagree. ${args.pro} I keep my label: relevant.`,
-          `I have weighed Agent B's point, but it does not change the evidence. ${args.pro} The chunk remains relevant.`,
-        ])
-      : pick(rng, [
-          `Agent B makes a fair point. ${args.con} On ${cite(args.objection)} I now judge the chunk not relevant.`,
-          `Re-reading the chunk, I accept Agent B's objection. ${args.con} I change my label to not relevant.`,
-        ]);
-  }
-  return keeps
-    ? pick(rng, [
-        `Agent A's reading goes beyond the text. ${args.con} I keep my label: not relevant.`,
-        `Agent A argues the chunk is relevant, but ${cite(args.objection)} still applies. ${args.con} Not relevant.`,
-      ])
-    : pick(rng, [
-        `On reflection, Agent A has the better argument. ${args.pro} Following ${cite(args.defence)}, I change my label to relevant.`,
-        `I reconsidered the quoted sentence. ${args.pro} I now judge the chunk relevant.`,
-      ]);
 }
 
 /** Share of escalated debates in which both agents switch in round 2 (so they still disagree). */
@@ -188,29 +151,8 @@ export function checkDebate(gold: Pick<GoldItem, 'query_id' | 'chunk_id' | 'quer
   const { sentence, holdsAnswer } = focalSentence(gold);
   const args = argumentsFor(rng, gold, sentence, holdsAnswer);
   const crossing = rng.next() < CROSSING_SHARE;
-  const focal = [sentence];
-  const bQuotes = () => (rng.next() < 0.5 ? focal : []);
-  const openA = opening(rng, gold.query, args, 'A');
-  const openB = opening(rng, gold.query, args, 'B');
-  const bFirst = bQuotes();
-  return [
-    { round: 1, agent: 'A', stance: 'relevant', label: 'yes', reasoning: openA, references: focal },
-    { round: 1, agent: 'B', stance: 'irrelevant', label: 'no', reasoning: openB, references: bFirst },
-    {
-      round: 2,
-      agent: 'A',
-      stance: 'relevant',
-      label: crossing ? 'no' : 'yes',
-      reasoning: reply(rng, args, 'A', !crossing),
-      references: focal,
-    },
-    {
-      round: 2,
-      agent: 'B',
-      stance: 'irrelevant',
-      label: crossing ? 'yes' : 'no',
-      reasoning: reply(rng, args, 'B', !crossing),
-      references: crossing ? focal : bQuotes(),
-    },
-  ];
+  const random = randomOf(rng);
+  const a = proOpening(rng, gold.query, args);
+  const b = objectionOpening(random, args);
+  return twoRounds(random, args, { a, b }, [sentence], crossing);
 }

@@ -1,3 +1,5 @@
+import type { DebateTurn } from '../../src/domain/cases.js';
+import { cite, objectionOpening, twoRounds, type DebateArguments } from '../../src/hits/debate-text.js';
 import type { Pair } from './corpus.js';
 import type { Rng } from './rng.js';
 import { GOLD_ARGUMENTS } from './gold-arguments.js';
@@ -6,43 +8,19 @@ import type { Rule } from './types.js';
 /**
  * Two-round DREAM debates: agent A starts from "relevant", agent B from "irrelevant";
  * each turn has reasoning in an LLM judge's register citing the 7 guidelines, verbatim
- * quotes from the chunk, and a label. Escalated debates end in disagreement.
+ * quotes from the chunk, and a label. Escalated debates end in disagreement. The phrases
+ * and the rounds are the attention checks' (src/hits/debate-text.ts).
  */
 
-export interface Turn {
-  round: number;
-  agent: 'A' | 'B';
-  stance: 'relevant' | 'irrelevant';
-  label: 'yes' | 'no';
-  reasoning: string;
-  references: string[];
-}
-
-const GUIDELINES: Record<Rule, [number, string]> = {
-  scope: [1, 'same scope'],
-  key: [2, 'key content present'],
-  direct: [3, 'stated directly'],
-  intent: [4, 'same intent'],
-  complete: [5, 'complete information'],
-  surface: [6, 'no surface matching'],
-  correctness: [7, 'no judging answer correctness'],
-};
+export type Turn = DebateTurn;
 
 /** "It gives..." -> "The sentence gives...": in a debate, a bare "it" could be anything. */
 const explicit = (argument: string) => argument.replace(/^It /, 'The sentence ');
 
-const cite = (rule: Rule) => `guideline ${GUIDELINES[rule][0]} (${GUIDELINES[rule][1]})`;
 const quoted = (answers: readonly string[]) => answers.map((a) => `"${a}"`).join(' or ');
 
 /** The two sides of a pair: what A argues, what B argues, and the guideline each leans on. */
-export interface Arguments {
-  pro: string;
-  con: string;
-  /** The guideline B's objection invokes. */
-  objection: Rule;
-  /** The guideline A's defence invokes. */
-  defence: Rule;
-}
+export type Arguments = DebateArguments;
 
 /** Arguments for a hard pair come from the sentence; clear pairs get generic ones. */
 export function argumentsFor(rng: Rng, pair: Pair): Arguments {
@@ -79,47 +57,13 @@ export function argumentsFor(rng: Rng, pair: Pair): Arguments {
   };
 }
 
-function opening(rng: Rng, pair: Pair, args: Arguments, agent: 'A' | 'B'): string {
+function proOpening(rng: Rng, pair: Pair, args: Arguments): string {
   const q = `"${pair.query.spec.text}"`;
-  if (agent === 'A') {
-    return rng.pick([
-      `The query asks ${q}. ${args.pro} Under ${cite(args.defence)}, that is enough evidence for at least one answer, so I judge the chunk relevant.`,
-      `${args.pro} The chunk's subject, "${pair.passage.title}", matches the query, and the quoted sentence carries what is needed. Relevant.`,
-      `Looking for evidence of ${quoted(pair.query.spec.answers)}: ${args.pro} I label the chunk relevant.`,
-    ]);
-  }
   return rng.pick([
-    `${args.con} By ${cite(args.objection)}, the chunk does not give sufficient evidence for any of the answers. Not relevant.`,
-    `The chunk is on the right topic, but that is not enough. ${args.con} ${capitalise(cite(args.objection))} asks for more, so I judge it not relevant.`,
-    `I do not find the answer in the text. ${args.con} Not relevant.`,
+    `The query asks ${q}. ${args.pro} Under ${cite(args.defence)}, that is enough evidence for at least one answer, so I judge the chunk relevant.`,
+    `${args.pro} The chunk's subject, "${pair.passage.title}", matches the query, and the quoted sentence carries what is needed. Relevant.`,
+    `Looking for evidence of ${quoted(pair.query.spec.answers)}: ${args.pro} I label the chunk relevant.`,
   ]);
-}
-
-function reply(rng: Rng, args: Arguments, agent: 'A' | 'B', keeps: boolean): string {
-  if (agent === 'A') {
-    return keeps
-      ? rng.pick([
-          `Agent B objects on ${cite(args.objection)}. I disagree. ${args.pro} I keep my label: relevant.`,
-          `I have weighed Agent B's point, but it does not change the evidence. ${args.pro} The chunk remains relevant.`,
-        ])
-      : rng.pick([
-          `Agent B makes a fair point. ${args.con} On ${cite(args.objection)} I now judge the chunk not relevant.`,
-          `Re-reading the chunk, I accept Agent B's objection. ${args.con} I change my label to not relevant.`,
-        ]);
-  }
-  return keeps
-    ? rng.pick([
-        `Agent A's reading goes beyond the text. ${args.con} I keep my label: not relevant.`,
-        `Agent A argues the chunk is relevant, but ${cite(args.objection)} still applies. ${args.con} Not relevant.`,
-      ])
-    : rng.pick([
-        `On reflection, Agent A has the better argument. ${args.pro} Following ${cite(args.defence)}, I change my label to relevant.`,
-        `I reconsidered the quoted sentence. ${args.pro} I now judge the chunk relevant.`,
-      ]);
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
@@ -130,13 +74,9 @@ export function escalatedDebate(rng: Rng, pair: Pair, forceCrossing?: boolean): 
   const args = argumentsFor(rng, pair);
   const focal = pair.focal ? [pair.focal] : [];
   const crossing = forceCrossing ?? rng.chance(0.15);
-  const bQuotes = () => (rng.chance(0.5) ? focal : []);
-  return [
-    { round: 1, agent: 'A', stance: 'relevant', label: 'yes', reasoning: opening(rng, pair, args, 'A'), references: focal },
-    { round: 1, agent: 'B', stance: 'irrelevant', label: 'no', reasoning: opening(rng, pair, args, 'B'), references: bQuotes() },
-    { round: 2, agent: 'A', stance: 'relevant', label: crossing ? 'no' : 'yes', reasoning: reply(rng, args, 'A', !crossing), references: focal },
-    { round: 2, agent: 'B', stance: 'irrelevant', label: crossing ? 'yes' : 'no', reasoning: reply(rng, args, 'B', !crossing), references: crossing ? focal : bQuotes() },
-  ];
+  const a = proOpening(rng, pair, args);
+  const b = objectionOpening(rng, args);
+  return twoRounds(rng, args, { a, b }, focal, crossing);
 }
 
 const longWords = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 4));
