@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { paths } from '../paths.js';
 import { confidentVerdict, decide, testAnswers, type AnswerModel, type ItemView, type OracleEntry } from './decide.js';
 import { dealKinds, drawPopulation, seedTag, type SimWorker } from './draw.js';
-import { checkPopulation, type PopulationInput, type PopulationProfile } from './population.js';
+import { checkPopulation, POPULATION_DEFAULTS, type PopulationInput, type PopulationProfile } from './population.js';
 import { seededRng } from './random.js';
 import { parseAnswerKey, parseTest } from '@qrelay/marketplace';
 
@@ -45,6 +45,31 @@ describe('population profiles', () => {
       },
     });
     expect(profile({ seed: 42 as never }).seed).toBe('42');
+  });
+
+  it("need only size and shares: the rest takes the default population's values", () => {
+    const r = checkPopulation({ size: 5, shares: { spammer: 0.2 } });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.profile).toMatchObject({
+      seed: POPULATION_DEFAULTS.seed,
+      size: 5,
+      arrivalsPerHour: POPULATION_DEFAULTS.arrivalsPerHour,
+      shares: { spammer: 0.2, alwaysYes: 0 },
+      accuracy: POPULATION_DEFAULTS.accuracy,
+      workTime: { medianSeconds: POPULATION_DEFAULTS.medianSeconds, sigma: 0.5 },
+    });
+    const seeded = checkPopulation({ seed: 'held-out', size: 5, shares: {} });
+    expect(seeded.ok && seeded.profile.seed).toBe('held-out');
+    // the defaults are the sample's own values, so a minimal file draws the default crowd
+    const sample = JSON.parse(readFileSync(join(paths.samples, 'population.json'), 'utf8')) as PopulationInput;
+    expect({ seed: sample.seed, arrivalsPerHour: sample.arrivalsPerHour, accuracy: sample.accuracy }).toEqual({
+      seed: POPULATION_DEFAULTS.seed,
+      arrivalsPerHour: POPULATION_DEFAULTS.arrivalsPerHour,
+      accuracy: POPULATION_DEFAULTS.accuracy,
+    });
+    expect(sample.workTime?.medianSeconds).toBe(POPULATION_DEFAULTS.medianSeconds);
+    expect(checkPopulation({ shares: {} }).ok).toBe(false);
   });
 
   it('name every field that is wrong', () => {

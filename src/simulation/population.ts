@@ -11,6 +11,19 @@ const share = z.number().min(0).max(1);
 /** Beta(alpha, beta): mean alpha / (alpha + beta); larger alpha + beta, less spread. */
 const betaDistribution = z.object({ alpha: z.number().positive(), beta: z.number().positive() }).strict();
 
+/**
+ * The defaults of the fields that were once required, so that a file naming only `size`
+ * and `shares` works as docs/population.md promises: the values of the default population
+ * (samples/population.json), whose accuracies and time per item are the ones calibrated
+ * against DREAM's human study.
+ */
+export const POPULATION_DEFAULTS = {
+  seed: 'qrelay-default-population',
+  arrivalsPerHour: 40,
+  accuracy: { relevant: { alpha: 48, beta: 2 }, notRelevant: { alpha: 46, beta: 4 } },
+  medianSeconds: 45,
+} as const;
+
 export const WORKER_KINDS = ['diligent', 'spammer', 'alwaysYes', 'alwaysNo', 'llm', 'fatigue', 'quitter'] as const;
 export type WorkerKind = (typeof WORKER_KINDS)[number];
 
@@ -19,7 +32,10 @@ export const populationSchema = z
     /** Free text for people reading the file; ignored. */
     notes: z.array(z.string()).optional(),
     /** Makes a run repeatable: the same seed gives the same workers, answers and timings. */
-    seed: z.union([z.string().min(1).max(100), z.number().int()]).transform(String),
+    seed: z
+      .union([z.string().min(1).max(100), z.number().int()])
+      .default(POPULATION_DEFAULTS.seed)
+      .transform(String),
     /** Number of workers (accounts `A<prefix>...` created or updated when the population is loaded). */
     size: z.number().int().min(1).max(5000),
     /** Worker ids are `A` + idPrefix + a tag of the seed + the worker's number. */
@@ -28,7 +44,7 @@ export const populationSchema = z
       .regex(/^[A-Z0-9]{1,12}$/, 'capital letters and digits, at most 12')
       .default('SIM'),
     /** Visits per simulated hour (a Poisson process); each visit brings one idle worker, drawn at random. */
-    arrivalsPerHour: z.number().positive().max(1_000_000),
+    arrivalsPerHour: z.number().positive().max(1_000_000).default(POPULATION_DEFAULTS.arrivalsPerHour),
     /** Mean number of HITs a worker does in one visit (geometric, at least 1); a worker leaves early when no HIT is left. */
     hitsPerVisit: z.number().min(1).max(100_000).default(10),
     /** Shares of the worker kinds; the rest are diligent workers. */
@@ -54,7 +70,13 @@ export const populationSchema = z
      * Diligent workers' accuracy, drawn per worker for each true class: `relevant` is the
      * chance of answering yes when the truth is yes, `notRelevant` of answering no when it is no.
      */
-    accuracy: z.object({ relevant: betaDistribution, notRelevant: betaDistribution }).strict(),
+    accuracy: z
+      .object({
+        relevant: betaDistribution.default(POPULATION_DEFAULTS.accuracy.relevant),
+        notRelevant: betaDistribution.default(POPULATION_DEFAULTS.accuracy.notRelevant),
+      })
+      .strict()
+      .prefault({}),
     /** How often an LLM-assisted worker gives the LLM's verdict (else their own judgment). */
     llmAgreement: share.default(1),
     /**
@@ -119,7 +141,7 @@ export const populationSchema = z
     workTime: z
       .object({
         /** Median time a diligent worker spends on one item of a HIT page. */
-        medianSeconds: z.number().positive().max(86_400),
+        medianSeconds: z.number().positive().max(86_400).default(POPULATION_DEFAULTS.medianSeconds),
         /** Log-normal spread of one item's time around the worker's median. */
         sigma: z.number().min(0).max(3).default(0.5),
         /** Log-normal spread of workers' medians around medianSeconds. */
@@ -127,7 +149,8 @@ export const populationSchema = z
         /** Time factor of spammers and always-yes/no workers (they do not read). */
         fastFactor: z.number().positive().max(1).default(0.3),
       })
-      .strict(),
+      .strict()
+      .prefault({}),
     /** Share of accepted assignments a worker walks away from (the marketplace abandons them at their deadline). */
     abandonRate: share.default(0),
     /** Share of accepted assignments returned part-way through. */
