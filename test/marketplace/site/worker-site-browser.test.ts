@@ -54,6 +54,12 @@ describe('the worker site in Chromium', () => {
     const page = await logIn(context, 'carol');
 
     await page.goto(`${h.running.url}/worker/hits/${hitId}`);
+    // the preview, its script off, is not disabled: sent anyway, it records nothing and says to accept first
+    const preview = page.frameLocator('#hit-frame');
+    await preview.locator('[data-sim-key="dddd000000000001"] input[type=radio][value=yes]').check();
+    await preview.locator('[data-sim-key="dddd000000000002"] input[type=radio][value=yes]').check();
+    await preview.locator('#submit-button').click();
+    await preview.getByRole('heading', { name: 'Preview only' }).waitFor();
     await page.getByRole('button', { name: 'Accept & work' }).click();
     await page.waitForURL(/\/worker\/assignments\/[A-Z0-9]+$/);
     const assignmentId = page.url().split('/').pop()!;

@@ -31,7 +31,9 @@ import { questionFormView } from './question-form-view.js';
  * - GET  /worker/frame/<token>    the assignment's question: the requester's HTMLQuestion
  *   as written (CSP: htmlQuestionCsp), a QuestionForm rendered as a form, or a redirect to
  *   the ExternalURL with assignmentId, hitId, workerId and turkSubmitTo appended
- * - GET  /worker/preview/<hitId>/<token>   the same with assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE
+ * - GET  /worker/preview/<hitId>/<token>   the same with assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE;
+ *   MTurk's submission address in it points at /worker/preview/mturk/externalSubmit, which
+ *   records nothing and says to accept the HIT first (a page with scripts off is not disabled)
  * - POST|GET /submit/<token>/mturk/externalSubmit   the form (`turkSubmitTo` is
  *   `<origin>/submit/<token>`): its `assignmentId` field must name the token's assignment,
  *   which must still be open; every other field becomes one Answer
@@ -56,6 +58,9 @@ const NO_ASSIGNMENT = () =>
     'No open assignment',
     'This link opens no assignment that is still open: it was returned, its time ran out, or the link is not right.',
   );
+
+/** Where a preview's form goes when it is sent anyway: nothing is recorded. */
+const PREVIEW_SUBMIT_PATH = '/worker/preview/mturk/externalSubmit';
 
 const FRAME_HEADERS = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff' };
 
@@ -116,6 +121,11 @@ export function framesRouter(site: SiteContext): Router {
       );
   });
 
+  // before the preview's own route, which a GET of it would match
+  router.all(PREVIEW_SUBMIT_PATH, (req, res) =>
+    frameMessage(req, res, 409, 'Preview only', 'This is a preview of the HIT: accept it to work on it, then submit your answers.'),
+  );
+
   router.get('/worker/preview/:hitId/:token', async (req, res) => {
     const hitId = String(req.params.hitId);
     const workerId = readPreviewToken(site.keys, hitId, String(req.params.token));
@@ -127,8 +137,12 @@ export function framesRouter(site: SiteContext): Router {
     const origin = originOf(req);
     res.set(FRAME_HEADERS);
     if (q.kind === 'ExternalQuestion') return res.redirect(303, withParams(q.url, { assignmentId: PREVIEW_ASSIGNMENT_ID, hitId }));
+    // a preview's form, sent all the same (a page whose script is off does not disable it), is told to accept first
     if (q.kind === 'HTMLQuestion')
-      return res.set('Content-Security-Policy', htmlQuestionCsp(origin)).type('html').send(rewriteMturkPage(q.html, { origin }));
+      return res
+        .set('Content-Security-Policy', htmlQuestionCsp(origin))
+        .type('html')
+        .send(rewriteMturkPage(q.html, { origin, submitUrl: `${origin}${PREVIEW_SUBMIT_PATH}` }));
     res
       .set('Content-Security-Policy', ownFrameCsp(origin))
       .type('html')
