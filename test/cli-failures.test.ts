@@ -47,6 +47,18 @@ describe('qrelay exits with one clear line', () => {
     }
   });
 
+  it('on TREC qrels given to import, saying where qrels go', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'qrelay-qrels-')), 'base.qrels');
+    writeFileSync(file, 'q1 0 doc1 1\nq1 0 doc2 0\n');
+    for (const kind of [[], ['--kind', 'escalations']]) {
+      const res = await runCli(['import', file, '--batch', 'qrels-by-mistake', ...kind]);
+      expect(res.code).toBe(1);
+      expect(oneLine(res.stderr)).toBe(
+        `qrelay: ${file} line 1: this is TREC qrels, not a JSON record: qrelay import takes JSONL (escalated cases, gold items, consensus labels); give qrels to \`qrelay export-qrels --base <file>\` (the base the crowd's labels are merged into) or to \`qrelay evaluate --qrels <file>\``,
+      );
+    }
+  });
+
   it('on a port in use', async () => {
     const blocker: Server = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));

@@ -6,7 +6,16 @@
  */
 export { INGEST_KINDS, lookalikeKind, RecordChecker } from './checker.js';
 export type { IngestKind, InputFormat, LineOutcome, RecordOf } from './checker.js';
-export { DEFAULT_MAX_ERRORS, detectFileKind, detectKind, readRecords, scanFile, validateFile, validationMessage } from './read.js';
+export {
+  DEFAULT_MAX_ERRORS,
+  detectFileKind,
+  detectKind,
+  readRecords,
+  refuseQrelsFile,
+  scanFile,
+  validateFile,
+  validationMessage,
+} from './read.js';
 export { ignoredFields, ignoredFieldsWarning } from './ignored-fields.js';
 export type { IgnoredField } from './ignored-fields.js';
 export type { FileSummary, IngestedRecord, ReadOptions, ScanSummary, ScannedChunk, ValidateOptions, ValidationReport } from './read.js';

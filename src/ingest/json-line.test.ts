@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonSyntaxReason, parseJsonObject } from './json-line.js';
+import { jsonSyntaxReason, parseJsonObject, qrelsLineFormat } from './json-line.js';
 
 function reasonOf(text: string): string {
   const parsed = parseJsonObject(text);
@@ -42,5 +42,27 @@ describe('parseJsonObject', () => {
     expect(jsonSyntaxReason("Expected ',' or '}' after property value in JSON at position 7 (line 1 column 8)")).toBe(
       "invalid JSON at column 8: expected ',' or '}' after property value",
     );
+  });
+
+  it('names a line of qrels and says where qrels go', () => {
+    expect(reasonOf('q1 0 doc7 2')).toBe(
+      "this is TREC qrels, not a JSON record: qrelay import takes JSONL (escalated cases, gold items, consensus labels); give qrels to `qrelay export-qrels --base <file>` (the base the crowd's labels are merged into) or to `qrelay evaluate --qrels <file>`",
+    );
+    expect(reasonOf('query-id\tcorpus-id\tscore')).toMatch(
+      /^this is BEIR tsv qrels, not a JSON record: .*export-qrels --base .*evaluate --qrels/,
+    );
+  });
+});
+
+describe('qrelsLineFormat', () => {
+  it('tells TREC and BEIR qrels lines from other text', () => {
+    expect(qrelsLineFormat('q1 0 doc7 1')).toBe('TREC');
+    expect(qrelsLineFormat('q1\tQ0\tdoc7\t-1\r')).toBe('TREC');
+    expect(qrelsLineFormat('query-id\tcorpus-id\tscore')).toBe('BEIR tsv');
+    expect(qrelsLineFormat('q1\tdoc7\t2')).toBe('BEIR tsv');
+    // a TREC run line (six columns), four words of prose, a broken JSON record
+    expect(qrelsLineFormat('q1 Q0 doc7 1 12.5 bm25')).toBeUndefined();
+    expect(qrelsLineFormat('this is not qrels')).toBeUndefined();
+    expect(qrelsLineFormat('{"query_id": "q1" 0 d 1')).toBeUndefined();
   });
 });

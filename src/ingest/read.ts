@@ -3,7 +3,7 @@ import { RecordChecker, type IngestKind, type InputFormat, type RecordOf, lookal
 import { formatIssue, IngestError, type IngestIssue } from './issues.js';
 import { hasBridgeRounds } from './bridge.js';
 import type { IgnoredField } from './ignored-fields.js';
-import { parseJsonObject } from './json-line.js';
+import { parseJsonObject, qrelsLineFormat } from './json-line.js';
 import { readLines, type RawLine } from './lines.js';
 
 export interface ReadOptions {
@@ -208,6 +208,24 @@ export async function detectKind(file: string, opts: ReadOptions = {}): Promise<
       `${file} line ${line} is a BRIDGE debate row: such files hold both escalated cases (consensus: false) and consensus labels (consensus: true), so say which kind to import (escalations or consensus: --kind on the command line, kind= in the API)`,
     );
   });
+}
+
+/**
+ * Refuses a file of qrels (TREC, BEIR tsv) given where JSONL records are expected, at its
+ * first line and as one error: read with an explicit kind, every line would be an error of
+ * its own, all saying the same.
+ */
+export async function refuseQrelsFile(file: string, opts: ReadOptions & { displayName?: string } = {}): Promise<void> {
+  for await (const batch of readLines(file, opts)) {
+    for (const raw of batch) {
+      if ('problem' in raw) return;
+      if (raw.text.trim() === '') continue;
+      const json = parseJsonObject(raw.text);
+      if (!json.ok && qrelsLineFormat(raw.text))
+        throw new IngestError(opts.displayName ?? file, { line: raw.line, field: '', reason: json.reason });
+      return;
+    }
+  }
 }
 
 async function firstRecordKind<B>(

@@ -10,6 +10,7 @@ import {
   detectFileKind,
   detectKind,
   formatIssue,
+  refuseQrelsFile,
   scanFile,
   validateFile,
   type IgnoredField,
@@ -268,6 +269,8 @@ export interface ImportOutcome {
 export async function importAny(ctx: PipelineContext, file: string, opts: ImportOptions): Promise<ImportOutcome> {
   const batch = checkBatchName(opts.batch, 'batch');
   const shown = opts.displayName ?? file;
+  // with a kind given, a file of qrels would otherwise get one error per line
+  if (opts.kind) await refuseQrelsFile(file, { maxLineBytes: opts.maxLineBytes, displayName: shown });
   const detected = opts.kind ?? (await detectFileKind(file, { maxLineBytes: opts.maxLineBytes, displayName: shown }));
   if (detected !== 'bridge') {
     const result = await importFile(ctx, file, { ...opts, kind: detected });
