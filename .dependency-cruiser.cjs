@@ -8,6 +8,8 @@ const PURE_CORE = '^src/(aggregate|quality|hits|qrels)/|^packages/marketplace/sr
 // templates, the decoy pool) or TREC files, and write qrels atomically; nothing else in the core touches files
 const CORE_FILE_ADAPTERS = '^src/hits/(presets|qualification|templates|decoys)\\.ts$|^src/qrels/(read|atomic-write)\\.ts$';
 const AREAS_WITH_ENTRY = 'aggregate|quality|hits|qrels|ingest|export|simulation';
+/** A forbidden import from one layer into another. */
+const layer = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
 
 module.exports = {
   forbidden: [
@@ -68,32 +70,28 @@ module.exports = {
       comment:
         'Only src/crowd/mturk speaks @aws-sdk/client-mturk, and nothing else reaches a platform folder: the pipeline, actions, shells and simulation use the contract (src/crowd/platform.ts) and the registry (src/crowd/registry.ts). A new platform adds its folder to pathNot (src/crowd/README.md).',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/crowd/mturk/|^src/crowd/registry\\.ts$|\\.test\\.ts$' },
+      from: { path: '^src/', pathNot: '^src/crowd/(mturk|prolific)/|^src/crowd/registry\\.ts$|\\.test\\.ts$' },
       to: { path: ['^node_modules/@aws-sdk/client-mturk/', '^src/crowd/[^/]+/'] },
     },
-    {
-      name: 'actions-only-from-the-shells',
-      comment:
-        "src/actions (the requester's actions) sits on the pipeline: only the console, the API and the CLI import it; what the stages share with it lives below (db/models/actions.ts).",
-      severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(actions|console|api|cli)/|^src/cli\\.ts$' },
-      to: { path: '^src/actions/' },
-    },
-    {
-      name: 'batches-below-the-pipeline',
-      comment:
-        'src/batches holds the read models the stages use (and the batch names, votes and redundancy they share): it imports no stage.',
-      severity: 'error',
-      from: { path: '^src/batches/' },
-      to: { path: '^src/pipeline/' },
-    },
-    {
-      name: 'export-reads-only-the-llm-store',
-      comment: 'Exports read what the LLM steps stored (debate/store.ts), never the steps themselves.',
-      severity: 'error',
-      from: { path: '^src/export/' },
-      to: { path: '^src/debate/', pathNot: '^src/debate/store\\.ts$' },
-    },
+    // layers inside qrelay: what two areas share lives in the lower one
+    layer(
+      'actions-only-from-the-shells',
+      "src/actions (the requester's actions) sits on the pipeline: only the console, the API and the CLI import it; what the stages share with it lives below (db/models/actions.ts).",
+      { path: '^src/', pathNot: '^src/(actions|console|api|cli)/|^src/cli\\.ts$' },
+      { path: '^src/actions/' },
+    ),
+    layer(
+      'batches-below-the-pipeline',
+      'src/batches holds the read models the stages use (and the batch names, votes and redundancy they share): it imports no stage.',
+      { path: '^src/batches/' },
+      { path: '^src/pipeline/' },
+    ),
+    layer(
+      'export-reads-only-the-llm-store',
+      'Exports read what the LLM steps stored (debate/store.ts), never the steps themselves.',
+      { path: '^src/export/' },
+      { path: '^src/debate/', pathNot: '^src/debate/store\\.ts$' },
+    ),
     {
       name: 'not-to-unresolvable',
       severity: 'error',
