@@ -23,7 +23,8 @@ describe('readTableState', () => {
       page: 3,
       size: 10,
     });
-    expect(readTableState({ isort: 'nope', idesc: 'yes', page: '-2', isize: '7' }, P, ['item', 'votes'], 'item')).toEqual({
+    expect(readTableState({ isize: '7' }, P, ['item'], 'item').size).toBe(7);
+    expect(readTableState({ isort: 'nope', idesc: 'yes', page: '-2', isize: '501' }, P, ['item', 'votes'], 'item')).toEqual({
       search: '',
       sort: 'item',
       desc: false,
@@ -95,7 +96,7 @@ describe('links and forms keep the other table’s state', () => {
 
   it('builds headers that sort, turning the direction on a second click, and page links', () => {
     const state = readTableState(q, P, ['item', 'votes'], 'item');
-    const controls = tableControls({
+    const args = () => ({
       path: '/b',
       q,
       params: P,
@@ -112,6 +113,7 @@ describe('links and forms keep the other table’s state', () => {
       ],
       fragment: 'items',
     });
+    const controls = tableControls(args());
     expect(controls.headers).toEqual([
       { label: 'Item', href: '/b?sort=checks&wq=A1&iq=q01&isort=item&idesc=1#items', ariaSort: 'ascending', arrow: '↑' },
       { label: 'Debate', href: '', ariaSort: '', arrow: '' },
@@ -121,6 +123,9 @@ describe('links and forms keep the other table’s state', () => {
       { name: 'wq', value: 'A1' },
     ]);
     expect(controls).toMatchObject({ range: '26–30 of 30', paged: true, prev: '/b?sort=checks&wq=A1&iq=q01#items', next: '' });
+    expect(controls.sizes.filter((o) => o.selected)).toEqual([{ value: 25, selected: true }]);
+    const odd = tableControls({ ...args(), state: { ...state, size: 7 } });
+    expect(odd.sizes.map((o) => o.value)).toEqual([5, 7, 10, 25, 50, 100]);
     expect(controls.pages.map((p) => [p.n, p.current])).toEqual([
       [1, false],
       [2, true],

@@ -5,7 +5,9 @@
  * with its own parameter names; a link or form of one keeps the other's state.
  */
 
-export const PAGE_SIZES = [10, 25, 50, 100] as const;
+/** The sizes the form offers; a link may ask for any size from 1 to MAX_PAGE_SIZE. */
+export const PAGE_SIZES = [5, 10, 25, 50, 100] as const;
+export const MAX_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_SIZE = 25;
 
 /** The query parameters of one table. */
@@ -43,7 +45,7 @@ export function readTableState<K extends string>(q: PageQuery, names: TableParam
     sort,
     desc: q[names.desc] === '1',
     page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
-    size: (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE,
+    size: Number.isSafeInteger(size) && size >= 1 && size <= MAX_PAGE_SIZE ? size : DEFAULT_PAGE_SIZE,
   };
 }
 
@@ -143,7 +145,7 @@ export function tableControls<K extends string>(o: {
     desc: state.desc,
     keep: keptFields(q, [...Object.values(params), ...o.own]),
     sortOptions: o.columns.flatMap((c) => (c.key === null ? [] : [{ value: c.key, label: c.label, selected: c.key === state.sort }])),
-    sizes: PAGE_SIZES.map((n) => ({ value: n, selected: n === state.size })),
+    sizes: [...new Set<number>([...PAGE_SIZES, state.size])].sort((a, b) => a - b).map((n) => ({ value: n, selected: n === state.size })),
     headers: o.columns.map((c) => {
       const current = c.key !== null && c.key === state.sort;
       return {
