@@ -64,15 +64,23 @@ function sparticuzPackage(): { dir: string; version: string } {
       "no Chromium found: set QRELAY_CHROMIUM to a Chromium executable, install Debian's chromium, or run `npm install` (it installs the @sparticuz/chromium devDependency)",
     );
   }
+  // the package's own package.json: its build directories hold one each (their module type) too
+  const manifest = (dir: string) =>
+    existsSync(join(dir, 'package.json'))
+      ? (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string })
+      : {};
   let dir = dirname(entry);
-  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
-  const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
-  return { dir, version };
+  while (manifest(dir).name !== '@sparticuz/chromium') {
+    if (dirname(dir) === dir) throw new Error(`${entry}: no package.json of @sparticuz/chromium above it; reinstall it with \`npm ci\``);
+    dir = dirname(dir);
+  }
+  return { dir, version: manifest(dir).version ?? 'unknown' };
 }
 
 /**
  * Decompresses @sparticuz/chromium's binary into the cache (once; later calls reuse it).
- * The package's `inflate` writes into `os.tmpdir()`, so TMPDIR points it at a staging
+ * The package's `executablePath(bin)` inflates its set (the browser, its fonts, and
+ * SwiftShader for software GL) into `os.tmpdir()`, so TMPDIR points it at a staging
  * directory that is renamed into place when complete: an interrupted extraction never
  * leaves a half-written browser behind, and two processes extracting at once both end
  * with a whole one.
@@ -85,13 +93,12 @@ async function sparticuzChromium(): Promise<string> {
   const staging = `${cacheDir}.partial-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  const { inflate } = (await import('@sparticuz/chromium')) as { inflate: (file: string) => Promise<string> };
+  // the package's documented entry (its default export), the same across its majors
+  const { default: packaged } = (await import('@sparticuz/chromium')) as { default: { executablePath(bin: string): Promise<string> } };
   const tmp = process.env.TMPDIR;
   process.env.TMPDIR = staging;
   try {
-    const bin = join(pkg.dir, 'bin');
-    // the package's own set: the browser, its fonts, and SwiftShader (software GL)
-    await Promise.all(['chromium.br', 'fonts.tar.br', 'swiftshader.tar.br'].map((file) => inflate(join(bin, file))));
+    await packaged.executablePath(join(pkg.dir, 'bin'));
   } finally {
     if (tmp === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = tmp;
