@@ -1,31 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import type { Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { countedVotes, scoreAssignments, validVoteCounts } from './counted-votes.js';
+import { hitWithChecks, submittedAssignment } from './test-records.js';
 import type { AssignmentRecord, HitRecord } from './types.js';
 
-const hit: HitRecord = {
-  hitId: 'H1',
-  items: ['r1', 'r2'],
-  checks: [
-    { item: 'g1', expected: 'yes' },
-    { item: 'g2', expected: 'no' },
-  ],
-};
+const hit = hitWithChecks(['r1', 'r2']);
 
-function assignment(
-  worker: string,
-  labels: { r1: 'yes' | 'no'; r2: 'yes' | 'no'; g1: 'yes' | 'no'; g2: 'yes' | 'no' },
-  extra: Partial<AssignmentRecord> = {},
-): AssignmentRecord {
-  return {
-    assignmentId: `A-${worker}`,
-    hitId: 'H1',
-    worker,
-    status: 'submitted',
-    answers: Object.entries(labels).map(([item, label]) => ({ item, label })),
-    ...extra,
-  };
-}
+type Labels = { r1: Judgment; r2: Judgment; g1: Judgment; g2: Judgment };
+const assignment = (worker: string, labels: Labels, extra: Partial<AssignmentRecord> = {}) =>
+  submittedAssignment(worker, labels, { extra });
 
 describe('counted votes', () => {
   const good = assignment('good', { r1: 'yes', r2: 'no', g1: 'yes', g2: 'no' });

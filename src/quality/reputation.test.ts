@@ -12,7 +12,8 @@ import {
   type FinalLabel,
   type ReputationRecord,
 } from './reputation.js';
-import type { AssignmentRecord, HitRecord } from './types.js';
+import { hitWithChecks, submittedAssignment } from './test-records.js';
+import type { AssignmentRecord } from './types.js';
 
 type Four = [number, number, number, number];
 /** Tallies as [answered "yes"-reference, right, answered "no"-reference, right]. */
@@ -145,22 +146,9 @@ describe('sameRecord', () => {
 });
 
 describe('batchReputationRecords', () => {
-  const hit: HitRecord = {
-    hitId: 'H1',
-    items: ['r1', 'r2', 'r3'],
-    checks: [
-      { item: 'g1', expected: 'yes' },
-      { item: 'g2', expected: 'no' },
-    ],
-  };
-  const assignment = (worker: string, labels: Record<string, Judgment>, extra: Partial<AssignmentRecord> = {}): AssignmentRecord => ({
-    assignmentId: `A-${worker}-${Object.keys(labels).join('')}`,
-    hitId: 'H1',
-    worker,
-    status: 'submitted',
-    answers: Object.entries(labels).map(([item, label]) => ({ item, label })),
-    ...extra,
-  });
+  const hit = hitWithChecks(['r1', 'r2', 'r3']);
+  const assignment = (worker: string, labels: Record<string, Judgment>, extra: Partial<AssignmentRecord> = {}): AssignmentRecord =>
+    submittedAssignment(worker, labels, { id: `A-${worker}-${Object.keys(labels).join('')}`, extra });
   const label = (l: Judgment, yes: number, no: number, workers: string[]): FinalLabel => ({ label: l, votes: { yes, no }, workers });
   const input = (assignments: AssignmentRecord[], labels: Record<string, FinalLabel>, extra = {}) => ({
     batch: 'b1',

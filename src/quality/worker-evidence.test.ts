@@ -1,33 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Judgment } from '../domain/cases.js';
 import { scoreAssignments } from './counted-votes.js';
+import { hitWithChecks, submittedAssignment } from './test-records.js';
 import type { AssignmentRecord, HitRecord } from './types.js';
 import { workerEvidence } from './worker-evidence.js';
 
-const hit: HitRecord = {
-  hitId: 'H1',
-  items: ['r1', 'r2', 'r3'],
-  checks: [
-    { item: 'g1', expected: 'yes' },
-    { item: 'g2', expected: 'no' },
-  ],
-};
+const hit = hitWithChecks(['r1', 'r2', 'r3']);
 
-function assignment(
-  worker: string,
-  labels: Record<string, Judgment>,
-  ms?: number,
-  extra: Partial<AssignmentRecord> = {},
-): AssignmentRecord {
-  return {
-    assignmentId: `A-${worker}`,
-    hitId: 'H1',
-    worker,
-    status: 'submitted',
-    answers: Object.entries(labels).map(([item, label]) => ({ item, label, ...(ms !== undefined && { timeMs: ms }) })),
-    ...extra,
-  };
-}
+const assignment = (worker: string, labels: Record<string, Judgment>, ms?: number, extra: Partial<AssignmentRecord> = {}) =>
+  submittedAssignment(worker, labels, { ...(ms !== undefined && { ms }), extra });
 
 const evidenceOf = (assignments: AssignmentRecord[], excluded?: Set<string>) =>
   workerEvidence(scoreAssignments(assignments, [hit]), excluded);
