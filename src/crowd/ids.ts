@@ -1,29 +1,39 @@
 import { CrowdCallError } from './call-error.js';
 
 /**
- * The shapes MTurk documents for its identifiers (API reference: WorkerId `^A[A-Z0-9]+$`,
- * AssignmentId and HITId `^[A-Z0-9]+$`, 1 to 64 characters). qrelay puts these ids in
- * URLs, file names and audit entries, so an id is checked wherever it enters: what a
- * person types (a path, a form, a command-line argument) and what any platform returns
- * (the bundled marketplace, Amazon, or an MTurk-compatible URL nobody vouches for).
+ * The shapes the platforms document for their identifiers. MTurk (API reference):
+ * WorkerId `^A[A-Z0-9]+$`, AssignmentId and HITId `^[A-Z0-9]+$`, 1 to 64 characters.
+ * Prolific: participants, submissions and studies are 24 hexadecimal digits. qrelay puts
+ * these ids in URLs, file names and audit entries, so an id is checked wherever it
+ * enters: what a person types (a path, a form, a command-line argument: any platform's
+ * shape) and what a platform returns (its own shape; the bundled marketplace, Amazon, or
+ * an MTurk-compatible URL nobody vouches for).
  */
-export const WORKER_ID_PATTERN = /^A[A-Z0-9]{1,63}$/;
-export const ENTITY_ID_PATTERN = /^[A-Z0-9]{1,64}$/;
+export const MTURK_WORKER_ID = /^A[A-Z0-9]{1,63}$/;
+export const MTURK_ENTITY_ID = /^[A-Z0-9]{1,64}$/;
+export const PROLIFIC_ID = /^[0-9a-f]{24}$/;
+
+/** A worker id some platform could have made: what a person may give. */
+export const WORKER_ID_PATTERN = /^(?:A[A-Z0-9]{1,63}|[0-9a-f]{24})$/;
+/** An assignment (MTurk) or submission (Prolific) id. */
+export const ENTITY_ID_PATTERN = /^(?:[A-Z0-9]{1,64}|[0-9a-f]{24})$/;
 
 export const isWorkerId = (value: unknown): value is string => typeof value === 'string' && WORKER_ID_PATTERN.test(value);
 export const isEntityId = (value: unknown): value is string => typeof value === 'string' && ENTITY_ID_PATTERN.test(value);
 
-/** What a person must be told when a worker id they gave has the wrong shape. */
-export const WORKER_ID_RULE = 'an MTurk worker id is A followed by capital letters and digits, at most 64 characters (^A[A-Z0-9]+$)';
-export const ENTITY_ID_RULE = 'an MTurk assignment or HIT id is capital letters and digits, at most 64 characters (^[A-Z0-9]+$)';
+/** What a person must be told when an id they gave has the wrong shape. */
+export const WORKER_ID_RULE =
+  'a worker id is an MTurk WorkerId (A followed by capital letters and digits, at most 64: ^A[A-Z0-9]+$) or a Prolific participant id (24 hexadecimal digits)';
+export const ENTITY_ID_RULE =
+  'an assignment id is an MTurk AssignmentId (capital letters and digits, at most 64: ^[A-Z0-9]+$) or a Prolific submission id (24 hexadecimal digits)';
 
 /**
- * An id a platform answered with, refused unless it has MTurk's documented shape: a
+ * An id the MTurk API answered with, refused unless it has MTurk's documented shape: a
  * platform that answers `../batches/x/delete?` as a worker id fails its call (a
  * CrowdCallError, as any other bad answer) instead of reaching a page or a path.
  */
 export function platformId(operation: string, field: 'WorkerId' | 'AssignmentId' | 'HITId', value: string | undefined): string {
-  const ok = field === 'WorkerId' ? isWorkerId(value) : isEntityId(value);
+  const ok = typeof value === 'string' && (field === 'WorkerId' ? MTURK_WORKER_ID : MTURK_ENTITY_ID).test(value);
   if (ok) return value as string;
   const shown = JSON.stringify(String(value ?? '')).slice(0, 80);
   throw new CrowdCallError(
@@ -31,7 +41,7 @@ export function platformId(operation: string, field: 'WorkerId' | 'AssignmentId'
     {
       kind: 'request-error',
       retryable: false,
-      message: `the platform answered ${field} ${shown}, which is not an MTurk id (${field === 'WorkerId' ? WORKER_ID_RULE : ENTITY_ID_RULE}); nothing of it was used`,
+      message: `the platform answered ${field} ${shown}, which is not an MTurk id (${field === 'WorkerId' ? '^A[A-Z0-9]+$' : '^[A-Z0-9]+$'}, at most 64 characters); nothing of it was used`,
     },
     1,
   );

@@ -58,6 +58,11 @@ afterAll(async () => {
 describe('ids from a platform', () => {
   it('have MTurk documented shapes or are refused', () => {
     expect(isWorkerId('A1B2C3')).toBe(true);
+    // a Prolific participant, and a submission: what a person may give for a Prolific batch
+    expect(isWorkerId('5f1e2d3c4b5a697887766554')).toBe(true);
+    expect(isEntityId('60a0b1c2d3e4f5a6b7c8d9e0')).toBe(true);
+    // but the MTurk API must answer MTurk's shapes
+    expect(() => platformId('ListWorkerBlocks', 'WorkerId', '5f1e2d3c4b5a697887766554')).toThrow(CrowdCallError);
     for (const bad of ['', 'A', 'a1', 'B1', 'A1-2', HOSTILE, `A${'1'.repeat(64)}`]) expect(isWorkerId(bad), bad).toBe(false);
     expect(isEntityId('3XYZ0123')).toBe(true);
     for (const bad of ['', 'abc', '../x', '..', `${'1'.repeat(65)}`]) expect(isEntityId(bad), bad).toBe(false);
