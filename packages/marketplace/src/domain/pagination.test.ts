@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from './errors.js';
+import { thrownError } from './testing.js';
 import { decodePageToken, encodePageToken, pageAfter, scopeOf } from './pagination.js';
 
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-    return 'no error';
-  } catch (err) {
-    return err instanceof DomainError ? `${err.code}: ${err.message}` : String(err);
-  }
-};
+const code = thrownError;
 
 describe('pagination', () => {
   const items = ['a', 'b', 'c', 'd', 'e'];

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from './errors.js';
+import { thrownError } from './testing.js';
 import { newQualificationType, requestRoute, typesRequiredAbsent, updateQualificationType } from './qualification-types.js';
 import { checkRetryAllowed } from './retakes.js';
 
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-    return 'no error';
-  } catch (err) {
-    return err instanceof DomainError ? `${err.code}: ${err.message}` : String(err);
-  }
-};
+const code = thrownError;
 
 describe('qualification types', () => {
   const QF =

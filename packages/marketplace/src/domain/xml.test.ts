@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { thrownError } from './testing.js';
 import { checkAnswerKeyAgainstTest, parseAnswerKey, scoreTest } from './answer-key.js';
 import { answersXml, formAnswersXml, parseAnswersXml, QUESTION_FORM_ANSWERS_NS } from './answers-xml.js';
-import { DomainError } from './errors.js';
 import { parseQuestion, parseTest } from './question-xml.js';
 import { escapeXml } from './xml.js';
 
@@ -44,14 +44,7 @@ const key = (mapping: string) => `<AnswerKey xmlns="${AK}">
   ${mapping}
 </AnswerKey>`;
 
-const xmlCode = (fn: () => unknown): string => {
-  try {
-    fn();
-    return 'no error';
-  } catch (err) {
-    return err instanceof DomainError ? `${err.code}: ${err.message}` : String(err);
-  }
-};
+const xmlCode = thrownError;
 
 describe('HIT questions', () => {
   it('reads an HTMLQuestion', () => {
