@@ -46,6 +46,8 @@ export const envSchema = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: port.default(8080),
   QRELAY_API_TOKEN: optionalSecret,
+  /** A second bearer token that reads worker data but changes nothing (a dashboard's, an auditor's). */
+  QRELAY_API_READ_TOKEN: optionalSecret,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MTURK_TARGET: mturkTarget.default('local'),
   AWS_ACCESS_KEY_ID: optionalSecret,

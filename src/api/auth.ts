@@ -29,9 +29,10 @@ function securedReads(): RegExp[] {
 
 /**
  * Requests that change state, and reads of worker data, must carry
- * `Authorization: Bearer <QRELAY_API_TOKEN>`; other reads are open.
+ * `Authorization: Bearer <QRELAY_API_TOKEN>`; other reads are open. `readToken`
+ * (QRELAY_API_READ_TOKEN), when set, is taken for the reads and refused for the rest.
  */
-export function requireToken(token: string): RequestHandler {
+export function requireToken(token: string, readToken?: string): RequestHandler {
   let reads: RegExp[] | undefined;
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method)) {
@@ -45,9 +46,12 @@ export function requireToken(token: string): RequestHandler {
       const why = SAFE_METHODS.has(req.method) ? 'this route returns worker data' : 'this route changes state';
       return sendProblem(res, 401, 'Unauthorized', `${why}: send Authorization: Bearer <QRELAY_API_TOKEN>`);
     }
-    if (!sameSecret(m[1]!.trim(), token)) {
-      return sendProblem(res, 403, 'Forbidden', 'the bearer token is not the configured QRELAY_API_TOKEN');
+    const given = m[1]!.trim();
+    if (sameSecret(given, token)) return next();
+    if (readToken !== undefined && sameSecret(given, readToken)) {
+      if (SAFE_METHODS.has(req.method)) return next();
+      return sendProblem(res, 403, 'Forbidden', 'the read-only token (QRELAY_API_READ_TOKEN) cannot change state: send QRELAY_API_TOKEN');
     }
-    next();
+    return sendProblem(res, 403, 'Forbidden', 'the bearer token is not the configured QRELAY_API_TOKEN');
   };
 }

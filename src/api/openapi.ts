@@ -12,7 +12,7 @@ export const bearerAuth = registry.registerComponent('securitySchemes', 'bearerA
   type: 'http',
   scheme: 'bearer',
   description:
-    'QRELAY_API_TOKEN; required on every mutating route (POST, PUT, PATCH, DELETE) and on every read that returns worker ids or their records (workers, votes, labels, items, answers, audit log, report).',
+    'QRELAY_API_TOKEN; required on every mutating route (POST, PUT, PATCH, DELETE) and on every read that returns worker ids or their records (workers, votes, labels, items, answers, audit log, report). QRELAY_API_READ_TOKEN, when set, is taken for those reads only.',
 });
 
 export const ProblemSchema = registry.register(

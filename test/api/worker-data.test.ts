@@ -123,6 +123,25 @@ describe('reads of worker data', () => {
   });
 });
 
+describe('a read-only token (QRELAY_API_READ_TOKEN)', () => {
+  it('reads worker data and changes nothing', async () => {
+    const config = loadConfig({ ...process.env, MTURK_TARGET: h.running.url, QRELAY_API_READ_TOKEN: 'read-only-token' });
+    const reader = createApp({ config, logger: createLogger('silent'), connection: h.db.connection, apiToken: TOKEN });
+    const read = { Authorization: 'Bearer read-only-token' };
+    const workers = await request(reader).get(`/api/v1/workers?batch=${BATCH}`).set(read);
+    expect(workers.status).toBe(200);
+    expect(workers.text).toContain(worker);
+    expect((await request(reader).get(`/api/v1/batches/${BATCH}/report`).set(read)).status).toBe(200);
+    const block = await request(reader).post(`/api/v1/workers/${worker}/block`).set(read).send({ reason: 'must not happen' });
+    expect(block.status).toBe(403);
+    expect(block.body.detail).toBe('the read-only token (QRELAY_API_READ_TOKEN) cannot change state: send QRELAY_API_TOKEN');
+    expect((await request(reader).delete(`/api/v1/batches/${BATCH}`).set(read)).status).toBe(403);
+    // the full token still does both; without a read token configured, the read token is just wrong
+    expect((await request(reader).get(`/api/v1/workers?batch=${BATCH}`).set(auth)).status).toBe(200);
+    expect((await request(app).get(`/api/v1/workers?batch=${BATCH}`).set(read)).status).toBe(403);
+  });
+});
+
 describe('malformed worker and assignment ids', () => {
   const bad = ['nobody', 'a1b2', 'A', 'A-1', 'A1_2', '..', '../batches/x/delete?', `A${'1'.repeat(64)}`, 'A1 ', 'ÄA1'];
 

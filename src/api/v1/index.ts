@@ -14,7 +14,7 @@ export function apiV1Router(ctx: AppContext): Router {
   // platforms cannot send the bearer token: this route checks a key in its path instead
   router.use(notificationsRouter(ctx));
   // mutations and reads of worker data (documented with bearer security in /openapi.json)
-  router.use(requireToken(ctx.apiToken));
+  router.use(requireToken(ctx.apiToken, ctx.config.env.QRELAY_API_READ_TOKEN));
   router.use(jobsRouter(ctx));
   router.use(batchesRouter(ctx));
   router.use(reportsRouter(ctx));
