@@ -7,7 +7,7 @@ import { reputationRequirementText } from './reputation-text.js';
 import { adaptiveCostShare, DREAM_AGREEMENT, FIRST_VOTES, pairwiseDisagreement } from '../quality/index.js';
 
 /** The line on HITs of one long case that hold no check (hits/plan.ts). */
-const describeChecklessHits = (n: number): string =>
+export const describeChecklessHits = (n: number): string =>
   `${n} HIT${n === 1 ? '' : 's'} of one long case hold${n === 1 ? 's' : ''} no attention check (no gold item is short enough to fit beside it in 65,535 bytes): ${n === 1 ? 'its checks' : 'their checks'} went to other HITs`;
 
 /** The plan and its exact quote as `qrelay publish --dry-run` prints them (pure). */

@@ -7,7 +7,7 @@ import { describeShortfall, type HitPlan, type PlanInput } from '../hits/index.j
 import { firstAssignments } from './redundancy.js';
 import type { PipelineContext } from './context.js';
 import { describeCheckSources } from '../hits/check-sources.js';
-import { describePlan } from './describe.js';
+import { describeChecklessHits, describePlan } from './describe.js';
 import { BatchStateError } from './errors.js';
 import { publishPending, type CreationResult } from './hit-service.js';
 
@@ -127,6 +127,7 @@ async function storePlan(ctx: PipelineContext, doc: BatchDoc, plan: HitPlan): Pr
   await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { plan: summary, updatedAt: ctx.now() } });
   ctx.progress(`batch ${doc._id}: planned ${plan.hits.length} HITs for ${plan.quote.realItems} items, quote ${usd(plan.quote.total)}`);
   ctx.progress(`batch ${doc._id}: ${describeCheckSources(plan.checks)}`); // issue 16 item 3: where checks' debates and queries come from
+  if (plan.checklessHits > 0) ctx.progress(`batch ${doc._id}: ${describeChecklessHits(plan.checklessHits)}`);
   const repeats = describeShortfall(plan.goldNeed);
   if (repeats) ctx.progress(`batch ${doc._id}: ${repeats}`);
 }

@@ -34,6 +34,7 @@ describe('a batch with ~49 KB cases', () => {
     lines[17] = longCase(lines[17]!, 48_000, 2);
     const cases = writeLines(dir, 'long-cases.jsonl', lines);
     const gold = writeLines(dir, 'long-gold.jsonl', sampleLines('gold.jsonl'));
+    let said = '';
     for (const args of [
       ['import', cases, '--batch', 'long-a'],
       ['import', gold, '--batch', 'long-a', '--kind', 'gold'],
@@ -41,6 +42,7 @@ describe('a batch with ~49 KB cases', () => {
     ]) {
       const res = await runCli(args);
       expect(res.code, `qrelay ${args[0]}: ${res.stderr}`).toBe(0);
+      said = `${res.stdout}${res.stderr}`;
     }
 
     const ctx = testContext(h.db);
@@ -48,6 +50,11 @@ describe('a batch with ~49 KB cases', () => {
     expect(hits.every((x) => x.state === 'published' && x.bytes <= 65_535)).toBe(true);
     const long = hits.filter((x) => x.items.some((i) => i.chunkId.includes('-long')));
     expect(long.map((x) => x.realItems)).toEqual([1, 1]);
+    // a long case's HIT holds a check short enough to fit beside it, or none; publishing says how many hold none
+    expect(long.every((x) => x.checks <= 1)).toBe(true);
+    const checkless = long.filter((x) => x.checks === 0).length;
+    expect(checkless).toBeGreaterThan(0); // the 49 KB case has room for no gold item of the sample
+    expect(said).toMatch(new RegExp(`batch long-a: ${checkless} HITs? of one long case holds? no attention check`));
     // every real item once; the checks the plan's HITs call for are all there (quick: 4 items and 1 check)
     expect(hits.reduce((a, x) => a + x.realItems, 0)).toBe(20);
     const wanted = hits.reduce((a, x) => a + checksFor(x.realItems, { itemsPerHit: 4, checksPerHit: 1 }), 0);
