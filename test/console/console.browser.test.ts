@@ -336,12 +336,13 @@ const RADIO_GEOMETRY = `(() => {
   );
 })()`;
 
-/** Words of table headers and of the Target card that the layout broke across lines (run in the page). */
+/** Words of table headers, short-valued cells and the Target card that the layout broke across lines (run in the page). */
 const BROKEN_WORDS = `(() => {
   const broken = [];
-  for (const el of document.querySelectorAll('th, .summary .target dd')) {
+  const cells = 'th, .summary .target dd, #items-table td[data-label="Label"], #items-table td[data-label="Source"], #workers-table td[data-label="Worker"]';
+  for (const el of document.querySelectorAll(cells)) {
     const text = el.textContent;
-    const words = el.matches('th') ? text.split(/\\s+/) : text.split(/(?<=\\/\\/)|(?=[.:\\/])/);
+    const words = el.matches('dd') ? text.split(/(?<=\\/\\/)|(?=[.:\\/])/) : text.split(/\\s+/);
     let offset = 0;
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     const nodes = [];
