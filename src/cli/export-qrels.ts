@@ -1,19 +1,12 @@
 import type { Command } from 'commander';
-import { AGGREGATES, exportQrels, renderExportSummary, type Aggregate } from '../export/index.js';
-import { QRELS_FORMATS, QRELS_OUTPUT_FORMATS, type QrelsFormat, type QrelsOutputFormat } from '../qrels/index.js';
+import { AGGREGATES, exportQrels, renderExportSummary, type ExportQrelsOptions } from '../export/index.js';
+import { QRELS_FORMATS, QRELS_OUTPUT_FORMATS } from '../qrels/index.js';
 import { parseChoice } from './options.js';
 import { withPipeline } from './pipeline.js';
 import { action } from './run.js';
 
-interface ExportOptions {
-  base: string;
-  baseFormat?: QrelsFormat;
-  consensus?: string;
-  out: string;
-  format?: QrelsOutputFormat;
-  aggregate?: Aggregate;
-  json?: boolean;
-}
+/** The export's own options (the batch is the argument), and --json. */
+type ExportOptions = Omit<ExportQrelsOptions, 'batch'> & { json?: boolean };
 
 export function registerExportQrels(program: Command): void {
   program
