@@ -115,7 +115,8 @@ export async function loadBatchPage(ctx: ActionContext, batch: string, raw: Batc
   const view = await loadBatchView(ctx, batch);
   const overview = await batchOverview(ctx, batch);
   const { rows: workerRows, warning } = await workersWithPlatform(ctx, batch, view);
-  const ws = readTableState<SortKey>(q, WORKER_PARAMS, SORT_KEYS, 'worker');
+  // a worker is a tall card on a phone: ten to a page
+  const ws = readTableState<SortKey>(q, WORKER_PARAMS, SORT_KEYS, 'worker', 10);
   const flag = (FLAG_FILTERS as readonly string[]).includes(q.flag ?? '') ? q.flag : undefined;
   const workersShown = sortAndFilter(workerRows, { sort: ws.sort, descending: ws.desc, ...(flag && { flag }) }).filter((w) =>
     matchesSearch(ws.search, [w.workerId]),

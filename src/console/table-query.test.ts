@@ -24,6 +24,7 @@ describe('readTableState', () => {
       size: 10,
     });
     expect(readTableState({ isize: '7' }, P, ['item'], 'item').size).toBe(7);
+    expect(readTableState({}, P, ['item'], 'item', 10).size).toBe(10);
     expect(readTableState({ isort: 'nope', idesc: 'yes', page: '-2', isize: '501' }, P, ['item', 'votes'], 'item')).toEqual({
       search: '',
       sort: 'item',

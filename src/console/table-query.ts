@@ -36,7 +36,13 @@ export function plainQuery(raw: unknown): PageQuery {
 }
 
 /** A table's state from the query; anything unknown or out of range falls back to the default. */
-export function readTableState<K extends string>(q: PageQuery, names: TableParams, keys: readonly K[], fallback: K): TableState<K> {
+export function readTableState<K extends string>(
+  q: PageQuery,
+  names: TableParams,
+  keys: readonly K[],
+  fallback: K,
+  defaultSize: number = DEFAULT_PAGE_SIZE,
+): TableState<K> {
   const sort = (keys as readonly string[]).includes(q[names.sort] ?? '') ? (q[names.sort] as K) : fallback;
   const size = Number(q[names.size]);
   const page = Number.parseInt(q[names.page] ?? '', 10);
@@ -45,7 +51,7 @@ export function readTableState<K extends string>(q: PageQuery, names: TableParam
     sort,
     desc: q[names.desc] === '1',
     page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
-    size: Number.isSafeInteger(size) && size >= 1 && size <= MAX_PAGE_SIZE ? size : DEFAULT_PAGE_SIZE,
+    size: Number.isSafeInteger(size) && size >= 1 && size <= MAX_PAGE_SIZE ? size : defaultSize,
   };
 }
 

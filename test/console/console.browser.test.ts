@@ -294,9 +294,15 @@ describe('the console in Chromium', () => {
     expect(await page.locator('#workers-table tbody tr').getAttribute('data-worker')).toBe(w.b);
     expect(await page.locator('#items input[type="search"]').inputValue()).toBe(queryId);
     await page.fill('#workers input[type="search"]', '');
-    await page.selectOption('#workers select[name="wsize"]', '10');
     await load(() => page.click('#workers form.filter button'));
     expect(await page.locator('#workers-table tbody tr').count()).toBe(3);
+    // a page size from a link, the form showing it, and the next page
+    await page.goto(`${base}/console/batches/${BATCH}?wsize=2#workers`);
+    expect(await page.locator('#workers-table tbody tr').count()).toBe(2);
+    expect(await page.locator('#workers select[name="wsize"]').inputValue()).toBe('2');
+    await load(() => page.locator('#workers nav.pages a[rel="next"]').first().click());
+    expect(await page.locator('#workers-table tbody tr').count()).toBe(1);
+    expect(await page.locator('#workers .range').textContent()).toBe('3–3 of 3');
     await load(() => page.locator('#workers-table thead a', { hasText: 'Checks' }).click());
     expect(await page.locator('#workers-table th[aria-sort="ascending"]').textContent()).toContain('Checks');
     const checks = (await page.locator('#workers-table td[data-label="Checks"]').allTextContents()).map((t) =>
