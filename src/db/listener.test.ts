@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeListener } from './listener.js';
 
@@ -6,7 +6,7 @@ import { probeListener } from './listener.js';
 
 let server: Server | undefined;
 
-async function listening(onConnection: Parameters<typeof createServer>[0] & object): Promise<number> {
+async function listening(onConnection: (socket: Socket) => void): Promise<number> {
   server = createServer(onConnection);
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
   return (server.address() as { port: number }).port;
