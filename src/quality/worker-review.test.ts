@@ -23,6 +23,19 @@ const trusted: WorkerStanding = {
   }),
   stoppedReason: null,
 };
+/** A new worker whose first check was missed: one HIT, 1 of 1 check failed, nobody else's answers to compare yet. */
+const newcomer: WorkerStanding = {
+  verdict: workerVerdict({ checks: [{ expected: 'no', answer: 'yes' }], compared: [], assignments: 1 }),
+  stoppedReason: null,
+};
+/** Checks that condemn: 2 of 12 passed (a worker right on a sixth of easy questions). */
+const condemned: WorkerStanding = {
+  verdict: workerVerdict({
+    checks: Array.from({ length: 12 }, (_, i) => ({ expected: 'no' as Judgment, answer: (i < 2 ? 'no' : 'yes') as Judgment })),
+    compared: [],
+  }),
+  stoppedReason: null,
+};
 /** Nothing known yet: the prior. */
 const unknown: WorkerStanding = { verdict: workerVerdict({ checks: [], compared: [] }), stoppedReason: null };
 const stopped: WorkerStanding = { ...unknown, stoppedReason: 'stopped: P(not doing the task) > 99.99% ...' };
@@ -60,7 +73,7 @@ describe('decideWithStanding', () => {
       });
     }
     // the failed checks of a worker who is not stopped still follow onFailure
-    expect(decideWithStanding(failed, unknown, { onFailure: 'approve-and-discard', workerStop: 'reject' })).toMatchObject({
+    expect(decideWithStanding(failed, condemned, { onFailure: 'approve-and-discard', workerStop: 'reject' })).toMatchObject({
       action: 'approve-and-discard',
     });
   });
@@ -85,10 +98,37 @@ describe('decideWithStanding', () => {
     expect(d.reason).toMatch(/^failed 1 of 1 attention checks: .*; counted: the worker's record across the batch speaks for them \(kept: /);
   });
 
-  it('lets the checks decide for a worker without a record (the prior is not evidence) or without a standing', () => {
-    for (const standing of [unknown, undefined]) {
-      expect(decideWithStanding(failed, standing)).toMatchObject({ action: 'approve-and-discard', countsVotes: false });
-      expect(decideWithStanding(failed, standing, { onFailure: 'reject' })).toMatchObject({ action: 'reject' });
+  it('lets the checks decide without a standing (worker-level decisions off: the DREAM protocol)', () => {
+    expect(decideWithStanding(failed, undefined)).toMatchObject({ action: 'approve-and-discard', countsVotes: false });
+    expect(decideWithStanding(failed, undefined, { onFailure: 'reject' })).toMatchObject({ action: 'reject' });
+  });
+
+  it('keeps a new worker on probation: one missed check moves the posterior, it does not discard the assignment', () => {
+    for (const standing of [newcomer, unknown]) {
+      const d = decideWithStanding(failed, standing);
+      expect(d).toMatchObject({ action: 'approve', countsVotes: true, feedback: null });
+      expect(d.reason).toMatch(/counted: on probation, .*P\(check accuracy < 0\.7\) \d+\.\d% \(< 95\.0%\)/);
     }
+    expect(decideWithStanding(failed, newcomer, { onFailure: 'reject' })).toMatchObject({ action: 'approve', countsVotes: true });
+  });
+
+  it('discards when the posterior says so with the stated confidence: from the checks, or from all the evidence', () => {
+    const d = decideWithStanding(failed, condemned);
+    expect(d).toMatchObject({ action: 'approve-and-discard', countsVotes: false });
+    expect(d.reason).toMatch(/P\(check accuracy < 0\.7\) \d+\.\d% \(≥ 95\.0%\) from 2 of 12 checks passed/);
+    expect(decideWithStanding(failed, condemned, { onFailure: 'reject' })).toMatchObject({ action: 'reject' });
+    // a first HIT is too little to stop on, yet enough to discard when P(not working) passes 95%
+    const clicker: WorkerStanding = {
+      verdict: workerVerdict({
+        checks: [{ expected: 'no', answer: 'yes' }],
+        compared: Array.from({ length: 12 }, (_, i) => ({ reference: 'no' as Judgment, answer: (i % 2 ? 'yes' : 'no') as Judgment })),
+        speed: 0.2,
+        assignments: 1,
+      }),
+      stoppedReason: null,
+    };
+    expect(clicker.verdict.stop).toBe(false);
+    expect(clicker.verdict.probabilityNotWorking).toBeGreaterThanOrEqual(0.95);
+    expect(decideWithStanding(failed, clicker)).toMatchObject({ action: 'approve-and-discard', countsVotes: false });
   });
 });

@@ -7,6 +7,7 @@ import {
   type ReviewPolicy,
 } from './review.js';
 import type { AttentionCheckScore } from './attention-checks.js';
+import { checkPosterior, DEFAULT_PROBATION_POLICY, type ProbationPolicy } from './probation.js';
 import { DEFAULT_VERDICT_POLICY, type WorkerVerdict, type WorkerVerdictPolicy } from './worker-verdict.js';
 
 /**
@@ -22,7 +23,14 @@ import { DEFAULT_VERDICT_POLICY, type WorkerVerdict, type WorkerVerdictPolicy } 
  *   what careful people do now and then (about one check in twenty in DREAM's human study),
  *   and discarding their work costs a re-collection and loses good votes. The assignment is
  *   approved and counted, and the reason says why.
- * - Otherwise the checks decide, as the DREAM protocol has it (`decideReview`).
+ * - Otherwise the worker is on probation (quality/probation.ts): the assignment that failed a
+ *   check is discarded only when the worker's check accuracy, a Beta posterior over every
+ *   check they answered in the batch, is below the threshold with the stated confidence
+ *   (95%), or when P(not doing the task) reaches that confidence; else it counts, and a stop
+ *   that comes later withdraws it (pipeline/worker-decisions.ts). One missed check moves the
+ *   posterior; it does not throw a new worker's first assignment away.
+ * - Without a standing (worker-level decisions off) the checks decide, as the DREAM protocol
+ *   has it (`decideReview`).
  */
 export interface WorkerStanding {
   readonly verdict: WorkerVerdict;
@@ -42,6 +50,7 @@ export function decideWithStanding(
   standing: WorkerStanding | undefined,
   policy: ReviewPolicy = DEFAULT_REVIEW_POLICY,
   verdictPolicy: WorkerVerdictPolicy = DEFAULT_VERDICT_POLICY,
+  probation: ProbationPolicy = DEFAULT_PROBATION_POLICY,
 ): ReviewDecision {
   if (standing?.stoppedReason)
     return notCountedDecision(
@@ -50,11 +59,20 @@ export function decideWithStanding(
       standing.stoppedCause === 'llm-assisted' ? LLM_STOPPED_FEEDBACK : STOPPED_FEEDBACK,
     );
   const byChecks = decideReview(score, policy);
-  if (score.passed || !standing || standing.verdict.probabilityNotWorking >= verdictPolicy.priorNotWorking / 2) return byChecks;
-  return {
+  if (score.passed || !standing) return byChecks;
+  const counted = (why: string): ReviewDecision => ({
     action: 'approve',
     countsVotes: true,
-    reason: `${byChecks.reason}; counted: the worker's record across the batch speaks for them (${standing.verdict.reason})`,
+    reason: `${byChecks.reason}; counted: ${why}`,
     feedback: null,
-  };
+  });
+  const { verdict } = standing;
+  if (verdict.probabilityNotWorking < verdictPolicy.priorNotWorking / 2)
+    return counted(`the worker's record across the batch speaks for them (${verdict.reason})`);
+  // probation: the failed checks discard the work only when the worker's record says so with
+  // the stated confidence, from their checks across the batch or from all the evidence
+  const checks = checkPosterior(verdict.evidence.checksPassed, verdict.evidence.checks - verdict.evidence.checksPassed, probation);
+  if (checks.discard || verdict.probabilityNotWorking >= probation.confidence)
+    return { ...byChecks, reason: `${byChecks.reason}; ${checks.reason}; ${verdict.reason}` };
+  return counted(`on probation, one miss is no evidence of carelessness: ${checks.reason}; ${verdict.reason}`);
 }

@@ -147,7 +147,14 @@ describe('collecting a batch', () => {
   it('rejects with feedback under the reject policy', async () => {
     const ctx = testContext(h.db);
     await importSampleBatch(ctx, dir, 'col-b', 4, 40);
-    await publishBatch(ctx, 'col-b', { preset: 'quick', target: h.running.url, onFailure: 'reject', recollect: 'always' }, 'local');
+    // the checks alone decide (the DREAM protocol): with worker-level decisions a new worker's
+    // one missed check puts them on probation (quality/probation.ts), it rejects nothing
+    await publishBatch(
+      ctx,
+      'col-b',
+      { preset: 'quick', target: h.running.url, onFailure: 'reject', recollect: 'always', workerDecisions: false },
+      'local',
+    );
     const check = (await ctx.models.hits.findById('col-b|0').lean())!.items.find((i) => i.kind === 'check')!;
     const wrong = check.kind === 'check' && check.expected === 'yes' ? 'no' : 'yes';
     const w = await newWorker(h);
