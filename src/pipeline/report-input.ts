@@ -105,7 +105,9 @@ export async function reportInputFor(
     tiePolicy: tiePolicyOf(settings.tie),
     redundancy: isAdaptive(settings) ? 'adaptive' : 'fixed',
     recollect: recollectOf(settings),
-    generatedAt: ctx.now().toISOString(),
+    // a report is generated in real time, whatever clock its batch's times were taken by
+    generatedAt: (ctx.simulatedClock ? new Date() : ctx.now()).toISOString(),
+    ...(ctx.simulatedClock && { simulatedClock: true }),
   };
   return { input, options };
 }

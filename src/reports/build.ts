@@ -28,9 +28,10 @@ export function buildReport(input: ReportInput, options: ReportOptions = {}): Re
   const labels = quality.labels.yes + quality.labels.no;
   const rows = itemRows(facts, human.result, reached);
   return {
-    reportVersion: 1,
+    reportVersion: 2,
     batch: facts.input.batch,
     generatedAt: opts.generatedAt,
+    ...(opts.simulatedClock && { simulatedClock: true as const }),
     publishedAt: facts.input.publishedAt,
     items: facts.input.items.length,
     hits: facts.input.hits.length,

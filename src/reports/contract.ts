@@ -64,7 +64,7 @@ const WorkerConfusionContract = z.looseObject({
 
 export const ReportContract = z
   .looseObject({
-    reportVersion: z.literal(1),
+    reportVersion: z.literal(2),
     batch: z.string().min(1),
     items: count,
     hits: count,

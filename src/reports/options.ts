@@ -31,6 +31,8 @@ export interface ReportOptions {
    * holds a majority of `voteTarget` (quality/decided-items.ts). Default `always`.
    */
   readonly recollect?: RecollectPolicy;
+  /** The input's times are a simulated marketplace's (the demo, `qrelay simulate`): the report labels them so. */
+  readonly simulatedClock?: boolean;
 }
 
 export type ReportAggregator = 'majority' | 'dawid-skene';
@@ -45,6 +47,7 @@ export interface ResolvedReportOptions {
   readonly aggregator: ReportAggregator;
   /** When an item is decided: from `voteTarget`, `redundancy` and `recollect`. */
   readonly decision: DecisionRule;
+  readonly simulatedClock: boolean;
 }
 
 const wholeNumber = (value: unknown, min: number, name: string): number => {
@@ -77,6 +80,7 @@ export function resolveReportOptions(options: ReportOptions = {}): ResolvedRepor
     flagThresholds: options.flagThresholds ?? {},
     tiePolicy,
     aggregator,
+    simulatedClock: options.simulatedClock === true,
     decision: {
       voteTarget,
       adaptive: oneOf(options.redundancy ?? 'fixed', ['fixed', 'adaptive'], 'redundancy') === 'adaptive',

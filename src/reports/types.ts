@@ -23,14 +23,20 @@ import type { AgreementIntervals, AggregationComparison, GoldAccuracy, WorkerCon
  * change the meaning of those.
  */
 export interface Report {
-  /** Version of this shape; raised only when a field changes meaning or goes away. */
-  readonly reportVersion: 1;
+  /**
+   * Version of this shape; raised only when a field changes meaning or goes away (2: latency
+   * counts decided items, `itemsDecided`/`itemsUndecided` and `decidedItems` in place of
+   * `itemsReached`/`itemsPending` and `completedItems`).
+   */
+  readonly reportVersion: 2;
   /** The batch name. */
   readonly batch: string;
   /** A copy worked by a simulated crowd (`qrelay simulate`); absent for real batches. */
   readonly simulated?: true;
   /** From `ReportOptions.generatedAt` (the builder reads no clock); null when not given. */
   readonly generatedAt: string | null;
+  /** The input's times are a simulated marketplace's (`ReportOptions.simulatedClock`); absent otherwise. */
+  readonly simulatedClock?: true;
   readonly publishedAt: string | null;
   /** Real items in the batch (attention checks excluded). */
   readonly items: number;

@@ -408,7 +408,10 @@ function manual(r: Report): Section {
 }
 
 export function reportDocument(r: Report, options: { itemTable: boolean }): ReportDocument {
-  const lead = [`Published ${r.publishedAt ?? 'not yet'}${r.generatedAt ? `; report generated ${r.generatedAt}` : ''}.`];
+  const clock = r.simulatedClock ? ' (simulated clock)' : '';
+  const lead = [
+    `Published ${r.publishedAt ?? 'not yet'}${r.publishedAt ? clock : ''}${r.generatedAt ? `; report generated ${r.generatedAt}` : ''}.`,
+  ];
   return {
     title: `qrelay report: ${r.batch}`,
     lead,

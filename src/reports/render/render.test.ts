@@ -241,3 +241,16 @@ describe('renderReport', () => {
     expect(ReportFormat.options).toEqual(['json', 'md', 'html', 'csv']);
   });
 });
+
+describe('a report of times on a simulated clock', () => {
+  it('labels its publishing time simulated, and says nothing of it otherwise', () => {
+    const input = simulatedBatch({ items: 3 });
+    const generatedAt = '2026-01-01T00:00:00.000Z';
+    const simulated = renderReport(buildReport(input, { simulatedClock: true, generatedAt }), 'md');
+    expect(simulated).toContain(`Published ${input.publishedAt} (simulated clock); report generated ${generatedAt}.`);
+    expect(buildReport(input, { simulatedClock: true }).simulatedClock).toBe(true);
+    const real = buildReport(input, { generatedAt });
+    expect(real).not.toHaveProperty('simulatedClock');
+    expect(renderReport(real, 'md')).toContain(`Published ${input.publishedAt}; report generated ${generatedAt}.`);
+  });
+});
