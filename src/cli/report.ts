@@ -24,7 +24,7 @@ export function registerReport(program: Command): void {
   program
     .command('report')
     .description(
-      "a batch's cost, latency and quality report: agreement (κ, α), cost per label and per hole, quote vs actual, time to 3 votes, workers",
+      "a batch's cost, latency and quality report: agreement (κ, α), cost per label and per hole, quote vs actual, items decided and time to decided, workers",
     )
     .argument('<batch>', 'batch name')
     .option('--format <format>', ReportFormat.options.join('|'), parseChoice(ReportFormat.options), 'json')

@@ -320,7 +320,7 @@ export function renderForecasts(forecasts: readonly { title: string; forecast: F
       (f) =>
         `$${f.cost.total.toFixed(2)} (quote $${f.cost.quote.toFixed(2)}; ${f.cost.extraAssignments} extra assignments $${f.cost.extraAssignmentsCost.toFixed(2)})`,
     ],
-    ['time to 3 votes', (f) => `p50 ${dur(f.latency.p50Seconds)}, p90 ${dur(f.latency.p90Seconds)} (simulated)`],
+    ['time to decided', (f) => `p50 ${dur(f.latency.p50Seconds)}, p90 ${dur(f.latency.p90Seconds)} (simulated)`],
     ['last vote', (f) => `${dur(f.latency.lastVoteSeconds)} after publishing (simulated)`],
     [
       'assignments',
