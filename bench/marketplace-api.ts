@@ -5,9 +5,6 @@
  * CreateHIT through the AWS SDK, accept + submit through the worker functions, approval
  * through the SDK, listing, and the start-up load of the whole state after a restart.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   ApproveAssignmentCommand,
   CreateHITCommand,
@@ -16,20 +13,13 @@ import {
   ListReviewableHITsCommand,
   MTurkClient,
 } from '@aws-sdk/client-mturk';
-import mongoose from 'mongoose';
 import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY, loadConfig } from '../src/config.js';
-import { connectMongoose } from '../src/db/connection.js';
-import { isListening, startDevdb } from '../src/db/devdb.js';
 import { createLogger } from '../src/log.js';
 import { startMarketplace } from '@qrelay/marketplace';
 import { keepAliveSdkHandler } from '../src/keep-alive-agents.js';
+import { benchDatabase } from './support/bench-database.js';
 
 const [hitCount = 450, perHit = 3] = process.argv.slice(2).map(Number);
-
-async function freeAddress(): Promise<string> {
-  for (let port = 27_400 + Math.floor(Math.random() * 500); ; port++)
-    if (!(await isListening('127.0.0.1', port))) return `127.0.0.1:${port}`;
-}
 
 async function time<T>(label: string, count: number, f: () => Promise<T>): Promise<T> {
   const t = performance.now();
@@ -39,9 +29,8 @@ async function time<T>(label: string, count: number, f: () => Promise<T>): Promi
   return result;
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'qrelay-bench-marketplace-'));
-const devdb = process.env.MONGODB_URI ? undefined : await startDevdb({ address: await freeAddress(), dataDir });
-const connection = await connectMongoose(`${process.env.MONGODB_URI ?? devdb!.uri}bench_marketplace_${Date.now()}`);
+const database = await benchDatabase('bench_marketplace');
+const { connection } = database;
 const config = loadConfig({ ...process.env, MARKETPLACE_INITIAL_BALANCE: '100000.00' });
 const start = () =>
   startMarketplace({ config, logger: createLogger('warn'), connection, port: 0, host: '127.0.0.1', loopIntervalMs: 60_000 });
@@ -107,8 +96,4 @@ running = await time('restart: load the whole state', 1, start);
 console.log(`balance after restart: ${running.marketplace.ledger.balanceCents() / 100} USD, ${running.marketplace.hits.size} HITs`);
 await running.close();
 client.destroy();
-await connection.db?.dropDatabase();
-await connection.useDb(`${connection.name}_marketplace`).dropDatabase();
-await mongoose.disconnect();
-await devdb?.stop();
-rmSync(dataDir, { recursive: true, force: true });
+await database.drop();

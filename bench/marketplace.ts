@@ -7,30 +7,19 @@
  * wall time, assignments per second, simulated time covered, and the accuracy of each
  * worker kind. (The Requester API's own figures: bench/marketplace-api.ts.)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CreateHITCommand, MTurkClient } from '@aws-sdk/client-mturk';
-import mongoose from 'mongoose';
 import { DEV_MARKETPLACE_ACCESS_KEY_ID, DEV_MARKETPLACE_SECRET_ACCESS_KEY, loadConfig } from '../src/config.js';
-import { connectMongoose } from '../src/db/connection.js';
-import { isListening, startDevdb } from '../src/db/devdb.js';
 import { renderHitPage, toHtmlQuestionXml } from '../src/hits/index.js';
 import { createLogger } from '../src/log.js';
 import { checkPopulation, startMarketplaceWithSimulation, type SimulationProgress } from '../src/simulation/index.js';
 import { keepAliveSdkHandler } from '../src/keep-alive-agents.js';
+import { benchDatabase } from './support/bench-database.js';
 
 const [hitCount = 1000, perHit = 3, speed = 3600] = process.argv.slice(2).map(Number);
 const ITEMS = 5;
 
-async function freeAddress(): Promise<string> {
-  for (let port = 27_400 + Math.floor(Math.random() * 500); ; port++)
-    if (!(await isListening('127.0.0.1', port))) return `127.0.0.1:${port}`;
-}
-
-const dataDir = mkdtempSync(join(tmpdir(), 'qrelay-bench-marketplace-'));
-const devdb = process.env.MONGODB_URI ? undefined : await startDevdb({ address: await freeAddress(), dataDir });
-const connection = await connectMongoose(`${process.env.MONGODB_URI ?? devdb!.uri}bench_sim_${Date.now()}`);
+const database = await benchDatabase('bench_sim');
+const { connection } = database;
 const config = loadConfig({ ...process.env, MARKETPLACE_INITIAL_BALANCE: '100000.00' });
 const running = await startMarketplaceWithSimulation({ config, logger: createLogger('warn'), connection, port: 0, host: '127.0.0.1' });
 const client = new MTurkClient({
@@ -131,8 +120,4 @@ console.log(`(truth: 40% yes; LLM-like workers follow a model label that is wron
 
 await running.close();
 client.destroy();
-await connection.db?.dropDatabase();
-await connection.useDb(`${connection.name}_marketplace`).dropDatabase();
-await mongoose.disconnect();
-await devdb?.stop();
-rmSync(dataDir, { recursive: true, force: true });
+await database.drop();
