@@ -11,7 +11,7 @@ import { collectBatch } from '../../src/pipeline/collect.js';
 import { readQrels } from '../../src/qrels/index.js';
 import { newWorker, useMarketplace } from '../marketplace/support.js';
 import { sampleLines, tempDir, testContext, work, writeLines } from '../pipeline/support.js';
-import { runCli } from '../support/cli.js';
+import { runCli, stderrLines } from '../support/cli.js';
 
 /**
  * `qrelay export-qrels` on a batch worked by scripted workers (quick preset: 4 items and
@@ -25,20 +25,6 @@ const BATCH = 'exp';
 
 const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
 const pair = (i: { queryId: string; chunkId: string }) => `${i.queryId}\t${i.chunkId}`;
-
-/** Stderr without the AWS SDK's Node version notice and JSON log lines. */
-function stderrLines(stderr: string): string[] {
-  return stderr
-    .split('\n')
-    .filter(
-      (l) =>
-        l.trim() !== '' &&
-        !l.startsWith('{') &&
-        !/NodeVersionSupportWarning|AWS SDK|node >=22|upgrade to node|a\.co\/|trace-warnings|versions published|will require|To continue receiving|security updates|More information/.test(
-          l,
-        ),
-    );
-}
 
 interface Scenario {
   agreed: PlannedItem & { kind: 'real' };

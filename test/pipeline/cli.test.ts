@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { HIT } from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
 import { paths } from '../../src/paths.js';
-import { runCli } from '../support/cli.js';
+import { runCli, stderrLines } from '../support/cli.js';
 import { useMarketplace } from '../marketplace/support.js';
 import { sampleLines, tempDir, testContext, writeLines } from './support.js';
 
@@ -15,19 +15,6 @@ async function hitsOf(batch: string): Promise<HIT[]> {
   const client = h.client({ maxAttempts: 5 });
   const hits = await listAllHits(client);
   return hits.filter((x) => x.RequesterAnnotation?.startsWith(`qrelay:${batch}|`));
-}
-
-function stderrLines(stderr: string): string[] {
-  return stderr
-    .split('\n')
-    .filter(
-      (l) =>
-        l.trim() !== '' &&
-        !l.startsWith('{') &&
-        !/NodeVersionSupportWarning|AWS SDK|node >=22|upgrade to node|a\.co\/|trace-warnings|versions published|will require|To continue receiving|security updates|More information/.test(
-          l,
-        ),
-    );
 }
 
 describe('qrelay import, publish, status', () => {

@@ -29,3 +29,17 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 
     });
   });
 }
+
+/** Stderr without the AWS SDK's Node version notice and JSON log lines. */
+export function stderrLines(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .filter(
+      (l) =>
+        l.trim() !== '' &&
+        !l.startsWith('{') &&
+        !/NodeVersionSupportWarning|AWS SDK|node >=22|upgrade to node|a\.co\/|trace-warnings|versions published|will require|To continue receiving|security updates|More information/.test(
+          l,
+        ),
+    );
+}
