@@ -7,6 +7,7 @@ import { methodNotAllowed } from './api/method-not-allowed.js';
 import { errorHandler, notFound, sendProblem } from './api/problem.js';
 import { apiV1Router } from './api/v1/index.js';
 import { consoleRouter } from './console/routes.js';
+import { tasksRouter } from './tasks/routes.js';
 import { errorMessage } from './errors.js';
 import { version } from './version.js';
 import { z } from 'zod';
@@ -77,6 +78,8 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}): Express
     }),
   );
   app.use('/api/v1', apiV1Router(ctx));
+  // the task pages participants reach from a platform linking to external pages (src/tasks/)
+  app.use(tasksRouter(ctx));
   // the requester's console: GET / and /console/... (src/console/)
   app.use(consoleRouter(ctx));
   opts.mount?.(app);

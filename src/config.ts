@@ -59,6 +59,11 @@ export const envSchema = z.object({
   OPENAI_BASE_URL: httpUrl.optional(),
   /** A JSON file of token prices per model (src/debate/prices.ts) for the LLM cost lines. */
   QRELAY_LLM_PRICES: z.string().trim().min(1).optional(),
+  /** Where participants reach qrelay's own task pages (`/tasks/...`); default http://HOST:PORT. */
+  QRELAY_PUBLIC_URL: httpUrl.optional(),
+  /** Prolific's researcher API token, for `--target prolific`. */
+  PROLIFIC_API_TOKEN: optionalSecret,
+  PROLIFIC_API_URL: httpUrl.default('https://api.prolific.com/api/v1/'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -70,6 +75,8 @@ export interface Config {
   devdbDataDir: string;
   mongoUri: string | undefined;
   http: { host: string; port: number };
+  /** The public base URL of qrelay's server (task pages), without a trailing slash. */
+  publicUrl: string;
   logLevel: Env['LOG_LEVEL'];
 }
 
@@ -88,6 +95,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     devdbDataDir: resolve(dataDir, 'devdb'),
     mongoUri: env.MONGODB_URI,
     http: { host: env.HOST, port: env.PORT },
+    publicUrl: env.QRELAY_PUBLIC_URL ?? `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${env.PORT}`,
     logLevel: env.LOG_LEVEL,
   };
 }

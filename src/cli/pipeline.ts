@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { AGGREGATOR_IDS, DEFAULT_AGGREGATOR, type AggregatorId } from '../aggregate/index.js';
-import { loadConfig, type Config } from '../config.js';
-import { resolveTarget } from '../crowd/targets.js';
+import { loadConfig, type Config, type MturkTarget } from '../config.js';
+import { PROLIFIC_TARGET, resolveTarget } from '../crowd/targets.js';
 import { openDatabase } from '../db/connection.js';
 import { endpointAnswers } from '../crowd/reachable.js';
 import { UserError } from '../errors.js';
@@ -70,7 +70,9 @@ export async function withPipeline(
 
 /** Fails fast when the bundled marketplace does not answer (instead of a minute of retries). */
 export async function checkReachable(config: Config, target: string): Promise<void> {
-  const resolved = resolveTarget(parseTargetName(target), config);
+  const name = parseTargetName(target);
+  if (name === PROLIFIC_TARGET) return; // Prolific's API answers for itself (its calls retry and then say what failed)
+  const resolved = resolveTarget(name as MturkTarget, config);
   if (resolved.kind !== 'local') return;
   if (!(await endpointAnswers(resolved.endpoint, 1000))) {
     throw new UserError(

@@ -51,6 +51,10 @@ export interface HitTypeSpec {
   assignmentDurationSeconds: number;
   autoApprovalDelaySeconds: number;
   qualificationRequirements: QualificationRequirementSpec[];
+  /** The time a task is expected to take (Prolific's estimated completion time). */
+  estimatedSeconds?: number;
+  /** Eligibility for a platform without qualification types: Prolific's filters. */
+  filters?: { filter_id: string; selected_values?: string[]; selected_range?: { lower?: number; upper?: number } }[];
 }
 
 export interface HitSpec {
@@ -61,6 +65,8 @@ export interface HitSpec {
   requesterAnnotation?: string;
   /** Recorded by the caller before the call; repeating it returns the same HIT. */
   uniqueRequestToken: string;
+  /** The batch's HIT: a platform linking to pages qrelay hosts (Prolific) points the task at its page (src/crowd/hosted.ts). */
+  task?: { batch: string; index: number };
 }
 
 export type HitStatus = 'Assignable' | 'Unassignable' | 'Reviewable' | 'Reviewing' | 'Disposed';

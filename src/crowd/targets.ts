@@ -16,6 +16,9 @@ export interface ResolvedTarget extends CrowdTarget {
   workerSite: string;
 }
 
+/** The target name of Prolific's researcher API (registry.ts); every other name is MTurk-compatible. */
+export const PROLIFIC_TARGET = 'prolific';
+
 export const MASTERS_SANDBOX = '2ARFPLSP75KLA8M8DH1HTEQVJT3SY6';
 export const MASTERS_PRODUCTION = '2F1QJWKUDD8XADTFD2Q0G6UTO95ALH';
 

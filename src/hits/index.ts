@@ -59,6 +59,7 @@ export {
   type ItemAnswer,
   type ParsedAssignment,
 } from './answers.js';
+export { prolificEligibility, type ProlificEligibility, type ProlificFilter } from './prolific-filters.js';
 export {
   estimatedHitSeconds,
   FEDERAL_MINIMUM_WAGE_CENTS_PER_HOUR,

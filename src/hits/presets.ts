@@ -101,6 +101,20 @@ export const PresetQualification = z
   });
 export type PresetQualification = z.infer<typeof PresetQualification>;
 
+const ProlificFilter = z.union([
+  z.strictObject({ filter_id: z.string().min(1), selected_values: z.array(z.string()).min(1) }),
+  z.strictObject({
+    filter_id: z.string().min(1),
+    selected_range: z.strictObject({ lower: z.number().optional(), upper: z.number().optional() }),
+  }),
+]);
+
+const ProlificSettings = z.strictObject({
+  /** Prolific's filters (`GET /filters/`); absent: the MTurk requirements mapped where a filter exists. */
+  filters: z.array(ProlificFilter).optional(),
+  notes: z.array(z.string()).optional(),
+});
+
 const USD = /^[0-9]+(\.)?[0-9]{0,2}$/;
 
 const seconds = (min: number, max: number) => z.number().int('expected a whole number of seconds').min(min).max(max);
@@ -152,6 +166,8 @@ export const HitPreset = z
     estimatedSecondsPerItem: z.number().int().min(1).max(3600).default(45),
     estimatedOverheadSeconds: z.number().int().min(0).max(3600).default(30),
     qualificationRequirements: z.array(PresetQualification).max(10, 'MTurk allows at most 10 qualification requirements').default([]),
+    /** Eligibility on Prolific (src/hits/prolific-filters.ts): its filters, else the requirements mapped; notes on what has no filter. */
+    prolific: ProlificSettings.optional(),
   })
   .superRefine((p, ctx) => {
     if (p.minReputation !== undefined && p.qualificationRequirements.length >= 10)

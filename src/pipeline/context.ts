@@ -1,8 +1,9 @@
 import type { Connection } from 'mongoose';
-import { mturkTarget, type Config } from '../config.js';
+import { mturkTarget, type Config, type MturkTarget } from '../config.js';
 import type { RetryPolicy } from '../crowd/call-error.js';
 import type { CrowdPlatform } from '../crowd/platform.js';
-import { createCrowdPlatform } from '../crowd/registry.js';
+import { createCrowdPlatform, PROLIFIC_TARGET } from '../crowd/registry.js';
+import { hostedServices } from '../tasks/store.js';
 import { pipelineModels, type PipelineModels } from '../db/models/index.js';
 import type { EscalatedCase } from '../domain/cases.js';
 import { UserError } from '../errors.js';
@@ -51,18 +52,27 @@ export interface PipelineContextOptions {
 }
 
 export function parseTargetName(value: string, where = '--target'): string {
+  if (value.trim() === PROLIFIC_TARGET) return PROLIFIC_TARGET;
   const parsed = mturkTarget.safeParse(value.trim());
-  if (!parsed.success) throw new UserError(`${where}: expected local, sandbox, production or an http(s) URL, got ${JSON.stringify(value)}`);
+  if (!parsed.success)
+    throw new UserError(
+      `${where}: expected local, sandbox, production or an http(s) URL, got ${JSON.stringify(value)} (or prolific for Prolific)`,
+    );
   return parsed.data;
 }
+
+/** A checked target name: `prolific`, or an MTurk-compatible one. */
+const checkedTarget = (value: string) => parseTargetName(value) as MturkTarget | typeof PROLIFIC_TARGET;
 
 export function createPipelineContext(opts: PipelineContextOptions): PipelineContext {
   const backends = new Map<string, CrowdPlatform>();
   const makeBackend =
     opts.backend ??
     ((target: string) =>
-      createCrowdPlatform(parseTargetName(target), opts.config, {
+      createCrowdPlatform(checkedTarget(target), opts.config, {
         ...(opts.retry && { retry: opts.retry }),
+        // a platform linking to external pages reaches qrelay's task pages and records through these
+        hosted: hostedServices(opts.connection, opts.config),
         onRetry: ({ operation, attempt, delayMs, kind }) => {
           opts.logger.debug({ operation, attempt, delayMs, kind }, 'retrying an MTurk call');
           opts.onRetry?.({ operation, kind });

@@ -5,7 +5,13 @@ import { hitRequestToken } from '../crowd/request-tokens.js';
 import { CrowdCallError } from '../crowd/call-error.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
-import { loadQualificationTest, resolveQualificationRequirements, type HitAudience } from '../hits/index.js';
+import {
+  estimatedHitSeconds,
+  loadQualificationTest,
+  prolificEligibility,
+  resolveQualificationRequirements,
+  type HitAudience,
+} from '../hits/index.js';
 import { committedCents, hitCommitment, outstandingCents, priceTerms, withinBudget } from './budget.js';
 import type { PipelineContext } from './context.js';
 import { hitAnnotation } from './names.js';
@@ -52,6 +58,7 @@ async function ensureHitType(
   const known = doc[field];
   if (known) return known;
   const settings = doc.settings as BatchSettings;
+  if (!backend.qualifications) return ensureWorkType(ctx, doc, backend, field);
   const customIds: Record<string, string> = {};
   for (const q of settings.preset.qualificationRequirements) {
     if (!q.custom || customIds[q.custom]) continue;
@@ -97,15 +104,50 @@ async function ensureHitType(
   }
   const p = settings.preset;
   const hitTypeId = await backend.createHitType({
-    title: p.title,
-    description: p.description,
-    keywords: p.keywords,
-    reward: p.reward,
-    assignmentDurationSeconds: p.assignmentDurationSeconds,
-    autoApprovalDelaySeconds: p.autoApprovalDelaySeconds,
+    ...workTerms(p),
     qualificationRequirements: await withExperienceRequirement(ctx, settings, backend, requirements, audience),
   });
   await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { [field]: hitTypeId, qualificationIds: customIds, updatedAt: ctx.now() } });
+  return hitTypeId;
+}
+
+/** What a work type takes of the preset, whatever the platform. */
+const workTerms = (p: BatchSettings['preset']) => ({
+  title: p.title,
+  description: p.description,
+  keywords: p.keywords,
+  reward: p.reward,
+  assignmentDurationSeconds: p.assignmentDurationSeconds,
+  autoApprovalDelaySeconds: p.autoApprovalDelaySeconds,
+});
+
+/**
+ * The work type on a platform without qualification types (Prolific): the preset's
+ * requirements become the platform's filters where one exists, and each that has none is
+ * said; workers qrelay blocks are kept out by the platform's block list.
+ */
+async function ensureWorkType(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  backend: CrowdPlatform,
+  field: 'hitTypeId' | 'starterHitTypeId',
+): Promise<string> {
+  const settings = doc.settings as BatchSettings;
+  const p = settings.preset;
+  const { filters, unmapped } = prolificEligibility(p);
+  for (const line of unmapped) ctx.progress(`batch ${doc._id} on ${settings.target}: ${line}`);
+  if (p.minReputation !== undefined) {
+    ctx.progress(
+      `batch ${doc._id} on ${settings.target}: minReputation needs qualification types, which ${backend.platform} lacks: left out`,
+    );
+  }
+  const hitTypeId = await backend.createHitType({
+    ...workTerms(p),
+    qualificationRequirements: [],
+    estimatedSeconds: estimatedHitSeconds(p),
+    filters,
+  });
+  await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { [field]: hitTypeId, qualificationIds: {}, updatedAt: ctx.now() } });
   return hitTypeId;
 }
 
@@ -185,6 +227,7 @@ async function createOnPlatform(
       lifetimeSeconds: settings.preset.lifetimeSeconds,
       requesterAnnotation: annotation,
       uniqueRequestToken: hit.requestToken,
+      task: { batch: doc._id, index: hit.index },
     });
   } catch (err) {
     const failure = crowdFailure(err, hit, settings.target);

@@ -249,7 +249,8 @@ export async function updateBatchReputation(
   const recordsWritten: Promise<void>[] = [];
   handOver(recordsWritten, bulkWriteSliced(store, writes));
   result.pushed = await alongside(recordsWritten, async () => {
-    if (stale.length === 0) return 0;
+    // a platform without qualification types (Prolific) has nowhere to hold the score: qrelay's records keep it
+    if (stale.length === 0 || !ctx.backend(target).qualifications) return 0;
     const known = opts.known?.qualification;
     const id = known?.target === target ? known.id : await ensureReputationQualification(ctx, target, ctx.backend(target));
     if (opts.known) opts.known.qualification = { target, id };

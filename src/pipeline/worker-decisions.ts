@@ -72,8 +72,15 @@ async function record(ctx: PipelineContext, doc: BatchDoc, decision: WorkerDecis
 
 async function send(ctx: PipelineContext, decision: WorkerDecisionDoc): Promise<void> {
   const backend = ctx.backend(decision.target);
-  const id = await ensureBlockedQualification(ctx, decision.target, backend);
-  await blockedQualifications(backend).setQualificationScore(id, decision.workerId, 1);
+  let id: string;
+  if (backend.qualifications) {
+    id = await ensureBlockedQualification(ctx, decision.target, backend);
+    await blockedQualifications(backend).setQualificationScore(id, decision.workerId, 1);
+  } else {
+    // a platform without qualification types (Prolific): its block list, which every study excludes
+    await backend.blockWorker(decision.workerId, decision.reason);
+    id = 'blocklist';
+  }
   const sent = { state: 'sent' as const, sentAt: ctx.now() };
   await ctx.models.workerDecisions.updateOne({ _id: decision._id }, { $set: sent });
   // the round's copy as stored (the reputation takes the decisions from the round)

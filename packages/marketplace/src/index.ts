@@ -25,7 +25,7 @@ export { MARKETPLACE_DB_SUFFIX, marketplaceDb } from './store/models.js';
 // links and keys, the answer formats, and the parsed qualification tests and answer keys.
 export { SiteKeys } from './site/keys.js';
 export { workFrameUrl } from './site/links.js';
-export { parseAnswersXml } from './domain/answers-xml.js';
+export { formAnswersXml, parseAnswersXml } from './domain/answers-xml.js';
 export { parseAnswerKey, type AnswerKey } from './domain/answer-key.js';
 export { parseTest } from './domain/question-xml.js';
 export { testOf } from './services/qualifications.js';

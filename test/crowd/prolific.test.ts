@@ -1,0 +1,128 @@
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { collectBatch } from '../../src/pipeline/collect.js';
+import { publishBatch } from '../../src/pipeline/publish.js';
+import { requireBatch } from '../../src/batches/index.js';
+import { DEV_MARKETPLACE_PROLIFIC_TOKEN } from '@qrelay/marketplace/config';
+import { newWorker, useMarketplace } from '../marketplace/support.js';
+import { freePort } from '../support/free-port.js';
+import { honest, importSampleBatch, tempDir, testContext, type Answerer } from '../pipeline/support.js';
+import type { PipelineContext } from '../../src/pipeline/context.js';
+
+// A batch published with --target prolific on the bundled marketplace's Prolific API: the
+// studies link to qrelay's own task pages (real HTTP on both sides), participants take part
+// through the study links, and the pipeline reviews and labels what they submitted there.
+
+const h = useMarketplace();
+const dir = tempDir();
+let server: Server;
+let publicUrl: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  const port = await freePort();
+  publicUrl = `http://127.0.0.1:${port}`;
+  env = {
+    QRELAY_PUBLIC_URL: publicUrl,
+    PROLIFIC_API_URL: `${h.running.url}/prolific/api/v1/`,
+    PROLIFIC_API_TOKEN: DEV_MARKETPLACE_PROLIFIC_TOKEN,
+  };
+  const config = loadConfig({ ...process.env, ...env });
+  const app = createApp({ config, logger: createLogger('silent'), connection: h.db.connection, apiToken: 'task-pages-test-token' });
+  await new Promise<void>((resolve) => {
+    server = app.listen(port, '127.0.0.1', () => resolve());
+  });
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+/**
+ * One participant takes the HIT's study: "Take part" (the marketplace's startStudy), the
+ * study link on qrelay (a redirect that adds the session to the page's address), the page,
+ * its form posted to qrelay, then the completion URL it redirects to.
+ */
+async function takePart(
+  ctx: PipelineContext,
+  hitDoc: string,
+  workerId: string,
+  answer: Answerer,
+): Promise<{ session: string; done: string }> {
+  const hit = (await ctx.models.hits.findById(hitDoc).lean())!;
+  const { submissionId, url } = await h.running.prolific.startStudy(workerId, hit.hitId!);
+  expect(url.startsWith(`${publicUrl}/tasks/`)).toBe(true);
+  const arrive = await fetch(url, { redirect: 'manual' });
+  expect(arrive.status).toBe(303);
+  const pageUrl = new URL(arrive.headers.get('location')!, publicUrl);
+  expect(pageUrl.searchParams.get('assignmentId')).toBe(submissionId);
+  expect(pageUrl.searchParams.get('turkSubmitTo')).toBe(`${publicUrl}/tasks`);
+  const page = await fetch(pageUrl);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  // the HIT's own page: its items, posting to qrelay with the session when scripts are off
+  for (const item of hit.items) expect(html).toContain(`data-sim-key="${item.key}"`);
+  expect(html).toContain(`action="${publicUrl}/tasks/mturk/externalSubmit"`);
+
+  const truth = new Map((await ctx.models.items.find({ batch: hit.batch }).lean()).map((r) => [r.key, r.label ?? undefined]));
+  const form = new URLSearchParams({ assignmentId: submissionId });
+  for (const item of hit.items) {
+    form.set(`item${item.position}_answer`, answer(item, truth.get(item.key)));
+    form.set(`item${item.position}_ms`, '15000');
+  }
+  const submit = await fetch(`${publicUrl}/tasks/mturk/externalSubmit`, { method: 'POST', body: form, redirect: 'manual' });
+  expect(submit.status).toBe(303);
+  const done = submit.headers.get('location')!;
+  expect(done).toMatch(new RegExp(`^${h.running.url}/prolific/submissions/complete\\?cc=[0-9A-F]{12}$`));
+  const cc = new URL(done).searchParams.get('cc')!;
+  const completed = await h.running.prolific.completeStudy(workerId, cc);
+  expect(completed?.submission.status).toBe('AWAITING REVIEW');
+  return { session: submissionId, done };
+}
+
+describe('--target prolific on the bundled marketplace', () => {
+  it('publishes studies linking to task pages, collects what participants submitted there, reviews and labels', async () => {
+    const ctx = testContext(h.db, env);
+    await importSampleBatch(ctx, dir, 'pro-a', 4, 40);
+    const published = await publishBatch(ctx, 'pro-a', { preset: 'quick', target: 'prolific', workerDecisions: false }, 'local');
+    expect(published).toMatchObject({ hits: 1, created: 1 });
+    const hit = (await ctx.models.hits.findById('pro-a|0').lean())!;
+    const study = await h.running.prolific.getStudy(hit.hitId!);
+    expect(study).toMatchObject({ status: 'ACTIVE', total_available_places: 3, reward: 55, internal_name: hit.requestToken });
+
+    // publishing again finds the study by its request token
+    expect(await publishBatch(ctx, 'pro-a', undefined, 'local')).toMatchObject({ created: 0, alreadyPublished: 1 });
+
+    const workers = await Promise.all([1, 2, 3].map(() => newWorker(h)));
+    const sessions = [];
+    for (const w of workers) sessions.push(await takePart(ctx, 'pro-a|0', w.workerId, honest));
+
+    const round = await collectBatch(ctx, 'pro-a');
+    expect(round.review).toMatchObject({ decided: 3, approved: 3 });
+    expect(round.followUp.complete).toBe(true);
+    const batch = await requireBatch(ctx, 'pro-a');
+    expect(batch.state).toBe('complete');
+    expect(batch.summary).toMatchObject({ items: 4, itemsComplete: 4, labels: 4 });
+    for (const s of sessions) {
+      const sub = (await h.running.prolific.getSubmission(s.session)) as { status: string };
+      expect(sub.status).toBe('APPROVED');
+    }
+  });
+
+  it('refuses a task link qrelay did not sign, and a session that was never opened', async () => {
+    const ctx = testContext(h.db, env);
+    await importSampleBatch(ctx, dir, 'pro-b', 4, 44);
+    await publishBatch(ctx, 'pro-b', { preset: 'quick', target: 'prolific' }, 'local');
+    const forged = await fetch(`${publicUrl}/tasks/pro-b/0?sig=AAAAAAAAAAAAAAAAAAAAAAAA&PROLIFIC_PID=a&STUDY_ID=b&SESSION_ID=c`);
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).toMatch(/not signed by qrelay/);
+    const unknown = await fetch(`${publicUrl}/tasks/mturk/externalSubmit`, {
+      method: 'POST',
+      body: new URLSearchParams({ assignmentId: '0123456789abcdef01234567', item1_answer: 'yes' }),
+      redirect: 'manual',
+    });
+    expect(unknown.status).toBe(404);
+  });
+});
