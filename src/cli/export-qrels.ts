@@ -27,6 +27,10 @@ export function registerExportQrels(program: Command): void {
       `${AGGREGATES.join('|')}: the protocol's majority of 3, or Dawid–Skene with the checks as gold (default: the one the batch's simulated forecast showed better, else majority)`,
       parseChoice(AGGREGATES),
     )
+    .option(
+      '--posterior',
+      'add p_relevant (0-1) to every JSONL record: the posterior of crowd labels given the worker model, floored by the gold checks; stated confidences for consensus and LLM labels; 1 or 0 for base judgments (TREC and BEIR outputs are unchanged)',
+    )
     .option('--json', 'print one JSON object (every conflict and unresolved item) instead of the summary')
     .addHelpText(
       'after',
@@ -49,6 +53,7 @@ any input is bad.`,
               ...(opts.consensus !== undefined && { consensus: opts.consensus }),
               ...(opts.format && { format: opts.format }),
               ...(opts.aggregate && { aggregate: opts.aggregate }),
+              ...(opts.posterior && { posterior: true }),
             });
             process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : renderExportSummary(result));
           },

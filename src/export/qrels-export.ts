@@ -8,7 +8,10 @@ import { visibleRecords } from '../pipeline/records.js';
 import {
   mergeQrels,
   outputFormatFor,
+  ADJUDICATOR_CONFIDENCE,
+  CONSENSUS_CONFIDENCE,
   readQrels,
+  withPosteriors,
   writeQrels,
   type MergeSummary,
   type QrelsFormat,
@@ -18,6 +21,7 @@ import { holesFound, type UnresolvedItem } from './human-labels.js';
 import { recordedAggregateChoice } from './aggregate-choice.js';
 import { decideAggregate, type Aggregate, type AggregateDecision } from './aggregate-decision.js';
 import { loadHumanLabels } from './load-labels.js';
+import { batchPosteriorModel } from './posterior-model.js';
 import { qrelsExportModel } from './store.js';
 
 /**
@@ -42,6 +46,19 @@ export interface ExportQrelsOptions {
   format?: QrelsOutputFormat;
   /** `majority` (the protocol's) or `ds` (Dawid–Skene); default: what the batch's simulated forecast showed better, else majority. */
   aggregate?: Aggregate;
+  /** Add `p_relevant` to every JSONL record (qrels/posterior.ts); TREC and BEIR outputs are unchanged. */
+  posterior?: boolean;
+}
+
+/** What `p_relevant` was computed from (`--posterior`). */
+export interface PosteriorSummary {
+  /** Answers to the batch's gold checks, and how many were wrong. */
+  gold: { checks: number; wrong: number };
+  /** Upper 95% bound of the per-vote error on them: no crowd label is surer than a majority at this error. */
+  voteError: number;
+  /** Stated confidences of consensus and LLM-adjudicated labels. */
+  consensusConfidence: number;
+  adjudicatorConfidence: number;
 }
 
 export interface ExportQrelsResult {
@@ -57,6 +74,8 @@ export interface ExportQrelsResult {
   /** Human labels of relevance on pairs the base did not judge. */
   holesFound: number;
   summary: MergeSummary;
+  /** With `--posterior` only. */
+  posterior?: PosteriorSummary;
 }
 
 async function readConsensusFile(file: string): Promise<ConsensusLabel[]> {
@@ -90,7 +109,8 @@ export async function exportQrels(ctx: PipelineContext, opts: ExportQrelsOptions
   const fromFile = opts.consensus !== undefined ? await readConsensusFile(opts.consensus) : null;
   const fromBatch = await batchConsensus(ctx, opts.batch);
   const merged = mergeQrels({ base: base.qrels, consensus: [...fromBatch, ...(fromFile ?? [])], human: human.labels });
-  const written = await writeQrels(opts.out, merged.entries, format);
+  const model = opts.posterior ? await batchPosteriorModel(ctx, opts.batch) : null;
+  const written = await writeQrels(opts.out, model ? withPosteriors(merged.entries, model) : merged.entries, format);
 
   const simulated = (await ctx.models.batches.findById(opts.batch, { simulated: 1 }).lean())?.simulated === true;
   const result: ExportQrelsResult = {
@@ -103,6 +123,14 @@ export async function exportQrels(ctx: PipelineContext, opts: ExportQrelsOptions
     out: { file: opts.out, format, pairs: written.pairs },
     holesFound: holesFound(base.qrels, human.labels),
     summary: merged.summary,
+    ...(model && {
+      posterior: {
+        gold: model.gold,
+        voteError: model.voteError,
+        consensusConfidence: CONSENSUS_CONFIDENCE,
+        adjudicatorConfidence: ADJUDICATOR_CONFIDENCE,
+      },
+    }),
   };
   await qrelsExportModel(ctx.models.batches.db).updateOne(
     { _id: opts.batch },

@@ -14,6 +14,17 @@ export type { RunParseResult } from './run-parse.js';
 export { forEachLine, readQrels, readRun } from './read.js';
 export type { ReadQrelsOptions, RunFile } from './read.js';
 export { outputFormatFor, qrelsLines, writeQrels } from './write.js';
+export {
+  ADJUDICATOR_CONFIDENCE,
+  CONSENSUS_CONFIDENCE,
+  goldErrorBound,
+  majorityError,
+  oneCoinPosterior,
+  pairKey,
+  posteriorOf,
+  withPosteriors,
+  type PosteriorModel,
+} from './posterior.js';
 export type { WritableEntry } from './write.js';
 export { writeLinesAtomically, writeTextAtomically } from './atomic-write.js';
 export {

@@ -11,7 +11,11 @@ import type { QrelsOutputFormat } from './types.js';
  * query id, then document id order (ids.ts), so equal inputs give identical files.
  */
 
-export type WritableEntry = Pick<QrelsEntry, 'query_id' | 'doc_id' | 'rel'> & Partial<QrelsEntry>;
+export type WritableEntry = Pick<QrelsEntry, 'query_id' | 'doc_id' | 'rel'> &
+  Partial<QrelsEntry> & {
+    /** P(relevant) (posterior.ts), JSONL only; written only when given, so exports without `--posterior` are unchanged. */
+    p_relevant?: number;
+  };
 
 /** The format an output path implies: `.tsv` BEIR, `.jsonl`/`.ndjson` JSONL, else TREC. */
 export function outputFormatFor(file: string): QrelsOutputFormat {
@@ -68,6 +72,7 @@ export function* qrelsLines(entries: Iterable<WritableEntry>, format: QrelsOutpu
           workers: e.workers ?? null,
           batch: e.batch ?? null,
           dataset: e.dataset ?? null,
+          ...(e.p_relevant !== undefined && { p_relevant: e.p_relevant }),
         });
         break;
     }
