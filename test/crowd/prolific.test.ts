@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -11,6 +13,9 @@ import { newWorker, useMarketplace } from '../marketplace/support.js';
 import { freePort } from '../support/free-port.js';
 import { honest, importSampleBatch, tempDir, testContext, type Answerer } from '../pipeline/support.js';
 import type { PipelineContext } from '../../src/pipeline/context.js';
+import { paths } from '../../src/paths.js';
+import { taskModels } from '../../src/tasks/store.js';
+import { runCli, stderrLines } from '../support/cli.js';
 
 // A batch published with --target prolific on the bundled marketplace's Prolific API: the
 // studies link to qrelay's own task pages (real HTTP on both sides), participants take part
@@ -124,5 +129,61 @@ describe('--target prolific on the bundled marketplace', () => {
       redirect: 'manual',
     });
     expect(unknown.status).toBe(404);
+  });
+
+  it('pays a bonus once though the paying CLI is killed (SIGKILL) during the payment; block, message and workers act on participants', async () => {
+    const ctx = testContext(h.db, env);
+    await importSampleBatch(ctx, dir, 'pro-c', 4, 48);
+    await publishBatch(ctx, 'pro-c', { preset: 'quick', target: 'prolific', workerDecisions: false }, 'local');
+    const w = await newWorker(h);
+    const { session } = await takePart(ctx, 'pro-c|0', w.workerId, honest);
+    await collectBatch(ctx, 'pro-c');
+    const participant = ((await h.running.prolific.getSubmission(session)) as { participant: string }).participant;
+    const args = ['worker', 'bonus', participant, '--assignment', session, '--amount', '0.50', '--reason', 'careful work on every item'];
+
+    // killed once its bonus is recorded as being paid (before, during or just after the pay call)
+    const memory = taskModels(h.db.connection).memory;
+    const child = spawn(process.execPath, ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), ...args], {
+      cwd: paths.root,
+      env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    for (let i = 0; i < 2400; i++) {
+      const docs = await memory.find({}).lean();
+      if (docs.some((d) => d._id.startsWith('bonus:') && (d.value as { state?: string }).state !== 'created')) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+
+    const again = await runCli([...args, '--json'], env);
+    expect(again.code, again.stderr).toBe(0);
+    const third = await runCli(args, env);
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stdout).toMatch(/was paid already; nothing sent/);
+    const sub = (await h.running.prolific.getSubmission(session)) as { bonus_payments: number[] };
+    expect(sub.bonus_payments).toEqual([50]);
+
+    const blocked = await runCli(['worker', 'block', participant, '--reason', 'answers copied from elsewhere', '--batch', 'pro-c'], env);
+    expect(blocked.code, stderrLines(blocked.stderr).join('\n')).toBe(0);
+    expect(blocked.stdout).toContain(`worker ${participant}: blocked on prolific`);
+    expect(await h.running.prolific.availableStudies(w.workerId)).toEqual([]);
+    const workers = await runCli(['workers', 'pro-c', '--json'], env);
+    expect(workers.code, workers.stderr).toBe(0);
+    const table = JSON.parse(workers.stdout) as {
+      workers: { workerId: string; blocked: boolean | null }[];
+      platform: { reachable: boolean };
+    };
+    expect(table.platform.reachable).toBe(true);
+    expect(table.workers.map((x) => [x.workerId, x.blocked])).toEqual([[participant, true]]);
+    const message = await runCli(
+      ['worker', 'message', participant, '--subject', 'Thank you', '--text', 'Your bonus is paid.', '--batch', 'pro-c'],
+      env,
+    );
+    expect(message.code, message.stderr).toBe(0);
+    expect(message.stdout).toContain(`message sent to 1 worker: ${participant}`);
+    const unblocked = await runCli(['worker', 'unblock', participant, '--batch', 'pro-c'], env);
+    expect(unblocked.code, unblocked.stderr).toBe(0);
   });
 });
