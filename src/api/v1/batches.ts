@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline as streamPipeline } from 'node:stream/promises';
 import { Router, type Request } from 'express';
+import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { CrowdCallError } from '../../crowd/call-error.js';
 import type { AssignmentDoc, BatchDoc, HitDoc, LabelDoc } from '../../db/models/index.js';
@@ -101,83 +102,56 @@ registry.registerPath({
     503: problemResponse('this process runs no job scheduler'),
   },
 });
-for (const [action, summary] of [
-  ['review', 'Queue a collection round now: reconcile, review by the attention checks, extra assignments, aggregate'],
-] as const) {
+/** A POST on one batch: the bearer token, the batch in the path, and 401 and 404 besides its own answers. */
+function registerBatchAction(action: string, summary: string, responses: Record<number, ResponseConfig>): void {
   registry.registerPath({
     method: 'post',
     path: `/api/v1/batches/{batch}/${action}`,
     summary,
     ...secured,
     request: { params: BatchParam },
-    responses: {
-      202: json(QueuedSchema, 'queued'),
-      401: problemResponse('missing bearer token'),
-      404: notFound,
-      409: problemResponse('not published yet, or closed'),
-      503: problemResponse('this process runs no job scheduler'),
-    },
+    responses: { 401: problemResponse('missing bearer token'), 404: notFound, ...responses },
   });
 }
-registry.registerPath({
-  method: 'post',
-  path: '/api/v1/batches/{batch}/expire',
-  summary: 'Stop the batch: expire its HITs on the platform, collect and review what was accepted already',
-  ...secured,
-  request: { params: BatchParam },
-  responses: {
-    200: json(ExpireResultSchema, 'expired'),
-    401: problemResponse('missing bearer token'),
-    404: notFound,
-    409: problemResponse('not published'),
-    502: problemResponse('the crowd platform failed'),
-  },
+const crowdFailed = problemResponse('the crowd platform failed');
+registerBatchAction('review', 'Queue a collection round now: reconcile, review by the attention checks, extra assignments, aggregate', {
+  202: json(QueuedSchema, 'queued'),
+  409: problemResponse('not published yet, or closed'),
+  503: problemResponse('this process runs no job scheduler'),
 });
-registry.registerPath({
-  method: 'post',
-  path: '/api/v1/batches/{batch}/cleanup',
-  summary: "Delete a finished batch's HITs on the platform (votes and labels stay)",
-  ...secured,
-  request: { params: BatchParam },
-  responses: {
-    200: json(CleanupResultSchema, 'cleaned up (closed when no HIT remains)'),
-    401: problemResponse('missing bearer token'),
-    404: notFound,
-    409: problemResponse('still collecting, or a collection round holds the batch'),
-    502: problemResponse('the crowd platform failed'),
-  },
+registerBatchAction('expire', 'Stop the batch: expire its HITs on the platform, collect and review what was accepted already', {
+  200: json(ExpireResultSchema, 'expired'),
+  409: problemResponse('not published'),
+  502: crowdFailed,
 });
-registry.registerPath({
-  method: 'get',
-  path: '/api/v1/batches/{batch}/hits',
-  summary: "The batch's HITs with their planned items",
-  request: { params: BatchParam },
-  responses: { 200: json(z.array(HitSchema), 'the HITs'), 404: notFound },
+registerBatchAction('cleanup', "Delete a finished batch's HITs on the platform (votes and labels stay)", {
+  200: json(CleanupResultSchema, 'cleaned up (closed when no HIT remains)'),
+  409: problemResponse('still collecting, or a collection round holds the batch'),
+  502: crowdFailed,
 });
-registry.registerPath({
-  method: 'get',
-  path: '/api/v1/batches/{batch}/votes',
-  summary: 'Every answer to a real item (attention checks excluded), valid or not',
-  request: { params: BatchParam },
-  ...secured,
-  responses: { 200: json(z.array(VoteSchema), 'the votes'), ...workerData, 404: notFound },
-});
-registry.registerPath({
-  method: 'get',
-  path: '/api/v1/batches/{batch}/labels',
-  summary: 'The label of every real item (majority of its valid votes, or Dawid–Skene)',
-  request: { params: BatchParam },
-  ...secured,
-  responses: { 200: json(z.array(LabelSchema), 'the labels'), ...workerData, 404: notFound },
-});
-registry.registerPath({
-  method: 'get',
-  path: '/api/v1/batches/{batch}/workers',
-  summary: 'Per-worker statistics: assignments, attention-check pass rate by polarity, leave-one-out agreement, median time per item',
-  request: { params: BatchParam },
-  ...secured,
-  responses: { 200: json(z.array(WorkerSchema), 'the workers'), ...workerData, 404: notFound },
-});
+
+/** The lists of one batch's records: path, summary, item schema, what the list holds, and whether it is worker data (token asked). */
+const batchLists = [
+  ['hits', "The batch's HITs with their planned items", HitSchema, 'the HITs', false],
+  ['votes', 'Every answer to a real item (attention checks excluded), valid or not', VoteSchema, 'the votes', true],
+  ['labels', 'The label of every real item (majority of its valid votes, or Dawid–Skene)', LabelSchema, 'the labels', true],
+  [
+    'workers',
+    'Per-worker statistics: assignments, attention-check pass rate by polarity, leave-one-out agreement, median time per item',
+    WorkerSchema,
+    'the workers',
+    true,
+  ],
+] as const;
+for (const [list, summary, schema, description, workers] of batchLists)
+  registry.registerPath({
+    method: 'get',
+    path: `/api/v1/batches/{batch}/${list}`,
+    summary,
+    request: { params: BatchParam },
+    ...(workers && secured),
+    responses: { 200: json(z.array(schema), description), ...(workers && workerData), 404: notFound },
+  });
 
 /** Pipeline errors as problems: a missing batch 404, a refused file 400 with its lines, the platform 502. */
 export function problemOf(err: unknown): unknown {
