@@ -70,13 +70,16 @@ registry.registerPath({
     503: problemResponse('this process runs no job scheduler'),
   },
 });
-registry.registerPath({
-  method: 'get',
-  path: '/api/v1/debates/{id}',
-  summary: "A debate job's state, progress (candidates done) and summary",
-  request: { params: JobIdParam },
-  responses: { 200: jobJson('the job'), 404: problemResponse('no such job') },
-});
+/** A job's state by its id. */
+const registerJobRead = (path: string, summary: string) =>
+  registry.registerPath({
+    method: 'get',
+    path,
+    summary,
+    request: { params: JobIdParam },
+    responses: { 200: jobJson('the job'), 404: problemResponse('no such job') },
+  });
+registerJobRead('/api/v1/debates/{id}', "A debate job's state, progress (candidates done) and summary");
 registry.registerPath({
   method: 'get',
   path: '/api/v1/debates/{id}/{file}',
@@ -102,13 +105,7 @@ registry.registerPath({
     503: problemResponse('this process runs no job scheduler'),
   },
 });
-registry.registerPath({
-  method: 'get',
-  path: '/api/v1/adjudications/{id}',
-  summary: "An adjudication job's state, progress (cases done) and result",
-  request: { params: JobIdParam },
-  responses: { 200: jobJson('the job'), 404: problemResponse('no such job') },
-});
+registerJobRead('/api/v1/adjudications/{id}', "An adjudication job's state, progress (cases done) and result");
 
 function view(doc: LlmJobDoc) {
   return {
