@@ -136,7 +136,17 @@ function roundLine(r: CollectResult): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The batch commands: import, publish, status, review, expire, cleanup. */
 export function registerPipeline(program: Command): void {
+  registerImportCommand(program);
+  registerPublishCommand(program);
+  registerStatusCommand(program);
+  registerReviewCommand(program);
+  registerExpireCommand(program);
+  registerCleanupCommand(program);
+}
+
+function registerImportCommand(program: Command): void {
   program
     .command('import')
     .description('import escalated cases, a gold pool or consensus labels into a batch (nothing is written if any line is bad)')
@@ -171,7 +181,9 @@ export function registerPipeline(program: Command): void {
         });
       }),
     );
+}
 
+function registerPublishCommand(program: Command): void {
   program
     .command('publish')
     .description('plan a batch into HITs with attention checks and create them on the target (resumable; never creates a HIT twice)')
@@ -263,7 +275,9 @@ export function registerPipeline(program: Command): void {
         );
       }),
     );
+}
 
+function registerStatusCommand(program: Command): void {
   program
     .command('status')
     .description("a batch's progress: items with their votes, HITs, assignments, agreement (κ, α), spend")
@@ -281,7 +295,9 @@ export function registerPipeline(program: Command): void {
         );
       }),
     );
+}
 
+function registerReviewCommand(program: Command): void {
   program
     .command('review')
     .description('collect submitted work, review it by the attention checks (approve/reject), ask for extra votes where needed, aggregate')
@@ -329,7 +345,9 @@ export function registerPipeline(program: Command): void {
         );
       }),
     );
+}
 
+function registerExpireCommand(program: Command): void {
   program
     .command('expire')
     .description('stop a batch: expire its HITs on the platform, collect and review what was already accepted')
@@ -345,7 +363,9 @@ export function registerPipeline(program: Command): void {
         });
       }),
     );
+}
 
+function registerCleanupCommand(program: Command): void {
   program
     .command('cleanup')
     .description("delete a finished batch's HITs on the platform (votes and labels stay)")
