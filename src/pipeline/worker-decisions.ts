@@ -1,8 +1,16 @@
 import { actionModels, auditTimes } from '../db/models/actions.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewRecord, WorkerDecisionDoc } from '../db/models/index.js';
 import { llmAssistedAction } from '../hits/index.js';
-import { batchVerdicts, DEFAULT_VERDICT_POLICY, type ScoredAssignment, type WorkerStanding, type WorkerVerdict } from '../quality/index.js';
-import { blockedQualifications, ensureBlockedQualification } from './blocked-qualification.js';
+import {
+  batchVerdicts,
+  DEFAULT_VERDICT_POLICY,
+  liftedStops,
+  recounts,
+  type ScoredAssignment,
+  type WorkerStanding,
+  type WorkerVerdict,
+} from '../quality/index.js';
+import { BLOCKED_QUALIFICATION, blockedQualifications, ensureBlockedQualification } from './blocked-qualification.js';
 import { bulkWriteSliced } from './bulk.js';
 import type { PipelineContext } from './context.js';
 import { llmAssistedVerdictsOf } from './llm-flags.js';
@@ -26,8 +34,11 @@ import { scoreStored } from './votes.js';
  * Under a preset with `llmAssisted: block`, a worker flagged `llm-assisted` (pipeline/llm-flags.ts)
  * is stopped the same way, with `cause: 'llm-assisted'` and the flag's evidence as the reason;
  * under `flag` (the default) the flag only lists them.
- * A decision is final for the batch: a person lifts a block with
- * `qrelay worker qualify WORKER --qualification qrelay-blocked --revoke`.
+ * Decisions are revisited every round (quality/revisit.ts): a stop for not doing the task
+ * that later evidence clears is lifted (the qualification revoked, the worker told, the
+ * decision deleted, an `unblock` audit entry with the evidence), and a cleared worker's
+ * discarded assignments count again (a `recount` audit entry each). A person also lifts a
+ * block with `qrelay worker qualify WORKER --qualification qrelay-blocked --revoke`.
  */
 
 export const REVIEW_ACTOR = 'qrelay:review';
@@ -131,6 +142,104 @@ async function retractCounted(
     }
 }
 
+const LIFTED_SUBJECT = 'Your work in this batch counts again';
+const LIFTED_TEXT =
+  'Earlier our automatic quality checks stopped you from taking more HITs of this batch. The evidence of the batch as a whole now speaks for your work: the stop is lifted, you may take its HITs again, and your answers count.';
+
+/** Lifts the stops later evidence clears: audit first, then the qualification, the message, the decision. */
+async function liftStops(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  decided: Map<string, WorkerDecisionDoc>,
+  verdicts: ReadonlyMap<string, WorkerVerdict>,
+): Promise<void> {
+  const lifts = liftedStops([...decided.values()], verdicts, DEFAULT_VERDICT_POLICY);
+  if (lifts.length === 0) return;
+  const target = (doc.settings as BatchSettings).target;
+  const backend = ctx.backend(target);
+  const known = await ctx.models.targetQualifications.findById(`${target}|${BLOCKED_QUALIFICATION}`).lean();
+  const holders = known ? await blockedQualifications(backend).qualificationScores(known.qualificationTypeId) : new Map<string, number>();
+  const audit = actionModels(ctx.models.batches.db).audit;
+  for (const { workerId, reason, verdict } of lifts) {
+    const decision = decided.get(workerId) as WorkerDecisionDoc;
+    const _id = `${doc._id}|${new Date(decision.decidedAt).getTime()}|unblock-${workerId}`;
+    const entry = {
+      batch: doc._id,
+      ...auditTimes(ctx),
+      who: REVIEW_ACTOR,
+      action: 'unblock',
+      subject: workerId,
+      reason,
+      details: { probabilityNotWorking: verdict.probabilityNotWorking, evidence: verdict.evidence, stoppedFor: decision.reason, target },
+      outcome: 'decided',
+    };
+    await audit.updateOne({ _id }, { $setOnInsert: entry }, { upsert: true });
+    // repeat-safe: revoked only while held, the decision deleted last (a crash before it lifts again)
+    if (known && holders.has(workerId))
+      await blockedQualifications(backend).revokeQualification(known.qualificationTypeId, workerId, reason);
+    const unreached = await backend.notifyWorkers([workerId], LIFTED_SUBJECT, LIFTED_TEXT);
+    await ctx.models.workerDecisions.deleteOne({ _id: decision._id });
+    await audit.updateOne({ _id }, { $set: { outcome: 'done', 'details.notified': unreached.length === 0 } });
+    decided.delete(workerId);
+    ctx.progress(`batch ${doc._id}: worker ${workerId} ${reason}`);
+  }
+}
+
+/** A cleared worker's discarded assignments count again: the labels follow, no extra assignment is bought for them. */
+async function recountCleared(
+  ctx: PipelineContext,
+  doc: BatchDoc,
+  data: { assignments: readonly AssignmentDoc[] },
+  decided: ReadonlyMap<string, WorkerDecisionDoc>,
+  verdicts: ReadonlyMap<string, WorkerVerdict>,
+): Promise<void> {
+  const byId = new Map(data.assignments.map((a) => [a._id, a]));
+  const again = recounts(
+    data.assignments.map((a) => ({
+      assignmentId: a._id,
+      workerId: a.workerId,
+      done: a.reviewState === 'done',
+      outcome: a.outcome === 'approved' || a.outcome === 'rejected' || a.outcome === 'auto-approved' ? a.outcome : null,
+      countsVotes: a.review?.countsVotes,
+      overridden: Boolean(a.override),
+      reason: a.review?.reason ?? '',
+    })),
+    verdicts,
+    new Set(decided.keys()),
+    DEFAULT_VERDICT_POLICY,
+  );
+  if (again.length === 0) return;
+  await bulkWriteSliced(
+    ctx.models.assignments,
+    again.map(({ assignmentId, reason }) => ({
+      updateOne: { filter: { _id: assignmentId }, update: { $set: { 'review.countsVotes': true, 'review.reason': reason } } },
+    })),
+  );
+  const audit = actionModels(ctx.models.batches.db).audit;
+  for (const { assignmentId, reason } of again) {
+    const a = byId.get(assignmentId) as AssignmentDoc;
+    a.review = { ...(a.review as ReviewRecord), countsVotes: true, reason };
+    const verdict = verdicts.get(a.workerId) as WorkerVerdict;
+    await audit.updateOne(
+      { _id: `${doc._id}|${ctx.now().getTime()}|recount-${assignmentId}` },
+      {
+        $setOnInsert: {
+          batch: doc._id,
+          ...auditTimes(ctx),
+          who: REVIEW_ACTOR,
+          action: 'recount',
+          subject: assignmentId,
+          reason,
+          details: { workerId: a.workerId, probabilityNotWorking: verdict.probabilityNotWorking, evidence: verdict.evidence },
+          outcome: 'done',
+        },
+      },
+      { upsert: true },
+    );
+  }
+  ctx.progress(`batch ${doc._id}: ${again.length} discarded assignments of cleared workers count again`);
+}
+
 /**
  * `batchVerdicts` is a function of the scores and the workers left out of the references
  * alone, and a round in which no assignment came in or changed has the very same scores
@@ -171,6 +280,7 @@ export async function decideWorkers(
   const blocksLlm = llmAssistedAction(settings.preset) === 'block';
   // the batch's verdicts under its own fitted working model (quality/batch-verdicts.ts)
   const verdicts = verdictsOf(scoreStored(data.hits, data.assignments), new Set([...decided.keys(), ...flagged]));
+  await liftStops(ctx, doc, decided, verdicts);
   const standings = new Map<string, WorkerStanding>();
   for (const [workerId, verdict] of [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     let decision = decided.get(workerId);
@@ -200,5 +310,6 @@ export async function decideWorkers(
   }
   for (const decision of decided.values()) if (decision.state === 'decided') await send(ctx, decision);
   await retractCounted(ctx, data, decided);
+  await recountCleared(ctx, doc, data, decided, verdicts);
   return { standings, decided };
 }

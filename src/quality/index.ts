@@ -45,6 +45,7 @@ export { workerEvidence } from './worker-evidence.js';
 export { DEFAULT_MIXTURE_FIT, fitVerdictPolicy, type MixtureFit, type MixtureFitOptions } from './worker-mixture.js';
 export { batchVerdicts, type BatchVerdicts } from './batch-verdicts.js';
 export { decideWithStanding, type WorkerStanding } from './worker-review.js';
+export { liftedStops, recounts, type RevisitedAssignment } from './revisit.js';
 export {
   binomialUpperTail,
   DEFAULT_LLM_POLICY,

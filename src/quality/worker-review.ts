@@ -7,6 +7,7 @@ import {
   type ReviewPolicy,
 } from './review.js';
 import type { AttentionCheckScore } from './attention-checks.js';
+import { clears } from './revisit.js';
 import { checkPosterior, DEFAULT_PROBATION_POLICY, type ProbationPolicy } from './probation.js';
 import { DEFAULT_VERDICT_POLICY, type WorkerVerdict, type WorkerVerdictPolicy } from './worker-verdict.js';
 
@@ -67,8 +68,7 @@ export function decideWithStanding(
     feedback: null,
   });
   const { verdict } = standing;
-  if (verdict.probabilityNotWorking < verdictPolicy.priorNotWorking / 2)
-    return counted(`the worker's record across the batch speaks for them (${verdict.reason})`);
+  if (clears(verdict, verdictPolicy)) return counted(`the worker's record across the batch speaks for them (${verdict.reason})`);
   // probation: the failed checks discard the work only when the worker's record says so with
   // the stated confidence, from their checks across the batch or from all the evidence
   const checks = checkPosterior(verdict.evidence.checksPassed, verdict.evidence.checks - verdict.evidence.checksPassed, probation);
