@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { bonusFeeCents, parseUsd } from '@qrelay/marketplace/fees';
+import { bonusFeeCents, parseUsd, type FeePlatform } from '@qrelay/marketplace/fees';
 import { UserError } from '../errors.js';
 
 /**
@@ -36,9 +36,9 @@ export function bonusRequestToken(b: BonusIdentity): string {
   return `qrelay-bonus-${createHash('sha256').update(JSON.stringify(source)).digest('hex').slice(0, 40)}`;
 }
 
-/** A bonus costs its amount plus MTurk's fee on it. */
-export function bonusTotalCents(amountCents: number): number {
-  return amountCents + bonusFeeCents(amountCents);
+/** A bonus costs its amount plus the platform's fee on it (MTurk's unless told). */
+export function bonusTotalCents(amountCents: number, platform: FeePlatform = 'mturk'): number {
+  return amountCents + bonusFeeCents(amountCents, platform);
 }
 
 /**
@@ -50,6 +50,7 @@ export function bonusWithinBudget(
   committedCents: number,
   bonusesCents: number,
   newBonusCents: number,
+  platform: FeePlatform = 'mturk',
 ): boolean {
-  return budgetCents === null || committedCents + bonusesCents + bonusTotalCents(newBonusCents) <= budgetCents;
+  return budgetCents === null || committedCents + bonusesCents + bonusTotalCents(newBonusCents, platform) <= budgetCents;
 }

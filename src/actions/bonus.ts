@@ -1,8 +1,7 @@
 import { bonusFeeCents, formatUsd } from '@qrelay/marketplace/fees';
 import type { HitDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
-import { committedCents } from '../pipeline/budget.js';
-import { priceTerms } from '../pipeline/budget.js';
+import { committedCents, priceTerms } from '../pipeline/budget.js';
 import { touchBatch } from '../pipeline/revision.js';
 import { requireBatch } from '../batches/index.js';
 import { recordAudit } from './audit.js';
@@ -17,7 +16,7 @@ import { requireAssignment } from './worker-actions.js';
  * often it is asked for. The bonus is recorded under its UniqueRequestToken (`sending`)
  * before the call and marked `paid` after; a repeat finds it paid and calls nothing; a
  * repeat after a crash between the two sends the same token again, which the platform
- * pays at most once. Counted in the batch's spend (with MTurk's fee) and held to its budget.
+ * pays at most once. Counted in the batch's spend (with its platform's fee) and held to its budget.
  */
 
 export interface BonusInput {
@@ -60,6 +59,8 @@ export async function payBonus(ctx: ActionContext, input: BonusInput): Promise<B
     throw new UserError(`--assignment: ${assignment._id} was done by worker ${assignment.workerId}, not ${workerId}`);
   const batch = await requireBatch(ctx.pipeline, assignment.batch);
   if (!batch.settings) throw new UserError(`batch ${batch._id} is not published`);
+  // the fee is the batch's platform's (MTurk's 20%, Prolific's third)
+  const terms = priceTerms(batch.settings);
   const token = bonusRequestToken({
     ...(input.token !== undefined && { token: input.token }),
     workerId,
@@ -72,7 +73,7 @@ export async function payBonus(ctx: ActionContext, input: BonusInput): Promise<B
     workerId,
     assignmentId: assignment._id,
     amountCents,
-    feeCents: bonusFeeCents(amountCents),
+    feeCents: bonusFeeCents(amountCents, terms.platform),
     uniqueRequestToken: token,
   };
 
@@ -95,11 +96,11 @@ export async function payBonus(ctx: ActionContext, input: BonusInput): Promise<B
   }
   if (!record) {
     const hits = await ctx.pipeline.models.hits.find({ batch: batch._id }, { state: 1, maxAssignments: 1 }).lean<HitDoc[]>();
-    const committed = committedCents(hits, priceTerms(batch.settings));
+    const committed = committedCents(hits, terms);
     const bonuses = await batchBonusCents(ctx, batch._id);
-    if (!bonusWithinBudget(batch.settings.budgetCents, committed, bonuses, amountCents)) {
+    if (!bonusWithinBudget(batch.settings.budgetCents, committed, bonuses, amountCents, terms.platform)) {
       throw new UserError(
-        `a bonus of $${formatUsd(amountCents)} ($${formatUsd(bonusTotalCents(amountCents))} with the fee) would take batch ${batch._id} over its budget of $${formatUsd(batch.settings.budgetCents ?? 0)} ` +
+        `a bonus of $${formatUsd(amountCents)} ($${formatUsd(bonusTotalCents(amountCents, terms.platform))} with the fee) would take batch ${batch._id} over its budget of $${formatUsd(batch.settings.budgetCents ?? 0)} ` +
           `($${formatUsd(committed)} committed to HITs, $${formatUsd(bonuses)} in bonuses)`,
       );
     }

@@ -75,6 +75,8 @@ export interface PlanPricing {
   reward: string;
   assignmentsPerHit: number;
   masters: boolean;
+  /** Whose fees the quote uses: MTurk's (absent) or Prolific's. */
+  platform?: 'mturk' | 'prolific';
 }
 
 export interface PlanInput {

@@ -1,4 +1,4 @@
-import { assignmentFeeCents, feePercent, hitCost, parseUsd, type FeeTerms } from '@qrelay/marketplace/fees';
+import { assignmentFeeCents, feePercent, hitCost, parseUsd, type FeePlatform, type FeeTerms } from '@qrelay/marketplace/fees';
 
 /**
  * What a plan will cost if every assignment is approved, in whole cents, by MTurk's fee
@@ -12,6 +12,8 @@ export interface QuoteInput {
   reward: string;
   assignmentsPerHit: number;
   masters: boolean;
+  /** Whose fees: MTurk's (absent) or Prolific's. */
+  platform?: FeePlatform;
 }
 
 export interface CostQuote {
@@ -46,7 +48,7 @@ export function quoteCost(input: QuoteInput): CostQuote {
   if (!Number.isSafeInteger(assignmentsPerHit) || assignmentsPerHit < 1)
     throw new RangeError(`assignmentsPerHit must be a whole number >= 1, got ${assignmentsPerHit}`);
   const rewardPerAssignment = parseUsd(input.reward);
-  const terms: FeeTerms = { maxAssignments: assignmentsPerHit, masters };
+  const terms: FeeTerms = { maxAssignments: assignmentsPerHit, masters, ...(input.platform && { platform: input.platform }) };
   const perHit = hitCost(rewardPerAssignment, terms);
   let realItems = 0;
   let checkItems = 0;

@@ -1,10 +1,11 @@
-import { assignmentsCost, parseUsd, type Cost } from '@qrelay/marketplace/fees';
+import { assignmentsCost, parseUsd, type Cost, type FeePlatform, type FeeTerms } from '@qrelay/marketplace/fees';
+import { PROLIFIC_TARGET } from '../crowd/targets.js';
 import type { BatchSettings, HitState } from '../db/models/index.js';
 import { requiresMasters } from '../hits/index.js';
 
 /**
  * Money the batch has committed: every HIT whose creation may have reached the platform,
- * at MaxAssignments x (reward + fee) by MTurk's rules (fees.ts). It bounds what the batch
+ * at MaxAssignments x (reward + fee) by its platform's rules (fees.ts: MTurk's, or Prolific's on `prolific`). It bounds what the batch
  * can be charged, and the budget is checked against it before each HIT and extension.
  */
 
@@ -17,16 +18,28 @@ export interface PriceTerms {
   /** Reward per assignment, "1.00". */
   readonly reward: string;
   readonly masters: boolean;
+  /** Absent: MTurk's fees. */
+  readonly platform?: FeePlatform;
 }
+
+/** Whose fees a target's work pays. */
+export const feePlatform = (target: string): FeePlatform => (target === PROLIFIC_TARGET ? 'prolific' : 'mturk');
+
+const feeTermsOf = (terms: PriceTerms, maxAssignments: number): FeeTerms => ({
+  maxAssignments,
+  masters: terms.masters,
+  ...(terms.platform && { platform: terms.platform }),
+});
 
 /** The batch's price terms: its preset's reward, and whether it asks for Masters. */
 export const priceTerms = (settings: BatchSettings): PriceTerms => ({
   reward: settings.preset.reward,
   masters: requiresMasters(settings.preset),
+  platform: feePlatform(settings.target),
 });
 
 export function hitCommitment(terms: PriceTerms, maxAssignments: number): Cost {
-  return assignmentsCost(parseUsd(terms.reward), maxAssignments, { maxAssignments, masters: terms.masters });
+  return assignmentsCost(parseUsd(terms.reward), maxAssignments, feeTermsOf(terms, maxAssignments));
 }
 
 /** HITs that exist or may exist on the platform (everything but `planned`). */
@@ -62,6 +75,6 @@ export function outstandingCents(
   return hits.reduce((sum, h) => {
     if (h.state === 'planned' || h.state === 'done' || h.state === 'deleted') return sum;
     const open = Math.max(0, h.maxAssignments - (reviewed.get(h._id) ?? 0));
-    return sum + assignmentsCost(parseUsd(terms.reward), open, { maxAssignments: h.maxAssignments, masters: terms.masters }).total;
+    return sum + assignmentsCost(parseUsd(terms.reward), open, feeTermsOf(terms, h.maxAssignments)).total;
   }, 0);
 }

@@ -1,6 +1,7 @@
 import type { BatchSettings, HitDoc, RecordDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { planHits, requiresMasters, type HitPlan, type PlanInput } from '../hits/index.js';
+import { feePlatform } from './budget.js';
 import { insertMissing } from './bulk.js';
 import type { PipelineContext } from './context.js';
 import { hitDocId } from './names.js';
@@ -46,7 +47,12 @@ export function planWith(batch: string, input: PlanInput, settings: BatchSetting
     return planHits(input, {
       seed,
       layout: settings.layout,
-      pricing: { reward: settings.preset.reward, assignmentsPerHit: settings.voteTarget, masters: requiresMasters(settings.preset) },
+      pricing: {
+        reward: settings.preset.reward,
+        assignmentsPerHit: settings.voteTarget,
+        masters: requiresMasters(settings.preset),
+        platform: feePlatform(settings.target),
+      },
     });
   } catch (err) {
     if (err instanceof UserError) throw new UserError(`batch ${batch}: ${err.message}`, { cause: err });

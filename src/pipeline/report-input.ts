@@ -82,6 +82,7 @@ export async function reportInputFor(
         },
       ];
     }),
+    platform: terms.platform ?? 'mturk',
     // bonuses paid with qrelay worker bonus (src/actions/bonus.ts)
     bonuses: (await actions.bonuses.find({ batch, state: 'paid' }).lean()).map((b) => ({
       worker: b.workerId,

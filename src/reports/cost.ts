@@ -18,9 +18,9 @@ interface HitLedger {
 }
 
 /**
- * What the batch cost, exactly, in cents, by MTurk's fee rules (src/crowd/mturk/fees.ts)
+ * What the batch cost, exactly, in cents, by its platform's fee rules (@qrelay/marketplace/fees: MTurk's or Prolific's)
  * at each HIT's own terms: approved assignments pay reward + fee (discarded ones too),
- * rejected ones nothing, pending ones nothing yet; each bonus pays its amount + 20%.
+ * rejected ones nothing, pending ones nothing yet; each bonus pays its amount + the platform's fee.
  */
 export function costReport(facts: BatchFacts, labels: number): CostReport {
   const byHit = new Map<string, { approved: number; discarded: number; rejected: number; pending: number }>();
@@ -36,7 +36,7 @@ export function costReport(facts: BatchFacts, labels: number): CostReport {
   const ledgers = [...facts.hits.values()]
     .sort((x, y) => byCodeUnits(x.hitId, y.hitId))
     .map((hit): HitLedger => {
-      const terms: FeeTerms = { maxAssignments: hit.maxAssignments, masters: hit.masters };
+      const terms: FeeTerms = { maxAssignments: hit.maxAssignments, masters: hit.masters, platform: facts.input.platform };
       const fee = assignmentFeeCents(hit.rewardCents, terms);
       const unit = hit.rewardCents + fee;
       const counts = byHit.get(hit.hitId) ?? { approved: 0, discarded: 0, rejected: 0, pending: 0 };
@@ -55,7 +55,7 @@ export function costReport(facts: BatchFacts, labels: number): CostReport {
   const rewards = sum((h) => h.approved * h.reward);
   const feesOnRewards = sum((h) => h.approved * h.fee);
   const bonuses = facts.input.bonuses.reduce((total, b) => total + b.amountCents, 0);
-  const feesOnBonuses = facts.input.bonuses.reduce((total, b) => total + bonusFeeCents(b.amountCents), 0);
+  const feesOnBonuses = facts.input.bonuses.reduce((total, b) => total + bonusFeeCents(b.amountCents, facts.input.platform), 0);
   const total = rewards + bonuses + feesOnRewards + feesOnBonuses;
   const checkOverhead = sum((h) => h.checkOverhead);
   const holesFound = facts.input.holesFound;
@@ -125,7 +125,7 @@ function feeTermsRows(facts: BatchFacts): FeeTermsRow[] {
       groups.set(key, { ...known, hits: known.hits + 1 });
       continue;
     }
-    const terms: FeeTerms = { maxAssignments: hit.maxAssignments, masters: hit.masters };
+    const terms: FeeTerms = { maxAssignments: hit.maxAssignments, masters: hit.masters, platform: facts.input.platform };
     groups.set(key, {
       rewardCents: hit.rewardCents,
       maxAssignments: hit.maxAssignments,

@@ -133,6 +133,8 @@ export const ReportInput = z.strictObject({
   /** Every submitted assignment (MTurk lists no others), whatever its review status. */
   assignments: z.array(ReportAssignment),
   bonuses: z.array(ReportBonus).default([]),
+  /** Whose fees the batch pays: MTurk's, or Prolific's (a third of rewards and bonuses). */
+  platform: z.enum(['mturk', 'prolific']).default('mturk'),
   manualLabels: z.array(ReportManualLabel).default([]),
 });
 

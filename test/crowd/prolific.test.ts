@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { collectBatch } from '../../src/pipeline/collect.js';
 import { publishBatch } from '../../src/pipeline/publish.js';
+import { batchReport } from '../../src/export/batch-report.js';
 import { requireBatch } from '../../src/batches/index.js';
 import { DEV_MARKETPLACE_PROLIFIC_TOKEN } from '@qrelay/marketplace/config';
 import { newWorker, useMarketplace } from '../marketplace/support.js';
@@ -114,6 +115,12 @@ describe('--target prolific on the bundled marketplace', () => {
       const sub = (await h.running.prolific.getSubmission(s.session)) as { status: string };
       expect(sub.status).toBe('APPROVED');
     }
+
+    // the report prices the work at Prolific's fee (a third of each reward), as the quote did
+    const { report } = await batchReport(ctx, 'pro-a');
+    expect(report.cost).toMatchObject({ rewards: 3 * 55, feesOnRewards: 3 * 18, total: 3 * 73 });
+    expect(report.cost.feeTerms).toEqual([expect.objectContaining({ feePercent: 33.33, feePerAssignmentCents: 18 })]);
+    expect((await requireBatch(ctx, 'pro-a')).plan?.quote).toMatchObject({ feePerAssignment: 18, total: 3 * 73 });
   });
 
   it('refuses a task link qrelay did not sign, and a session that was never opened', async () => {

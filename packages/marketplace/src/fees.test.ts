@@ -9,6 +9,7 @@ import {
   formatUsd,
   hitCost,
   parseUsd,
+  prolificFeeCents,
 } from './fees.js';
 
 const plain = (maxAssignments: number) => ({ maxAssignments, masters: false });
@@ -84,6 +85,23 @@ describe('MTurk fee rules', () => {
     expect(() => assignmentFeeCents(1.5, plain(3))).toThrow(RangeError);
     expect(() => bonusFeeCents(-1)).toThrow(RangeError);
     expect(() => assignmentsCost(10, 1.5, plain(3))).toThrow(RangeError);
+  });
+});
+
+describe("Prolific's fee rules", () => {
+  it('takes a third of rewards and bonuses, whatever the places or Masters', () => {
+    // Prolific's documented example: bonuses of 2 x 4.25 bear 283.34 in fees
+    expect(prolificFeeCents(850)).toBe(283);
+    expect(prolificFeeCents(55)).toBe(18);
+    expect(prolificFeeCents(0)).toBe(0);
+    const prolific = { maxAssignments: 12, masters: true, platform: 'prolific' as const };
+    expect(assignmentFeeCents(100, prolific)).toBe(33);
+    expect(feePercent(prolific)).toBe(33.33);
+    expect(assignmentsCost(55, 3, prolific)).toEqual({ rewards: 165, fees: 54, total: 219 });
+    expect(bonusFeeCents(50, 'prolific')).toBe(17);
+    expect(bonusCost(50, 'prolific')).toEqual({ rewards: 50, fees: 17, total: 67 });
+    // MTurk's stay the default
+    expect(bonusFeeCents(50)).toBe(10);
   });
 });
 

@@ -1,13 +1,16 @@
 /**
- * MTurk's fee rules (archived pricing page), in whole cents so that sums are exact:
+ * The platforms' fee rules, in whole cents so that sums are exact. MTurk's (archived pricing page):
  * - 20% of each reward and each bonus;
  * - +20% of the reward for HITs with 10 or more assignments;
  * - +5% of the reward when the HIT requires the Masters qualification;
  * - at least $0.01 per assignment and per bonus.
  * A fraction of a cent is rounded half up, per assignment or bonus.
  *
+ * Prolific's (`platform: 'prolific'`): a third of each reward and each bonus (its documentation's
+ * example: bonuses of 850 cents bear 283.34 in fees), VAT left out; a whole cent rounded half up.
+ *
  * Both the marketplace (what it debits) and qrelay (quotes, reports) use this module;
- * it is MTurk's pricing, not qrelay policy.
+ * it is the platforms' pricing, not qrelay policy.
  */
 
 export const BASE_FEE_PERCENT = 20;
@@ -15,6 +18,18 @@ export const LARGE_HIT_EXTRA_PERCENT = 20;
 export const LARGE_HIT_MIN_ASSIGNMENTS = 10;
 export const MASTERS_EXTRA_PERCENT = 5;
 export const MIN_FEE_CENTS = 1;
+
+/** Where the work is paid: MTurk's rules unless Prolific's are asked for. */
+export type FeePlatform = 'mturk' | 'prolific';
+
+/** Prolific's fee on rewards and bonuses, as a percentage to show (the fee itself is an exact third). */
+export const PROLIFIC_FEE_PERCENT = 33.33;
+
+/** Prolific's fee on a payment of `cents`: a third, in hundredths of a cent rounded up, then to a whole cent. */
+export function prolificFeeCents(cents: number): number {
+  assertCents(cents, 'payment');
+  return Math.round(Math.ceil((cents * 100) / 3) / 100);
+}
 
 const USD_PATTERN = /^[0-9]+(\.)?[0-9]{0,2}$/;
 
@@ -38,9 +53,12 @@ export interface FeeTerms {
   maxAssignments: number;
   /** Whether a Masters qualification (sandbox or production id) is required. */
   masters: boolean;
+  /** Absent: MTurk. */
+  platform?: FeePlatform;
 }
 
 export function feePercent(terms: FeeTerms): number {
+  if (terms.platform === 'prolific') return PROLIFIC_FEE_PERCENT;
   return (
     BASE_FEE_PERCENT +
     (terms.maxAssignments >= LARGE_HIT_MIN_ASSIGNMENTS ? LARGE_HIT_EXTRA_PERCENT : 0) +
@@ -60,12 +78,14 @@ function assertCents(cents: number, what: string): void {
 /** The fee MTurk charges for one approved assignment paying `rewardCents`. */
 export function assignmentFeeCents(rewardCents: number, terms: FeeTerms): number {
   assertCents(rewardCents, 'reward');
+  if (terms.platform === 'prolific') return prolificFeeCents(rewardCents);
   return Math.max(MIN_FEE_CENTS, percentOf(rewardCents, feePercent(terms)));
 }
 
-/** The fee MTurk charges on a bonus (always 20%, at least $0.01). */
-export function bonusFeeCents(bonusCents: number): number {
+/** The fee on a bonus: MTurk's (always 20%, at least $0.01) or Prolific's (a third). */
+export function bonusFeeCents(bonusCents: number, platform: FeePlatform = 'mturk'): number {
   assertCents(bonusCents, 'bonus');
+  if (platform === 'prolific') return prolificFeeCents(bonusCents);
   return Math.max(MIN_FEE_CENTS, percentOf(bonusCents, BASE_FEE_PERCENT));
 }
 
@@ -89,8 +109,8 @@ export function hitCost(rewardCents: number, terms: FeeTerms): Cost {
   return assignmentsCost(rewardCents, terms.maxAssignments, terms);
 }
 
-export function bonusCost(bonusCents: number): Cost {
-  const fees = bonusFeeCents(bonusCents);
+export function bonusCost(bonusCents: number, platform: FeePlatform = 'mturk'): Cost {
+  const fees = bonusFeeCents(bonusCents, platform);
   return { rewards: bonusCents, fees, total: bonusCents + fees };
 }
 

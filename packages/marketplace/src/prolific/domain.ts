@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { prolificFeeCents } from '../fees.js';
 
 /**
  * Prolific's rules (pure): ids, statuses, the automatic moves of a study, eligibility
@@ -361,7 +362,7 @@ export function serviceFee(cents: number): number {
 
 /** The whole cents the ledger moves for a payment of `cents` and its fee. */
 export function ledgerCharge(cents: number): { rewardCents: number; feeCents: number; totalCents: number } {
-  const feeCents = Math.round(serviceFee(cents));
+  const feeCents = prolificFeeCents(cents);
   return { rewardCents: cents, feeCents, totalCents: cents + feeCents };
 }
 
