@@ -74,7 +74,15 @@ function batchLine(b: BatchOverview): string {
 
 const out = (json: boolean | undefined, value: unknown, text: string) => say(json ? JSON.stringify(value) : text);
 
+/** The requester's actions: workers, worker block|unblock|bonus|message|qualify, review override, label, batches, delete, audit. */
 export function registerConsoleActions(program: Command): void {
+  registerWorkersCommand(program);
+  registerWorkerCommands(program);
+  registerReviewOverride(program);
+  registerBatchCommands(program);
+}
+
+function registerWorkersCommand(program: Command): void {
   program
     .command('workers')
     .description(
@@ -94,7 +102,10 @@ export function registerConsoleActions(program: Command): void {
         });
       }),
     );
+}
 
+/** `qrelay worker <action>`: what the platform does to one worker. */
+function registerWorkerCommands(program: Command): void {
   const worker = program
     .command('worker')
     .description('act on a worker through the crowd platform: block, unblock, bonus, message, qualify (each in the audit log)');
@@ -249,7 +260,9 @@ export function registerConsoleActions(program: Command): void {
         },
       ),
     );
+}
 
+function registerReviewOverride(program: Command): void {
   const review = program.commands.find((c) => c.name() === 'review');
   if (!review) throw new Error('registerConsoleActions must come after registerPipeline (it adds review override)');
   review
@@ -279,7 +292,9 @@ export function registerConsoleActions(program: Command): void {
         });
       }),
     );
+}
 
+function registerBatchCommands(program: Command): void {
   program
     .command('label')
     .description("decide an item by hand (provenance manual): export-qrels uses it over the crowd's label; the report lists it")
