@@ -188,7 +188,7 @@ function registerPublishCommand(program: Command): void {
     .command('publish')
     .description('plan a batch into HITs with attention checks and create them on the target (resumable; never creates a HIT twice)')
     .argument('<batch>', 'batch name')
-    .option('--target <target>', 'local, sandbox, production or an MTurk-compatible URL (default: MTURK_TARGET)')
+    .option('--target <target>', 'local, sandbox, production, an MTurk-compatible URL, or prolific (default: MTURK_TARGET)')
     .option('--preset <name>', 'HIT preset in hits/ (or a JSON file)', 'dream')
     .option('--dry-run', 'print the plan and the exact cost quote; change nothing')
     .option('--budget <usd>', 'stop before the quote or the committed spend would exceed this (required for production)', parseBudget)

@@ -11,7 +11,12 @@ import { parseTargetName } from './context.js';
  */
 export const PublishRequest = z
   .object({
-    target: z.string().trim().min(1).describe('local, sandbox, production or an MTurk-compatible URL (default: MTURK_TARGET)').optional(),
+    target: z
+      .string()
+      .trim()
+      .min(1)
+      .describe('local, sandbox, production, an MTurk-compatible URL, or prolific (default: MTURK_TARGET)')
+      .optional(),
     preset: z.string().trim().min(1).default('dream').describe('a preset in hits/ by name, or a JSON file'),
     seed: z
       .string()

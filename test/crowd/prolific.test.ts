@@ -123,6 +123,39 @@ describe('--target prolific on the bundled marketplace', () => {
     expect((await requireBatch(ctx, 'pro-a')).plan?.quote).toMatchObject({ feePerAssignment: 18, total: 3 * 73 });
   });
 
+  it('adds a place to the study where a discarded vote is missing, and serves the page as an ExternalQuestion', async () => {
+    const ctx = testContext(h.db, env);
+    await importSampleBatch(ctx, dir, 'pro-d', 4, 52);
+    await publishBatch(ctx, 'pro-d', { preset: 'quick', target: 'prolific', workerDecisions: false, recollect: 'always' }, 'local');
+    const missesCheck: Answerer = (item, truth) => (item.kind === 'check' ? (item.expected === 'yes' ? 'no' : 'yes') : (truth ?? 'yes'));
+    const workers = await Promise.all([1, 2, 3, 4].map(() => newWorker(h)));
+    await takePart(ctx, 'pro-d|0', workers[0]!.workerId, honest);
+    await takePart(ctx, 'pro-d|0', workers[1]!.workerId, honest);
+    await takePart(ctx, 'pro-d|0', workers[2]!.workerId, missesCheck);
+    const first = await collectBatch(ctx, 'pro-d');
+    expect(first.review).toMatchObject({ decided: 3, approved: 2, discarded: 1 });
+    expect(first.followUp).toMatchObject({ extended: 1, extraAssignments: 1, complete: false });
+    const hit = (await ctx.models.hits.findById('pro-d|0').lean())!;
+    expect(await h.running.prolific.getStudy(hit.hitId!)).toMatchObject({ status: 'ACTIVE', total_available_places: 4 });
+    // a participant who took part already is not offered the study again
+    expect(await h.running.prolific.availableStudies(workers[0]!.workerId)).toEqual([]);
+    await takePart(ctx, 'pro-d|0', workers[3]!.workerId, honest);
+    const second = await collectBatch(ctx, 'pro-d');
+    expect(second.followUp.complete).toBe(true);
+    expect((await requireBatch(ctx, 'pro-d')).summary).toMatchObject({ items: 4, itemsComplete: 4, labels: 4 });
+
+    // the same page for MTurk as an ExternalQuestion: served as it is, posting to MTurk's turkSubmitTo
+    const study = (await h.running.prolific.getStudy(hit.hitId!)) as { external_study_url: string };
+    const link = new URL(study.external_study_url);
+    const external = await fetch(
+      `${publicUrl}${link.pathname}?sig=${link.searchParams.get('sig')}&assignmentId=A1&hitId=H1&workerId=W1&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com`,
+    );
+    expect(external.status).toBe(200);
+    const html = await external.text();
+    expect(html).toContain('action="https://www.mturk.com/mturk/externalSubmit"');
+    for (const item of hit.items) expect(html).toContain(`data-sim-key="${item.key}"`);
+  });
+
   it('refuses a task link qrelay did not sign, and a session that was never opened', async () => {
     const ctx = testContext(h.db, env);
     await importSampleBatch(ctx, dir, 'pro-b', 4, 44);
