@@ -59,6 +59,12 @@ const next = await write('new.qrels', (emit) => {
   for (let q = 0; q < queries; q++)
     for (let j = 0; j < 35; j++) emit(`q${q} 0 doc${q * 50 + j} ${j >= 30 ? 1 : GRADES[pick(GRADES.length)]}`);
 });
+// the new qrels' crowd-labelled pairs (j >= 30) in doubt, as export-qrels --posterior writes them (pairs left out are certain)
+const POSTERIORS = [0.6, 0.75, 0.85, 0.95];
+const posterior = await write('posterior.jsonl', (emit) => {
+  for (let q = 0; q < queries; q++)
+    for (let j = 30; j < 35; j++) emit(JSON.stringify({ query_id: `q${q}`, doc_id: `doc${q * 50 + j}`, p_relevant: POSTERIORS[pick(4)] }));
+});
 const runs: string[] = [];
 for (let s = 0; s < systems; s++) {
   runs.push(
@@ -94,6 +100,16 @@ const peer = py
   : 'no Python with ir_measures (pip install -r bench/peers/requirements.txt)';
 // few trials: the randomization test costs trials × queries per pair, and the paper scale has 300 pairs per measure
 const withSignificance = measure(process.execPath, [...cli, '--randomization-trials', '100', '--bootstrap-samples', '200']);
+// the same with the labels' doubt (issue 37): its cost beside today's evaluation, as a ratio
+const withPosterior = measure(process.execPath, [
+  ...cli,
+  '--randomization-trials',
+  '100',
+  '--bootstrap-samples',
+  '200',
+  '--posterior',
+  posterior,
+]);
 
 const row = (label: string, figure: string, peerFigure: string, ratio: string) =>
   console.log(`${label.padEnd(44)} ${figure.padStart(12)} ${peerFigure.padStart(14)} ${ratio.padStart(7)}`);
@@ -125,4 +141,16 @@ if (typeof peer === 'string') console.log(`peer: ${peer}`);
 if (typeof withSignificance === 'string') console.log(`with significance: ${withSignificance}`);
 else row('with significance (100 trials, 200 samples)', `${withSignificance.seconds.toFixed(1)} s`, '', '');
 if (typeof withSignificance !== 'string') row('  its peak memory', `${withSignificance.peakMiB.toFixed(0)} MiB`, '', '');
+if (typeof withPosterior === 'string') console.log(`with --posterior: ${withPosterior}`);
+else {
+  const ratio = (mine: number, today: number | undefined) => (today === undefined ? '–' : (mine / today).toFixed(2));
+  const today = typeof withSignificance === 'string' ? undefined : withSignificance;
+  row(
+    '  and --posterior (ratio: to significance)',
+    `${withPosterior.seconds.toFixed(1)} s`,
+    '',
+    ratio(withPosterior.seconds, today?.seconds),
+  );
+  row('  its peak memory', `${withPosterior.peakMiB.toFixed(0)} MiB`, '', ratio(withPosterior.peakMiB, today?.peakMiB));
+}
 rmSync(dir, { recursive: true, force: true });

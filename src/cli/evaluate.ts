@@ -26,6 +26,7 @@ interface EvaluateOptions {
   randomizationTrials: number;
   bootstrapSamples: number;
   seed: number;
+  posterior?: string;
 }
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
@@ -91,6 +92,10 @@ export function registerEvaluate(program: Command): void {
       integer(0, 'a non-negative integer'),
       DEFAULT_SIGNIFICANCE.seed,
     )
+    .option(
+      '--posterior <file>',
+      "p_relevant of the new qrels (export-qrels --format jsonl --posterior): the new intervals, τ intervals and pair verdicts also carry the labels' doubt (withLabels, pFlip)",
+    )
     .addHelpText(
       'after',
       `
@@ -120,6 +125,7 @@ docs/evaluation.md.`,
           ...(opts.qrelsFormat && { qrelsFormat: opts.qrelsFormat }),
           ...(opts.relLevel !== undefined && { relLevel: opts.relLevel }),
           ...(withSignificance && { significance: { trials: opts.randomizationTrials, samples: opts.bootstrapSamples, seed: opts.seed } }),
+          ...(opts.posterior !== undefined && { posterior: opts.posterior }),
         });
         if (opts.perQuery) return writeLines(perQueryLines(report, opts.json ? 'jsonl' : 'trec'));
         process.stdout.write(

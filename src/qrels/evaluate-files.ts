@@ -10,9 +10,10 @@ import {
   type SystemEvaluation,
 } from './evaluate.js';
 import type { Measure } from './measure-names.js';
-import { readQrels, readRun } from './read.js';
+import { prepareLabelDraws } from './label-draws.js';
+import { readPosterior, readQrels, readRun } from './read.js';
 import type { EvaluationInputs, QrelsInfo, RunInfo } from './render.js';
-import { significanceReport, type SignificanceOptions, type SignificanceReport } from './significance.js';
+import { significanceReport, subSeed, type SignificanceOptions, type SignificanceReport } from './significance.js';
 import { countJudgments, type Qrels, type QrelsFormat } from './types.js';
 
 /**
@@ -61,7 +62,12 @@ export interface EvaluateFilesInput {
   relLevel?: number;
   /** Significance tests and intervals; left out: none computed. */
   significance?: SignificanceOptions;
+  /** `p_relevant` of the new qrels' pairs (export-qrels --posterior): intervals and pFlip also carry the labels' doubt. Needs `significance`. */
+  posterior?: string;
 }
+
+/** Label draws when the bootstrap draws none (`--bootstrap-samples 0`): pFlip still needs them. */
+const LABEL_DRAWS_WITHOUT_SAMPLES = 1000;
 
 export interface EvaluateFilesResult {
   inputs: EvaluationInputs;
@@ -75,6 +81,16 @@ export async function evaluateFiles(input: EvaluateFilesInput): Promise<Evaluate
   const base = await loadQrels(input.base, input.qrelsFormat, relLevel);
   const next = await loadQrels(input.next, input.qrelsFormat, relLevel);
   const ctx = evaluationContext(base.qrels, next.qrels, input.measures, relLevel);
+  if (input.posterior !== undefined) {
+    const options = input.significance;
+    if (!options) throw new UserError('--posterior needs the significance tests and intervals: drop --no-significance and --per-query');
+    ctx.labels = prepareLabelDraws(input.posterior, next.qrels, await readPosterior(input.posterior), ctx.queryIds, {
+      draws: options.samples > 0 ? options.samples : LABEL_DRAWS_WITHOUT_SAMPLES,
+      seed: subSeed(options.seed, -2),
+      samples: options.samples,
+      resampleSeed: subSeed(options.seed, -1),
+    });
+  }
   const names = systemNames(input.runs);
   const runs: RunInfo[] = [];
   const evaluations: SystemEvaluation[] = [];

@@ -1,4 +1,5 @@
 import { compareIds } from './ids.js';
+import { labelShifts, type LabelDraws, type LabelShift } from './label-draws.js';
 import { competitionRanks, kendallTauAP, kendallTauB } from './kendall.js';
 import { isPairMeasure, lexicalOrder, measureQuery, prepareQrels, type Measure, type PreparedQrels } from './measures.js';
 import type { Qrels, RankedDoc, Run } from './types.js';
@@ -87,6 +88,8 @@ export interface EvaluationContext {
   queryIds: string[];
   measures: readonly Measure[];
   relLevel: number;
+  /** Draws of the new qrels' labels in doubt (`--posterior`); absent: labels taken as given. */
+  labels?: LabelDraws;
 }
 
 /** Per-query values over `EvaluationContext.queryIds`, NaN for queries not in that qrels. */
@@ -100,6 +103,8 @@ export interface SystemEvaluation {
   system: string;
   means: Record<string, { base: number | null; new: number }>;
   values: Record<string, MeasureValues>;
+  /** Per measure, what the label draws change in the sum of the new values (with `ctx.labels` only). */
+  labelShifts?: Record<string, LabelShift>;
 }
 
 export function evaluationContext(base: Qrels, next: Qrels, measures: readonly Measure[], relLevel = 1): EvaluationContext {
@@ -146,7 +151,20 @@ export function evaluateSystem(ctx: EvaluationContext, system: SystemInput): Sys
     const v = values[m.id]!;
     means[m.id] = { base: v.base && definedMean(v.base), new: definedMean(v.new) };
   }
-  return { system: system.name, means, values };
+  if (!ctx.labels) return { system: system.name, means, values };
+  const shifts = labelShifts(
+    ctx.labels,
+    ctx.measures.length,
+    (m, i) => values[ctx.measures[m]!.id]!.new[i]!,
+    (q, judgments) => {
+      const qid = ctx.queryIds[q.index]!;
+      const ranking = system.run.get(qid) ?? NO_RANKING;
+      const lexical = [...ranking].sort(lexicalOrder);
+      const options = { relLevel: ctx.relLevel, lexical, base: ctx.base.get(qid) };
+      return ctx.measures.map((m) => measureQuery(m, ranking, judgments, options));
+    },
+  );
+  return { system: system.name, means, values, labelShifts: Object.fromEntries(ctx.measures.map((m, i) => [m.id, shifts[i]!])) };
 }
 
 function records(queryIds: readonly string[], values: Float64Array): PerQuery {

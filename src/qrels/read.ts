@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { UserError } from '../errors.js';
 import { detectQrelsFormat, QrelsParser, stripBom, type QrelsParseResult } from './qrels-parse.js';
+import { emptyPosteriorError, PosteriorParser, type Posterior } from './label-draws.js';
 import { RunParser, type RunParseResult } from './run-parse.js';
 import type { QrelsFormat } from './types.js';
 
@@ -78,4 +79,13 @@ export async function readRun(file: string): Promise<RunFile> {
   const parser = new RunParser(file);
   await forEachLine(file, (text, line) => parser.addLine(text, line));
   return { ...parser.result(), file, name: basename(file) };
+}
+
+/** Reads the `p_relevant` of `export-qrels --posterior` JSONL; errors name file, line and field. */
+export async function readPosterior(file: string): Promise<Posterior> {
+  const parser = new PosteriorParser(file);
+  await forEachLine(file, (text, line) => parser.addLine(text, line));
+  const posterior = parser.result();
+  if (posterior.size === 0) throw emptyPosteriorError(file);
+  return posterior;
 }

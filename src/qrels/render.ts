@@ -1,5 +1,6 @@
 import type { EvaluationReport, MeasureResult } from './evaluate.js';
 import type { PairSignificance, SignificanceReport } from './significance.js';
+import type { Interval } from './statistics.js';
 import type { QrelsFormat } from './types.js';
 
 /** What the report says about its inputs. */
@@ -24,6 +25,10 @@ export interface RunInfo {
   documents: number;
 }
 
+/** An interval with its `withLabels` (`--posterior`) beside it, when there is one. */
+const withLabelsOf = (interval: Interval | null, labels: Interval | null | undefined) =>
+  interval && labels !== undefined ? { ...interval, withLabels: labels } : interval;
+
 /**
  * The `--json` document: inputs, then the report. With significance: each measure gets
  * the 95% intervals of τ-b and τ_AP, each of its systems the interval of its change
@@ -35,8 +40,8 @@ export function evaluationDocument(inputs: EvaluationInputs, report: EvaluationR
         const tau = significance.rankCorrelation.find((r) => r.measure === m.measure);
         return {
           ...m,
-          kendallTauInterval: tau?.kendallTau ?? null,
-          kendallTauAPInterval: tau?.kendallTauAP ?? null,
+          kendallTauInterval: withLabelsOf(tau?.kendallTau ?? null, tau?.withLabels?.kendallTau),
+          kendallTauAPInterval: withLabelsOf(tau?.kendallTauAP ?? null, tau?.withLabels?.kendallTauAP),
           systems: m.systems.map((s) => ({
             ...s,
             changeInterval: significance.changes.find((c) => c.measure === m.measure && c.system === s.system)?.interval ?? null,
@@ -106,6 +111,32 @@ function significanceLines(m: MeasureResult, s: SignificanceReport): string[] {
     }
   } else {
     lines.push(`pairs of systems different (paired t-test, Holm p < ${SIGNIFICANT}): ${count(newPairs)}`);
+  }
+  return [...lines, ...labelDoubtLines(m, s, newPairs)];
+}
+
+/** Above this share of label draws that reverse a pair, its order is said to depend on the labels. */
+const LABEL_DEPENDENT = 0.05;
+
+/** With `--posterior`: the τ interval with the labels' doubt, and the comparisons whose conclusion the labels decide. */
+function labelDoubtLines(m: MeasureResult, s: SignificanceReport, newPairs: PairSignificance[]): string[] {
+  const drawn = newPairs.filter((x) => x.pFlip !== undefined);
+  if (drawn.length === 0) return [];
+  const tau = s.rankCorrelation.find((r) => r.measure === m.measure)?.withLabels;
+  const lines = tau ? [`with the labels' doubt (--posterior): τ-b ${ci(tau.kendallTau)}, τ_AP ${ci(tau.kendallTauAP)}`] : [];
+  const doubtful = drawn.filter((x) => x.pFlip! > LABEL_DEPENDENT).sort((x, y) => y.pFlip! - x.pFlip!);
+  if (doubtful.length === 0) {
+    lines.push(
+      `no comparison depends on the labels: every order of two systems holds in at least ${(1 - LABEL_DEPENDENT) * 100}% of the label draws`,
+    );
+    return lines;
+  }
+  lines.push(`comparisons that depend on the labels (the order reverses in more than ${LABEL_DEPENDENT * 100}% of the label draws):`);
+  for (const x of doubtful) {
+    const ahead = x.meanDifference >= 0 ? [x.a, x.b] : [x.b, x.a];
+    lines.push(
+      `  ${shown(ahead[0]!)} ahead of ${shown(ahead[1]!)} by ${Math.abs(x.meanDifference).toFixed(4)}: reversed in ${(x.pFlip! * 100).toFixed(1)}% of the draws, so this order rests on labels in doubt`,
+    );
   }
   return lines;
 }

@@ -1,6 +1,7 @@
 import { kendallTauAP, kendallTauB } from './kendall.js';
 import { isPairMeasure } from './measure-names.js';
 import { MEAN_TIE_TOLERANCE, type EvaluationContext, type SystemEvaluation } from './evaluate.js';
+import type { LabelShift } from './label-draws.js';
 import {
   bootstrapMeans,
   holm,
@@ -48,6 +49,8 @@ export interface PairSignificance {
   randomization: { p: number | null };
   /** Holm-adjusted t-test p over the pairs of this measure and qrels. */
   pHolm: number | null;
+  /** New qrels with `--posterior`: the share of label draws (queries as they are) that give the difference the other sign. */
+  pFlip?: number;
 }
 
 export interface MeanInterval {
@@ -58,6 +61,8 @@ export interface MeanInterval {
   /** 95% bootstrap percentile interval; null without samples. */
   low: number | null;
   high: number | null;
+  /** New qrels with `--posterior`: 95% interval carrying the queries' sampling and the labels' doubt (docs/evaluation.md). */
+  withLabels?: Interval | null;
 }
 
 export interface ChangeInterval {
@@ -72,6 +77,8 @@ export interface RankCorrelationIntervals {
   measure: string;
   kendallTau: Interval | null;
   kendallTauAP: Interval | null;
+  /** With `--posterior`: the same, the new means also under the label draws. */
+  withLabels?: { kendallTau: Interval | null; kendallTauAP: Interval | null };
 }
 
 export interface SignificanceReport {
@@ -82,7 +89,7 @@ export interface SignificanceReport {
 }
 
 /** A seed per test, so that each test's draws do not depend on the others. */
-const subSeed = (seed: number, index: number) => (seed ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0;
+export const subSeed = (seed: number, index: number) => (seed ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0;
 
 function definedRows(values: Float64Array): number[] {
   const rows: number[] = [];
@@ -111,19 +118,23 @@ export function pairSignificance(
       const randomization = options.trials > 0 ? randomizationTests(columns, options.trials, subSeed(options.seed, index)) : null;
       index++;
       let pair = 0;
+      const shifts = qrels === 'new' ? evaluations.map((e) => e.labelShifts?.[measure.id]) : [];
       for (let i = 0; i < evaluations.length; i++) {
         for (let j = i + 1; j < evaluations.length; j++) {
           const a = columns[i]!;
           const b = columns[j]!;
+          const meanDifference = meanOf(a) - meanOf(b);
+          const [sa, sb] = [shifts[i], shifts[j]];
           family.push({
             measure: measure.id,
             qrels,
             a: evaluations[i]!.system,
             b: evaluations[j]!.system,
-            meanDifference: meanOf(a) - meanOf(b),
+            meanDifference,
             tTest: pairedTTest(a, b),
             randomization: { p: randomization ? randomization[pair]! : null },
             pHolm: null,
+            ...(sa && sb && { pFlip: flipShare(meanDifference, sa.fixed, sb.fixed, rows.length) }),
           });
           pair++;
         }
@@ -133,6 +144,37 @@ export function pairSignificance(
     }
   }
   return out;
+}
+
+const signOf = (v: number) => (Math.abs(v) <= MEAN_TIE_TOLERANCE ? 0 : Math.sign(v));
+
+/** The share of label draws in which a − b has another sign than `difference` (ties are a sign of their own). */
+export function flipShare(difference: number, a: Float64Array, b: Float64Array, queries: number): number {
+  if (a.length === 0 || queries === 0) return 0;
+  const sign = signOf(difference);
+  let flips = 0;
+  for (let d = 0; d < a.length; d++) if (signOf(difference + (a[d]! - b[d]!) / queries) !== sign) flips++;
+  return flips / a.length;
+}
+
+/**
+ * The interval that carries both doubts: the query-only interval widened on each side by
+ * how far the labels alone move the mean (95% of the draws, queries as they are): the
+ * larger of their half-width and the distance of their centre from the measured mean;
+ * and never narrower than the joint bootstrap of queries and labels. It contains the
+ * query-only interval, so it never covers less; the widening is symmetric because label
+ * errors correlate with system quality in a direction the draws cannot see: a strong
+ * system's draws centre below its measured mean while its true mean lies above
+ * (docs/evaluation.md, "The labels' doubt").
+ */
+export function labelInterval(mean: number, query: Interval, joint: Interval | null, labelsAlone: Interval | null): Interval {
+  const reach = labelsAlone
+    ? Math.max((labelsAlone.high - labelsAlone.low) / 2, Math.abs((labelsAlone.high + labelsAlone.low) / 2 - mean))
+    : 0;
+  return {
+    low: Math.min(query.low - reach, joint?.low ?? Infinity),
+    high: Math.max(query.high + reach, joint?.high ?? -Infinity),
+  };
 }
 
 export function bootstrapIntervals(
@@ -152,8 +194,11 @@ export function bootstrapIntervals(
   });
   const replicates =
     options.samples > 0 && ctx.queryIds.length > 0 ? bootstrapMeans(columns, options.samples, subSeed(options.seed, -1)) : [];
-  const interval = (statistic: (r: Float64Array) => number) =>
+  const interval = (statistic: (r: Float64Array, b: number) => number) =>
     replicates.length === 0 ? null : percentileInterval(replicates.map(statistic));
+  const labels = ctx.labels;
+  const withLabels = (mean: number, ci: Interval, joint: (r: Float64Array, b: number) => number, shift: LabelShift) =>
+    labelInterval(mean, ci, interval(joint), percentileInterval(Float64Array.from(shift.fixed, (v) => mean + v / labels!.newQueries)));
 
   const intervals: MeanInterval[] = [];
   const changes: ChangeInterval[] = [];
@@ -169,7 +214,19 @@ export function bootstrapIntervals(
         const mean = side === 0 ? means.base : means.new;
         if (mean === null) continue;
         const ci = interval((r) => r[column(m, s, side)]!);
-        intervals.push({ system: e.system, measure: measure.id, qrels, mean, low: ci?.low ?? null, high: ci?.high ?? null });
+        const shift = side === 1 ? e.labelShifts?.[measure.id] : undefined;
+        intervals.push({
+          system: e.system,
+          measure: measure.id,
+          qrels,
+          mean,
+          low: ci?.low ?? null,
+          high: ci?.high ?? null,
+          ...(shift &&
+            labels && {
+              withLabels: ci && withLabels(mean, ci, (r, b) => r[column(m, s, 1)]! + shift.resampled[b]! / labels.newRows[b]!, shift),
+            }),
+        });
       }
       if (!pair && means.base !== null) {
         changes.push({
@@ -181,16 +238,35 @@ export function bootstrapIntervals(
       }
     });
     if (!pair) {
-      const orders = (r: Float64Array) => {
+      const shifts = evaluations.map((e) => e.labelShifts?.[measure.id]);
+      const orders = (r: Float64Array, b: number, drawn: boolean) => {
         const base = evaluations.map((_, s) => r[column(m, s, 0)]!);
-        const next = evaluations.map((_, s) => r[column(m, s, 1)]!);
+        const next = evaluations.map((_, s) => r[column(m, s, 1)]! + (drawn ? shifts[s]!.resampled[b]! / labels!.newRows[b]! : 0));
         return { base, next, defined: [...base, ...next].every((v) => !Number.isNaN(v)) };
       };
-      const tau = (f: typeof kendallTauB) => (r: Float64Array) => {
-        const { base, next, defined } = orders(r);
-        return defined ? (f(base, next, MEAN_TIE_TOLERANCE) ?? NaN) : NaN;
-      };
-      rankCorrelation.push({ measure: measure.id, kendallTau: interval(tau(kendallTauB)), kendallTauAP: interval(tau(kendallTauAP)) });
+      const tau =
+        (f: typeof kendallTauB, drawn = false) =>
+        (r: Float64Array, b: number) => {
+          const { base, next, defined } = orders(r, b, drawn);
+          return defined ? (f(base, next, MEAN_TIE_TOLERANCE) ?? NaN) : NaN;
+        };
+      const kendallTau = interval(tau(kendallTauB));
+      const kendallTauAPInterval = interval(tau(kendallTauAP));
+      // τ has no label-only spread to add: its joint interval is joined with the query-only one, so it is never narrower
+      const joined = (query: Interval | null, joint: Interval | null) =>
+        query && joint ? { low: Math.min(query.low, joint.low), high: Math.max(query.high, joint.high) } : query;
+      rankCorrelation.push({
+        measure: measure.id,
+        kendallTau,
+        kendallTauAP: kendallTauAPInterval,
+        ...(labels &&
+          shifts.every((x) => x !== undefined) && {
+            withLabels: {
+              kendallTau: joined(kendallTau, interval(tau(kendallTauB, true))),
+              kendallTauAP: joined(kendallTauAPInterval, interval(tau(kendallTauAP, true))),
+            },
+          }),
+      });
     }
   });
   return { intervals, changes, rankCorrelation };

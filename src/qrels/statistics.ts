@@ -179,6 +179,12 @@ export function percentileInterval(replicates: ArrayLike<number>, level = 0.95):
   return { low: quantileSorted(sorted, tail), high: quantileSorted(sorted, 1 - tail) };
 }
 
+/** One bootstrap sample: `rows.length` rows drawn with replacement (label-draws.ts counts the same samples). */
+export function resampleRows(random: SeededRandom, rows: Uint32Array): void {
+  const n = rows.length;
+  for (let i = 0; i < n; i++) rows[i] = Math.floor(random.next() * n);
+}
+
 /**
  * Bootstrap replicates of the means of several columns over the same rows (queries):
  * each sample draws n rows with replacement, once for all columns, so statistics that
@@ -193,7 +199,7 @@ export function bootstrapMeans(columns: ReadonlyArray<ArrayLike<number>>, sample
   const rows = new Uint32Array(n);
   const out: Float64Array[] = [];
   for (let s = 0; s < samples; s++) {
-    for (let i = 0; i < n; i++) rows[i] = Math.floor(random.next() * n);
+    resampleRows(random, rows);
     const means = new Float64Array(columns.length);
     columns.forEach((column, c) => {
       let sum = 0;
