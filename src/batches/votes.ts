@@ -137,7 +137,8 @@ export interface BatchAggregate {
   krippendorffAlpha: KrippendorffAlphaResult;
   /** The items κ and α are both computed over: those with 2 or more of the votes used (a single vote has no pair). */
   agreementItems: number;
-  workers: WorkerStats[];
+  /** Computed on first read (then kept). */
+  readonly workers: WorkerStats[];
   /** Valid votes per item (all of them). */
   validCounts: Map<string, number>;
 }
@@ -164,6 +165,7 @@ function aggregateScored(scored: ScoredAssignment[], settings: Pick<BatchSetting
   const result = fitAggregator(settings.aggregator, { used, scored, tiePolicy });
   const validCounts = new Map<string, number>();
   for (const v of valid) validCounts.set(v.item, (validCounts.get(v.item) ?? 0) + 1);
+  let workers: WorkerStats[] | undefined;
   return {
     scored,
     valid,
@@ -172,7 +174,12 @@ function aggregateScored(scored: ScoredAssignment[], settings: Pick<BatchSetting
     fleissKappa: fleissKappa.computeIndexed(pairableIndex),
     krippendorffAlpha: krippendorffAlpha.computeIndexed(pairableIndex),
     agreementItems: pairableIndex.items.length,
-    workers: workerStatistics(scored, {}, undefined, valid),
+    // computed when first read (then kept): a collection round aggregates every round but
+    // reads the worker statistics only when its batch is finished (reputation.ts), so
+    // computing them each round made every round pay for the whole batch's workers
+    get workers() {
+      return (workers ??= workerStatistics(scored, {}, undefined, valid));
+    },
     validCounts,
   };
 }
