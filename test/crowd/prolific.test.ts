@@ -205,6 +205,21 @@ describe('--target prolific on the bundled marketplace', () => {
     const sub = (await h.running.prolific.getSubmission(session)) as { bonus_payments: number[] };
     expect(sub.bonus_payments).toEqual([50]);
 
+    // a crash between the pay call and its record: the next call finds the payment on the submission and pays nothing
+    const platform = ctx.backend('prolific');
+    const direct = {
+      workerId: participant,
+      assignmentId: session,
+      amount: '0.25',
+      reason: 'a direct bonus',
+      uniqueRequestToken: 'qrelay-test-direct',
+    };
+    await platform.sendBonus(direct);
+    await memory.updateOne({ _id: 'bonus:qrelay-test-direct' }, { $set: { 'value.state': 'paying' } });
+    await platform.sendBonus(direct);
+    expect((await memory.findById('bonus:qrelay-test-direct').lean())?.value).toMatchObject({ state: 'paid' });
+    expect((await platform.listBonusPayments(session)).map((b) => b.amount)).toEqual(['0.50', '0.25']);
+
     const blocked = await runCli(['worker', 'block', participant, '--reason', 'answers copied from elsewhere', '--batch', 'pro-c'], env);
     expect(blocked.code, stderrLines(blocked.stderr).join('\n')).toBe(0);
     expect(blocked.stdout).toContain(`worker ${participant}: blocked on prolific`);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { formatUsd, parseUsd } from '@qrelay/marketplace/fees';
 import { UserError } from '../../errors.js';
+import { CrowdCallError } from '../call-error.js';
 import type { HostedServices } from '../hosted.js';
 import type {
   AssignmentStatus,
@@ -80,8 +81,13 @@ const BonusRecord = z.object({
   reason: z.string(),
   /** The submission's payments of this amount counted before the pay call. */
   paymentsBefore: z.number().optional(),
+  /** When the pay call was sent (ISO time). */
+  requestedAt: z.string().optional(),
   state: z.enum(['created', 'paying', 'paid']),
 });
+
+/** How long Prolific may take to show a payment it was asked for (it pays in the background). */
+const PAYMENT_SHOWS_WITHIN_MS = 30 * 60_000;
 
 /** Prolific's rejection needs a message of at least 100 characters. */
 const REJECTION_MIN = 100;
@@ -221,31 +227,35 @@ export class ProlificPlatform implements CrowdPlatform {
       ...(spec.requesterAnnotation !== undefined && { annotation: spec.requesterAnnotation }),
       expiresAt: new Date(Date.now() + spec.lifetimeSeconds * 1000).toISOString(),
     };
-    const created = StudyView.parse(
-      await this.client.call('CreateStudy', 'POST', 'studies/', {
-        body: {
-          name: type.title,
-          internal_name: spec.uniqueRequestToken,
-          description: type.description,
-          external_study_url: page.url,
-          prolific_id_option: 'url_parameters',
-          completion_codes: [
-            { code: page.completionCode, code_type: 'COMPLETED', actions: [{ action: 'MANUALLY_REVIEW' }], actor: 'participant' },
-          ],
-          total_available_places: spec.maxAssignments,
-          estimated_completion_time: ect,
-          maximum_allowed_time: allowed,
-          reward: parseUsd(type.reward),
-          device_compatibility: ['desktop'],
-          filters: [...type.filters, { filter_id: 'participant_group_blocklist', selected_values: [await this.blocklistId()] }],
-          submissions_config: { max_submissions_per_participant: 1 },
-          metadata: JSON.stringify(memo),
-        },
-        // a repeated create would make a second study: the lookup above is the retry
-        retry: false,
-      }),
-    );
-    await this.publish(created.id);
+    const body = {
+      name: type.title,
+      internal_name: spec.uniqueRequestToken,
+      description: type.description,
+      external_study_url: page.url,
+      prolific_id_option: 'url_parameters',
+      completion_codes: [
+        { code: page.completionCode, code_type: 'COMPLETED', actions: [{ action: 'MANUALLY_REVIEW' }], actor: 'participant' },
+      ],
+      total_available_places: spec.maxAssignments,
+      estimated_completion_time: ect,
+      maximum_allowed_time: allowed,
+      reward: parseUsd(type.reward),
+      device_compatibility: ['desktop'],
+      filters: [...type.filters, { filter_id: 'participant_group_blocklist', selected_values: [await this.blocklistId()] }],
+      submissions_config: { max_submissions_per_participant: 1 },
+      metadata: JSON.stringify(memo),
+    };
+    let created: StudyView;
+    try {
+      // a repeated create would make a second study: no blind retry, the lookup by token is the retry
+      created = StudyView.parse(await this.client.call('CreateStudy', 'POST', 'studies/', { body, retry: false }));
+    } catch (err) {
+      if (!(err instanceof CrowdCallError) || !err.failure.retryable) throw err;
+      const made = (await this.listStudies()).find((s) => s.internal_name === spec.uniqueRequestToken);
+      if (!made) throw err;
+      created = made;
+    }
+    if (created.status === 'UNPUBLISHED') await this.publish(created.id);
     return { hitId: created.id, reused: false };
   }
 
@@ -386,6 +396,12 @@ export class ProlificPlatform implements CrowdPlatform {
         await memory.write(key, { ...record, state: 'paid' });
         return;
       }
+      const sentAt = record.requestedAt ? Date.parse(record.requestedAt) : 0;
+      if (this.target.realMoney && Date.now() - sentAt < PAYMENT_SHOWS_WITHIN_MS) {
+        throw new UserError(
+          `the bonus for submission ${spec.assignmentId} was sent to Prolific at ${record.requestedAt ?? '?'} and does not show on it yet (Prolific pays in the background): run the command again in half an hour; it is not sent again before then`,
+        );
+      }
     }
     if (!record) {
       const bulk = z.looseObject({ id: z.string() }).parse(
@@ -397,7 +413,7 @@ export class ProlificPlatform implements CrowdPlatform {
       await memory.write(key, record);
     }
     // recorded before the call: the pay endpoint pays again whenever it is called
-    record = { ...record, state: 'paying', paymentsBefore: paidOfAmount };
+    record = { ...record, state: 'paying', paymentsBefore: paidOfAmount, requestedAt: new Date().toISOString() };
     await memory.write(key, record);
     await this.client.call('PayBonus', 'POST', `bulk-bonus-payments/${record.bulkId}/pay/`, {
       headers: { 'Idempotency-Key': spec.uniqueRequestToken },
