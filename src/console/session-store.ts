@@ -3,6 +3,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import { collections } from '../db/collections.js';
 import { model } from '../db/models/index.js';
 import { SESSION_TTL_MS, type Session } from './session.js';
+import { required } from '../db/fields.js';
 
 /**
  * The console's sessions held on the server. The signed cookie alone proves who made a
@@ -22,8 +23,7 @@ interface ConsoleSessionDoc {
 const schema = new Schema<ConsoleSessionDoc>(
   {
     _id: { type: String, required: true },
-    issuedAt: { type: Date, required: true },
-    expiresAt: { type: Date, required: true },
+    ...required(Date, 'issuedAt', 'expiresAt'),
   },
   { collection: collections.consoleSessions, versionKey: false },
 );

@@ -12,6 +12,7 @@ import type { PipelineContext } from '../pipeline/context.js';
 import { BatchName } from '../pipeline/names.js';
 import { CandidateInput } from './candidates.js';
 import { loadPriceTable } from './prices.js';
+import { required } from '../db/fields.js';
 
 /**
  * The debate and the adjudicator as agenda jobs (`qrelay serve`), with status and progress
@@ -68,17 +69,14 @@ export interface LlmJobDoc {
 
 const llmJobSchema = new Schema<LlmJobDoc>(
   {
-    _id: { type: String, required: true },
-    kind: { type: String, required: true },
-    state: { type: String, required: true },
+    ...required(String, '_id', 'kind', 'state'),
     batch: { type: String, default: null },
     request: { type: Schema.Types.Mixed, required: true },
     dir: { type: String, default: null },
     progress: { type: Schema.Types.Mixed, required: true },
     result: { type: Schema.Types.Mixed, default: null },
     error: { type: String, default: null },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
+    ...required(Date, 'createdAt', 'updatedAt'),
   },
   { collection: collections.llmJobs, versionKey: false, minimize: false },
 );

@@ -3,6 +3,7 @@ import { collections } from '../db/collections.js';
 import type { Judgment } from '../domain/cases.js';
 import type { Usage } from './journal.js';
 import type { LlmCost } from './prices.js';
+import { required } from '../db/fields.js';
 
 /**
  * What the LLM steps leave in the database, beside the crowd's data (never in it):
@@ -33,14 +34,10 @@ export interface LlmRunDoc {
 
 const llmRunSchema = new Schema<LlmRunDoc>(
   {
-    _id: { type: String, required: true },
-    batch: { type: String, required: true },
-    step: { type: String, required: true },
+    ...required(String, '_id', 'batch', 'step'),
     models: { type: [String], default: [] },
     promptHash: { type: String, required: true },
-    requests: { type: Number, required: true },
-    promptTokens: { type: Number, required: true },
-    completionTokens: { type: Number, required: true },
+    ...required(Number, 'requests', 'promptTokens', 'completionTokens'),
     tokensByModel: { type: Schema.Types.Mixed, required: true },
     cost: { type: Schema.Types.Mixed, required: true },
     counts: { type: Schema.Types.Mixed, required: true },
@@ -71,10 +68,7 @@ export interface AdjudicationDoc {
 
 const adjudicationSchema = new Schema<AdjudicationDoc>(
   {
-    _id: { type: String, required: true },
-    batch: { type: String, required: true },
-    queryId: { type: String, required: true },
-    chunkId: { type: String, required: true },
+    ...required(String, '_id', 'batch', 'queryId', 'chunkId'),
     label: { type: String, default: null },
     reasoning: { type: String, default: '' },
     references: { type: [String], default: [] },

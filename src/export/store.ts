@@ -2,6 +2,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import { collections } from '../db/collections.js';
 import { announceWrites } from '../db/write-notices.js';
 import type { QrelsFormat, QrelsOutputFormat } from '../qrels/index.js';
+import { required } from '../db/fields.js';
 
 /**
  * The last qrels export of each batch (`_id`: the batch name). It remembers the base
@@ -27,19 +28,11 @@ export interface QrelsExportDoc {
 
 const schema = new Schema<QrelsExportDoc>(
   {
-    _id: { type: String, required: true },
-    base: { type: String, required: true },
-    baseFormat: { type: String, required: true },
+    ...required(String, '_id', 'base', 'baseFormat'),
     consensusFile: { type: String, default: null },
-    out: { type: String, required: true },
-    format: { type: String, required: true },
+    ...required(String, 'out', 'format'),
     exportedAt: { type: Date, required: true },
-    labels: { type: Number, required: true },
-    unresolved: { type: Number, required: true },
-    holesFound: { type: Number, required: true },
-    holesFilled: { type: Number, required: true },
-    flips: { type: Number, required: true },
-    conflicts: { type: Number, required: true },
+    ...required(Number, 'labels', 'unresolved', 'holesFound', 'holesFilled', 'flips', 'conflicts'),
   },
   { collection: collections.qrelsExports, versionKey: false },
 );

@@ -2,6 +2,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import type { Judgment } from '../../domain/cases.js';
 import { collections } from '../collections.js';
 import { model } from './index.js';
+import { required } from '../fields.js';
 
 /**
  * What the requester's actions store (src/actions/), beside the pipeline's models: the
@@ -77,13 +78,10 @@ const options = (collection: string) => ({ collection, versionKey: false as cons
 
 const auditSchema = new Schema<AuditDoc>(
   {
-    _id: { type: String, required: true },
-    batch: { type: String, required: true },
+    ...required(String, '_id', 'batch'),
     at: { type: Date, required: true },
     simulatedAt: { type: Date },
-    who: { type: String, required: true },
-    action: { type: String, required: true },
-    subject: { type: String, required: true },
+    ...required(String, 'who', 'action', 'subject'),
     reason: { type: String, default: '' },
     details: { type: Schema.Types.Mixed, default: {} },
     outcome: { type: String, required: true },
@@ -93,12 +91,8 @@ const auditSchema = new Schema<AuditDoc>(
 
 const bonusSchema = new Schema<BonusDoc>(
   {
-    _id: { type: String, required: true },
-    batch: { type: String, required: true },
-    workerId: { type: String, required: true },
-    assignmentId: { type: String, required: true },
-    amountCents: { type: Number, required: true },
-    feeCents: { type: Number, required: true },
+    ...required(String, '_id', 'batch', 'workerId', 'assignmentId'),
+    ...required(Number, 'amountCents', 'feeCents'),
     reason: { type: String, required: true },
     state: { type: String, enum: ['sending', 'paid'], required: true },
     who: { type: String, required: true },
@@ -110,10 +104,7 @@ const bonusSchema = new Schema<BonusDoc>(
 
 const manualLabelSchema = new Schema<ManualLabelDoc>(
   {
-    _id: { type: String, required: true },
-    batch: { type: String, required: true },
-    queryId: { type: String, required: true },
-    chunkId: { type: String, required: true },
+    ...required(String, '_id', 'batch', 'queryId', 'chunkId'),
     label: { type: String, enum: ['yes', 'no'], required: true },
     note: { type: String, default: '' },
     who: { type: String, required: true },

@@ -2,6 +2,7 @@ import { Schema } from 'mongoose';
 import type { Judgment } from '../../domain/cases.js';
 import type { ReviewAction } from '../../quality/index.js';
 import { collections } from '../collections.js';
+import { required } from '../fields.js';
 
 /** One answer of a submitted assignment, tied to the HIT's planned item. */
 export interface StoredAnswer {
@@ -83,12 +84,7 @@ const options = (collection: string) => ({ collection, versionKey: false as cons
 
 export const assignmentSchema = new Schema<AssignmentDoc>(
   {
-    _id: { type: String, required: true },
-    batch: { type: String, required: true },
-    hit: { type: String, required: true },
-    hitId: { type: String, required: true },
-    workerId: { type: String, required: true },
-    platformStatus: { type: String, required: true },
+    ...required(String, '_id', 'batch', 'hit', 'hitId', 'workerId', 'platformStatus'),
     acceptedAt: { type: Date, default: null },
     submittedAt: { type: Date, default: null },
     storedAt: { type: Date, required: true },

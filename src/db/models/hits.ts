@@ -1,6 +1,7 @@
 import { Schema } from 'mongoose';
 import type { PlannedItem } from '../../hits/index.js';
 import { collections } from '../collections.js';
+import { required } from '../fields.js';
 
 /**
  * `planned`: stored, no request sent; `creating`: its request token is recorded and
@@ -77,14 +78,11 @@ const options = (collection: string) => ({ collection, versionKey: false as cons
 
 export const hitSchema = new Schema<HitDoc>(
   {
-    _id: { type: String, required: true },
-    batch: { type: String, required: true },
+    ...required(String, '_id', 'batch'),
     index: { type: Number, required: true },
     origin: { type: String, enum: ['plan', 'repost'], required: true },
     items: { type: Schema.Types.Mixed, required: true },
-    realItems: { type: Number, required: true },
-    checks: { type: Number, required: true },
-    bytes: { type: Number, required: true },
+    ...required(Number, 'realItems', 'checks', 'bytes'),
     questionSha256: { type: String, required: true },
     maxAssignments: { type: Number, required: true },
     state: { type: String, enum: HIT_STATES, required: true },

@@ -2,6 +2,7 @@ import { Schema } from 'mongoose';
 import type { AggregatorId } from '../../aggregate/index.js';
 import type { Judgment } from '../../domain/cases.js';
 import { collections } from '../collections.js';
+import { required } from '../fields.js';
 
 export interface LabelDoc {
   /** The item id, `${batch}|${caseKey}`. */
@@ -27,13 +28,9 @@ export interface LabelDoc {
 
 export const labelSchema = new Schema<LabelDoc>(
   {
-    _id: { type: String, required: true },
-    batch: { type: String, required: true },
-    queryId: { type: String, required: true },
-    chunkId: { type: String, required: true },
+    ...required(String, '_id', 'batch', 'queryId', 'chunkId'),
     label: { type: String, default: null },
-    method: { type: String, required: true },
-    decidedBy: { type: String, required: true },
+    ...required(String, 'method', 'decidedBy'),
     votes: { type: Schema.Types.Mixed, required: true },
     validVotes: { type: Number, required: true },
     workers: { type: [String], default: [] },
@@ -56,10 +53,7 @@ export interface TargetQualificationDoc {
 
 export const targetQualificationSchema = new Schema<TargetQualificationDoc>(
   {
-    _id: { type: String, required: true },
-    target: { type: String, required: true },
-    name: { type: String, required: true },
-    qualificationTypeId: { type: String, required: true },
+    ...required(String, '_id', 'target', 'name', 'qualificationTypeId'),
     recordedAt: { type: Date, required: true },
   },
   { collection: collections.targetQualifications, versionKey: false },

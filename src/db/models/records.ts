@@ -2,6 +2,7 @@ import { Schema, type SchemaDefinition } from 'mongoose';
 import type { EscalatedCase, GoldItem, Judgment } from '../../domain/cases.js';
 import type { IngestKind } from '../../ingest/index.js';
 import { collections } from '../collections.js';
+import { required } from '../fields.js';
 
 /**
  * An imported record (escalated case, gold item or consensus label) as a small document
@@ -70,13 +71,7 @@ export interface ImportDoc {
 }
 
 const recordFields: SchemaDefinition<RecordDoc> = {
-  _id: { type: String, required: true },
-  batch: { type: String, required: true },
-  caseKey: { type: String, required: true },
-  key: { type: String, required: true },
-  queryId: { type: String, required: true },
-  chunkId: { type: String, required: true },
-  dataset: { type: String, required: true },
+  ...required(String, '_id', 'batch', 'caseKey', 'key', 'queryId', 'chunkId', 'dataset'),
   label: { type: String, default: null },
   sha: { type: String, required: true },
   imports: { type: [String], default: [] },
@@ -100,10 +95,7 @@ export const goldTextSchema = new Schema<GoldTextDoc>(
 
 export const importSchema = new Schema<ImportDoc>(
   {
-    _id: { type: String, required: true },
-    batch: { type: String, required: true },
-    kind: { type: String, required: true },
-    file: { type: String, required: true },
+    ...required(String, '_id', 'batch', 'kind', 'file'),
     format: { type: String, default: null },
     state: { type: String, enum: IMPORT_STATES, required: true },
     startedAt: { type: Date, required: true },
