@@ -17,6 +17,7 @@ import type { PipelineContext } from '../../src/pipeline/context.js';
 import { paths } from '../../src/paths.js';
 import { taskModels } from '../../src/tasks/store.js';
 import { runCli, stderrLines } from '../support/cli.js';
+import { SiteClient } from '../marketplace/site/client.js';
 
 // A batch published with --target prolific on the bundled marketplace's Prolific API: the
 // studies link to qrelay's own task pages (real HTTP on both sides), participants take part
@@ -154,6 +155,36 @@ describe('--target prolific on the bundled marketplace', () => {
     const html = await external.text();
     expect(html).toContain('action="https://www.mturk.com/mturk/externalSubmit"');
     for (const item of hit.items) expect(html).toContain(`data-sim-key="${item.key}"`);
+  });
+
+  it('is taken as a browser takes it: the worker site, the study link, the page with scripts off, the completion URL', async () => {
+    const ctx = testContext(h.db, env);
+    await importSampleBatch(ctx, dir, 'pro-e', 4, 56);
+    await publishBatch(ctx, 'pro-e', { preset: 'quick', target: 'prolific' }, 'local');
+    const hit = (await ctx.models.hits.findById('pro-e|0').lean())!;
+    const worker = await h.running.workers.createWorker({ displayName: `pro-e-${process.pid}`, password: 'a long enough password 1' });
+    const browser = new SiteClient(h.running.url);
+    await browser.login(worker.displayName, 'a long enough password 1');
+    const list = await browser.get('/worker/prolific/studies');
+    expect(list.html).toContain(`/worker/prolific/studies/${hit.hitId}/start`);
+    const started = await browser.post(`/worker/prolific/studies/${hit.hitId}/start`, { _csrf: SiteClient.csrf(list.html) });
+    expect(started.status).toBe(303);
+    const arrived = await browser.get(started.location!);
+    expect(arrived.status).toBe(303);
+    const page = await browser.get(new URL(arrived.location!, publicUrl).href);
+    expect(page.status).toBe(200);
+    // the form as the page writes it: its action and its hidden session
+    const action = /<form id="hit-form" method="post" action="([^"]+)"/.exec(page.html)![1]!;
+    const session = /name="assignmentId" value="([^"]*)"/.exec(page.html)![1]!;
+    const fields: [string, string][] = [['assignmentId', session]];
+    for (const item of hit.items) fields.push([`item${item.position}_answer`, item.kind === 'check' ? item.expected : 'yes']);
+    const posted = await browser.post(action, fields);
+    expect(posted.status).toBe(303);
+    const done = await browser.get(posted.location!);
+    expect(done.status).toBeLessThan(400);
+    expect(await h.running.prolific.getSubmission(session)).toMatchObject({ status: 'AWAITING REVIEW', participant: expect.any(String) });
+    const round = await collectBatch(ctx, 'pro-e');
+    expect(round.review).toMatchObject({ decided: 1, approved: 1 });
   });
 
   it('refuses a task link qrelay did not sign, and a session that was never opened', async () => {
