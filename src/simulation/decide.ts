@@ -25,10 +25,13 @@ export interface ItemView {
   arguments?: readonly { verdict: string; confidence: number }[];
   /** Items this worker has done in the current visit before this one. */
   itemsDone: number;
+  /** Assignments this worker has worked in the run before this item's (careful-then-careless workers); 0 when absent. */
+  assignmentsDone?: number;
 }
 
 /** The population's answer model (a slice of PopulationProfile). */
-export type AnswerModel = Pick<PopulationProfile, 'llm' | 'debate' | 'items' | 'fatigue'>;
+export type AnswerModel = Pick<PopulationProfile, 'llm' | 'debate' | 'items' | 'fatigue'> &
+  Partial<Pick<PopulationProfile, 'careless' | 'copying'>>;
 
 const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
 
@@ -54,6 +57,7 @@ export function isHard(seed: string, key: string, entry: OracleEntry, model: Ans
 /** The one LLM's verdict on an item (every LLM-assisted worker gets the same one). */
 export function llmVerdict(seed: string, key: string, entry: OracleEntry, model: AnswerModel): Judgment {
   const u = hashUniform(seed, 'llm', key);
+  if (model.llm.accuracy !== undefined) return u < model.llm.accuracy ? entry.truth : flip(entry.truth);
   if (entry.check === true || entry.model === undefined)
     return u < (entry.check === true ? model.llm.checkAccuracy : 0.5) ? entry.truth : flip(entry.truth);
   return u < model.llm.agentAgreement ? entry.model : flip(entry.model);
@@ -88,6 +92,22 @@ function personJudgment(seed: string, worker: SimWorker, key: string, entry: Ora
   return hashUniform(seed, worker.workerId, key) < right ? entry.truth : flip(entry.truth);
 }
 
+/** Whether a careful-then-careless worker has passed their change point by this assignment. */
+export function hasTurnedCareless(worker: SimWorker, view: Pick<ItemView, 'assignmentsDone'>): boolean {
+  return worker.kind === 'careless' && worker.changeAfter !== undefined && (view.assignmentsDone ?? 0) >= worker.changeAfter;
+}
+
+/**
+ * A copier's answer: the pair's one answer on the item (the same for both members), right
+ * with the pair's accuracy, given `copying.rate` of the time; else their own at that accuracy.
+ */
+function copierJudgment(seed: string, worker: SimWorker, key: string, entry: OracleEntry, model: AnswerModel): Judgment {
+  const right = worker.accuracy.relevant;
+  const copies = hashUniform(seed, worker.workerId, key, 'copy') < (model.copying?.rate ?? 1);
+  const u = copies ? hashUniform(seed, 'pair', String(worker.pair ?? worker.workerId), key) : hashUniform(seed, worker.workerId, key);
+  return u < right ? entry.truth : flip(entry.truth);
+}
+
 /** Whether an LLM-assisted worker sends this item to the LLM (else judges it alone). */
 export function usesLlm(seed: string, worker: SimWorker, key: string): boolean {
   return worker.kind === 'llm' && hashUniform(seed, worker.workerId, key, 'paste') < worker.llmAgreement;
@@ -117,6 +137,15 @@ export function decide(
     case 'fatigue':
     case 'quitter':
       return personJudgment(seed, worker, key, entry, view, model);
+    case 'honest':
+      // checks and items alike, hard or not, whatever the debate says
+      return ownJudgment(worker, entry.truth, u);
+    case 'careless':
+      if (!hasTurnedCareless(worker, view)) return personJudgment(seed, worker, key, entry, view, model);
+      if (model.careless?.answer === 'yes' || model.careless?.answer === 'no') return model.careless.answer;
+      return hashUniform(seed, worker.workerId, key, 'careless') < 0.5 ? 'yes' : 'no';
+    case 'copier':
+      return copierJudgment(seed, worker, key, entry, model);
   }
 }
 

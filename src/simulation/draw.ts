@@ -22,6 +22,10 @@ export interface SimWorker {
   /** P(a qualification test question answered right). */
   qualificationSkill: number;
   profile: WorkerProfile;
+  /** Careful-then-careless workers: the assignments worked carefully before the change. */
+  changeAfter?: number;
+  /** Copiers: the pair they answer with (the pair's number, from 0). */
+  pair?: number;
 }
 
 const FAST_KINDS: readonly WorkerKind[] = ['spammer', 'alwaysYes', 'alwaysNo'];
@@ -41,7 +45,7 @@ export function seedTag(seed: string): string {
  * then shuffled by the seed.
  */
 export function dealKinds(profile: PopulationProfile, rng: Rng): WorkerKind[] {
-  const { spammer, alwaysYes, alwaysNo, llm, fatigue, quitter } = profile.shares;
+  const { spammer, alwaysYes, alwaysNo, llm, fatigue, quitter, honest, careless, copier } = profile.shares;
   const shares: [WorkerKind, number][] = [
     ['spammer', spammer],
     ['alwaysYes', alwaysYes],
@@ -49,7 +53,10 @@ export function dealKinds(profile: PopulationProfile, rng: Rng): WorkerKind[] {
     ['llm', llm],
     ['fatigue', fatigue],
     ['quitter', quitter],
-    ['diligent', Math.max(0, 1 - spammer - alwaysYes - alwaysNo - llm - fatigue - quitter)],
+    ['honest', honest],
+    ['careless', careless],
+    ['copier', copier],
+    ['diligent', Math.max(0, 1 - spammer - alwaysYes - alwaysNo - llm - fatigue - quitter - honest - careless - copier)],
   ];
   const exact = shares.map(([kind, s]) => ({ kind, n: s * profile.size }));
   const counts = exact.map((e) => Math.floor(e.n));
@@ -72,6 +79,12 @@ export function drawPopulation(profile: PopulationProfile): SimWorker[] {
   const tag = seedTag(profile.seed);
   const kinds = dealKinds(profile, seededRng(`${profile.seed}:kinds`));
   const width = String(profile.size - 1).length;
+  // copiers are paired in the order they were dealt
+  const pairOf = new Map<number, number>();
+  kinds.forEach((kind, index) => {
+    if (kind === 'copier') pairOf.set(index, Math.floor(pairOf.size / 2));
+  });
+  const uniform = (rng: Rng, r: { min: number; max: number }) => r.min + (r.max - r.min) * rng.next();
   return kinds.map((kind, index) => {
     const careRng = seededRng(`${profile.seed}:care:${index}`);
     const rng = seededRng(`${profile.seed}:worker:${index}`);
@@ -85,16 +98,30 @@ export function drawPopulation(profile: PopulationProfile): SimWorker[] {
           profile.profile.locales.map((l) => l.share),
         )
       ]!;
+    const pair = pairOf.get(index);
+    // the new kinds' own draws come from their own generators, so every earlier draw of a worker stays as it was
+    const own =
+      kind === 'honest'
+        ? uniform(seededRng(`${profile.seed}:honest:${index}`), profile.honest.accuracy)
+        : pair !== undefined
+          ? uniform(seededRng(`${profile.seed}:pair:${pair}`), profile.copying.accuracy)
+          : undefined;
+    const after = profile.careless.after;
+    const changeAfter =
+      kind === 'careless'
+        ? after.min + Math.floor(seededRng(`${profile.seed}:careless:${index}`).next() * (after.max - after.min + 1))
+        : undefined;
+    const drawn = {
+      relevant: beta(rng, profile.accuracy.relevant.alpha, profile.accuracy.relevant.beta),
+      notRelevant: beta(rng, profile.accuracy.notRelevant.alpha, profile.accuracy.notRelevant.beta),
+    };
     const fast = FAST_KINDS.includes(kind) ? profile.workTime.fastFactor : kind === 'llm' ? profile.llm.timeFactor : 1;
     return {
       index,
       workerId: `A${profile.idPrefix}${tag}${number}`,
       displayName: `sim-${profile.idPrefix.toLowerCase()}-${tag.toLowerCase()}-${number}`,
       kind,
-      accuracy: {
-        relevant: beta(rng, profile.accuracy.relevant.alpha, profile.accuracy.relevant.beta),
-        notRelevant: beta(rng, profile.accuracy.notRelevant.alpha, profile.accuracy.notRelevant.beta),
-      },
+      accuracy: own === undefined ? drawn : { relevant: own, notRelevant: own },
       llmAgreement: profile.llmAgreement,
       // drawn last, so that adding it left every earlier draw of a worker as it was
       careful: beta(careRng, profile.debate.careful.alpha, profile.debate.careful.beta),
@@ -111,6 +138,8 @@ export function drawPopulation(profile: PopulationProfile): SimWorker[] {
           submitted: approvalRate > 0 ? Math.max(approvedBefore, Math.round(approvedBefore / approvalRate)) : approvedBefore,
         },
       },
+      ...(changeAfter !== undefined && { changeAfter }),
+      ...(pair !== undefined && { pair }),
     };
   });
 }

@@ -21,7 +21,7 @@ export interface ForecastVote {
 
 export interface ForecastWorker {
   workerId: string;
-  /** The simulated worker's hidden kind (diligent, spammer, alwaysYes, alwaysNo, llm, fatigue, quitter). */
+  /** The simulated worker's hidden kind (diligent, spammer, alwaysYes, alwaysNo, llm, fatigue, quitter, honest, careless, copier). */
   kind: WorkerKind | 'unknown';
   assignments: number;
   discardedAssignments: number;
@@ -33,15 +33,19 @@ export interface ForecastWorker {
   /**
    * The simulated worker's true per-class accuracy on an item answered alone (P(yes | relevant),
    * P(no | not relevant)), before hard items, fatigue and the debate; null for LLM-assisted
-   * workers, whose answers follow the LLM's verdict per item.
+   * workers, whose answers follow the LLM's verdict per item, and careful-then-careless workers,
+   * whose accuracy changes at their change point.
    */
   trueAccuracy: { relevant: number; notRelevant: number } | null;
+  /** Careful-then-careless workers: the assignments they worked carefully before turning careless. */
+  changeAfter?: number;
 }
 
 /** A simulated worker's hidden parameters, as the forecast reports them. */
 export interface HiddenWorker {
   kind: WorkerKind;
   accuracy: { relevant: number; notRelevant: number };
+  changeAfter?: number;
 }
 
 export function trueAccuracy(w: HiddenWorker): ForecastWorker['trueAccuracy'] {
@@ -53,11 +57,15 @@ export function trueAccuracy(w: HiddenWorker): ForecastWorker['trueAccuracy'] {
     case 'alwaysNo':
       return { relevant: 0, notRelevant: 1 };
     case 'llm':
+    case 'careless':
       return null;
     default:
       return { relevant: round6(w.accuracy.relevant), notRelevant: round6(w.accuracy.notRelevant) };
   }
 }
+
+const changeAfterOf = (w: HiddenWorker | undefined): { changeAfter?: number } =>
+  w?.changeAfter === undefined ? {} : { changeAfter: w.changeAfter };
 
 export type Interval = [number, number];
 
@@ -268,6 +276,7 @@ export function buildForecast(f: ForecastInput): Forecast {
         const hidden = f.kinds.get(w.worker);
         return hidden ? trueAccuracy(hidden) : null;
       })(),
+      ...changeAfterOf(f.kinds.get(w.worker)),
     })),
     wallSeconds: tenths(f.wallSeconds),
     wall: {

@@ -11,6 +11,12 @@ const share = z.number().min(0).max(1);
 /** Beta(alpha, beta): mean alpha / (alpha + beta); larger alpha + beta, less spread. */
 const betaDistribution = z.object({ alpha: z.number().positive(), beta: z.number().positive() }).strict();
 
+/** Uniform on [min, max]: drawn per worker (or per pair). */
+const uniformRange = z
+  .object({ min: share, max: share })
+  .strict()
+  .refine((r) => r.min <= r.max, { message: 'min is above max', path: ['max'] });
+
 /**
  * The defaults of the fields that were once required, so that a file naming only `size`
  * and `shares` works as docs/population.md promises: the values of the default population
@@ -24,7 +30,18 @@ export const POPULATION_DEFAULTS = {
   medianSeconds: 45,
 } as const;
 
-export const WORKER_KINDS = ['diligent', 'spammer', 'alwaysYes', 'alwaysNo', 'llm', 'fatigue', 'quitter'] as const;
+export const WORKER_KINDS = [
+  'diligent',
+  'spammer',
+  'alwaysYes',
+  'alwaysNo',
+  'llm',
+  'fatigue',
+  'quitter',
+  'honest',
+  'careless',
+  'copier',
+] as const;
 export type WorkerKind = (typeof WORKER_KINDS)[number];
 
 export const populationSchema = z
@@ -62,9 +79,18 @@ export const populationSchema = z
         fatigue: share.default(0),
         /** Diligent answers, but return or abandon most of what they accept (`quitRate`). */
         quitter: share.default(0),
+        /** Honest: answer every item, attention checks included, right with one accuracy of their own (see `honest`); the debate does not move them. */
+        honest: share.default(0),
+        /** Careful, then careless from a change point on (see `careless`). */
+        careless: share.default(0),
+        /** Copiers: paired, each pair answers from one shared source (see `copying`). */
+        copier: share.default(0),
       })
       .strict()
-      .refine((s) => s.spammer + s.alwaysYes + s.alwaysNo + s.llm + s.fatigue + s.quitter <= 1 + 1e-9, 'the shares add up to more than 1')
+      .refine(
+        (s) => s.spammer + s.alwaysYes + s.alwaysNo + s.llm + s.fatigue + s.quitter + s.honest + s.careless + s.copier <= 1 + 1e-9,
+        'the shares add up to more than 1',
+      )
       .prefault({}),
     /**
      * Diligent workers' accuracy, drawn per worker for each true class: `relevant` is the
@@ -97,6 +123,12 @@ export const populationSchema = z
         commentShare: share.default(0.1),
         /** The chance that the LLM follows a hidden instruction its input carried (a canary) and repeats its code word. */
         canaryEcho: share.default(0.5),
+        /**
+         * When set, the LLM is right this often on every item, attention checks and escalated
+         * items alike, whatever the debating agents said (a model other than the debate's);
+         * `checkAccuracy` and `agentAgreement` then do not apply.
+         */
+        accuracy: share.optional(),
       })
       .strict()
       .prefault({}),
@@ -129,6 +161,38 @@ export const populationSchema = z
     /** Fatigue workers: accuracy (above chance) shrinks by `perItem` for every item done in a visit, down to `floor` of it. */
     fatigue: z
       .object({ perItem: share.default(0.03), floor: share.default(0.2) })
+      .strict()
+      .prefault({}),
+    /** Honest workers: each draws one accuracy, uniform on this range, for checks and items of both classes alike. */
+    honest: z
+      .object({ accuracy: uniformRange.default({ min: 0.8, max: 0.97 }) })
+      .strict()
+      .prefault({}),
+    /**
+     * Careful-then-careless workers: they answer as diligent workers (their accuracy drawn from
+     * `accuracy`) for their first N assignments, N drawn per worker uniformly among the
+     * integers of `after`; from their (N+1)th assignment on they answer `answer` (`random`:
+     * yes or no with even odds; `yes`, `no`: always that) at the fast workers' pace (`workTime.fastFactor`).
+     */
+    careless: z
+      .object({
+        after: z
+          .object({ min: z.number().int().min(0).max(10_000), max: z.number().int().min(0).max(10_000) })
+          .strict()
+          .refine((r) => r.min <= r.max, { message: 'min is above max', path: ['max'] })
+          .default({ min: 2, max: 6 }),
+        answer: z.enum(['random', 'yes', 'no']).default('random'),
+      })
+      .strict()
+      .prefault({}),
+    /**
+     * Copiers, paired in the order they were dealt (an odd one out works alone): a pair has
+     * one accuracy, drawn uniformly from `accuracy`, and one answer per item, right with that
+     * accuracy (checks included); each member gives the pair's answer `rate` of the time, else
+     * their own answer at the same accuracy.
+     */
+    copying: z
+      .object({ accuracy: uniformRange.default({ min: 0.6, max: 0.8 }), rate: share.default(1) })
       .strict()
       .prefault({}),
     /** Page events of people working on their own (every worker on an item not sent to an LLM): per item, the chance of leaving the page once (another tab, a message) and of copying some text (to look a term up). */

@@ -11,7 +11,7 @@ import {
   type HitSummary,
   type RunningMarketplace,
 } from '@qrelay/marketplace';
-import { decide, testAnswers, type Judgment, type OracleEntry } from './decide.js';
+import { decide, hasTurnedCareless, testAnswers, type Judgment, type OracleEntry } from './decide.js';
 import { drawPopulation, type SimWorker } from './draw.js';
 import { Browser } from './browser.js';
 import { carriesOwnMark, fillPageForm, pageTemplate, readPageForm, type PageForm } from './form.js';
@@ -73,6 +73,8 @@ interface Runtime {
   asked: Set<string>;
   /** Items done in the current visit (fatigue). */
   itemsThisVisit: number;
+  /** Assignments worked in this run (careful-then-careless workers' change point). */
+  assignmentsWorked: number;
 }
 
 export interface KindTally {
@@ -275,6 +277,7 @@ export class Simulation {
       remaining: 0,
       asked: new Set(),
       itemsThisVisit: 0,
+      assignmentsWorked: 0,
     }));
     this.arrivals = seededRng(`${seed}:arrivals`);
     this.agenda.clear();
@@ -513,12 +516,15 @@ export class Simulation {
     const comments = new Map<string, string>();
     const judged: { key: string; answer: Judgment }[] = [];
     let seconds = 0;
+    const assignmentsDone = r.assignmentsWorked++;
+    // past their change point a careful-then-careless worker no longer reads: the fast workers' pace
+    const pace = hasTurnedCareless(w, { assignmentsDone }) ? this.profile!.workTime.fastFactor : 1;
     for (const item of form.items) {
-      const ms = logNormal(r.rng, w.medianItemSeconds, w.itemSigma) * 1000;
+      const ms = logNormal(r.rng, w.medianItemSeconds, w.itemSigma) * 1000 * pace;
       timers.set(item.key, ms);
       seconds += ms / 1000;
       if (item.values.length === 0) continue;
-      const view = { itemsDone: r.itemsThisVisit++, ...(item.arguments ? { arguments: item.arguments } : {}) };
+      const view = { itemsDone: r.itemsThisVisit++, assignmentsDone, ...(item.arguments ? { arguments: item.arguments } : {}) };
       const decided = decide(this.profile!.seed, w, item.key, this.oracle.get(item.key), view, this.profile!);
       const value = item.values.includes(decided) ? decided : item.values[0]!;
       const trace = itemTrace(this.profile!.seed, w, item.key, this.oracle.get(item.key), item.hiddenText, this.profile!);
