@@ -13,6 +13,9 @@
  *   node --import tsx bench/simulate.ts --scale paper     # 1,014, 2,028, 4,056 cases (the 4x run is the paper's)
  *   node --import tsx bench/simulate.ts 500               # 4,056 cases; 500, 1,000, 2,000
  *   node --import tsx bench/simulate.ts --lifecycle [n]   # the bars/scale check alone: n cases (default 4,056), each phase
+ * At the paper's scale it also runs ten times the paper (40,560 cases, a BRIDGE-sized batch,
+ * as the `bars/scale-10x` check does), with rows against its targets: the whole lifecycle
+ * within TEN_X_SECONDS, the simulate process's peak RSS within TEN_X_PEAK_MIB.
  * The cases are the sample's 270, repeated under new query ids, with their true labels;
  * the sample's gold pool; the default population (samples/population.json), 3 votes per case.
  */
@@ -30,6 +33,9 @@ const sizeArg = args.find((a) => /^\d+$/.test(a));
 const PAPER_CASES = 4056;
 const GOAL_SECONDS = 60;
 const BAR_SECONDS = 90;
+const TEN_X_CASES = 10 * PAPER_CASES;
+const TEN_X_SECONDS = 300;
+const TEN_X_PEAK_MIB = 1536;
 
 /** Both packages' builds, as `npm install` makes them (the marketplace's first: qrelay's imports it). */
 async function build(): Promise<void> {
@@ -62,6 +68,34 @@ function lifecycleRows(r: LifecycleRun): BenchRow[] {
   ];
 }
 
+/** Ten times the paper: the lifecycle's wall time and the simulate process's peak RSS against their targets. */
+function tenTimesRows(r: LifecycleRun): BenchRow[] {
+  const peak = r.commands.find((c) => c.name === 'simulate')?.peakMiB ?? null;
+  const load = `load ${r.load[0].toFixed(1)}`;
+  return [
+    {
+      figure: `lifecycle wall time, import + simulate of ${r.cases} cases (10x the paper, ${load})`,
+      ours: totalOf(r),
+      peer: 'target (bars/scale-10x)',
+      theirs: TEN_X_SECONDS,
+      unit: 's',
+      better: 'lower',
+    },
+    ...(peak !== null
+      ? [
+          {
+            figure: `peak RSS of qrelay simulate, ${r.cases} cases (10x the paper)`,
+            ours: peak,
+            peer: 'target (bars/scale-10x)',
+            theirs: TEN_X_PEAK_MIB,
+            unit: 'MiB',
+            better: 'lower' as const,
+          },
+        ]
+      : []),
+  ];
+}
+
 function printRun(r: LifecycleRun): void {
   const f = r.forecast;
   for (const line of describeLifecycle(r)) console.log(line);
@@ -80,7 +114,7 @@ if (lifecycleOnly) {
   console.log(`the bars/scale lifecycle: qrelay import + qrelay simulate --json of ${cases} cases with gold, ${where}`);
   const r = await runLifecycle(cases);
   printRun(r);
-  reportRows(lifecycleRows(r));
+  reportRows([...lifecycleRows(r), ...(cases === TEN_X_CASES ? tenTimesRows(r) : [])]);
 } else {
   const base = Number(sizeArg ?? (paper ? 1014 : 135));
   console.log(
@@ -95,6 +129,8 @@ if (lifecycleOnly) {
   const paperRun = runs.find((r) => r.cases === PAPER_CASES) ?? (await runLifecycle(PAPER_CASES));
   if (!runs.includes(paperRun)) printRun(paperRun);
   const first = runs[0]!;
+  const tenTimes = paper ? await runLifecycle(TEN_X_CASES) : undefined;
+  if (tenTimes) printRun(tenTimes);
   reportRows([
     ...lifecycleRows(paperRun),
     ...runs.slice(1).map((r, i): BenchRow => ({
@@ -105,5 +141,6 @@ if (lifecycleOnly) {
       unit: 's',
       better: 'lower',
     })),
+    ...(tenTimes ? tenTimesRows(tenTimes) : []),
   ]);
 }
