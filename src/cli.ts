@@ -2,7 +2,7 @@
 // first: schemas made by any later import take .openapi()
 import './zod-openapi.js';
 import { Command } from 'commander';
-import { reportFailure } from './cli/run.js';
+import { reportFailure, stopEarlyOnSignal } from './cli/run.js';
 import { version } from './version.js';
 
 // qrelay targets Node 20 (package-lock pins an SDK that supports it); the SDK's multi-line
@@ -51,6 +51,16 @@ async function registers(command: string | undefined): Promise<Register[]> {
     import('./cli/reputation.js').then((m) => m.registerReputation),
   ]);
 }
+
+/** The long-running commands, as the line printed on Ctrl-C names their next start. */
+const LONG_RUNNING = new Map([
+  ['start', '`npm start`'],
+  ['demo', '`qrelay demo`'],
+  ['serve', '`qrelay serve`'],
+]);
+const longRunning = LONG_RUNNING.get(process.argv[2] ?? '');
+// Ctrl-C while such a command loads its modules says so too (cli/lifecycle.ts takes over once it runs)
+if (longRunning) stopEarlyOnSignal(longRunning);
 
 // the command is the first argument (the program has no options of its own but --version and --help)
 registers(process.argv[2])

@@ -2,6 +2,7 @@
 import { MarketplaceUserError } from '@qrelay/marketplace/errors';
 import { lostDatabaseError, lostDatabaseMessage } from '../db/lost.js';
 import { UserError, errorMessage } from '../errors.js';
+import { stopLine } from './stop-line.js';
 
 /** Exit codes: 1 for every failure a person can act on, 2 for usage errors (commander). */
 export function reportFailure(err: unknown): never {
@@ -20,15 +21,51 @@ export function reportFailure(err: unknown): never {
   process.exit(1);
 }
 
-/** Wraps a command action so every failure ends as one clear line and a non-zero exit. */
+/** Set once Ctrl-C (SIGINT, SIGTERM) has begun a shutdown: see `action`. */
+let stopping = false;
+
+/**
+ * Wraps a command action so every failure ends as one clear line and a non-zero exit. A
+ * failure during a shutdown is left to it: on a terminal, Ctrl-C also reaches the dev
+ * database this process starts, so a start cut short fails with "the dev database
+ * exited", and the shutdown's own line says what stopped.
+ */
 export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
       await fn(...args);
     } catch (err) {
-      reportFailure(err);
+      if (!stopping) reportFailure(err);
     }
   };
+}
+
+let respond: ((signal: NodeJS.Signals) => void) | undefined;
+
+/**
+ * What SIGINT and SIGTERM do from now on. One listener each for the process's life, which
+ * calls the latest response: removing a listener (the last one) closes Node's watcher of
+ * that signal, and a signal that had arrived but was not yet dispatched is then lost.
+ */
+function respondToSignals(response: (signal: NodeJS.Signals) => void): void {
+  if (respond === undefined) {
+    const dispatch = (signal: NodeJS.Signals) => respond?.(signal);
+    process.on('SIGINT', dispatch);
+    process.on('SIGTERM', dispatch);
+  }
+  respond = response;
+}
+
+/**
+ * Ctrl-C before a long-running command has its lifecycle (while its modules load, seconds
+ * on a busy machine, when Node would end it without a word): nothing runs yet, so it exits
+ * at once with the one line. `onShutdownSignal` takes over from it.
+ */
+export function stopEarlyOnSignal(command: string): void {
+  respondToSignals(() => {
+    process.stderr.write(`qrelay: ${stopLine([], `the next ${command} starts again`)}\n`);
+    process.exit(0);
+  });
 }
 
 /**
@@ -36,7 +73,6 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): 
  * the next start continues) and exits; a second signal exits at once.
  */
 export function onShutdownSignal(close: () => Promise<string>): void {
-  let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) {
       process.stderr.write(`qrelay: second ${signal}, exiting without waiting\n`);
@@ -51,6 +87,5 @@ export function onShutdownSignal(close: () => Promise<string>): void {
       (err: unknown) => reportFailure(err),
     );
   };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+  respondToSignals(handler);
 }
