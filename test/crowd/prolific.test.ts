@@ -6,7 +6,7 @@ import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { collectBatch } from '../../src/pipeline/collect.js';
-import { publishBatch } from '../../src/pipeline/publish.js';
+import { dryRunPublish, publishBatch } from '../../src/pipeline/publish.js';
 import { batchReport } from '../../src/export/batch-report.js';
 import { requireBatch } from '../../src/batches/index.js';
 import { DEV_MARKETPLACE_PROLIFIC_TOKEN } from '@qrelay/marketplace/config';
@@ -190,6 +190,12 @@ describe('--target prolific on the bundled marketplace', () => {
   it('refuses a task link qrelay did not sign, and a session that was never opened', async () => {
     const ctx = testContext(h.db, env);
     await importSampleBatch(ctx, dir, 'pro-b', 4, 44);
+    // the dream preset on Prolific: its requirements as filters where one exists, the exam named as having none, Prolific's fees
+    const dry = await dryRunPublish(ctx, 'pro-b', { preset: 'dream', target: 'prolific' }, 'local');
+    expect(dry.text).toContain('eligibility on Prolific: approval_rate, approval_numbers');
+    expect(dry.text).toMatch(/not on Prolific: .*dream-exam qualification test has no Prolific equivalent/);
+    expect(dry.text).toContain("cost quote (every assignment approved; Prolific's fees):");
+    expect(dry.plan.quote.feePerAssignment).toBe(33);
     await publishBatch(ctx, 'pro-b', { preset: 'quick', target: 'prolific' }, 'local');
     const forged = await fetch(`${publicUrl}/tasks/pro-b/0?sig=AAAAAAAAAAAAAAAAAAAAAAAA&PROLIFIC_PID=a&STUDY_ID=b&SESSION_ID=c`);
     expect(forged.status).toBe(403);
