@@ -1,7 +1,15 @@
 import { compareIds } from './ids.js';
 import { labelShifts, type LabelDraws, type LabelShift } from './label-draws.js';
 import { competitionRanks, kendallTauAP, kendallTauB } from './kendall.js';
-import { isPairMeasure, lexicalOrder, measureQuery, prepareQrels, type Measure, type PreparedQrels } from './measures.js';
+import {
+  isPairMeasure,
+  lexicalOrder,
+  measureQuery,
+  prepareQrels,
+  type Measure,
+  type PreparedQrels,
+  type QueryContext,
+} from './measures.js';
 import type { Qrels, RankedDoc, Run } from './types.js';
 
 /**
@@ -152,15 +160,23 @@ export function evaluateSystem(ctx: EvaluationContext, system: SystemInput): Sys
     means[m.id] = { base: v.base && definedMean(v.base), new: definedMean(v.new) };
   }
   if (!ctx.labels) return { system: system.name, means, values };
+  // a query's draws come one after another: its ranking and lexical order are sorted once for all of them
+  let query: { index: number; ranking: readonly RankedDoc[]; options: QueryContext } | undefined;
   const shifts = labelShifts(
     ctx.labels,
     ctx.measures.length,
     (m, i) => values[ctx.measures[m]!.id]!.new[i]!,
     (q, judgments) => {
-      const qid = ctx.queryIds[q.index]!;
-      const ranking = system.run.get(qid) ?? NO_RANKING;
-      const lexical = [...ranking].sort(lexicalOrder);
-      const options = { relLevel: ctx.relLevel, lexical, base: ctx.base.get(qid) };
+      if (query?.index !== q.index) {
+        const qid = ctx.queryIds[q.index]!;
+        const ranking = system.run.get(qid) ?? NO_RANKING;
+        query = {
+          index: q.index,
+          ranking,
+          options: { relLevel: ctx.relLevel, lexical: [...ranking].sort(lexicalOrder), base: ctx.base.get(qid) },
+        };
+      }
+      const { ranking, options } = query;
       return ctx.measures.map((m) => measureQuery(m, ranking, judgments, options));
     },
   );

@@ -201,25 +201,30 @@ export interface LabelShift {
   resampled: Float64Array;
 }
 
-/** One query's judgments under draw d, or null when the draw leaves every label as the qrels have it. */
-function drawnJudgments(q: DoubtfulQuery, draws: LabelDraws, d: number): { key: string; judgments: () => QueryJudgments } | null {
-  const row = d * draws.pairs + q.offset;
-  let key = '';
-  for (let j = 0; j < q.docs.length; j++) {
-    const grade = draws.relevant[row + j] ? q.relevantGrade[j]! : q.notRelevantGrade[j]!;
-    if (grade !== q.grades.get(q.docs[j]!)) key += `${j},`;
+const drawnGrade = (q: DoubtfulQuery, draws: LabelDraws, d: number, j: number) =>
+  draws.relevant[d * draws.pairs + q.offset + j] ? q.relevantGrade[j]! : q.notRelevantGrade[j]!;
+
+/**
+ * Which of a query's labels draw d changes: a bit mask (a number, allocating nothing, up to
+ * 30 pairs in doubt) or the changed pairs' indices; 0 or '' when it changes none.
+ */
+function changedKey(q: DoubtfulQuery, draws: LabelDraws, d: number): number | string {
+  if (q.docs.length <= 30) {
+    let mask = 0;
+    for (let j = 0; j < q.docs.length; j++) if (drawnGrade(q, draws, d, j) !== q.grades.get(q.docs[j]!)) mask |= 1 << j;
+    return mask;
   }
-  if (key === '') return null;
-  return {
-    key,
-    judgments: () => {
-      const grades = new Map(q.grades);
-      for (let j = 0; j < q.docs.length; j++)
-        grades.set(q.docs[j]!, draws.relevant[row + j] ? q.relevantGrade[j]! : q.notRelevantGrade[j]!);
-      const sortedGrades = [...grades.values()].sort((a, b) => b - a);
-      return { grades, sortedGrades, idealGains: sortedGrades.filter((g) => g > 0) };
-    },
-  };
+  let key = '';
+  for (let j = 0; j < q.docs.length; j++) if (drawnGrade(q, draws, d, j) !== q.grades.get(q.docs[j]!)) key += `${j},`;
+  return key;
+}
+
+/** One query's judgments under draw d. */
+function drawnJudgments(q: DoubtfulQuery, draws: LabelDraws, d: number): QueryJudgments {
+  const grades = new Map(q.grades);
+  for (let j = 0; j < q.docs.length; j++) grades.set(q.docs[j]!, drawnGrade(q, draws, d, j));
+  const sortedGrades = [...grades.values()].sort((a, b) => b - a);
+  return { grades, sortedGrades, idealGains: sortedGrades.filter((g) => g > 0) };
 }
 
 /**
@@ -240,15 +245,15 @@ export function labelShifts(
   }));
   const samples = draws.counts.length / Math.max(1, draws.queries.length);
   draws.queries.forEach((q, u) => {
-    const seen = new Map<string, Float64Array>();
+    const seen = new Map<number | string, Float64Array>();
     for (let d = 0; d < draws.draws; d++) {
-      const drawn = drawnJudgments(q, draws, d);
-      if (!drawn) continue;
-      let change = seen.get(drawn.key);
+      const key = changedKey(q, draws, d);
+      if (key === 0 || key === '') continue;
+      let change = seen.get(key);
       if (!change) {
-        const values = valuesUnder(q, drawn.judgments());
+        const values = valuesUnder(q, drawnJudgments(q, draws, d));
         change = Float64Array.from({ length: measures }, (_, m) => values[m]! - current(m, q.index));
-        seen.set(drawn.key, change);
+        seen.set(key, change);
       }
       const weight = d < samples ? draws.counts[d * draws.queries.length + u]! : 0;
       for (let m = 0; m < measures; m++) {
