@@ -3,7 +3,7 @@ import { formAnswersXml } from '@qrelay/marketplace';
 import type { AppContext } from '../api/context.js';
 import type { HitDoc, HitQuestionDoc } from '../db/models/index.js';
 import { pipelineModels } from '../db/models/index.js';
-import { completionCode, completionUrl, taskModels, taskSecret, validSignature, type TaskSessionDoc } from './store.js';
+import { completionCode, completionUrl, isDuplicateKey, taskModels, taskSecret, validSignature, type TaskSessionDoc } from './store.js';
 
 /**
  * qrelay's own task pages, for platforms that link to external pages (Prolific) and for
@@ -77,11 +77,16 @@ export function tasksRouter(ctx: AppContext): Router {
     if (hit.hitId !== study)
       return refuse(res, 403, `this task belongs to another study than ${study}: open the study again from Prolific`);
     const now = new Date();
-    await models.sessions.updateOne(
-      { _id: session },
-      { $setOnInsert: { batch, index, study, participant, startedAt: now, answerXml: null, submittedAt: null } },
-      { upsert: true },
-    );
+    try {
+      await models.sessions.updateOne(
+        { _id: session },
+        { $setOnInsert: { batch, index, study, participant, startedAt: now, answerXml: null, submittedAt: null } },
+        { upsert: true },
+      );
+    } catch (err) {
+      // the same arrival twice at once (a double click): the first one's record stands
+      if (!isDuplicateKey(err)) throw err;
+    }
     const stored = await models.sessions.findById(session).lean<TaskSessionDoc>();
     if (!stored || stored.participant !== participant || stored.batch !== batch || stored.index !== index) {
       return refuse(res, 409, `session ${session} belongs to another participant or task: open the study again from Prolific`);

@@ -77,14 +77,20 @@ export function taskModels(connection: Connection): TaskModels {
 
 /** The signing secret, made by the first process that needs it (every later one reads the same). */
 export async function taskSecret(models: TaskModels): Promise<string> {
-  const doc = await models.keys.findOneAndUpdate(
-    { _id: 'hmac' },
-    { $setOnInsert: { secret: randomBytes(32).toString('base64url') } },
-    { upsert: true, returnDocument: 'after' },
-  );
-  if (!doc) throw new Error('task_keys: the signing secret could not be stored');
-  return doc.secret;
+  const known = await models.keys.findById('hmac').lean<KeyDoc>();
+  if (known) return known.secret;
+  try {
+    await models.keys.create({ _id: 'hmac', secret: randomBytes(32).toString('base64url') });
+  } catch (err) {
+    // another process made it first: everyone uses that one
+    if (!isDuplicateKey(err)) throw err;
+  }
+  const made = await models.keys.findById('hmac').lean<KeyDoc>();
+  if (!made) throw new Error('task_keys: the signing secret could not be stored');
+  return made.secret;
 }
+
+export const isDuplicateKey = (err: unknown): boolean => (err as { code?: number }).code === 11000;
 
 const mac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest();
 
