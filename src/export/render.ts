@@ -1,6 +1,6 @@
 import { quote, type MergeConflict, type MergeCounts } from '../qrels/index.js';
 import { describeUnresolved } from './human-labels.js';
-import type { ExportQrelsResult } from './qrels-export.js';
+import type { ExportQrelsResult, PosteriorSummary } from './qrels-export.js';
 
 /** What `qrelay export-qrels` prints (pure). `--json` prints the result object instead. */
 
@@ -36,6 +36,12 @@ export function describeConflict(c: MergeConflict): string {
   return `query ${quote(c.query_id)} chunk ${quote(c.doc_id)}: base ${judged(c.base)}, consensus ${judged(c.consensus)}, human ${judged(c.human)} -> kept ${c.kept.source} (${c.kept.rel})`;
 }
 
+function posteriorLine(format: ExportQrelsResult['out']['format'], p: PosteriorSummary): string {
+  if (format !== 'jsonl') return `p_relevant: not written (${format} has no field for it; use --format jsonl)`;
+  const bound = `${(p.voteError * 100).toFixed(1)}% per vote`;
+  return `p_relevant: crowd labels from Dawid–Skene, no surer than a majority at the gold error bound (${p.gold.wrong} of ${p.gold.checks} check answers wrong: ≤ ${bound}); consensus ${p.consensusConfidence}, LLM adjudicator ${p.adjudicatorConfidence}; base 1 or 0`;
+}
+
 export function renderExportSummary(r: ExportQrelsResult): string {
   const s = r.summary;
   const consensus = `${r.consensus.fromBatch} from the batch${r.consensus.fromFile !== null ? ` + ${r.consensus.fromFile} from ${r.consensus.file}` : ''}`;
@@ -43,6 +49,7 @@ export function renderExportSummary(r: ExportQrelsResult): string {
     `batch ${r.batch}${r.simulated ? " (simulated: its human labels are a simulated crowd's)" : ''}: wrote ${r.out.file} (${r.out.format}, ${r.out.pairs} pairs)`,
     `labels: ${r.aggregate.aggregate === 'ds' ? 'Dawid–Skene (source human-dawid-skene)' : 'majority of 3 (source human-majority)'}, because ${r.aggregate.reason}`,
     `inputs: base ${r.base.file} (${r.base.format}, ${r.base.pairs} pairs); consensus labels ${consensus}; human labels ${r.human.labels} (${r.human.unresolved.length} unresolved, not written)`,
+    ...(r.posterior ? [posteriorLine(r.out.format, r.posterior)] : []),
     '',
     ...table([
       ['', 'labelled', 'holes filled', 'flips', 'unchanged', 'new non-relevant', 'by humans', 'by consensus'],

@@ -134,8 +134,10 @@ function labelDoubtLines(m: MeasureResult, s: SignificanceReport, newPairs: Pair
   lines.push(`comparisons that depend on the labels (the order reverses in more than ${LABEL_DEPENDENT * 100}% of the label draws):`);
   for (const x of doubtful) {
     const ahead = x.meanDifference >= 0 ? [x.a, x.b] : [x.b, x.a];
+    // a significant verdict the labels can reverse is the conclusion most worth a warning
+    const verdict = x.pHolm !== null && x.pHolm < SIGNIFICANT ? ` (significant, Holm p ${p(x.pHolm)}, yet)` : '';
     lines.push(
-      `  ${shown(ahead[0]!)} ahead of ${shown(ahead[1]!)} by ${Math.abs(x.meanDifference).toFixed(4)}: reversed in ${(x.pFlip! * 100).toFixed(1)}% of the draws, so this order rests on labels in doubt`,
+      `  ${shown(ahead[0]!)} ahead of ${shown(ahead[1]!)} by ${Math.abs(x.meanDifference).toFixed(4)}${verdict}: reversed in ${(x.pFlip! * 100).toFixed(1)}% of the draws, so this order rests on labels in doubt`,
     );
   }
   return lines;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportQrels } from '../../src/export/index.js';
+import { exportQrels, renderExportSummary } from '../../src/export/index.js';
 import { expireBatch } from '../../src/pipeline/expire.js';
 import { importFile } from '../../src/pipeline/import.js';
 import { publishBatch } from '../../src/pipeline/publish.js';
@@ -50,6 +50,7 @@ describe('qrelay export-qrels --posterior', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Line);
+    expect(renderExportSummary(result)).toMatch(/p_relevant: crowd labels from Dawid–Skene, .*0 of \d+ check answers wrong/);
     for (const l of lines) expect(l.p_relevant).toBeTypeOf('number');
     const of = (q: string, d: string) => lines.find((l) => l.query_id === q && l.doc_id === d)!;
     expect(of('q-base', 'd-base').p_relevant).toBe(1);
@@ -69,6 +70,7 @@ describe('qrelay export-qrels --posterior', () => {
     await exportQrels(ctx, { batch: BATCH, base, consensus, out: trecPlain });
     const withFlag = await exportQrels(ctx, { batch: BATCH, base, consensus, out: trecPosterior, posterior: true });
     expect(withFlag.out.format).toBe('trec');
+    expect(renderExportSummary(withFlag)).toContain('p_relevant: not written (trec has no field for it; use --format jsonl)');
     expect(readFileSync(trecPosterior, 'utf8')).toBe(readFileSync(trecPlain, 'utf8'));
   });
 });
