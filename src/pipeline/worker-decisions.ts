@@ -175,7 +175,9 @@ async function liftStops(
     };
     await audit.updateOne({ _id }, { $setOnInsert: entry }, { upsert: true });
     // repeat-safe: revoked only while held, the decision deleted last (a crash before it lifts again)
-    if (known && holders.has(workerId))
+    // a platform without qualification types (Prolific) holds the stop on its block list
+    if (!backend.qualifications) await backend.unblockWorker(workerId, reason);
+    else if (known && holders.has(workerId))
       await blockedQualifications(backend).revokeQualification(known.qualificationTypeId, workerId, reason);
     const unreached = await backend.notifyWorkers([workerId], LIFTED_SUBJECT, LIFTED_TEXT);
     await ctx.models.workerDecisions.deleteOne({ _id: decision._id });
