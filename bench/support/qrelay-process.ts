@@ -65,3 +65,14 @@ export function writeSampleCases(dir: string, cases: number): { cases: string; t
   writeFileSync(join(dir, 'truth.jsonl'), `${truth.join('\n')}\n`);
   return { cases: join(dir, 'cases.jsonl'), truth: join(dir, 'truth.jsonl') };
 }
+
+/** Imports `cases` (escalations) and the sample's gold pool into `batch`. */
+export async function importSampleBatch(env: NodeJS.ProcessEnv, batch: string, cases: string): Promise<void> {
+  for (const [file, kind] of [
+    [cases, 'escalations'],
+    [join(paths.samples, 'gold.jsonl'), 'gold'],
+  ] as const) {
+    const r = await runQrelay(env, ['import', file, '--batch', batch, '--kind', kind]);
+    if (r.code !== 0) throw new Error(`qrelay import exited with ${r.code}: ${r.stdout}`);
+  }
+}
