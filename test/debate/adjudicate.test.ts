@@ -8,8 +8,8 @@ import { collectBatch } from '../../src/pipeline/collect.js';
 import { expireBatch } from '../../src/pipeline/expire.js';
 import { importFile } from '../../src/pipeline/import.js';
 import { publishBatch } from '../../src/pipeline/publish.js';
-import { newWorker, useMarketplace } from '../marketplace/support.js';
-import { sampleLines, tempDir, testContext, work, writeLines } from '../pipeline/support.js';
+import { useMarketplace } from '../marketplace/support.js';
+import { answerAgreedAndTied, sampleLines, tempDir, testContext, writeLines } from '../pipeline/support.js';
 import { runCli } from '../support/cli.js';
 import { agentJson, startOpenAiServer, type OpenAiServer } from '../support/openai-server.js';
 
@@ -49,12 +49,7 @@ beforeAll(async () => {
   await publishBatch(ctx, BATCH, { preset: 'quick', target: h.running.url }, 'local');
   const hit1 = await ctx.models.hits.findById(`${BATCH}|1`).lean();
   tied = hit1!.items.filter((i): i is PlannedItem & { kind: 'real' } => i.kind === 'real')[0]!;
-  for (let w = 0; w < 3; w++)
-    await work(h.running, ctx, `${BATCH}|0`, (await newWorker(h)).workerId, (item, t) => (item.kind === 'check' ? item.expected : t!));
-  await work(h.running, ctx, `${BATCH}|1`, (await newWorker(h)).workerId, (item, t) => (item.kind === 'check' ? item.expected : t!));
-  await work(h.running, ctx, `${BATCH}|1`, (await newWorker(h)).workerId, (item, t) =>
-    item.kind === 'check' ? item.expected : item.position === tied.position ? flip(t!) : t!,
-  );
+  await answerAgreedAndTied(h, ctx, BATCH, tied);
   await collectBatch(ctx, BATCH);
   await expireBatch(ctx, BATCH);
 }, 180_000);

@@ -9,8 +9,8 @@ import { importFile } from '../../src/pipeline/import.js';
 import { publishBatch } from '../../src/pipeline/publish.js';
 import { collectBatch } from '../../src/pipeline/collect.js';
 import { readQrels } from '../../src/qrels/index.js';
-import { newWorker, useMarketplace } from '../marketplace/support.js';
-import { sampleLines, tempDir, testContext, work, writeLines } from '../pipeline/support.js';
+import { useMarketplace } from '../marketplace/support.js';
+import { answerAgreedAndTied, sampleLines, tempDir, testContext, writeLines } from '../pipeline/support.js';
 import { runCli, stderrLines } from '../support/cli.js';
 
 /**
@@ -62,12 +62,7 @@ async function setUp(): Promise<Scenario> {
     { batch: BATCH, kind: 'consensus' },
   );
 
-  for (let w = 0; w < 3; w++)
-    await work(h.running, ctx, `${BATCH}|0`, (await newWorker(h)).workerId, (item, t) => (item.kind === 'check' ? item.expected : t!));
-  await work(h.running, ctx, `${BATCH}|1`, (await newWorker(h)).workerId, (item, t) => (item.kind === 'check' ? item.expected : t!));
-  await work(h.running, ctx, `${BATCH}|1`, (await newWorker(h)).workerId, (item, t) =>
-    item.kind === 'check' ? item.expected : item.position === tied.position ? flip(t!) : t!,
-  );
+  await answerAgreedAndTied(h, ctx, BATCH, tied);
   await collectBatch(ctx, BATCH);
   await expireBatch(ctx, BATCH);
 

@@ -11,6 +11,7 @@ import type { Judgment } from '../../src/domain/cases.js';
 import type { PlannedItem } from '../../src/hits/index.js';
 import type { SimulatedMarketplace } from '../../src/simulation/index.js';
 import type { TestDatabase } from '../support/db.js';
+import { newWorker, type MarketplaceHarness } from '../marketplace/support.js';
 
 /** Fast retries for tests (the real policy waits up to 20 s between attempts). */
 export const TEST_RETRY: RetryPolicy = { maxAttempts: 12, baseDelayMs: 5, maxDelayMs: 100 };
@@ -77,4 +78,17 @@ export async function work(
   }
   await running.workers.submitAssignment(workerId, view.assignmentId, fields);
   return view.assignmentId;
+}
+
+/**
+ * A small batch's answers with one item agreed and one tied: three workers answer HIT 0 as
+ * the truth says, two answer HIT 1 and the second flips `tied`. Checks are answered right.
+ */
+export async function answerAgreedAndTied(h: MarketplaceHarness, ctx: PipelineContext, batch: string, tied: Pick<PlannedItem, 'position'>) {
+  const right: Answerer = (item, t) => (item.kind === 'check' ? item.expected : t!);
+  for (let w = 0; w < 3; w++) await work(h.running, ctx, `${batch}|0`, (await newWorker(h)).workerId, right);
+  await work(h.running, ctx, `${batch}|1`, (await newWorker(h)).workerId, right);
+  await work(h.running, ctx, `${batch}|1`, (await newWorker(h)).workerId, (item, t) =>
+    item.kind === 'check' ? item.expected : item.position === tied.position ? (t === 'yes' ? 'no' : 'yes') : t!,
+  );
 }
