@@ -1,5 +1,5 @@
 import { UserError } from '../errors.js';
-import { quote, type IndexedVotes, type Vote } from './votes.js';
+import { perCategory, quote, type IndexedVotes, type Vote } from './votes.js';
 
 /** Aggregator names as crowd-kit prints its classes. */
 export type AggregatorName = 'MajorityVote' | 'DawidSkene';
@@ -128,4 +128,29 @@ export function resolve<L extends string>(
   const weighted = topIndexes(weight);
   if (weighted.length === 1) return { label: categories[weighted[0]!]!, decidedBy: 'tie-weighted', tie };
   return final(policy.then, weighted);
+}
+
+/**
+ * Every item's aggregate from its scores per category (`scores(i)`, K values): vote shares
+ * for majority vote, posteriors for Dawid–Skene. The categories scoring within `epsilon`
+ * of the best go to the tie policy; the scores are the item's `probabilities`.
+ */
+export function itemAggregates<L extends string>(
+  data: IndexedVotes<L>,
+  scores: (i: number) => ArrayLike<number>,
+  policy: TiePolicy<L>,
+  epsilon = 0,
+): ItemAggregate<L>[] {
+  const { categories } = data;
+  const K = categories.length;
+  return data.items.map((item, i) => {
+    const row = scores(i);
+    return {
+      item,
+      ...resolve(data, i, topIndexes(row, epsilon), policy),
+      votes: data.itemStart[i + 1]! - data.itemStart[i]!,
+      counts: perCategory(categories, (k) => data.counts[i * K + k]!),
+      probabilities: perCategory(categories, (k) => row[k]!),
+    };
+  });
 }

@@ -2,11 +2,9 @@ import { UserError } from '../errors.js';
 import {
   checkTiePolicy,
   DEFAULT_TIE_POLICY,
-  resolve,
-  topIndexes,
+  itemAggregates,
   type AggregationResult,
   type Aggregator,
-  type ItemAggregate,
   type TiePolicy,
 } from './aggregator.js';
 import { indexVotes, perCategory, quote, type IndexedVotes, type Vote } from './votes.js';
@@ -282,16 +280,7 @@ class Model<L extends string> {
   ): DawidSkeneResult<L> {
     const { K, data } = this;
     const { categories } = data;
-    const items: ItemAggregate<L>[] = data.items.map((item, i) => {
-      const row = probas.subarray(i * K, (i + 1) * K);
-      return {
-        item,
-        ...resolve(data, i, topIndexes(row, TIE_EPSILON), tiePolicy),
-        votes: data.itemStart[i + 1]! - data.itemStart[i]!,
-        counts: perCategory(categories, (k) => data.counts[i * K + k]!),
-        probabilities: perCategory(categories, (k) => row[k]!),
-      };
-    });
+    const items = itemAggregates(data, (i) => probas.subarray(i * K, (i + 1) * K), tiePolicy, TIE_EPSILON);
     const votesBy = new Int32Array(this.W);
     for (const w of data.voteWorker) votesBy[w] = votesBy[w]! + 1;
     const workers = data.workers.map((worker, w) => {

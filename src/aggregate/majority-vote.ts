@@ -1,14 +1,12 @@
 import {
   checkTiePolicy,
   DEFAULT_TIE_POLICY,
-  resolve,
-  topIndexes,
+  itemAggregates,
   type AggregationResult,
   type Aggregator,
-  type ItemAggregate,
   type TiePolicy,
 } from './aggregator.js';
-import { indexVotes, perCategory, type Vote } from './votes.js';
+import { indexVotes, type Vote } from './votes.js';
 
 export interface MajorityVoteOptions<L extends string> {
   /** Default `{ kind: 'unresolved' }`: a tie leaves the item without a label, flagged for more votes. */
@@ -30,17 +28,12 @@ export function majorityVote<L extends string>(options: MajorityVoteOptions<L> =
       const data = indexVotes(votes, categories);
       checkTiePolicy(tiePolicy, categories);
       const K = categories.length;
-      const items: ItemAggregate<L>[] = data.items.map((item, i) => {
+      const shares = (i: number) => {
         const counts = data.counts.subarray(i * K, (i + 1) * K);
         const total = counts.reduce((a, b) => a + b, 0);
-        return {
-          item,
-          ...resolve(data, i, topIndexes(counts), tiePolicy),
-          votes: total,
-          counts: perCategory(categories, (k) => counts[k]!),
-          probabilities: perCategory(categories, (k) => counts[k]! / total),
-        };
-      });
+        return counts.map((c) => c / total);
+      };
+      const items = itemAggregates(data, shares, tiePolicy);
       return { aggregator: 'MajorityVote', categories: [...categories], items, unresolved: items.filter((it) => it.label === null).length };
     },
   };
