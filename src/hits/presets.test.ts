@@ -212,8 +212,8 @@ describe('qualification requirements for a target', () => {
     });
   });
 
-  it('flags LLM-assisted workers only, unless the preset says block', () => {
-    expect(llmAssistedAction(loadPreset('dream'))).toBe('flag');
-    expect(llmAssistedAction(parsePreset(JSON.stringify({ ...loadPreset('dream'), llmAssisted: 'block' }), 'test.json'))).toBe('block');
+  it('blocks LLM-assisted workers by default, and only flags them when the preset says flag', () => {
+    expect(llmAssistedAction(loadPreset('dream'))).toBe('block');
+    expect(llmAssistedAction(parsePreset(JSON.stringify({ ...loadPreset('dream'), llmAssisted: 'flag' }), 'test.json'))).toBe('flag');
   });
 });

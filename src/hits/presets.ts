@@ -149,8 +149,14 @@ export const HitPreset = z
     recollect: z.enum(['when-undecided', 'always']).default('when-undecided'),
     /** Hidden canary instructions in the HIT page (src/hits/canary.ts): evidence of LLM-assisted answers. */
     canary: z.boolean().default(true),
-    /** What befalls a worker flagged `llm-assisted`: `flag` (listed with the evidence; the default) or `block` (also the worker-level block); read by `llmAssistedAction`. */
-    llmAssisted: z.enum(['flag', 'block']).default('flag'),
+    /**
+     * What befalls a worker flagged `llm-assisted`: `block` (the default: the worker-level block,
+     * their votes withdrawn and their items collected again) or `flag` (listed with the evidence
+     * only); read by `llmAssistedAction`. `block` by default because the flagged workers all
+     * answer with one model: their votes count as one correlated vote several times over, and
+     * their errors stay in the labels when they only are listed (issue 35).
+     */
+    llmAssisted: z.enum(['flag', 'block']).default('block'),
     /** The lowest `qrelay-reputation` score (0–100) a worker needs (src/pipeline/reputation.ts); unset: no minimum. New workers start at 50. */
     minReputation: z.number().int('expected a whole number from 0 to 100').min(0).max(100).optional(),
     /** Adaptive attention checks (src/hits/adaptive-checks.ts, docs/adaptive-checks.md): starter HITs with more checks for new workers; off unless `enabled`. */
