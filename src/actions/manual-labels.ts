@@ -2,7 +2,7 @@ import type { Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { caseKey } from '../ingest/index.js';
 import { itemId } from '../pipeline/names.js';
-import { touchBatch } from '../pipeline/revision.js';
+import { touchManualLabels } from '../pipeline/revision.js';
 import { requireBatch } from '../batches/index.js';
 import { recordAudit } from './audit.js';
 import type { ActionContext } from './context.js';
@@ -59,8 +59,8 @@ export async function setManualLabel(ctx: ActionContext, input: ManualLabelInput
       { $set: { batch: doc._id, queryId, chunkId, label: input.label, note, who: ctx.who, at } },
       { upsert: true },
     );
-    // the status and report snapshots (src/api/answers.ts) list manual decisions
-    await touchBatch(ctx.pipeline, doc._id);
+    // the report snapshots (src/api/answers.ts) list manual decisions
+    await touchManualLabels(ctx.pipeline, doc._id);
   }
   await recordAudit(ctx, {
     batch: doc._id,

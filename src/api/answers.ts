@@ -1,13 +1,13 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { stat } from 'node:fs/promises';
 import type { Binary } from 'mongodb';
 import { collections } from '../db/collections.js';
 import { requireDb } from '../db/connection.js';
-import { batchReport } from '../export/index.js';
-import { qrelsExportModel } from '../export/index.js';
+import { batchReport, qrelsExportModel, withCurrentManualLabels, type BatchReport } from '../export/index.js';
 import { createPipelineContext, type PipelineContext } from '../pipeline/context.js';
-import { readBatchFingerprint } from '../pipeline/revision.js';
+import { readBatchFingerprint, type BatchFingerprints } from '../pipeline/revision.js';
 import { batchStatus } from '../pipeline/status.js';
-import { renderReport, REPORT_MEDIA_TYPES, type CsvTable, type ReportFormat } from '../reports/index.js';
+import { renderReport, REPORT_MEDIA_TYPES, type CsvTable, type Report, type ReportFormat } from '../reports/index.js';
 import type { AppContext } from './context.js';
 import { onWrites } from '../db/write-notices.js';
 import { RecentReads } from './recent-reads.js';
@@ -75,43 +75,127 @@ export const ANSWER_STALENESS = { refreshAfterMs: 250, maxStaleMs: 1000 } as con
 export interface BatchAnswers {
   status(batch: string): Promise<RenderedAnswer>;
   report(batch: string, format: ReportFormat, table?: CsvTable): Promise<RenderedAnswer>;
+  /**
+   * Runs `write`, an action of this process on `batch` (a manual label through the API),
+   * and settles once the batch's answers asked for lately are computed anew, so that the
+   * writer's next request finds them ready. Until then, requests for that batch are
+   * answered at once with the answers from before the write (it is not acknowledged yet),
+   * for at most `refreshAfterMs`, and only while nothing else writes in this process.
+   */
+  writing<T>(batch: string, write: () => Promise<T>): Promise<T>;
 }
 
-export function batchAnswers(ctx: PipelineContext): BatchAnswers {
+/** Batches whose answers a write computes anew before it settles: the most recently asked for. */
+const MAX_HELD_BATCHES = 64;
+
+export interface BatchAnswersOptions {
+  /** The clock that bounds a write's hold on the answers before it (tests move it by hand). */
+  now?: () => number;
+}
+
+export function batchAnswers(ctx: PipelineContext, options: BatchAnswersOptions = {}): BatchAnswers {
+  const now = options.now ?? (() => performance.now());
   const store = answerStore(ctx);
   const statuses = new SnapshotCache<RenderedAnswer>(64, store);
   const reports = new SnapshotCache<RenderedAnswer>(64, store);
+  // the report once per change, whatever the formats asked for; its crowd's part (every
+  // section but the decisions taken by hand) once per change of what the crowd did
+  const models = new SnapshotCache<Report>(16);
+  const crowdReports = new SnapshotCache<BatchReport>(16);
+  // batches being written by `writing`, and since when; the writes made within it carry its batch
+  const held = new Map<string, { since: number }>();
+  const writer = new AsyncLocalStorage<string>();
   // no database read per request: fingerprints from memory, re-read in the background
   // (ANSWER_STALENESS), forgotten at once when this process writes a batch or an export
-  const fresh = new RecentReads<string>(ANSWER_STALENESS);
-  onWrites(ctx.models.batches.db, () => fresh.invalidate());
-  const batchFingerprint = (batch: string) => fresh.read(`batch|${batch}`, () => readBatchFingerprint(ctx, batch));
+  const fresh = new RecentReads<BatchFingerprints>({ ...ANSWER_STALENESS, now });
+  const exports = new RecentReads<string>({ ...ANSWER_STALENESS, now });
+  onWrites(ctx.models.batches.db, () => {
+    fresh.invalidate();
+    exports.invalidate();
+    // a write from elsewhere in this process: no answer from before it is served after it
+    if (writer.getStore() === undefined) held.clear();
+  });
+  const batchFingerprints = (batch: string) => fresh.read(`batch|${batch}`, () => readBatchFingerprint(ctx, batch));
+  // the report reads the batch and its last export (the base its holes are counted against)
+  const reportInputs = (batch: string) =>
+    Promise.all([batchFingerprints(batch), exports.read(`export|${batch}`, () => exportFingerprint(ctx, batch))]);
   const reportFingerprint = async (batch: string) => {
-    // the report reads the batch and its last export (the base its holes are counted against)
-    const [own, exported] = await Promise.all([
-      batchFingerprint(batch),
-      fresh.read(`export|${batch}`, () => exportFingerprint(ctx, batch)),
-    ]);
-    return `${own}|${exported}`;
+    const [own, exported] = await reportInputs(batch);
+    return `${own.batch}|${own.manual}|${exported}`;
+  };
+  const crowdFingerprint = async (batch: string) => {
+    const [own, exported] = await reportInputs(batch);
+    // after an export, the holes found follow the decisions taken by hand too
+    return exported === 'none' ? `${own.batch}|none` : `${own.batch}|${own.manual}|${exported}`;
+  };
+  const model = (batch: string) =>
+    models.get(
+      `model|${batch}`,
+      () => reportFingerprint(batch),
+      async () => {
+        const crowd = await crowdReports.get(
+          `crowd|${batch}`,
+          () => crowdFingerprint(batch),
+          () => batchReport(ctx, batch),
+        );
+        return withCurrentManualLabels(ctx, batch, crowd.report);
+      },
+    );
+  // the answers asked for lately, by batch (those of batches that exist): what a write computes anew before it settles
+  const asked = new Map<string, Map<string, () => Promise<RenderedAnswer>>>();
+  const remember = (batch: string, key: string, get: () => Promise<RenderedAnswer>) => {
+    const keys = asked.get(batch) ?? new Map<string, () => Promise<RenderedAnswer>>();
+    asked.delete(batch); // most recently asked last
+    asked.set(batch, keys.set(key, get));
+    if (asked.size > MAX_HELD_BATCHES) asked.delete(asked.keys().next().value as string);
+  };
+  const answer = (batch: string, key: string, cache: SnapshotCache<RenderedAnswer>, get: () => Promise<RenderedAnswer>) => {
+    const hold = held.get(batch);
+    const before = hold && now() - hold.since <= ANSWER_STALENESS.refreshAfterMs ? cache.peek(key) : undefined;
+    if (before) return Promise.resolve(before);
+    return get().then((value) => {
+      remember(batch, key, get);
+      return value;
+    });
   };
   return {
-    status: (batch) =>
-      statuses.get(
-        `status|${batch}`,
-        () => batchFingerprint(batch),
-        async () => renderedAnswer(JSON.stringify(await batchStatus(ctx, batch)), 'application/json'),
-      ),
-    report: (batch, format, table) =>
-      reports.get(
-        `report|${batch}|${format}|${table ?? ''}`,
-        () => reportFingerprint(batch),
-        async () =>
-          renderedAnswer(
-            // JSON on one line, for programs: indentation adds about two thirds to a large report's bytes
-            renderReport((await batchReport(ctx, batch)).report, format, { compact: true, ...(table && { table }) }),
-            REPORT_MEDIA_TYPES[format],
-          ),
-      ),
+    status: (batch) => {
+      const key = `status|${batch}`;
+      return answer(batch, key, statuses, () =>
+        statuses.get(
+          key,
+          async () => (await batchFingerprints(batch)).batch,
+          async () => renderedAnswer(JSON.stringify(await batchStatus(ctx, batch)), 'application/json'),
+        ),
+      );
+    },
+    report: (batch, format, table) => {
+      const key = `report|${batch}|${format}|${table ?? ''}`;
+      return answer(batch, key, reports, () =>
+        reports.get(
+          key,
+          () => reportFingerprint(batch),
+          async () =>
+            renderedAnswer(
+              // JSON on one line, for programs: indentation adds about two thirds to a large report's bytes
+              renderReport(await model(batch), format, { compact: true, ...(table && { table }) }),
+              REPORT_MEDIA_TYPES[format],
+            ),
+        ),
+      );
+    },
+    writing: async (batch, write) => {
+      const hold = { since: now() };
+      held.set(batch, hold);
+      try {
+        const result = await writer.run(batch, write);
+        // computed anew from fingerprints read after the write; a failure shows at the next request
+        await Promise.all([...(asked.get(batch)?.values() ?? [])].map((get) => get().catch(() => undefined)));
+        return result;
+      } finally {
+        if (held.get(batch) === hold) held.delete(batch);
+      }
+    },
   };
 }
 

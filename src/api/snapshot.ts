@@ -50,6 +50,11 @@ export class SnapshotCache<T> {
     return promise;
   }
 
+  /** The value last computed for this key, whatever its fingerprint (an answer while a write is under way: answers.ts). */
+  peek(key: string): T | undefined {
+    return this.entries.get(key)?.value;
+  }
+
   private async loadOrCompute(key: string, fingerprint: string, compute: () => Promise<T>): Promise<T> {
     if (!this.store) return compute();
     // the store is an optimization: when it fails, the answer is computed as without it

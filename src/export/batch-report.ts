@@ -3,9 +3,9 @@ import type { BatchData } from '../batches/index.js';
 import type { EscalatedCase } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import type { PipelineContext } from '../pipeline/context.js';
-import { reportInputFor } from '../pipeline/report-input.js';
+import { reportGeneratedAt, reportInputFor, reportManualLabels } from '../pipeline/report-input.js';
 import { holesMatteredFromFiles, readQrels } from '../qrels/index.js';
-import { buildReport, type Report } from '../reports/index.js';
+import { buildReport, manualDecisions, type Report } from '../reports/index.js';
 import { holesFound } from './human-labels.js';
 import { loadHumanLabels } from './load-labels.js';
 import { qrelsExportModel } from './store.js';
@@ -73,4 +73,15 @@ export async function batchReport(ctx: PipelineContext, batch: string, opts: Bat
     ...(opts.measure !== undefined && { measure: opts.measure }),
   });
   return { report: { ...marked, holesMattered: section }, holesBase: base };
+}
+
+/**
+ * A report of this batch brought up to date with its decisions taken by hand, read anew,
+ * and generated now: all that such a decision changes when the report counts no holes
+ * (`holesBase` null; holes found follow the manual labels). The API's report stays with
+ * the crowd's part computed once per change of the votes (src/api/answers.ts).
+ */
+export async function withCurrentManualLabels(ctx: PipelineContext, batch: string, report: Report): Promise<Report> {
+  const labels = await reportManualLabels(ctx, batch);
+  return { ...report, generatedAt: reportGeneratedAt(ctx), manualDecisions: manualDecisions(labels, report.itemRows) };
 }

@@ -15,7 +15,7 @@ export {
 export { loadHumanLabels } from './load-labels.js';
 export { exportQrels, type ExportQrelsOptions, type ExportQrelsResult } from './qrels-export.js';
 export { describeConflict, renderExportSummary } from './render.js';
-export { batchReport, type BatchReport } from './batch-report.js';
+export { batchReport, withCurrentManualLabels, type BatchReport } from './batch-report.js';
 export { qrelsExportModel, type QrelsExportDoc } from './store.js';
 export { recordAggregateChoice, recordedAggregateChoice } from './aggregate-choice.js';
 export { AGGREGATES, decideAggregate, type Aggregate, type AggregateDecision } from './aggregate-decision.js';

@@ -2,7 +2,7 @@ import { actionModels } from '../db/models/actions.js';
 import { parseUsd } from '@qrelay/marketplace/fees';
 import type { BatchSettings, HitDoc } from '../db/models/index.js';
 import type { EscalatedCase } from '../domain/cases.js';
-import { reportItemFromCase, type ReportInput, type ReportOptions } from '../reports/index.js';
+import { reportItemFromCase, type ManualDecisionRow, type ReportInput, type ReportOptions } from '../reports/index.js';
 import type { PipelineContext } from './context.js';
 import { BatchStateError } from './errors.js';
 import { priceTerms } from './budget.js';
@@ -23,6 +23,23 @@ function casesOf(
     ids.map((_id) => ({ _id })),
   );
 }
+
+/** The batch's decisions taken by hand (src/actions/manual-labels.ts), as the report's input lists them. */
+export async function reportManualLabels(ctx: PipelineContext, batch: string): Promise<Array<Omit<ManualDecisionRow, 'crowdLabel'>>> {
+  const manual = await actionModels(ctx.models.batches.db).manualLabels.find({ batch }).lean();
+  return manual.map((m) => ({
+    item: m._id,
+    queryId: m.queryId,
+    chunkId: m.chunkId,
+    label: m.label,
+    note: m.note,
+    who: m.who,
+    at: new Date(m.at).toISOString(),
+  }));
+}
+
+/** A report is generated in real time, whatever clock its batch's times were taken by. */
+export const reportGeneratedAt = (ctx: PipelineContext): string => (ctx.simulatedClock ? new Date() : ctx.now()).toISOString();
 
 /**
  * The report's input (src/reports/input.ts) from the database, with the options that make
@@ -89,16 +106,7 @@ export async function reportInputFor(
       assignmentId: b.assignmentId,
       amountCents: b.amountCents,
     })),
-    // decisions taken by hand (src/actions/manual-labels.ts)
-    manualLabels: (await actions.manualLabels.find({ batch }).lean()).map((m) => ({
-      item: m._id,
-      queryId: m.queryId,
-      chunkId: m.chunkId,
-      label: m.label,
-      note: m.note,
-      who: m.who,
-      at: new Date(m.at).toISOString(),
-    })),
+    manualLabels: await reportManualLabels(ctx, batch),
   };
   const options: ReportOptions = {
     voteTarget: settings.voteTarget,
@@ -106,8 +114,7 @@ export async function reportInputFor(
     tiePolicy: tiePolicyOf(settings.tie),
     redundancy: isAdaptive(settings) ? 'adaptive' : 'fixed',
     recollect: recollectOf(settings),
-    // a report is generated in real time, whatever clock its batch's times were taken by
-    generatedAt: (ctx.simulatedClock ? new Date() : ctx.now()).toISOString(),
+    generatedAt: reportGeneratedAt(ctx),
     ...(ctx.simulatedClock && { simulatedClock: true }),
   };
   return { input, options };

@@ -8,7 +8,7 @@ import { humanLabels, qualityReport } from './quality.js';
 import { itemRows, workerRows } from './rows.js';
 import { confusionTables } from './trust.js';
 import { labelsByItem } from '../aggregate/index.js';
-import type { Report } from './types.js';
+import type { ManualDecisionRow, Report } from './types.js';
 
 /**
  * The cost, latency and quality report of a batch, from plain data (see input.ts). Pure:
@@ -45,8 +45,21 @@ export function buildReport(input: ReportInput, options: ReportOptions = {}): Re
     quality,
     workers,
     itemRows: rows,
-    manualDecisions: [...facts.input.manualLabels]
-      .sort((a, b) => (a.item < b.item ? -1 : a.item > b.item ? 1 : 0))
-      .map((m) => ({ ...m, crowdLabel: rows.find((r) => r.item === m.item)?.label ?? null })),
+    manualDecisions: manualDecisions(facts.input.manualLabels, rows),
   };
+}
+
+/**
+ * The items decided by hand, each beside the crowd's label of its row. The one section a
+ * manual decision changes (holes found aside, when a base qrels is known): a report can be
+ * brought up to date with `{ ...report, manualDecisions: manualDecisions(labels, report.itemRows) }`.
+ */
+export function manualDecisions(
+  labels: readonly Omit<ManualDecisionRow, 'crowdLabel'>[],
+  rows: readonly Pick<Report['itemRows'][number], 'item' | 'label'>[],
+): ManualDecisionRow[] {
+  const crowd = new Map(rows.map((r) => [r.item, r.label]));
+  return [...labels]
+    .sort((a, b) => (a.item < b.item ? -1 : a.item > b.item ? 1 : 0))
+    .map((m) => ({ ...m, crowdLabel: crowd.get(m.item) ?? null }));
 }

@@ -5,7 +5,7 @@
  *   const report = buildReport(input, { generatedAt: new Date().toISOString() });
  *   process.stdout.write(renderReport(report, 'md'));
  */
-export { buildReport } from './build.js';
+export { buildReport, manualDecisions } from './build.js';
 export { checkReportContract, ReportContract } from './contract.js';
 export {
   parseReportInput,

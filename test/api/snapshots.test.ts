@@ -1,14 +1,15 @@
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_STALENESS } from '../../src/api/answers.js';
+import { ANSWER_STALENESS, batchAnswers } from '../../src/api/answers.js';
 import type { AppContext } from '../../src/api/context.js';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { createPipelineContext } from '../../src/pipeline/context.js';
 import { preparePublish } from '../../src/pipeline/publish.js';
-import { touchBatch } from '../../src/pipeline/revision.js';
+import { actionModels } from '../../src/db/models/actions.js';
+import { touchBatch, touchManualLabels } from '../../src/pipeline/revision.js';
 import { useTestDatabase } from '../support/db.js';
 import { importSampleBatch, tempDir, testContext } from '../pipeline/support.js';
 
@@ -134,5 +135,102 @@ describe('status and report snapshots', () => {
       .expect(200);
     const after = await request(one).get('/api/v1/batches/snap/report').set(auth).expect(200);
     expect(after.body.manualDecisions).toEqual([expect.objectContaining({ label: 'no', note: 'read it myself' })]);
+  });
+
+  it('recomputes only what a manual label changes: the status keeps its ETag, the report its other sections, in every format', async () => {
+    const [one] = apps as [ReturnType<typeof createApp>];
+    const status = await request(one).get('/api/v1/batches/snap').set('Accept-Encoding', 'identity').expect(200);
+    const before = await request(one).get('/api/v1/batches/snap/report').set(auth).expect(200);
+    await request(one).get('/api/v1/batches/snap/report?format=md').set(auth).expect(200);
+    const items = await testContext(t)
+      .models.items.find({ batch: 'snap' })
+      .sort({ _id: 1 })
+      .lean<Array<{ queryId: string; chunkId: string }>>();
+    const item = items[1]!;
+    const stored = t.db.collection<{ _id: string; fingerprint: string }>('answer_snapshots');
+    const statusFingerprint = (await stored.findOne({ _id: 'status|snap' }))?.fingerprint;
+    expect(statusFingerprint).toEqual(expect.any(String));
+    await request(one)
+      .post('/api/v1/batches/snap/manual-labels')
+      .set(auth)
+      .send({ queryId: item.queryId, chunkId: item.chunkId, label: 'yes', note: 'a second look' })
+      .expect(200);
+    await request(one)
+      .get('/api/v1/batches/snap')
+      .set('Accept-Encoding', 'identity')
+      .set('If-None-Match', status.headers.etag as string)
+      .expect(304);
+    expect((await stored.findOne({ _id: 'status|snap' }))?.fingerprint).toBe(statusFingerprint); // not computed again
+    const after = await request(one).get('/api/v1/batches/snap/report').set(auth).expect(200);
+    expect(after.body.manualDecisions).toContainEqual(
+      expect.objectContaining({ queryId: item.queryId, label: 'yes', note: 'a second look' }),
+    );
+    const { manualDecisions: _before, generatedAt: _at, ...crowdBefore } = before.body as Record<string, unknown>;
+    const { manualDecisions: _after, generatedAt: _at2, ...crowdAfter } = after.body as Record<string, unknown>;
+    expect(crowdAfter).toEqual(crowdBefore);
+    const md = await request(one).get('/api/v1/batches/snap/report?format=md').set(auth).expect(200);
+    expect(md.text).toContain('a second look');
+  });
+
+  it('answers requests made while a write through the API is under way with the answers before it, unless the hold is old or another write came', async () => {
+    let clock = 0;
+    const ctx = testContext(t);
+    const answers = batchAnswers(ctx, { now: () => clock });
+    const manualLabels = actionModels(t.connection).manualLabels;
+    const items = await ctx.models.items
+      .find({ batch: 'snap' })
+      .sort({ _id: 1 })
+      .lean<Array<{ _id: string; queryId: string; chunkId: string }>>();
+    /** A write of a manual label on item n that waits at the gate once written. */
+    const decide = (n: number, gate: Promise<void>, written: () => void) => async () => {
+      const item = items[n]!;
+      const doc = {
+        batch: 'snap',
+        queryId: item.queryId,
+        chunkId: item.chunkId,
+        label: 'yes',
+        note: `held ${n}`,
+        who: 'test',
+        at: new Date(),
+      };
+      await manualLabels.updateOne({ _id: item._id }, { $set: doc }, { upsert: true });
+      await touchManualLabels(ctx, 'snap');
+      written();
+      await gate;
+    };
+    const notes = async () => ((await answers.report('snap', 'json')).body.toString('utf8').match(/held \d/g) ?? []).sort();
+    const phase = () => {
+      let written!: () => void;
+      let release!: () => void;
+      return {
+        wrote: new Promise<void>((r) => (written = r)),
+        gate: new Promise<void>((r) => (release = r)),
+        written: () => written(),
+        release: () => release(),
+      };
+    };
+
+    // within refreshAfterMs of its start: the answer from before, at once; then the write's own
+    const before = await answers.report('snap', 'json');
+    const first = phase();
+    const writing = answers.writing('snap', decide(2, first.gate, first.written));
+    await first.wrote;
+    expect(await answers.report('snap', 'json')).toBe(before);
+    clock += ANSWER_STALENESS.refreshAfterMs + 1;
+    expect(await notes()).toEqual(['held 2']);
+    first.release();
+    await writing;
+    expect(await notes()).toEqual(['held 2']);
+
+    // another write in this process (not through `writing`): shows at the next request
+    const held = await answers.report('snap', 'json');
+    const second = phase();
+    const again = answers.writing('snap', decide(3, second.gate, second.written));
+    await second.wrote;
+    expect(await answers.report('snap', 'json')).toBe(held);
+    await touchBatch(ctx, 'snap');
+    expect(await notes()).toEqual(['held 2', 'held 3']);
+    second.release();
+    await again;
   });
 });

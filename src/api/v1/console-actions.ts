@@ -21,6 +21,7 @@ import {
 import { blockWorker, messageWorkers, qualifyWorker, unblockWorker } from '../../actions/worker-actions.js';
 import { loadItems, loadWorkerAnswers, loadWorkerTable } from '../../actions/views.js';
 import { requireBatch } from '../../batches/index.js';
+import { answersOf } from '../answers.js';
 import type { AppContext } from '../context.js';
 import { bearerAuth, problemResponse, registry } from '../openapi.js';
 import { guarded, parseWith } from './batches.js';
@@ -238,7 +239,9 @@ export function consoleActionsRouter(ctx: AppContext): Router {
   });
   router.post('/batches/:batch/manual-labels', async (req, res) => {
     const b = parseWith(ManualLabelBody, req.body ?? {}, 'body');
-    res.json(await guarded(() => setManualLabel(actionsOf(), { batch: batchOf(req), ...b })));
+    const batch = batchOf(req);
+    // the report's snapshots are computed anew before the answer (answers.ts): readers meanwhile are not held up
+    res.json(await guarded(() => answersOf(ctx).writing(batch, () => setManualLabel(actionsOf(), { batch, ...b }))));
   });
   router.get('/batches/:batch/manual-labels', async (req, res) => {
     const batch = batchOf(req);

@@ -99,6 +99,8 @@ export interface BatchDoc {
   roundOwner: string | null;
   /** Bumped by changes the batch document does not show otherwise (src/pipeline/revision.ts); absent: 0. */
   revision?: number;
+  /** Bumped by every decision taken by hand (src/pipeline/revision.ts): only the report lists them; absent: 0. */
+  manualRevision?: number;
   /** A copy made by `qrelay simulate` and worked by a simulated crowd: never real labels. */
   simulated?: boolean;
 }
@@ -124,6 +126,7 @@ export const batchSchema = new Schema<BatchDoc>(
     roundLeaseUntil: { type: Date, default: null },
     roundOwner: { type: String, default: null },
     revision: { type: Number, default: 0 },
+    manualRevision: { type: Number, default: 0 },
     simulated: { type: Boolean },
   },
   { collection: collections.batches, versionKey: false, minimize: false },
