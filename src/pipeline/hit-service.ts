@@ -133,6 +133,8 @@ async function ensureWorkType(
   field: 'hitTypeId' | 'starterHitTypeId',
 ): Promise<string> {
   const settings = doc.settings as BatchSettings;
+  // adaptive checks tell new workers from experienced ones by a qualification: refused here, before anything is posted
+  if (settings.layout.adaptive) requireCapability(backend, 'qualifications', `preset ${settings.presetName}'s adaptive attention checks`);
   const p = settings.preset;
   const { filters, unmapped } = prolificEligibility(p);
   for (const line of unmapped) ctx.progress(`batch ${doc._id} on ${settings.target}: ${line}`);

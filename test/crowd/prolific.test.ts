@@ -196,6 +196,12 @@ describe('--target prolific on the bundled marketplace', () => {
     expect(dry.text).toMatch(/not on Prolific: .*dream-exam qualification test has no Prolific equivalent/);
     expect(dry.text).toContain("cost quote (every assignment approved; Prolific's fees):");
     expect(dry.plan.quote.feePerAssignment).toBe(33);
+    // adaptive checks need qualification types: refused before any study is posted
+    await importSampleBatch(ctx, dir, 'pro-f', 8, 60);
+    await expect(publishBatch(ctx, 'pro-f', { preset: 'quick', target: 'prolific', adaptiveChecks: true }, 'local')).rejects.toThrow(
+      /adaptive attention checks needs qualification types, which prolific \(target prolific\) does not have/,
+    );
+    expect((await ctx.models.hits.find({ batch: 'pro-f' }).lean()).filter((x) => x.hitId)).toEqual([]);
     await publishBatch(ctx, 'pro-b', { preset: 'quick', target: 'prolific' }, 'local');
     const forged = await fetch(`${publicUrl}/tasks/pro-b/0?sig=AAAAAAAAAAAAAAAAAAAAAAAA&PROLIFIC_PID=a&STUDY_ID=b&SESSION_ID=c`);
     expect(forged.status).toBe(403);
