@@ -54,8 +54,12 @@ export interface ExportQrelsOptions {
 export interface PosteriorSummary {
   /** Answers to the batch's gold checks, and how many were wrong. */
   gold: { checks: number; wrong: number };
-  /** Upper 95% bound of the per-vote error on them: no crowd label is surer than a majority at this error. */
+  /** One-coin per-vote error fitted on the items' agreement. */
+  agreementError: number;
+  /** The larger of the gold's upper 95% bound and the agreement's: no crowd label is surer than a majority at this error. */
   voteError: number;
+  /** 1 − the labels' accuracy against the truth in the batch's simulated forecast (a floor of every crowd label's doubt); null without one. */
+  labelError: number | null;
   /** Stated confidences of consensus and LLM-adjudicated labels. */
   consensusConfidence: number;
   adjudicatorConfidence: number;
@@ -76,6 +80,12 @@ export interface ExportQrelsResult {
   summary: MergeSummary;
   /** With `--posterior` only. */
   posterior?: PosteriorSummary;
+}
+
+/** The error of the labels written, as the batch's simulated forecast measured it against the truth; null without a forecast. */
+function forecastLabelError(decision: AggregateDecision): number | null {
+  const accuracy = decision.forecast?.[decision.aggregate].accuracy;
+  return accuracy === null || accuracy === undefined ? null : 1 - accuracy;
 }
 
 async function readConsensusFile(file: string): Promise<ConsensusLabel[]> {
@@ -109,7 +119,7 @@ export async function exportQrels(ctx: PipelineContext, opts: ExportQrelsOptions
   const fromFile = opts.consensus !== undefined ? await readConsensusFile(opts.consensus) : null;
   const fromBatch = await batchConsensus(ctx, opts.batch);
   const merged = mergeQrels({ base: base.qrels, consensus: [...fromBatch, ...(fromFile ?? [])], human: human.labels });
-  const model = opts.posterior ? await batchPosteriorModel(ctx, opts.batch) : null;
+  const model = opts.posterior ? await batchPosteriorModel(ctx, opts.batch, forecastLabelError(aggregate)) : null;
   const written = await writeQrels(opts.out, model ? withPosteriors(merged.entries, model) : merged.entries, format);
 
   const simulated = (await ctx.models.batches.findById(opts.batch, { simulated: 1 }).lean())?.simulated === true;
@@ -126,7 +136,9 @@ export async function exportQrels(ctx: PipelineContext, opts: ExportQrelsOptions
     ...(model && {
       posterior: {
         gold: model.gold,
+        agreementError: model.agreementError,
         voteError: model.voteError,
+        labelError: model.labelError ?? null,
         consensusConfidence: CONSENSUS_CONFIDENCE,
         adjudicatorConfidence: ADJUDICATOR_CONFIDENCE,
       },

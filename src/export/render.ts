@@ -38,8 +38,9 @@ export function describeConflict(c: MergeConflict): string {
 
 function posteriorLine(format: ExportQrelsResult['out']['format'], p: PosteriorSummary): string {
   if (format !== 'jsonl') return `p_relevant: not written (${format} has no field for it; use --format jsonl)`;
-  const bound = `${(p.voteError * 100).toFixed(1)}% per vote`;
-  return `p_relevant: crowd labels from Dawid–Skene, no surer than a majority at the gold error bound (${p.gold.wrong} of ${p.gold.checks} check answers wrong: ≤ ${bound}); consensus ${p.consensusConfidence}, LLM adjudicator ${p.adjudicatorConfidence}; base 1 or 0`;
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const forecast = p.labelError === null ? '' : `, and at least the forecast's label error ${pct(p.labelError)}`;
+  return `p_relevant: crowd labels from Dawid–Skene, no surer than a majority at ${pct(p.voteError)} error per vote (gold: ${p.gold.wrong} of ${p.gold.checks} check answers wrong; items' agreement: ${pct(p.agreementError)})${forecast}; consensus ${p.consensusConfidence}, LLM adjudicator ${p.adjudicatorConfidence}; base 1 or 0`;
 }
 
 export function renderExportSummary(r: ExportQrelsResult): string {

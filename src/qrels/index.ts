@@ -16,6 +16,7 @@ export type { ReadQrelsOptions, RunFile } from './read.js';
 export { outputFormatFor, qrelsLines, writeQrels } from './write.js';
 export {
   ADJUDICATOR_CONFIDENCE,
+  agreementError,
   CONSENSUS_CONFIDENCE,
   goldErrorBound,
   majorityError,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateSystem, evaluationContext } from './evaluate.js';
 import { prepareLabelDraws, type Posterior } from './label-draws.js';
 import { parseMeasures } from './measure-names.js';
-import { goldErrorBound, posteriorOf } from './posterior.js';
+import { agreementError, goldErrorBound, posteriorOf } from './posterior.js';
 import { significanceReport, subSeed } from './significance.js';
 import { seededRandom, type SeededRandom } from './statistics.js';
 import type { Qrels, RankedDoc, Run } from './types.js';
@@ -39,16 +39,21 @@ interface Batch {
   runs: Array<{ name: string; run: Run }>;
 }
 
-function simulateBatch(seed: number, voteError: number): Batch {
+/**
+ * `hardShare`: items on which every worker errs with probability 0.57 (the simulated
+ * crowd's hard items: errors the workers share, which no vote-based bound sees); the
+ * batch's forecast then measures the labels' error against the truth (`labelError`).
+ */
+function simulateBatch(seed: number, voteError: number, hardShare = 0): Batch {
   const random = seededRandom(seed);
   const truth: Qrels = new Map();
   const merged: Qrels = new Map();
   const posterior: Posterior = new Map();
   const quality = new Map<string, number>();
-  // the gold checks the batch's error bound comes from: 200 answers at the crowd's error
+  // the gold checks the batch's error bound comes from: 200 answers at the crowd's error (checks are never hard)
   let wrong = 0;
   for (let c = 0; c < 200; c++) if (random.next() < voteError) wrong++;
-  const model = { crowd: new Map<string, number>(), voteError: goldErrorBound(wrong, 200) };
+  const crowd: Array<{ qid: string; doc: string; yes: number; rel: number }> = [];
   for (let q = 0; q < QUERIES; q++) {
     const qid = `q${q}`;
     const t = new Map<string, number>();
@@ -64,17 +69,26 @@ function simulateBatch(seed: number, voteError: number): Batch {
         m.set(doc, rel);
         continue;
       }
+      const error = random.next() < hardShare ? 0.57 : voteError;
       let yes = 0;
-      for (let v = 0; v < 3; v++) if (random.next() < voteError !== (rel === 1)) yes++;
-      const label = yes >= 2 ? 1 : 0;
-      m.set(doc, label);
-      const entry = { query_id: qid, doc_id: doc, rel: label, source: 'human-majority' as const, votes: { yes, no: 3 - yes } };
-      p.set(doc, { p: posteriorOf(entry, model), line: q * POOL + d + 1 });
+      for (let v = 0; v < 3; v++) if (random.next() < error !== (rel === 1)) yes++;
+      m.set(doc, yes >= 2 ? 1 : 0);
+      crowd.push({ qid, doc, yes, rel });
     }
     truth.set(qid, t);
     merged.set(qid, m);
     posterior.set(qid, p);
   }
+  const votes = crowd.map((c) => ({ yes: c.yes, no: 3 - c.yes }));
+  const model = {
+    crowd: new Map<string, number>(),
+    voteError: Math.max(goldErrorBound(wrong, 200), agreementError(votes)),
+    ...(hardShare > 0 && { labelError: crowd.filter((c) => (c.yes >= 2 ? 1 : 0) !== c.rel).length / crowd.length }),
+  };
+  crowd.forEach((c, i) => {
+    const entry = { query_id: c.qid, doc_id: c.doc, rel: c.yes >= 2 ? 1 : 0, source: 'human-majority' as const, votes: votes[i]! };
+    posterior.get(c.qid)!.set(c.doc, { p: posteriorOf(entry, model), line: i + 1 });
+  });
   const runs = SYSTEMS.map((alpha, s) => {
     const run: Run = new Map();
     for (let q = 0; q < QUERIES; q++) {
@@ -132,21 +146,25 @@ function measureBatch(batch: Batch, seed: number, figures: Figures): void {
   }
 }
 
-function simulate(batches: number, seed: number): Figures {
+function simulate(batches: number, seed: number, hardShare = 0): Figures {
   const figures: Figures = { intervals: 0, coveredQueryOnly: 0, coveredWithLabels: 0, widthRatios: [], clearPFlips: [] };
-  for (let b = 0; b < batches; b++) measureBatch(simulateBatch(seed + b, [0.1, 0.2, 0.3][b % 3]!), seed + b, figures);
+  for (let b = 0; b < batches; b++) measureBatch(simulateBatch(seed + b, [0.1, 0.2, 0.3][b % 3]!, hardShare), seed + b, figures);
   return figures;
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
 
-describe('withLabels in simulation', () => {
-  const figures = simulate(12, 1000);
+describe.each([
+  { crowd: 'independent errors', hardShare: 0 },
+  { crowd: '15% hard items (shared errors), floored by the forecast', hardShare: 0.15 },
+])('withLabels in simulation: $crowd', ({ hardShare }) => {
+  const figures = simulate(12, 1000, hardShare);
   const coverage = figures.coveredWithLabels / figures.intervals;
   const queryOnly = figures.coveredQueryOnly / figures.intervals;
   if (process.env.QRELAY_PRINT_COVERAGE)
     console.info(
       JSON.stringify({
+        hardShare,
         intervals: figures.intervals,
         coverage,
         queryOnly,
@@ -174,6 +192,6 @@ describe('withLabels in simulation', () => {
   });
 
   it('gives the same figures for the same seed', () => {
-    expect(simulate(2, 1000)).toEqual(simulate(2, 1000));
+    expect(simulate(2, 1000, hardShare)).toEqual(simulate(2, 1000, hardShare));
   });
 });

@@ -116,11 +116,13 @@ describe('flipShare and labelInterval', () => {
     expect(flipShare(0.1, Float64Array.from([0, 0, -2, 0]), Float64Array.from([0, 0, 0, -1]), 10)).toBe(0.25);
     expect(flipShare(0, Float64Array.from([0, 1]), Float64Array.from([0, 0]), 10)).toBe(0.5);
   });
-  it('widens the query-only interval by the larger of the draws’ half-width and their centre’s distance', () => {
-    expect(labelInterval(0.5, { low: 0.4, high: 0.6 }, null, { low: 0.48, high: 0.5 })).toEqual({ low: 0.4 - 0.01, high: 0.6 + 0.01 });
+  it('widens the query-only interval on both sides by the far end of the label draws from the mean', () => {
+    const spread = labelInterval(0.5, { low: 0.4, high: 0.6 }, null, { low: 0.48, high: 0.5 });
+    expect(spread.low).toBeCloseTo(0.38, 12);
+    expect(spread.high).toBeCloseTo(0.62, 12);
     const shifted = labelInterval(0.5, { low: 0.4, high: 0.6 }, null, { low: 0.42, high: 0.44 });
-    expect(shifted.low).toBeCloseTo(0.33, 12);
-    expect(shifted.high).toBeCloseTo(0.67, 12);
+    expect(shifted.low).toBeCloseTo(0.32, 12);
+    expect(shifted.high).toBeCloseTo(0.68, 12);
     expect(labelInterval(0.5, { low: 0.4, high: 0.6 }, { low: 0.3, high: 0.61 }, { low: 0.5, high: 0.5 })).toEqual({
       low: 0.3,
       high: 0.61,

@@ -3,6 +3,7 @@ import type { QrelsEntry } from './merge.js';
 import { qrelsLines } from './write.js';
 import {
   ADJUDICATOR_CONFIDENCE,
+  agreementError,
   CONSENSUS_CONFIDENCE,
   goldErrorBound,
   majorityError,
@@ -59,6 +60,26 @@ describe('majorityError', () => {
   });
 });
 
+describe('agreementError', () => {
+  it('inverts the agreement of two votes, (1 − e)² + e²', () => {
+    expect(agreementError([{ yes: 3, no: 0 }])).toBe(0);
+    // 2-1: one agreeing pair of three, a = 1/3 < ½: no better than chance
+    expect(agreementError([{ yes: 2, no: 1 }])).toBe(0.5);
+    // a = 0.82 -> e = 0.1
+    const e = 0.1;
+    const a = (1 - e) ** 2 + e ** 2;
+    const items = [
+      ...Array<{ yes: number; no: number }>(Math.round(a * 100)).fill({ yes: 2, no: 0 }),
+      ...Array<{ yes: number; no: number }>(100 - Math.round(a * 100)).fill({ yes: 1, no: 1 }),
+    ];
+    expect(agreementError(items)).toBeCloseTo(e, 12);
+  });
+  it('is ½ without an item of two votes', () => {
+    expect(agreementError([{ yes: 1, no: 0 }])).toBe(0.5);
+    expect(agreementError([])).toBe(0.5);
+  });
+});
+
 describe('oneCoinPosterior', () => {
   it('follows the vote margin', () => {
     expect(oneCoinPosterior(2, 1, 0.2)).toBeCloseTo(0.8, 12);
@@ -90,6 +111,11 @@ describe('posteriorOf', () => {
     const floor = majorityError(0.1, 3);
     expect(posteriorOf(crowd, model([['q1', 'd1', 0.9999]]))).toBeCloseTo(1 - floor, 12);
     expect(posteriorOf({ ...crowd, source: 'human-dawid-skene' }, model([['q1', 'd1', 1e-6]]))).toBeCloseTo(floor, 12);
+  });
+  it('keeps a crowd label at least the forecast’s label error from certainty', () => {
+    const crowd = entry({ rel: 1, source: 'human-majority', votes: { yes: 3, no: 0 } });
+    expect(posteriorOf(crowd, { ...model([['q1', 'd1', 0.999]], 0.01), labelError: 0.09 })).toBeCloseTo(0.91, 12);
+    expect(posteriorOf(crowd, { ...model([['q1', 'd1', 0.999]], 0.01), labelError: 0.9 })).toBe(0.5);
   });
   it('falls back to the one-coin posterior of the votes without one', () => {
     const crowd = entry({ rel: 1, source: 'human-majority', votes: { yes: 2, no: 1 } });

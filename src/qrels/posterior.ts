@@ -12,8 +12,10 @@ import type { LabelSource, QrelsEntry } from './merge.js';
  *   from the votes. A posterior fitted on the votes alone is over-confident where the
  *   model is wrong (a document's prior of relevance differs from the batch's), so it is
  *   kept at least ε away from 0 and 1, ε the error of a majority of the item's votes at
- *   the per-vote error measured on the batch's gold checks (a one-sided 95% upper bound):
- *   no label is surer than the gold says a label of that many votes can be.
+ *   per-vote error measured on the batch's gold checks (a one-sided 95% upper bound) or on
+ *   its items' agreement, whichever is larger, and at least the labels' error measured
+ *   against a truth when the batch's simulated forecast has one: no label is surer than
+ *   the evidence says a label of that many votes can be.
  * - Consensus and LLM-adjudicated labels: a stated confidence in the label
  *   ({@link CONSENSUS_CONFIDENCE}, {@link ADJUDICATOR_CONFIDENCE}).
  */
@@ -68,11 +70,34 @@ export function oneCoinPosterior(yes: number, no: number, e: number): number {
   return 1 / (1 + Math.exp(-logOdds));
 }
 
+/**
+ * The per-vote error of a one-coin model fitted on the items' own votes: two votes of an
+ * item agree with probability (1 − e)² + e², so e = (1 − √(2a − 1)) / 2 for the share a of
+ * agreeing pairs. Items carry errors the easy checks do not (hard items, where most
+ * workers go wrong together, show as disagreement); ½ when no item has two votes.
+ */
+export function agreementError(items: readonly { yes: number; no: number }[]): number {
+  let agreeing = 0;
+  let pairs = 0;
+  for (const { yes, no } of items) {
+    agreeing += yes * (yes - 1) + no * (no - 1);
+    pairs += (yes + no) * (yes + no - 1);
+  }
+  if (pairs === 0) return 0.5;
+  return (1 - Math.sqrt(Math.max(0, (2 * agreeing) / pairs - 1))) / 2;
+}
+
 export interface PosteriorModel {
   /** The aggregator's posterior P(relevant) of crowd items, by {@link pairKey}; items missing use the one-coin posterior. */
   crowd: ReadonlyMap<string, number>;
-  /** Upper bound of the per-vote error on the batch's gold checks ({@link goldErrorBound}). */
+  /** Per-vote error: the larger of the gold checks' upper bound ({@link goldErrorBound}) and the items' agreement ({@link agreementError}). */
   voteError: number;
+  /**
+   * The error of the batch's labels measured against a truth (`qrelay simulate --truth`'s
+   * forecast: 1 − its accuracy); a floor of its own, since errors shared by the workers
+   * (hard items) escape every vote-based bound.
+   */
+  labelError?: number;
 }
 
 /** The key of a (query, document) pair in {@link PosteriorModel.crowd}. */
@@ -93,7 +118,7 @@ export function posteriorOf(entry: Pick<QrelsEntry, 'query_id' | 'doc_id' | 'rel
   if (entry.source !== 'human-majority' && entry.source !== 'human-dawid-skene') return relevant ? 1 : 0;
   const votes = entry.votes ?? { yes: 0, no: 0 };
   const p = model.crowd.get(pairKey(entry.query_id, entry.doc_id)) ?? oneCoinPosterior(votes.yes, votes.no, model.voteError);
-  return clamp(p, majorityError(model.voteError, votes.yes + votes.no));
+  return clamp(p, Math.min(0.5, Math.max(majorityError(model.voteError, votes.yes + votes.no), model.labelError ?? 0)));
 }
 
 /** Every entry with its `p_relevant`. */

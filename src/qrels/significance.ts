@@ -159,18 +159,16 @@ export function flipShare(difference: number, a: Float64Array, b: Float64Array, 
 
 /**
  * The interval that carries both doubts: the query-only interval widened on each side by
- * how far the labels alone move the mean (95% of the draws, queries as they are): the
- * larger of their half-width and the distance of their centre from the measured mean;
- * and never narrower than the joint bootstrap of queries and labels. It contains the
+ * how far the labels alone can move the mean: the farther end of the 95% interval of the
+ * label draws (queries as they are) from the measured mean; and never narrower than the joint bootstrap of queries and labels. It contains the
  * query-only interval, so it never covers less; the widening is symmetric because label
  * errors correlate with system quality in a direction the draws cannot see: a strong
  * system's draws centre below its measured mean while its true mean lies above
  * (docs/evaluation.md, "The labels' doubt").
  */
 export function labelInterval(mean: number, query: Interval, joint: Interval | null, labelsAlone: Interval | null): Interval {
-  const reach = labelsAlone
-    ? Math.max((labelsAlone.high - labelsAlone.low) / 2, Math.abs((labelsAlone.high + labelsAlone.low) / 2 - mean))
-    : 0;
+  // the far end of the draws from the measured mean: their half-width plus their centre's shift
+  const reach = labelsAlone ? Math.max(0, mean - labelsAlone.low, labelsAlone.high - mean) : 0;
   return {
     low: Math.min(query.low - reach, joint?.low ?? Infinity),
     high: Math.max(query.high + reach, joint?.high ?? -Infinity),

@@ -46,11 +46,15 @@ describe('qrelay export-qrels --posterior', () => {
     expect(result.posterior?.gold.checks).toBeGreaterThan(0);
     expect(result.posterior?.gold.wrong).toBe(0);
     expect(result.posterior?.voteError).toBeGreaterThan(0);
+    expect(result.posterior?.agreementError).toBe(0);
+    expect(result.posterior?.labelError).toBeNull();
     const lines = readFileSync(out, 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Line);
-    expect(renderExportSummary(result)).toMatch(/p_relevant: crowd labels from Dawid–Skene, .*0 of \d+ check answers wrong/);
+    expect(renderExportSummary(result)).toMatch(
+      /p_relevant: crowd labels from Dawid–Skene, .*gold: 0 of \d+ check answers wrong; items' agreement: 0\.0%\)/,
+    );
     for (const l of lines) expect(l.p_relevant).toBeTypeOf('number');
     const of = (q: string, d: string) => lines.find((l) => l.query_id === q && l.doc_id === d)!;
     expect(of('q-base', 'd-base').p_relevant).toBe(1);
