@@ -2,10 +2,16 @@ import { actionModels, auditTimes } from '../db/models/actions.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewRecord, WorkerDecisionDoc } from '../db/models/index.js';
 import { llmAssistedAction } from '../hits/index.js';
 import {
+  answerOutcomes,
   batchVerdicts,
   DEFAULT_VERDICT_POLICY,
+  detectDrift,
+  driftPolicy,
   liftedStops,
   recounts,
+  type BatchVerdicts,
+  type Drift,
+  type DriftPolicy,
   type ScoredAssignment,
   type WorkerStanding,
   type WorkerVerdict,
@@ -112,12 +118,16 @@ async function retractCounted(
   ctx: PipelineContext,
   data: { hits: readonly HitDoc[]; assignments: readonly AssignmentDoc[] },
   decided: ReadonlyMap<string, WorkerDecisionDoc>,
+  condemned: ReadonlySet<string>,
 ): Promise<void> {
   const reopen = new Set<string>();
   const withdrawn: { a: AssignmentDoc; review: ReviewRecord }[] = [];
   for (const a of data.assignments) {
     const decision = decided.get(a.workerId);
     if (!decision || a.reviewState !== 'done' || a.outcome === 'rejected' || a.override || a.review?.countsVotes !== true) continue;
+    // a worker who turned careless keeps the work from before the change, unless their whole
+    // record now says they do not do the task (a random clicker whose first answers were lucky)
+    if (decision.cause === 'drift' && !condemned.has(a.workerId) && !driftedWork(decision).has(a._id)) continue;
     const reason = `${a.review.reason}; its votes were withdrawn when the worker was stopped for the batch: ${decision.reason}`;
     withdrawn.push({ a, review: { ...a.review, countsVotes: false, reason } });
   }
@@ -242,16 +252,54 @@ async function recountCleared(
   ctx.progress(`batch ${doc._id}: ${again.length} discarded assignments of cleared workers count again`);
 }
 
+/** The assignments a drift decision withdraws: those from the change on. */
+const driftedWork = (decision: WorkerDecisionDoc): Set<string> =>
+  new Set(Array.isArray(decision.evidence.after) ? (decision.evidence.after as unknown[]).map(String) : []);
+
+/**
+ * Workers who turned careless mid-batch (quality/drift.ts): each one's answers, in the order of
+ * their submissions, right or wrong against the checks and the references of workers believed
+ * to work (not stopped, not flagged, P(not working) below ½).
+ */
+function driftsOf(
+  scored: readonly ScoredAssignment[],
+  assignments: readonly AssignmentDoc[],
+  verdicts: ReadonlyMap<string, WorkerVerdict>,
+  notReferences: ReadonlySet<string>,
+  policy: DriftPolicy,
+): Map<string, Drift> {
+  const excluded = new Set([...notReferences, ...[...verdicts].filter(([, v]) => v.probabilityNotWorking >= 0.5).map(([w]) => w)]);
+  const outcomes = answerOutcomes(scored, excluded);
+  const byWorker = new Map<string, AssignmentDoc[]>();
+  for (const a of assignments) {
+    if (notReferences.has(a.workerId) || !outcomes.has(a._id)) continue;
+    const mine = byWorker.get(a.workerId);
+    if (mine) mine.push(a);
+    else byWorker.set(a.workerId, [a]);
+  }
+  const time = (a: AssignmentDoc) => (a.submittedAt ? new Date(a.submittedAt).getTime() : 0);
+  const drifts = new Map<string, Drift>();
+  for (const [workerId, mine] of byWorker) {
+    mine.sort((x, y) => time(x) - time(y) || (x._id < y._id ? -1 : 1));
+    const drift = detectDrift(
+      mine.map((a) => ({ assignmentId: a._id, outcomes: outcomes.get(a._id) ?? [] })),
+      policy,
+    );
+    if (drift.drifted) drifts.set(workerId, drift);
+  }
+  return drifts;
+}
+
 /**
  * `batchVerdicts` is a function of the scores and the workers left out of the references
  * alone, and a round in which no assignment came in or changed has the very same scores
  * (derived-records.ts): the fit is not redone.
  */
-const recentVerdicts = recentByScores<Map<string, WorkerVerdict>>(4);
+const recentVerdicts = recentByScores<BatchVerdicts>(4);
 
-function verdictsOf(scored: readonly ScoredAssignment[], notReferences: ReadonlySet<string>): Map<string, WorkerVerdict> {
+function verdictsOf(scored: readonly ScoredAssignment[], notReferences: ReadonlySet<string>): BatchVerdicts {
   const key = JSON.stringify([...notReferences].sort());
-  return recentVerdicts(scored, key, () => batchVerdicts(scored, notReferences, DEFAULT_VERDICT_POLICY).verdicts);
+  return recentVerdicts(scored, key, () => batchVerdicts(scored, notReferences, DEFAULT_VERDICT_POLICY));
 }
 
 export interface WorkerDecisionRound {
@@ -281,13 +329,20 @@ export async function decideWorkers(
   const flagged = new Set([...llm].filter(([, v]) => v.flagged).map(([w]) => w));
   const blocksLlm = llmAssistedAction(settings.preset) === 'block';
   // the batch's verdicts under its own fitted working model (quality/batch-verdicts.ts)
-  const verdicts = verdictsOf(scoreStored(data.hits, data.assignments), new Set([...decided.keys(), ...flagged]));
+  const scored = scoreStored(data.hits, data.assignments);
+  const { verdicts, fit } = verdictsOf(scored, new Set([...decided.keys(), ...flagged]));
   await liftStops(ctx, doc, decided, verdicts);
+  // drift is measured against the batch's own careful workers, once the batch has enough of them
+  const drifts = fit.fitted
+    ? driftsOf(scored, data.assignments, verdicts, new Set([...decided.keys(), ...flagged]), driftPolicy(fit.agreementMean))
+    : new Map<string, Drift>();
   const standings = new Map<string, WorkerStanding>();
   for (const [workerId, verdict] of [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     let decision = decided.get(workerId);
     const blocked = blocksLlm && flagged.has(workerId);
-    if (!decision && (verdict.stop || blocked)) {
+    const drift = drifts.get(workerId);
+    if (!decision && (verdict.stop || blocked || drift)) {
+      const cause = verdict.stop ? 'not-working' : blocked ? 'llm-assisted' : 'drift';
       decision = await record(ctx, doc, {
         _id: `${doc._id}|${workerId}`,
         batch: doc._id,
@@ -295,10 +350,15 @@ export async function decideWorkers(
         target: settings.target,
         action: 'soft-block',
         state: 'decided',
-        reason: verdict.stop ? verdict.reason : `llm-assisted: ${llm.get(workerId)?.evidence.join('; ')}`,
-        cause: verdict.stop ? 'not-working' : 'llm-assisted',
+        reason:
+          cause === 'not-working'
+            ? verdict.reason
+            : cause === 'llm-assisted'
+              ? `llm-assisted: ${llm.get(workerId)?.evidence.join('; ')}`
+              : (drift as Drift).reason,
+        cause,
         probabilityNotWorking: verdict.probabilityNotWorking,
-        evidence: { ...verdict.evidence },
+        evidence: { ...verdict.evidence, ...(cause === 'drift' && { after: [...(drift as Drift).after] }) },
         decidedAt: ctx.now(),
         sentAt: null,
       });
@@ -311,7 +371,7 @@ export async function decideWorkers(
     });
   }
   for (const decision of decided.values()) if (decision.state === 'decided') await send(ctx, decision);
-  await retractCounted(ctx, data, decided);
+  await retractCounted(ctx, data, decided, new Set([...verdicts].filter(([, v]) => v.stop).map(([w]) => w)));
   await recountCleared(ctx, doc, data, decided, verdicts);
   return { standings, decided };
 }

@@ -21,7 +21,7 @@ export function clears(verdict: WorkerVerdict, policy: Pick<WorkerVerdictPolicy,
 
 export interface RevisitedStop {
   readonly workerId: string;
-  readonly cause?: 'not-working' | 'llm-assisted';
+  readonly cause?: 'not-working' | 'llm-assisted' | 'drift';
 }
 
 /** The stops the workers' verdicts now clear, with the evidence for the audit log. */

@@ -20,28 +20,7 @@ export function workerEvidence(
   scored: readonly ScoredAssignment[],
   excluded: ReadonlySet<string> = new Set(),
 ): Map<string, WorkerEvidence> {
-  // item -> worker -> answer (references)
-  const answersByItem = new Map<string, Map<string, Judgment>>();
-  for (const { assignment, hit } of scored) {
-    if (excluded.has(assignment.worker) || assignment.overridden === 'excluded') continue;
-    const real = realItemsOf(hit);
-    for (const a of assignment.answers) {
-      if (!real.has(a.item)) continue;
-      let byWorker = answersByItem.get(a.item);
-      if (!byWorker) answersByItem.set(a.item, (byWorker = new Map()));
-      if (!byWorker.has(assignment.worker)) byWorker.set(assignment.worker, a.label);
-    }
-  }
-  const othersMajority = (item: string, worker: string): Judgment | null => {
-    let yes = 0;
-    let no = 0;
-    for (const [w, label] of answersByItem.get(item) ?? []) {
-      if (w === worker) continue;
-      if (label === 'yes') yes++;
-      else no++;
-    }
-    return yes > no ? 'yes' : no > yes ? 'no' : null;
-  };
+  const othersMajority = referenceAnswers(scored, excluded);
 
   const evidence = new Map<
     string,
@@ -85,6 +64,59 @@ export function workerEvidence(
       assignments: e.assignments,
       ...(typical && own !== undefined && { speed: own / typical }),
     });
+  }
+  return out;
+}
+
+/**
+ * The other workers' majority on a real item, as `workerEvidence` compares with (one answer per
+ * worker and item, the first; stopped workers and excluded assignments left out); null on a tie
+ * or when nobody else answered.
+ */
+function referenceAnswers(
+  scored: readonly ScoredAssignment[],
+  excluded: ReadonlySet<string>,
+): (item: string, worker: string) => Judgment | null {
+  const answersByItem = new Map<string, Map<string, Judgment>>();
+  for (const { assignment, hit } of scored) {
+    if (excluded.has(assignment.worker) || assignment.overridden === 'excluded') continue;
+    const real = realItemsOf(hit);
+    for (const a of assignment.answers) {
+      if (!real.has(a.item)) continue;
+      let byWorker = answersByItem.get(a.item);
+      if (!byWorker) answersByItem.set(a.item, (byWorker = new Map()));
+      if (!byWorker.has(assignment.worker)) byWorker.set(assignment.worker, a.label);
+    }
+  }
+  return (item, worker) => {
+    let yes = 0;
+    let no = 0;
+    for (const [w, label] of answersByItem.get(item) ?? []) {
+      if (w === worker) continue;
+      if (label === 'yes') yes++;
+      else no++;
+    }
+    return yes > no ? 'yes' : no > yes ? 'no' : null;
+  };
+}
+
+/**
+ * Each assignment's answers as right or wrong, in the order of the answers, for the drift test
+ * (quality/drift.ts): a check against its known answer, a real item against the other workers'
+ * majority (items without one left out), the same evidence `workerEvidence` pools.
+ */
+export function answerOutcomes(scored: readonly ScoredAssignment[], excluded: ReadonlySet<string> = new Set()): Map<string, boolean[]> {
+  const othersMajority = referenceAnswers(scored, excluded);
+  const out = new Map<string, boolean[]>();
+  for (const { assignment, hit } of scored) {
+    const expected = expectedAnswersOf(hit);
+    const real = realItemsOf(hit);
+    const outcomes: boolean[] = [];
+    for (const a of assignment.answers) {
+      const reference = expected.get(a.item) ?? (real.has(a.item) ? othersMajority(a.item, assignment.worker) : null);
+      if (reference) outcomes.push(a.label === reference);
+    }
+    out.set(assignment.assignmentId, outcomes);
   }
   return out;
 }

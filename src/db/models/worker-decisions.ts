@@ -8,7 +8,7 @@ import { collections } from '../collections.js';
  * (`sent`). A crash between the two repeats the send (AssociateQualificationWithWorker is
  * repeat-safe). Their work not reviewed yet is discarded by the review.
  */
-export type WorkerStopCause = 'not-working' | 'llm-assisted';
+export type WorkerStopCause = 'not-working' | 'llm-assisted' | 'drift';
 
 export interface WorkerDecisionDoc {
   /** `${batch}|${workerId}`. */
@@ -19,7 +19,11 @@ export interface WorkerDecisionDoc {
   action: 'soft-block';
   state: 'decided' | 'sent';
   reason: string;
-  /** Why: the evidence says they do not do the task, or they were flagged `llm-assisted` under a preset with `llmAssisted: block`. Absent in older records: `not-working`. */
+  /**
+   * Why: the evidence says they do not do the task, they were flagged `llm-assisted` under a
+   * preset with `llmAssisted: block`, or they turned careless mid-batch (`drift`: only the work
+   * from the change on, `evidence.after`, is withdrawn). Absent in older records: `not-working`.
+   */
   cause?: WorkerStopCause;
   probabilityNotWorking: number;
   evidence: Record<string, unknown>;
@@ -36,7 +40,7 @@ export const workerDecisionSchema = new Schema<WorkerDecisionDoc>(
     action: { type: String, enum: ['soft-block'], required: true },
     state: { type: String, enum: ['decided', 'sent'], required: true },
     reason: { type: String, required: true },
-    cause: { type: String, enum: ['not-working', 'llm-assisted'], default: 'not-working' },
+    cause: { type: String, enum: ['not-working', 'llm-assisted', 'drift'], default: 'not-working' },
     probabilityNotWorking: { type: Number, required: true },
     evidence: { type: Schema.Types.Mixed, default: {} },
     decidedAt: { type: Date, required: true },
