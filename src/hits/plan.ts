@@ -209,15 +209,16 @@ function parseLayout(layout: PlanLayoutInput): PlanLayout {
   return parsed.data;
 }
 
-export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
-  const layout = parseLayout(options.layout);
-  const { seed, pricing } = options;
-  if (seed.trim() === '') throw new UserError('planning needs a non-empty seed (the same seed gives the same plan)');
-  const maxBytes = options.maxQuestionBytes ?? MAX_QUESTION_BYTES;
-  const templates = options.templates ?? loadHitTemplates();
-  const cases = input.cases;
-  if (cases.length === 0) throw new UserError('the batch has no items to put into HITs');
+/** A planned HIT with its question, the gold items its checks use and where their debates come from. */
+interface BuiltHit {
+  hit: PlannedHit;
+  xml: string;
+  goldUsed: number[];
+  sources: CheckDebateSource[];
+}
 
+/** Each case's key; a case twice in the batch is refused. */
+function uniqueCaseKeys(cases: readonly EscalatedCase[]): string[] {
   const caseKeys = cases.map((c) => simKey(c.query_id, c.chunk_id));
   const firstByKey = new Map<string, number>();
   caseKeys.forEach((key, i) => {
@@ -228,16 +229,79 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
       );
     firstByKey.set(key, i);
   });
+  return caseKeys;
+}
 
-  // gold items that are also batch items would be judged twice, or twice in one HIT
+/** The gold pool without repeats and without batch items (those would be judged twice, or twice in one HIT). */
+function usableGold(pool: readonly GoldItem[], caseKeys: readonly string[]): Array<GoldItem & { key: string }> {
   const seenGold = new Set<string>(caseKeys);
   const gold: Array<GoldItem & { key: string }> = [];
-  for (const g of input.gold) {
+  for (const g of pool) {
     const key = simKey(g.query_id, g.chunk_id);
     if (seenGold.has(key)) continue;
     seenGold.add(key);
     gold.push({ ...g, key });
   }
+  return gold;
+}
+
+/** The plan from its built HITs: questions, check statistics, quote and what the gold pool lacks. */
+function summarizePlan(
+  built: readonly BuiltHit[],
+  context: {
+    seed: string;
+    layout: PlanLayout;
+    pricing: PlanOptions['pricing'];
+    gold: ReadonlyArray<GoldItem & { key: string }>;
+    batchQueries: ReturnType<typeof queriesOf>;
+    splits: number;
+    checklessHits: number;
+  },
+): HitPlan {
+  const { seed, layout, pricing, gold, batchQueries, splits, checklessHits } = context;
+  const hits = built.map((b) => b.hit);
+  const questions = built.map((b) => ({ index: b.hit.index, xml: b.xml, bytes: b.hit.bytes, sha256: b.hit.questionSha256 }));
+  const checkItems = hits.flatMap((h) => h.items).filter((i) => i.kind === 'check');
+  const uses = new Map<string, number>();
+  for (const c of checkItems) uses.set(c.key, (uses.get(c.key) ?? 0) + 1);
+  const realItems = hits.reduce((a, h) => a + h.realItems, 0);
+  return {
+    version: 1,
+    seed,
+    layout,
+    pricing,
+    hits,
+    questions,
+    checks: {
+      total: checkItems.length,
+      yes: checkItems.filter((c) => c.expected === 'yes').length,
+      no: checkItems.filter((c) => c.expected === 'no').length,
+      share: checkItems.length / (checkItems.length + realItems),
+      goldItemsUsed: uses.size,
+      maxUsesOfOneGoldItem: Math.max(0, ...uses.values()),
+      debateSources: countSources(built.flatMap((b) => b.sources)),
+      otherQueries: built
+        .flatMap((b) => b.goldUsed)
+        .filter((g) => queryAffinity((gold[g] as GoldItem).query, false, new Set(), batchQueries) === 2).length,
+    },
+    quote: quoteCost({ hits: hits.map((h) => ({ realItems: h.realItems, checks: h.checks })), ...pricing }),
+    splits,
+    checklessHits,
+    goldNeed: goldShortfall(hits, gold),
+  };
+}
+
+export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
+  const layout = parseLayout(options.layout);
+  const { seed, pricing } = options;
+  if (seed.trim() === '') throw new UserError('planning needs a non-empty seed (the same seed gives the same plan)');
+  const maxBytes = options.maxQuestionBytes ?? MAX_QUESTION_BYTES;
+  const templates = options.templates ?? loadHitTemplates();
+  const cases = input.cases;
+  if (cases.length === 0) throw new UserError('the batch has no items to put into HITs');
+
+  const caseKeys = uniqueCaseKeys(cases);
+  const gold = usableGold(input.gold, caseKeys);
 
   // checks draw on the batch's queries and debates (check-sources.ts, check-debate-donor.ts)
   const batchQueries = queriesOf(cases);
@@ -300,7 +364,7 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
   const tight = new Map<number, 'fit' | 'none'>();
   const tightOf = (group: readonly number[]) => (group.length === 1 ? tight.get(group[0] as number) : undefined);
 
-  const build = (groups: number[][]): Array<{ hit: PlannedHit; xml: string; goldUsed: number[]; sources: CheckDebateSource[] }> => {
+  const build = (groups: number[][]): BuiltHit[] => {
     const rng = seededRng(seed);
     const wantedCounts = groups.map((g, i) => checksOf(g.length, audiences[i]));
     const checkCounts = moveChecks(
@@ -448,7 +512,16 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
   for (;;) {
     const built = build(groups);
     const oversized = new Set(built.filter((b) => b.hit.bytes > maxBytes).map((b) => b.hit.index));
-    if (oversized.size === 0) return finish(built, splits, groups.filter((g) => tightOf(g) === 'none').length);
+    if (oversized.size === 0)
+      return summarizePlan(built, {
+        seed,
+        layout,
+        pricing,
+        gold,
+        batchQueries,
+        splits,
+        checklessHits: groups.filter((g) => tightOf(g) === 'none').length,
+      });
     const next: number[][] = [];
     const nextAudiences: Array<HitAudience | undefined> = [];
     groups.forEach((group, index) => {
@@ -478,38 +551,5 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
     });
     groups = next;
     audiences = nextAudiences;
-  }
-
-  function finish(built: ReturnType<typeof build>, splitCount: number, checklessHits: number): HitPlan {
-    const hits = built.map((b) => b.hit);
-    const questions = built.map((b) => ({ index: b.hit.index, xml: b.xml, bytes: b.hit.bytes, sha256: b.hit.questionSha256 }));
-    const checkItems = hits.flatMap((h) => h.items).filter((i) => i.kind === 'check');
-    const uses = new Map<string, number>();
-    for (const c of checkItems) uses.set(c.key, (uses.get(c.key) ?? 0) + 1);
-    const realItems = hits.reduce((a, h) => a + h.realItems, 0);
-    return {
-      version: 1,
-      seed,
-      layout,
-      pricing,
-      hits,
-      questions,
-      checks: {
-        total: checkItems.length,
-        yes: checkItems.filter((c) => c.expected === 'yes').length,
-        no: checkItems.filter((c) => c.expected === 'no').length,
-        share: checkItems.length / (checkItems.length + realItems),
-        goldItemsUsed: uses.size,
-        maxUsesOfOneGoldItem: Math.max(0, ...uses.values()),
-        debateSources: countSources(built.flatMap((b) => b.sources)),
-        otherQueries: built
-          .flatMap((b) => b.goldUsed)
-          .filter((g) => queryAffinity((gold[g] as GoldItem).query, false, new Set(), batchQueries) === 2).length,
-      },
-      quote: quoteCost({ hits: hits.map((h) => ({ realItems: h.realItems, checks: h.checks })), ...pricing }),
-      splits: splitCount,
-      checklessHits,
-      goldNeed: goldShortfall(hits, gold),
-    };
   }
 }
