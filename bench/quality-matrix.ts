@@ -223,7 +223,7 @@ try {
       (c) => (c.honestWorkers === 0 ? null : c.honestStopped),
       'lower',
       0,
-      (x) => num(x, 0),
+      (x) => num(x, 1),
       {
         applies: honestCells,
       },
