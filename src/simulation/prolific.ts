@@ -62,24 +62,30 @@ export async function workProlificStudies(running: RunningMarketplace, opts: Pro
     for (let round = 0; round < (opts.maxRounds ?? 50); round++) {
       let took = 0;
       for (const w of shuffled(opts.workers, seededRng(`${seed}:prolific:round:${round}`))) {
-        const open = (await running.prolific.availableStudies(w.workerId)).filter((s) => s.placesLeft > 0);
-        const study = open[open.length - 1]; // the oldest first, as the HIT path takes the oldest HITs
-        if (!study) continue;
+        const studyId = await studyFor(running, w.workerId);
+        if (studyId === undefined) continue;
         took++;
         result.started++;
         const done = worked.get(w.workerId) ?? 0;
         worked.set(w.workerId, done + 1);
         try {
-          await takePart(
+          const part = await takePart(
             running,
             browser,
             w,
-            String(study.study['id']),
+            studyId,
             done,
-            opts,
-            result,
+            opts.profile,
+            (key) => opts.oracle[key],
             seededRng(`${seed}:prolific:${w.workerId}:${done}`),
           );
+          result.completed++;
+          for (const j of part.judged) {
+            const truth = opts.oracle[j.key]?.truth;
+            if (truth === undefined) continue;
+            result.judged++;
+            if (j.answer === truth) result.correct++;
+          }
         } catch (err) {
           result.failed++;
           result.errors.push(err instanceof Error ? err.message : String(err));
@@ -93,17 +99,33 @@ export async function workProlificStudies(running: RunningMarketplace, opts: Pro
   return result;
 }
 
-async function takePart(
+/** What one worker's part in a study gave: their yes/no answers, and the simulated seconds it took. */
+export interface StudyPart {
+  judged: { key: string; answer: Judgment }[];
+  seconds: number;
+}
+
+/** The open study a worker would take now (the oldest with a place left for them), if any. */
+export async function studyFor(running: RunningMarketplace, workerId: string): Promise<string | undefined> {
+  const open = (await running.prolific.availableStudies(workerId)).filter((s) => s.placesLeft > 0);
+  const study = open[open.length - 1]; // the oldest first, as the HIT path takes the oldest HITs
+  return study ? String(study.study['id']) : undefined;
+}
+
+/**
+ * One worker takes part in a study: starts it, opens the task page, answers its form, posts
+ * it and completes the submission with the completion URL's code. Throws when a step fails.
+ */
+export async function takePart(
   running: RunningMarketplace,
   browser: Browser,
   w: SimWorker,
   studyId: string,
   assignmentsDone: number,
-  opts: ProlificCrowdOptions,
-  result: ProlificCrowdResult,
+  profile: PopulationProfile,
+  oracleOf: (key: string) => OracleEntry | undefined,
   rng: Rng,
-): Promise<void> {
-  const { profile, oracle } = opts;
+): Promise<StudyPart> {
   const { submissionId, url } = await running.prolific.startStudy(w.workerId, studyId);
   // the study link redirects to the task page, whose address carries the session
   const page = await browser.request(url);
@@ -119,10 +141,13 @@ async function takePart(
   const comments = new Map<string, string>();
   const judged: { key: string; answer: Judgment }[] = [];
   let itemsDone = 0;
+  let seconds = 0;
   for (const item of form.items) {
-    timers.set(item.key, logNormal(rng, w.medianItemSeconds, w.itemSigma) * 1000);
+    const ms = logNormal(rng, w.medianItemSeconds, w.itemSigma) * 1000;
+    timers.set(item.key, ms);
+    seconds += ms / 1000;
     if (item.values.length === 0) continue;
-    const entry = oracle[item.key];
+    const entry = oracleOf(item.key);
     const view = { itemsDone: itemsDone++, assignmentsDone, ...(item.arguments ? { arguments: item.arguments } : {}) };
     const decided = decide(profile.seed, w, item.key, entry, view, profile);
     const value = item.values.includes(decided) ? decided : item.values[0]!;
@@ -146,11 +171,5 @@ async function takePart(
     throw new Error(`submitting session ${session} redirected to ${done.pathname}, not the completion URL`);
   const completed = await running.prolific.completeStudy(w.workerId, done.searchParams.get('cc') ?? undefined);
   if (completed?.submission._id !== session) throw new Error(`the completion code did not complete session ${session}`);
-  result.completed++;
-  for (const j of judged) {
-    const truth = oracle[j.key]?.truth;
-    if (truth === undefined) continue;
-    result.judged++;
-    if (j.answer === truth) result.correct++;
-  }
+  return { judged, seconds };
 }

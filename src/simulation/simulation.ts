@@ -16,6 +16,7 @@ import { drawPopulation, type SimWorker } from './draw.js';
 import { Browser } from './browser.js';
 import { carriesOwnMark, fillPageForm, pageTemplate, readPageForm, type PageForm } from './form.js';
 import { itemTrace } from './page-events.js';
+import { studyFor, takePart } from './prolific.js';
 import { WORKER_KINDS, type PopulationProfile, type WorkerKind } from './population.js';
 import { exponential, geometric, logNormal, seededRng, type Rng } from './random.js';
 import { Agenda } from './schedule.js';
@@ -458,9 +459,38 @@ export class Simulation {
       if (hits.length < LIST_PAGE) break;
       after = hits[hits.length - 1]!.hitId;
     }
+    if (await this.workStudy(r, now)) return;
     if (askable) return this.askQualification(r, askable, now);
     this.counters.visitsWithoutWork++;
     this.leave(r);
+  }
+
+  /**
+   * A worker with no HIT to take works an open Prolific study of the marketplace, if it has
+   * one (issue 36; prolific.ts): starts it, answers qrelay's task page over HTTP, posts it and
+   * completes the submission, then looks for more work once the page's time has passed.
+   * Counted as an accepted and a submitted assignment. First a cheap check: a run without
+   * active studies (MTurk only) goes on exactly as before, its draws untouched.
+   */
+  private async workStudy(r: Runtime, now: number): Promise<boolean> {
+    if (!(await this.running.prolific.models.studies.exists({ status: 'ACTIVE' }))) return false;
+    const w = r.worker;
+    const studyId = await studyFor(this.running, w.workerId);
+    if (studyId === undefined) return false;
+    this.counters.accepted++;
+    const part = await takePart(
+      this.running,
+      this.browser,
+      w,
+      studyId,
+      r.assignmentsWorked++,
+      this.profile!,
+      (key) => this.oracle.get(key),
+      r.rng,
+    );
+    this.countSubmitted(w, part.judged);
+    this.next(r, now + Math.round(part.seconds * 1000));
+    return true;
   }
 
   private qualificationToAsk(r: Runtime, hits: HitSummary[]): string | undefined {
@@ -576,20 +606,25 @@ export class Simulation {
     return form;
   }
 
+  /** A submitted assignment (or study submission) and its answers, in the worker kind's tally. */
+  private countSubmitted(w: SimWorker, judged: readonly { key: string; answer: Judgment }[]): void {
+    this.counters.submitted++;
+    const tally = this.counters.byKind[w.kind];
+    tally.submitted++;
+    for (const j of judged) {
+      const truth = this.oracle.get(j.key)?.truth;
+      if (truth === undefined) continue;
+      tally.judged++;
+      if (j.answer === truth) tally.correct++;
+      if (j.answer === 'yes') tally.yes++;
+    }
+  }
+
   private async submit(r: Runtime, e: Extract<SimEvent, { type: 'submit' }>, now: number): Promise<void> {
     r.holding = undefined;
     const { status } = await this.browser.request(e.action, { method: 'POST', form: new URLSearchParams(e.fields).toString() });
     if (status >= 200 && status <= 299) {
-      this.counters.submitted++;
-      const tally = this.counters.byKind[r.worker.kind];
-      tally.submitted++;
-      for (const j of e.judged) {
-        const truth = this.oracle.get(j.key)?.truth;
-        if (truth === undefined) continue;
-        tally.judged++;
-        if (j.answer === truth) tally.correct++;
-        if (j.answer === 'yes') tally.yes++;
-      }
+      this.countSubmitted(r.worker, e.judged);
     } else if (status === 404 || status === 410) {
       this.counters.late++; // the deadline passed while the worker was at it
     } else {

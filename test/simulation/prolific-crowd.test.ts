@@ -1,11 +1,6 @@
-import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_MARKETPLACE_PROLIFIC_TOKEN } from '@qrelay/marketplace/config';
-import { createApp } from '../../src/app.js';
+import { describe, expect, it } from 'vitest';
 import { requireBatch } from '../../src/batches/index.js';
-import { loadConfig } from '../../src/config.js';
 import { caseKey } from '../../src/ingest/index.js';
-import { createLogger } from '../../src/log.js';
 import { collectBatch } from '../../src/pipeline/collect.js';
 import type { PipelineContext } from '../../src/pipeline/context.js';
 import { publishBatch } from '../../src/pipeline/publish.js';
@@ -14,8 +9,7 @@ import { latentTruth } from '../../src/simulation/oracle.js';
 import { workProlificStudies } from '../../src/simulation/prolific.js';
 import { useMarketplace } from '../marketplace/support.js';
 import { importSampleBatch, tempDir, testContext } from '../pipeline/support.js';
-import { freePort } from '../support/free-port.js';
-import { basePopulation } from './support.js';
+import { basePopulation, useTaskPages } from './support.js';
 
 // Issue 36: the simulated crowd works Prolific studies (study list, taking part, qrelay's
 // task page over HTTP, its form posted, the completion URL) with the answer model it uses
@@ -24,29 +18,7 @@ import { basePopulation } from './support.js';
 
 const h = useMarketplace();
 const dir = tempDir();
-let server: Server;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  const port = await freePort();
-  env = {
-    QRELAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    PROLIFIC_API_URL: `${h.running.url}/prolific/api/v1/`,
-    PROLIFIC_API_TOKEN: DEV_MARKETPLACE_PROLIFIC_TOKEN,
-  };
-  const app = createApp({
-    config: loadConfig({ ...process.env, ...env }),
-    logger: createLogger('silent'),
-    connection: h.db.connection,
-    apiToken: 'prolific-crowd-test-token',
-  });
-  await new Promise<void>((resolve) => {
-    server = app.listen(port, '127.0.0.1', () => resolve());
-  });
-});
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+const pages = useTaskPages(h, 'prolific-crowd-test-token');
 
 /** The oracle of the batch's pages: checks by their expected answer, real items by a hidden truth drawn from the seed. */
 async function oracleOf(ctx: PipelineContext, batch: string, profile: PopulationProfile) {
@@ -84,7 +56,7 @@ describe('the simulated crowd on Prolific', () => {
       const profile = checked.profile;
       const sim = h.running.simulation;
       const workers = await sim.loadPopulation(profile);
-      const ctx = testContext(h.db, env);
+      const ctx = testContext(h.db, pages.env());
 
       // Prolific: studies linking to qrelay's task pages, worked by the simulated participants
       await importSampleBatch(ctx, dir, 'spc-p', 16, 0);

@@ -1,8 +1,15 @@
+import type { Server } from 'node:http';
 import { CreateHITCommand, ListAssignmentsForHITCommand, type MTurkClient } from '@aws-sdk/client-mturk';
 import { parseAnswersXml } from '@qrelay/marketplace';
+import { DEV_MARKETPLACE_PROLIFIC_TOKEN } from '@qrelay/marketplace/config';
+import { afterAll, beforeAll } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
 import type { PopulationInput, SimulationProgress } from '../../src/simulation/index.js';
 import { relevanceQuestion } from '../marketplace/hit-pages.js';
 import type { MarketplaceHarness } from '../marketplace/support.js';
+import { freePort } from '../support/free-port.js';
 
 /** Driving a simulation through the marketplace's admin routes, as the pipeline's tests do. */
 
@@ -103,3 +110,39 @@ export const basePopulation = (overrides: Partial<PopulationInput> = {}): Popula
   workTime: { medianSeconds: 20 },
   ...overrides,
 });
+
+/**
+ * qrelay's app serving the task pages (QRELAY_PUBLIC_URL) for the file's tests, with the
+ * environment that points `--target prolific` at the harness marketplace's Prolific API;
+ * `env()` is that environment once the app listens.
+ */
+export function useTaskPages(h: MarketplaceHarness, apiToken: string): { env(): Record<string, string> } {
+  let server: Server | undefined;
+  let env: Record<string, string> | undefined;
+  beforeAll(async () => {
+    const port = await freePort();
+    env = {
+      QRELAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PROLIFIC_API_URL: `${h.running.url}/prolific/api/v1/`,
+      PROLIFIC_API_TOKEN: DEV_MARKETPLACE_PROLIFIC_TOKEN,
+    };
+    const app = createApp({
+      config: loadConfig({ ...process.env, ...env }),
+      logger: createLogger('silent'),
+      connection: h.db.connection,
+      apiToken,
+    });
+    await new Promise<void>((resolve) => {
+      server = app.listen(port, '127.0.0.1', () => resolve());
+    });
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  });
+  return {
+    env() {
+      if (!env) throw new Error('the task pages are not served yet');
+      return env;
+    },
+  };
+}
