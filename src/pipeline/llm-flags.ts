@@ -1,4 +1,6 @@
 import type { BatchData } from '../batches/repository.js';
+import type { Judgment } from '../domain/cases.js';
+import { llmModels } from '../debate/store.js';
 import type { AssignmentDoc, HitDoc } from '../db/models/index.js';
 import { caseKey } from '../ingest/index.js';
 import type { LlmAssistedVerdict } from '../quality/llm-assisted.js';
@@ -74,5 +76,14 @@ export async function llmAssistedVerdictsOf(
     });
   }
   const infos = new Map([...keyOf].map(([id, key]) => [id, itemInfos.get(key) as LlmItemInfo]));
-  return llmAssistedVerdicts(scoreStored(data.hits, data.assignments), infos);
+  return llmAssistedVerdicts(scoreStored(data.hits, data.assignments), infos, undefined, await adjudicatorLabelsOf(ctx, data.hits));
+}
+
+/** The adjudicator's stored labels for the batch's items (`qrelay adjudicate`), by item id; empty when it has not run. */
+export async function adjudicatorLabelsOf(ctx: PipelineContext, hits: readonly Pick<HitDoc, 'batch'>[]): Promise<Map<string, Judgment>> {
+  const batch = hits[0]?.batch;
+  if (batch === undefined) return new Map();
+  const { adjudications } = llmModels(ctx.models.batches.db);
+  const docs = await adjudications.find({ batch, label: { $ne: null } }, { label: 1 }).lean();
+  return new Map(docs.flatMap((d) => (d.label === null ? [] : [[d._id, d.label] as const])));
 }

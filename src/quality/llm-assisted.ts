@@ -1,4 +1,5 @@
 import type { Judgment } from '../domain/cases.js';
+import type { LlmFollowingVerdict } from './llm-following.js';
 
 /**
  * Signs that a worker pasted the items into an LLM instead of judging them (pure).
@@ -99,6 +100,8 @@ export interface LlmAssistedVerdict {
   readonly canary: boolean;
   /** Bayes factors (LLM-assisted against careful) of each signal and their product; 1 when a signal says nothing. */
   readonly factors: { readonly agreement: number; readonly speed: number; readonly events: number; readonly combined: number };
+  /** Set when the worker was flagged for following the LLM's verdicts where the crowd said otherwise (llm-following.ts). */
+  readonly following?: LlmFollowingVerdict;
 }
 
 export interface AgentBaseline {

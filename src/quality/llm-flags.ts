@@ -11,6 +11,7 @@ import {
   type LlmAssistedPolicy,
   type LlmAssistedVerdict,
 } from './llm-assisted.js';
+import { llmFollowingVerdicts, llmLabelOf, type FollowingAnswer } from './llm-following.js';
 
 /**
  * `llmAssistedVerdict` for every worker of a batch (pure): each worker's answers to real
@@ -31,8 +32,12 @@ export function llmAssistedVerdicts(
   scored: readonly ScoredAssignment[],
   items: ReadonlyMap<string, LlmItemInfo>,
   policy: LlmAssistedPolicy = DEFAULT_LLM_POLICY,
+  adjudicatorLabels: ReadonlyMap<string, Judgment> = new Map(),
 ): Map<string, LlmAssistedVerdict> {
   const byWorker = new Map<string, { observations: ItemObservation[]; seen: Set<string>; texts: string[]; canaries: Set<string> }>();
+  // every worker's answers on items with an LLM verdict (the agents' where they agree, else the adjudicator's)
+  const following = new Map<string, FollowingAnswer[]>();
+  const llmLabels = new Map<string, Judgment>();
   for (const { assignment, hit } of scored) {
     let mine = byWorker.get(assignment.worker);
     if (!mine) byWorker.set(assignment.worker, (mine = { observations: [], seen: new Set(), texts: [], canaries: new Set() }));
@@ -46,6 +51,13 @@ export function llmAssistedVerdicts(
       const agents = info && agentsOf(info);
       if (!agents || seen.has(a.item) || !real.includes(a.item)) continue;
       seen.add(a.item);
+      const llm = llmLabelOf(agents, adjudicatorLabels.get(a.item));
+      if (llm !== undefined) {
+        llmLabels.set(a.item, llm);
+        const list = following.get(assignment.worker) ?? [];
+        list.push({ item: a.item, answer: a.label, event: (a.copies ?? 0) + (a.pastes ?? 0) + (a.focusLosses ?? 0) > 0 });
+        following.set(assignment.worker, list);
+      }
       const observation: { -readonly [K in keyof ItemObservation]: ItemObservation[K] } = {
         agents,
         answer: a.label,
@@ -73,6 +85,14 @@ export function llmAssistedVerdicts(
     for (const worker of byWorker.keys()) next.set(worker, judgeSignals(signals.get(worker)!, baselines.get(worker)!, policy));
     verdicts = next;
     excluded = new Set([...next].filter(([, v]) => v.flagged).map(([w]) => w));
+  }
+  if (llmLabels.size === 0) return verdicts;
+  // Following the LLM where the crowd says otherwise, against the workers not flagged above.
+  const followingVerdicts = llmFollowingVerdicts(following, llmLabels, (w) => !excluded.has(w));
+  for (const [worker, f] of followingVerdicts) {
+    const v = verdicts.get(worker);
+    if (!v || !f.flagged || !f.evidence) continue;
+    verdicts.set(worker, { ...v, flagged: true, evidence: [...v.evidence, f.evidence], following: f });
   }
   return verdicts;
 }
