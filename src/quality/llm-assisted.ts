@@ -1,5 +1,4 @@
 import type { Judgment } from '../domain/cases.js';
-import type { LlmFollowingVerdict } from './llm-following.js';
 
 /**
  * Signs that a worker pasted the items into an LLM instead of judging them (pure).
@@ -299,4 +298,20 @@ function logChoose(n: number, k: number): number {
   let sum = 0;
   for (let j = 1; j <= k; j++) sum += Math.log((n - k + j) / j);
   return sum;
+}
+
+/** What llm-following.ts found for one worker (declared here: the flag carries it, and that module builds on this one). */
+export interface LlmFollowingVerdict {
+  readonly flagged: boolean;
+  /** Items where the other workers' majority contradicts the LLM, and the worker's answers equal to the LLM there. */
+  readonly items: number;
+  readonly followed: number;
+  /** The other workers' typical share (null without two of them with enough items). */
+  readonly typical: number | null;
+  /** P(rate > typical + margin); null when not tested. */
+  readonly probability: number | null;
+  /** The worker's page events beyond the other workers' rate. */
+  readonly events: boolean;
+  /** One sentence for the requester when flagged. */
+  readonly evidence: string | null;
 }

@@ -1,5 +1,5 @@
 import type { Judgment } from '../domain/cases.js';
-import { binomialUpperTail, median } from './llm-assisted.js';
+import { binomialUpperTail, median, type LlmFollowingVerdict } from './llm-assisted.js';
 
 /**
  * LLM-assisted answers seen through what qrelay knows and a careful person does not (pure,
@@ -45,20 +45,7 @@ export const DEFAULT_LLM_FOLLOWING_POLICY: LlmFollowingPolicy = {
   eventP: 0.01,
 };
 
-export interface LlmFollowingVerdict {
-  readonly flagged: boolean;
-  /** Items where the other workers' majority contradicts the LLM, and the worker's answers equal to the LLM there. */
-  readonly items: number;
-  readonly followed: number;
-  /** The other workers' typical share (null without two of them with enough items). */
-  readonly typical: number | null;
-  /** P(rate > typical + margin); null when not tested. */
-  readonly probability: number | null;
-  /** The worker's page events beyond the other workers' rate. */
-  readonly events: boolean;
-  /** One sentence for the requester when flagged. */
-  readonly evidence: string | null;
-}
+export type { LlmFollowingVerdict } from './llm-assisted.js';
 
 interface Counts {
   readonly items: number;
@@ -120,9 +107,19 @@ export function llmFollowingVerdicts(
     const answered = others.reduce((s, c) => s + c.answered, 0);
     const eventRate = answered > 0 ? others.reduce((s, c) => s + c.eventItems, 0) / answered : null;
     const events =
-      eventRate !== null && mine.eventItems > 0 && binomialUpperTail(mine.eventItems, mine.answered, Math.max(eventRate, 0.01)) < policy.eventP;
+      eventRate !== null &&
+      mine.eventItems > 0 &&
+      binomialUpperTail(mine.eventItems, mine.answered, Math.max(eventRate, 0.01)) < policy.eventP;
     if (typical === null || mine.items < policy.minItems) {
-      verdicts.set(worker, { flagged: false, items: mine.items, followed: mine.followed, typical, probability: null, events, evidence: null });
+      verdicts.set(worker, {
+        flagged: false,
+        items: mine.items,
+        followed: mine.followed,
+        typical,
+        probability: null,
+        events,
+        evidence: null,
+      });
       continue;
     }
     const threshold = Math.min(1, typical + policy.margin);
@@ -140,7 +137,10 @@ export function llmFollowingVerdicts(
 }
 
 /** The LLM's verdict on an item: the agents' label where they agree, else the adjudicator's, else none. */
-export function llmLabelOf(agents: { readonly A: Judgment; readonly B: Judgment } | null, adjudicator: Judgment | undefined): Judgment | undefined {
+export function llmLabelOf(
+  agents: { readonly A: Judgment; readonly B: Judgment } | null,
+  adjudicator: Judgment | undefined,
+): Judgment | undefined {
   if (agents && agents.A === agents.B) return agents.A;
   return adjudicator;
 }
