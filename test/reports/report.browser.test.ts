@@ -78,7 +78,7 @@ describe('the html report in Chromium', () => {
   });
 
   it('names and describes each chart for assistive technology', async () => {
-    for (const name of ['Progress over time', 'Time to 3 valid votes per item', 'Worker quality']) {
+    for (const name of ['Progress over time', 'Time to decided per item', 'Worker quality']) {
       const chart = page.getByRole('img', { name, exact: true });
       await expect(chart.count()).resolves.toBe(1);
       const description = await chart.evaluate((svg) => (svg as unknown as SvgElement).querySelector('desc')?.textContent ?? '');
@@ -99,7 +99,7 @@ describe('the html report in Chromium', () => {
     for (let i = 1; i < ys.length; i++) expect(ys[i]!).toBeLessThanOrEqual(ys[i - 1]!);
     expect(ys.at(-1)!).toBeLessThan(ys[0]!);
     await expect(votes.locator('circle').count()).resolves.toBe(buckets.length);
-    await expect(page.locator('#chart-progress [data-series="completed-items"] circle').count()).resolves.toBe(buckets.length);
+    await expect(page.locator('#chart-progress [data-series="decided-items"] circle').count()).resolves.toBe(buckets.length);
     await expect(votes.locator('circle').last().locator('title').textContent()).resolves.toContain(
       String(buckets.at(-1)!.cumulativeValidVotes),
     );

@@ -108,14 +108,15 @@ describe('qrelay marketplace --simulate', () => {
         seed: 1,
         size: 10,
         arrivalsPerHour: -1,
-        accuracy: { relevant: { alpha: 1, beta: 1 } },
+        // only size and shares are required; a field given must still be well formed
+        accuracy: { relevant: { alpha: 1, beta: 1 }, notRelevant: 'high' },
         workTime: { medianSeconds: 30 },
       }),
     );
     const bad = await runCli(['marketplace', '--simulate', file]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe(
-      `qrelay: --simulate ${file}: arrivalsPerHour: Too small: expected number to be >0; accuracy.notRelevant: Invalid input: expected object, received undefined (the fields are described in src/simulation/README.md)\n`,
+      `qrelay: --simulate ${file}: arrivalsPerHour: Too small: expected number to be >0; accuracy.notRelevant: Invalid input: expected object, received string (the fields are described in src/simulation/README.md)\n`,
     );
   });
 
