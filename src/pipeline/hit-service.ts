@@ -19,7 +19,7 @@ import type { PlannedQuestions } from './plan.js';
 import { mapPool } from './pool.js';
 import { BULK_SLICE, bulkWriteSliced } from './bulk.js';
 import { touchBatch } from './revision.js';
-import { BLOCKED_QUALIFICATION, ensureBlockedQualification, notBlocked } from './blocked-qualification.js';
+import { BLOCKED_QUALIFICATION, blockedQualifications, ensureBlockedQualification, notBlocked } from './blocked-qualification.js';
 import { addReputationRequirement } from './reputation.js';
 import { withExperienceRequirement } from './experience-qualification.js';
 
@@ -133,6 +133,9 @@ async function ensureWorkType(
   field: 'hitTypeId' | 'starterHitTypeId',
 ): Promise<string> {
   const settings = doc.settings as BatchSettings;
+  // the soft block keeps a stopped worker out: without qualification types it needs a
+  // block-list participant group; a platform with neither is refused before anything is posted
+  if (!backend.participantGroups) blockedQualifications(backend);
   // adaptive checks tell new workers from experienced ones by a qualification: refused here, before anything is posted
   if (settings.layout.adaptive) requireCapability(backend, 'qualifications', `preset ${settings.presetName}'s adaptive attention checks`);
   const p = settings.preset;

@@ -3,7 +3,16 @@ import { formAnswersXml } from '@qrelay/marketplace';
 import type { AppContext } from '../api/context.js';
 import type { HitDoc, HitQuestionDoc } from '../db/models/index.js';
 import { pipelineModels } from '../db/models/index.js';
-import { completionCode, completionUrl, isDuplicateKey, taskModels, taskSecret, validSignature, type TaskSessionDoc } from './store.js';
+import {
+  completionCode,
+  completionUrl,
+  isDuplicateKey,
+  taskModels,
+  taskSecret,
+  type TaskModels,
+  validSignature,
+  type TaskSessionDoc,
+} from './store.js';
 
 /**
  * qrelay's own task pages, for platforms that link to external pages (Prolific) and for
@@ -42,8 +51,9 @@ const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 
 export function tasksRouter(ctx: AppContext): Router {
   const router = Router();
-  const models = taskModels(ctx.connection);
-  const pipeline = pipelineModels(ctx.connection);
+  // made on the first request: the app is built before its connection need be open
+  let made: { tasks: TaskModels; pipeline: ReturnType<typeof pipelineModels> } | undefined;
+  const use = () => (made ??= { tasks: taskModels(ctx.connection), pipeline: pipelineModels(ctx.connection) });
   const form = express.urlencoded({ extended: false, limit: '256kb' });
   const publicUrl = ctx.config.publicUrl;
 
@@ -54,11 +64,11 @@ export function tasksRouter(ctx: AppContext): Router {
     if (!Number.isSafeInteger(index) || index < 0)
       return refuse(res, 404, `task ${req.params.hit}: not a HIT number: open the link you were given`);
     const task = { batch, index };
-    const secret = await taskSecret(models);
+    const secret = await taskSecret(use().tasks);
     if (!validSignature(secret, task, sig))
       return refuse(res, 403, 'this task link is not signed by qrelay: open the study again from where you found it');
-    const hit = await pipeline.hits.findById(`${batch}|${index}`).lean<HitDoc>();
-    const question = hit && (await pipeline.hitQuestions.findById(hit._id).lean<HitQuestionDoc>());
+    const hit = await use().pipeline.hits.findById(`${batch}|${index}`).lean<HitDoc>();
+    const question = hit && (await use().pipeline.hitQuestions.findById(hit._id).lean<HitQuestionDoc>());
     const html = question ? htmlOfQuestion(question.xml) : undefined;
     if (!hit || html === undefined)
       return refuse(res, 404, `batch ${batch} has no task ${index}: the study may have been withdrawn; return it`);
@@ -78,7 +88,7 @@ export function tasksRouter(ctx: AppContext): Router {
       return refuse(res, 403, `this task belongs to another study than ${study}: open the study again from Prolific`);
     const now = new Date();
     try {
-      await models.sessions.updateOne(
+      await use().tasks.sessions.updateOne(
         { _id: session },
         { $setOnInsert: { batch, index, study, participant, startedAt: now, answerXml: null, submittedAt: null } },
         { upsert: true },
@@ -87,7 +97,7 @@ export function tasksRouter(ctx: AppContext): Router {
       // the same arrival twice at once (a double click): the first one's record stands
       if (!isDuplicateKey(err)) throw err;
     }
-    const stored = await models.sessions.findById(session).lean<TaskSessionDoc>();
+    const stored = await use().tasks.sessions.findById(session).lean<TaskSessionDoc>();
     if (!stored || stored.participant !== participant || stored.batch !== batch || stored.index !== index) {
       return refuse(res, 409, `session ${session} belongs to another participant or task: open the study again from Prolific`);
     }
@@ -111,13 +121,13 @@ export function tasksRouter(ctx: AppContext): Router {
     const session = one(body.assignmentId);
     if (!session || !ID.test(session))
       return refuse(res, 400, 'the form carries no session (assignmentId): open the study again from Prolific');
-    const stored = await models.sessions.findById(session).lean<TaskSessionDoc>();
+    const stored = await use().tasks.sessions.findById(session).lean<TaskSessionDoc>();
     if (!stored)
       return refuse(res, 404, `session ${session} was never opened through qrelay's task link: open the study again from Prolific`);
-    const secret = await taskSecret(models);
+    const secret = await taskSecret(use().tasks);
     const done = completionUrl(ctx.config, completionCode(secret, { batch: stored.batch, index: stored.index }));
     // the first submission counts; a repeat (a double click, the back button) goes on to completion
-    await models.sessions.updateOne(
+    await use().tasks.sessions.updateOne(
       { _id: session, submittedAt: null },
       { $set: { answerXml: formAnswersXml(body), submittedAt: new Date() } },
     );
