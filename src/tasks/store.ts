@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { Config } from '../config.js';
 import { prolificCompletionUrl, type HostedServices, type HostedTask } from '../crowd/hosted.js';
+import { model } from '../db/models/index.js';
 
 /**
  * qrelay's task pages' records (the dev database: every filter by `_id` alone).
@@ -61,10 +62,6 @@ export interface TaskModels {
   keys: Model<KeyDoc>;
   sessions: Model<TaskSessionDoc>;
   memory: Model<MemoryDoc>;
-}
-
-function model<T>(connection: Connection, name: string, schema: Schema<T>): Model<T> {
-  return (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema);
 }
 
 export function taskModels(connection: Connection): TaskModels {
