@@ -99,6 +99,8 @@ export interface LlmAssistedVerdict {
   readonly canary: boolean;
   /** Bayes factors (LLM-assisted against careful) of each signal and their product; 1 when a signal says nothing. */
   readonly factors: { readonly agreement: number; readonly speed: number; readonly events: number; readonly combined: number };
+  /** The combined posterior P(LLM user) and its Bayes factors from events and shared errors (llm-evidence.ts, llm-flags.ts). */
+  readonly posterior?: { readonly probability: number; readonly events: number; readonly shared: number; readonly eventBound: number };
   /** Set when the worker was flagged for following the LLM's verdicts where the crowd said otherwise (llm-following.ts). */
   readonly following?: LlmFollowingVerdict;
 }

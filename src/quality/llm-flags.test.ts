@@ -131,4 +131,42 @@ describe('llmAssistedVerdicts', () => {
     expect(stats.find((s) => s.worker === 'C0')).not.toHaveProperty('llmEvidence');
     expect(workerStatistics(batch()).find((s) => s.worker === 'L0')!.flags).not.toContain('llm-assisted');
   });
+
+  it('flags LLM users of one model without the canary or the agents: events on most items and errors shared with them', () => {
+    // the agents agree on every item (no agent signal); the LLM is right on 75% of items, the same verdict for every user
+    const agreeing = new Map([...info].map(([id, x]) => [id, { ...x, agentLabels: { A: 'yes' as Judgment, B: 'yes' as Judgment } }]));
+    const r = seededRng('one-model');
+    const verdict = new Map(items.map((it) => [it.id, r.next() < 0.75 ? it.truth : flip(it.truth)]));
+    const llmUsers = ['M0', 'M1', 'M2', 'M3'];
+    const scored = scoreAssignments(
+      [
+        ...careful.flatMap((w) => hits.map((_, h) => assignment(w, h, answers('careful', w, h)))),
+        ...llmUsers.flatMap((w, n) =>
+          hits.map((_, h) =>
+            assignment(
+              w,
+              h,
+              answers('careful', w, h, (i) => ({
+                label: verdict.get(items[h * 10 + i]!.id)!,
+                // M0 and M1 paste each item into a chat in another tab; M2 and M3 use an extension the page does not see
+                ...(n < 2 ? { copies: 1, focusLosses: 1 } : { copies: 0, focusLosses: 0 }),
+              })),
+            ),
+          ),
+        ),
+      ],
+      hits,
+    );
+    const verdicts = llmAssistedVerdicts(scored, agreeing);
+    for (const w of llmUsers) {
+      const v = verdicts.get(w)!;
+      expect(v.flagged).toBe(true);
+      expect(v.canary).toBe(false);
+      expect(v.posterior!.probability).toBeGreaterThanOrEqual(0.95);
+      expect(v.evidence.join(' ')).toMatch(/P\(LLM-assisted\) \d+\.\d% ≥ 95%/);
+    }
+    expect(verdicts.get('M0')!.posterior!.events).toBeGreaterThan(100);
+    expect(verdicts.get('M2')!.posterior!.shared).toBeGreaterThan(100);
+    for (const w of careful) expect(verdicts.get(w)!.flagged).toBe(false);
+  });
 });

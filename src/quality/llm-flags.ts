@@ -11,6 +11,14 @@ import {
   type LlmAssistedPolicy,
   type LlmAssistedVerdict,
 } from './llm-assisted.js';
+import {
+  carefulEventBound,
+  DEFAULT_LLM_EVIDENCE_POLICY,
+  eventRateFactor,
+  sharedErrorFactors,
+  type LlmEvidencePolicy,
+  type Vote,
+} from './llm-evidence.js';
 import { llmFollowingVerdicts, llmLabelOf, type FollowingAnswer } from './llm-following.js';
 
 /**
@@ -33,7 +41,11 @@ export function llmAssistedVerdicts(
   items: ReadonlyMap<string, LlmItemInfo>,
   policy: LlmAssistedPolicy = DEFAULT_LLM_POLICY,
   adjudicatorLabels: ReadonlyMap<string, Judgment> = new Map(),
+  evidencePolicy: LlmEvidencePolicy = DEFAULT_LLM_EVIDENCE_POLICY,
 ): Map<string, LlmAssistedVerdict> {
+  // every worker's answer on each real item (the first), and their items with a page event
+  const votes: Vote[] = [];
+  const events = new Map<string, { items: number; eventItems: number }>();
   const byWorker = new Map<string, { observations: ItemObservation[]; seen: Set<string>; texts: string[]; canaries: Set<string> }>();
   // every worker's answers on items with an LLM verdict (the agents' where they agree, else the adjudicator's)
   const following = new Map<string, FollowingAnswer[]>();
@@ -47,10 +59,16 @@ export function llmAssistedVerdicts(
     for (const a of assignment.answers) {
       if (a.comment) mine.texts.push(a.comment);
       if (a.canary) mine.canaries.add(a.canary);
+      if (seen.has(a.item) || !real.includes(a.item)) continue;
+      seen.add(a.item);
+      votes.push({ worker: assignment.worker, item: a.item, answer: a.label });
+      const e = events.get(assignment.worker) ?? { items: 0, eventItems: 0 };
+      e.items++;
+      if ((a.copies ?? 0) + (a.pastes ?? 0) + (a.focusLosses ?? 0) > 0) e.eventItems++;
+      events.set(assignment.worker, e);
       const info = items.get(a.item);
       const agents = info && agentsOf(info);
-      if (!agents || seen.has(a.item) || !real.includes(a.item)) continue;
-      seen.add(a.item);
+      if (!agents) continue;
       const llm = llmLabelOf(agents, adjudicatorLabels.get(a.item));
       if (llm !== undefined) {
         llmLabels.set(a.item, llm);
@@ -86,6 +104,8 @@ export function llmAssistedVerdicts(
     verdicts = next;
     excluded = new Set([...next].filter(([, v]) => v.flagged).map(([w]) => w));
   }
+  verdicts = withPosteriors(verdicts, votes, events, evidencePolicy);
+  excluded = new Set([...verdicts].filter(([, v]) => v.flagged).map(([w]) => w));
   if (llmLabels.size === 0) return verdicts;
   // Following the LLM where the crowd says otherwise, against the workers not flagged above.
   const followingVerdicts = llmFollowingVerdicts(following, llmLabels, (w) => !excluded.has(w));
@@ -96,6 +116,53 @@ export function llmAssistedVerdicts(
   }
   return verdicts;
 }
+
+/**
+ * Page events, reading speed, agreement with the debate's agents and shared errors combined
+ * into one posterior per worker (llm-evidence.ts); a worker is flagged at the policy's
+ * confidence (or as before: the canary, or the agents' verdicts followed with speed and events).
+ */
+function withPosteriors(
+  verdicts: ReadonlyMap<string, LlmAssistedVerdict>,
+  votes: readonly Vote[],
+  events: ReadonlyMap<string, { items: number; eventItems: number }>,
+  policy: LlmEvidencePolicy,
+): Map<string, LlmAssistedVerdict> {
+  const bound = carefulEventBound([...events.values()], policy);
+  const side = new Map<string, number>();
+  const eventFactors = new Map<string, number>();
+  for (const [worker, v] of verdicts) {
+    const e = events.get(worker) ?? { items: 0, eventItems: 0 };
+    const ev = eventRateFactor(e.eventItems, e.items, bound, policy);
+    eventFactors.set(worker, ev);
+    side.set(worker, ev * Math.min(policy.maxSpeedFactor, v.factors.speed) * Math.min(policy.maxSpeedFactor, v.factors.agreement));
+  }
+  const fit = sharedErrorFactors(votes, side, policy);
+  const out = new Map<string, LlmAssistedVerdict>();
+  for (const [worker, v] of verdicts) {
+    const posterior = fit.posteriors.get(worker) ?? null;
+    const shared = fit.factors.get(worker) ?? 1;
+    const ev = eventFactors.get(worker) ?? 1;
+    const e = events.get(worker) ?? { items: 0, eventItems: 0 };
+    const flag = posterior !== null && posterior >= policy.confidence;
+    const sentence = flag
+      ? `P(LLM-assisted) ${(100 * posterior).toFixed(1)}% ≥ ${(100 * policy.confidence).toFixed(0)}%: ` +
+        `copied, pasted or left the page on ${e.eventItems} of ${e.items} items (careful workers at most ${(100 * bound).toFixed(0)}%; Bayes factor ${fmt(ev)}), ` +
+        `answers shared with the other LLM-like workers where the others said otherwise (Bayes factor ${fmt(shared)}), ` +
+        `reading speed (Bayes factor ${fmt(Math.min(policy.maxSpeedFactor, v.factors.speed))}); ` +
+        `fitted LLM accuracy ${(100 * fit.alpha).toFixed(0)}%, share of LLM users ${(100 * fit.share).toFixed(0)}%`
+      : null;
+    out.set(worker, {
+      ...v,
+      flagged: v.flagged || flag,
+      evidence: sentence ? [...v.evidence, sentence] : v.evidence,
+      ...(posterior !== null && { posterior: { probability: posterior, events: ev, shared, eventBound: bound } }),
+    });
+  }
+  return out;
+}
+
+const fmt = (x: number) => (x >= 1000 || x < 0.01 ? x.toExponential(1) : x.toPrecision(2));
 
 /**
  * Agents A and B of an item (the first two agent names in order), or null with fewer than

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { Judgment } from '../domain/cases.js';
+import { seededRng } from '../hits/random.js';
+import {
+  carefulEventBound,
+  DEFAULT_LLM_EVIDENCE_POLICY,
+  eventRateFactor,
+  sharedErrorFactors,
+  type Vote,
+} from './llm-evidence.js';
+
+const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
+
+/**
+ * A batch of `items` items, each answered by 5 workers drawn at random: careful workers right
+ * with their own accuracy, independently; LLM users answer one LLM's verdict (right with
+ * `llmAccuracy` on each item, the same verdict for all of them).
+ */
+function batch(seed: string, options: { careful: readonly number[]; llm: number; llmAccuracy: number; items?: number }): Vote[] {
+  const rng = seededRng(seed);
+  const workers = [
+    ...options.careful.map((accuracy, i) => ({ id: `C${i}`, llm: false, accuracy })),
+    ...Array.from({ length: options.llm }, (_, i) => ({ id: `L${i}`, llm: true, accuracy: 0 })),
+  ];
+  const votes: Vote[] = [];
+  for (let t = 0; t < (options.items ?? 150); t++) {
+    const truth: Judgment = rng.next() < 0.4 ? 'yes' : 'no';
+    const llmVerdict = rng.next() < options.llmAccuracy ? truth : flip(truth);
+    const pool = [...workers];
+    for (let k = 0; k < 5; k++) {
+      const w = pool.splice(Math.floor(rng.next() * pool.length), 1)[0]!;
+      const answer = w.llm ? llmVerdict : rng.next() < w.accuracy ? truth : flip(truth);
+      votes.push({ worker: w.id, item: `i${t}`, answer });
+    }
+  }
+  return votes;
+}
+
+const spread = (n: number, lo: number, hi: number) => Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / Math.max(1, n - 1));
+
+describe('carefulEventBound', () => {
+  it('is twice the median worker rate, at least the floor and at most 0.9', () => {
+    const careful = Array.from({ length: 9 }, (_, i) => ({ items: 20, eventItems: i < 5 ? 1 : 2 }));
+    // median rate 1/20: the floor 0.1 applies
+    expect(carefulEventBound(careful)).toBe(0.1);
+    const more = Array.from({ length: 9 }, () => ({ items: 20, eventItems: 3 }));
+    expect(carefulEventBound(more)).toBeCloseTo(0.3, 12);
+    // a batch where everyone tabs away on most items: the bound tops out at 0.9
+    expect(carefulEventBound(Array.from({ length: 9 }, () => ({ items: 20, eventItems: 15 })))).toBe(0.9);
+  });
+
+  it('leaves out workers with fewer than minItems items, and a batch of LLM users under half does not move it', () => {
+    const workers = [
+      ...Array.from({ length: 6 }, () => ({ items: 20, eventItems: 1 })),
+      ...Array.from({ length: 4 }, () => ({ items: 20, eventItems: 20 })),
+      { items: 2, eventItems: 2 },
+    ];
+    expect(carefulEventBound(workers)).toBe(0.1);
+    expect(carefulEventBound([])).toBe(DEFAULT_LLM_EVIDENCE_POLICY.eventFloor);
+  });
+});
+
+describe('eventRateFactor', () => {
+  it('favours a worker with an event on every item, capped, and clears one at the careful rate', () => {
+    expect(eventRateFactor(30, 30, 0.1)).toBe(DEFAULT_LLM_EVIDENCE_POLICY.maxEventFactor);
+    const careful = eventRateFactor(2, 30, 0.1);
+    expect(careful).toBeLessThan(1);
+    // a worker the page does not see is as likely an LLM user in a browser extension: the factor is 1 − tabWeight
+    expect(eventRateFactor(0, 30, 0.1)).toBeCloseTo(1 - DEFAULT_LLM_EVIDENCE_POLICY.tabWeight, 6);
+  });
+
+  it('says nothing under minItems items, and little where everyone leaves the page as often', () => {
+    expect(eventRateFactor(4, 4, 0.1)).toBe(1);
+    const bound = carefulEventBound(Array.from({ length: 9 }, () => ({ items: 30, eventItems: 15 })));
+    expect(eventRateFactor(15, 30, bound)).toBeLessThan(1);
+    expect(eventRateFactor(30, 30, bound)).toBeGreaterThan(10);
+  });
+
+  it('grows with the events', () => {
+    const factors = [0, 5, 10, 15, 20, 25].map((k) => eventRateFactor(k, 25, 0.1));
+    for (let i = 1; i < factors.length; i++) expect(factors[i]!).toBeGreaterThanOrEqual(factors[i - 1]!);
+  });
+});
+
+describe('sharedErrorFactors', () => {
+  it('finds LLM users who share one model once some show other evidence, and clears careful workers of the same accuracy', () => {
+    for (const llmAccuracy of [0.65, 0.8, 0.9]) {
+      const votes = batch(`shared-${llmAccuracy}`, { careful: spread(14, llmAccuracy, 0.95), llm: 4, llmAccuracy });
+      // two LLM users copy items into another tab (events); the other two leave no trace on the page
+      const fit = sharedErrorFactors(votes, new Map([['L0', 1000], ['L1', 1000]]));
+      const llm = ['L0', 'L1', 'L2', 'L3'];
+      for (const w of llm) expect(fit.posteriors.get(w)!).toBeGreaterThan(0.95);
+      // the ones without events on their shared errors alone
+      for (const w of ['L2', 'L3']) expect(fit.factors.get(w)!).toBeGreaterThan(100);
+      for (const [w, p] of fit.posteriors) if (!llm.includes(w)) expect(p).toBeLessThan(0.5);
+      expect(Math.abs(fit.alpha - llmAccuracy)).toBeLessThan(0.1);
+    }
+  });
+
+  it('does not find LLM users from answers alone when none shows other evidence (no seed: a stated limit)', () => {
+    const fit = sharedErrorFactors(batch('unseeded', { careful: spread(14, 0.8, 0.95), llm: 4, llmAccuracy: 0.8 }));
+    for (const p of fit.posteriors.values()) expect(p).toBeLessThan(DEFAULT_LLM_EVIDENCE_POLICY.confidence);
+  });
+
+  it('flags no one in a batch of careful workers, however their accuracies differ', () => {
+    const fit = sharedErrorFactors(batch('careful-only', { careful: spread(18, 0.65, 0.97), llm: 0, llmAccuracy: 0 }));
+    for (const p of fit.posteriors.values()) expect(p).toBeLessThan(0.5);
+    expect(fit.share).toBeLessThan(0.1);
+  });
+
+  it('multiplies in the side factors: strong events make a worker likely, exculpating answers pull back', () => {
+    const votes = batch('side', { careful: spread(14, 0.8, 0.95), llm: 0, llmAccuracy: 0 });
+    const plain = sharedErrorFactors(votes).posteriors.get('C3')!;
+    const withEvents = sharedErrorFactors(votes, new Map([['C3', 1000]])).posteriors.get('C3')!;
+    expect(withEvents).toBeGreaterThan(plain);
+    // a careful worker whose answers do not share anyone's errors is not flagged on events alone at default confidence
+    const careful = sharedErrorFactors(votes, new Map([['C3', 1000]])).factors.get('C3')!;
+    expect(careful).toBeLessThanOrEqual(1);
+  });
+
+  it('is deterministic whatever the order of the votes, and counts a worker once per item', () => {
+    const votes = batch('order', { careful: spread(10, 0.8, 0.95), llm: 3, llmAccuracy: 0.75, items: 80 });
+    const a = sharedErrorFactors(votes);
+    const b = sharedErrorFactors([...votes].reverse().concat(votes));
+    for (const [w, p] of a.posteriors) expect(b.posteriors.get(w)!).toBeCloseTo(p, 9);
+  });
+
+  it('returns nothing for no votes', () => {
+    const fit = sharedErrorFactors([]);
+    expect(fit.posteriors.size).toBe(0);
+    expect(fit.factors.size).toBe(0);
+  });
+});
