@@ -92,6 +92,7 @@ interface PublishOptions {
   checksPerHit?: number;
   assignments?: number;
   hideDebate?: boolean;
+  experiment?: 'debate';
   adaptiveChecks?: 'on' | 'off';
   expectedWorkers?: number;
   onFailure?: 'approve-and-discard' | 'reject';
@@ -114,6 +115,7 @@ function publishRequest(opts: PublishOptions): PublishRequest {
     ...(opts.checksPerHit !== undefined && { checksPerHit: opts.checksPerHit }),
     ...(opts.assignments !== undefined && { assignments: opts.assignments }),
     ...(opts.hideDebate && { hideDebate: true }),
+    ...(opts.experiment !== undefined && { experiment: opts.experiment }),
     ...(opts.adaptiveChecks !== undefined && { adaptiveChecks: opts.adaptiveChecks === 'on' }),
     ...(opts.expectedWorkers !== undefined && { expectedWorkers: opts.expectedWorkers }),
     ...(opts.onFailure !== undefined && { onFailure: opts.onFailure }),
@@ -198,6 +200,11 @@ function registerPublishCommand(program: Command): void {
     .option('--checks-per-hit <n>', 'attention checks per full HIT (default: the preset)', parseWhole(0, 50))
     .option('--assignments <n>', 'workers per HIT and valid votes per item (default: the preset, 3)', parseWhole(1, 9))
     .option('--hide-debate', "hide the agents' debate (the paper's without-history arm)")
+    .option(
+      '--experiment <factor>',
+      'debate: assign each worker at random to pages with or without the debate and compare the arms (docs/experiment.md)',
+      parseChoice(['debate'] as const),
+    )
     .option(
       '--adaptive-checks <on|off>',
       "starter HITs with more attention checks (both polarities) for workers' first HITs, the check share after (default: the preset, off; docs/adaptive-checks.md)",

@@ -52,6 +52,8 @@ export const HitQuestion = z.object({
   xml: z.string().min(1),
   bytes: z.number().int().min(1),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The debate experiment's page without the debate (PlanOptions.withoutDebate). */
+  withoutDebateXml: z.string().min(1).optional(),
 });
 export type HitQuestion = z.infer<typeof HitQuestion>;
 

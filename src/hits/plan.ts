@@ -102,6 +102,11 @@ export interface PlanOptions {
   pricing: PlanPricing;
   maxQuestionBytes?: number;
   templates?: HitTemplates;
+  /**
+   * Also render each page without the debate (`HitQuestion.withoutDebateXml`): the other arm
+   * of the debate experiment (docs/experiment.md), the same items, checks and keys.
+   */
+  withoutDebate?: boolean;
 }
 
 export interface HitPlan {
@@ -213,6 +218,7 @@ function parseLayout(layout: PlanLayoutInput): PlanLayout {
 interface BuiltHit {
   hit: PlannedHit;
   xml: string;
+  withoutDebateXml?: string;
   goldUsed: number[];
   sources: CheckDebateSource[];
 }
@@ -260,7 +266,13 @@ function summarizePlan(
 ): HitPlan {
   const { seed, layout, pricing, gold, batchQueries, splits, checklessHits } = context;
   const hits = built.map((b) => b.hit);
-  const questions = built.map((b) => ({ index: b.hit.index, xml: b.xml, bytes: b.hit.bytes, sha256: b.hit.questionSha256 }));
+  const questions = built.map((b) => ({
+    index: b.hit.index,
+    xml: b.xml,
+    bytes: b.hit.bytes,
+    sha256: b.hit.questionSha256,
+    ...(b.withoutDebateXml !== undefined && { withoutDebateXml: b.withoutDebateXml }),
+  }));
   const checkItems = hits.flatMap((h) => h.items).filter((i) => i.kind === 'check');
   const uses = new Map<string, number>();
   for (const c of checkItems) uses.set(c.key, (uses.get(c.key) ?? 0) + 1);
@@ -487,6 +499,17 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
         templates,
       );
       const xml = toHtmlQuestionXml(html, layout.frameHeight);
+      // the experiment's no-debate arm: this very page (items, checks, keys) without the agents' debate
+      const withoutDebateXml =
+        options.withoutDebate && !layout.hideDebate
+          ? toHtmlQuestionXml(
+              renderHitPage(
+                { items: pageItems, hideDebate: true, canary: layout.canary, ...(layout.title && { title: layout.title }) },
+                templates,
+              ),
+              layout.frameHeight,
+            )
+          : undefined;
       const audience = audiences[index];
       return {
         hit: {
@@ -499,6 +522,7 @@ export function planHits(input: PlanInput, options: PlanOptions): HitPlan {
           ...(audience && { audience }),
         },
         xml,
+        ...(withoutDebateXml !== undefined && { withoutDebateXml }),
         goldUsed: chosen,
         sources,
       };

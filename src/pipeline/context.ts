@@ -8,6 +8,7 @@ import { pipelineModels, type PipelineModels } from '../db/models/index.js';
 import type { EscalatedCase } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { taskPageQuestion } from '../experiment/serve.js';
 
 /**
  * What every stage takes: the database models, the crowd platform of a target, a logger,
@@ -33,6 +34,8 @@ export interface PipelineContext {
    * them): `itemCases` answers from here rather than read the batch's texts again.
    */
   knownCases?: ReadonlyMap<string, EscalatedCase>;
+  /** The debate experiment's Question of a HIT: an ExternalQuestion at its signed task page (src/experiment/serve.ts). */
+  taskPageQuestion(task: { batch: string; index: number }, frameHeight: number): Promise<string>;
 }
 
 export interface PipelineContextOptions {
@@ -84,6 +87,7 @@ export function createPipelineContext(opts: PipelineContextOptions): PipelineCon
     now: opts.now ?? (() => new Date()),
     simulatedClock: opts.simulatedClock ?? false,
     progress: opts.progress ?? ((line) => opts.logger.info(line)),
+    taskPageQuestion: (task, frameHeight) => taskPageQuestion(opts.connection, opts.config, task, frameHeight),
     backend(target) {
       let backend = backends.get(target);
       if (!backend) {

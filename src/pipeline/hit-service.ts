@@ -225,14 +225,17 @@ async function createOnPlatform(
     const planned = questions?.get(hit._id);
     const question = planned && planned.sha256 === hit.questionSha256 ? planned : await ctx.models.hitQuestions.findById(hit._id).lean();
     if (!question) throw new UserError(`the question of HIT ${hit.index} of batch ${doc._id} is missing from the database`);
+    // the debate experiment: qrelay's task page gives each worker the page of their arm (docs/experiment.md)
+    const task = { batch: doc._id, index: hit.index };
+    const experimentPage = settings.experiment === 'debate' && backend.platform === 'mturk';
     return await backend.createHit({
       hitTypeId,
-      question: question.xml,
+      question: experimentPage ? await ctx.taskPageQuestion(task, settings.layout.frameHeight) : question.xml,
       maxAssignments: hit.maxAssignments,
       lifetimeSeconds: settings.preset.lifetimeSeconds,
       requesterAnnotation: annotation,
       uniqueRequestToken: hit.requestToken,
-      task: { batch: doc._id, index: hit.index },
+      task,
     });
   } catch (err) {
     const failure = crowdFailure(err, hit, settings.target);

@@ -47,6 +47,7 @@ export function planWith(batch: string, input: PlanInput, settings: BatchSetting
     return planHits(input, {
       seed,
       layout: settings.layout,
+      ...(settings.experiment === 'debate' && { withoutDebate: true }),
       pricing: {
         reward: settings.preset.reward,
         assignmentsPerHit: settings.voteTarget,
@@ -117,7 +118,11 @@ export async function storeHits(ctx: PipelineContext, docs: readonly HitDoc[], p
   if (docs.length === 0) return;
   await insertMissing(
     ctx.models.hitQuestions,
-    plan.questions.map((q) => ({ _id: hitDocId(docs[0]!.batch, firstIndex + q.index), xml: q.xml })),
+    plan.questions.map((q) => ({
+      _id: hitDocId(docs[0]!.batch, firstIndex + q.index),
+      xml: q.xml,
+      ...(q.withoutDebateXml !== undefined && { withoutDebateXml: q.withoutDebateXml }),
+    })),
   );
   await insertMissing(
     ctx.models.hits,

@@ -28,6 +28,10 @@ export const PublishRequest = z
     itemsPerHit: z.number().int().min(1).max(100).optional(),
     checksPerHit: z.number().int().min(0).max(50).optional(),
     hideDebate: z.boolean().optional(),
+    experiment: z
+      .enum(['debate'])
+      .optional()
+      .describe('debate: each worker is assigned at random to pages with or without the debate (docs/experiment.md)'),
     adaptiveChecks: z
       .boolean()
       .optional()
@@ -125,6 +129,8 @@ export function resolveSettings(batch: string, input: PublishRequest, defaultTar
   }
   const seed = request.seed ?? batch;
   const layout = PlanLayout.parse(presetPlanOptions(preset, seed).layout);
+  if (request.experiment === 'debate' && layout.hideDebate)
+    throw new UserError(`--experiment debate shows the debate to half of the workers: publish batch ${batch} without --hide-debate`);
   return {
     target: parseTargetName(request.target ?? defaultTarget),
     presetName: request.preset,
@@ -144,6 +150,7 @@ export function resolveSettings(batch: string, input: PublishRequest, defaultTar
     tie: request.tie,
     budgetCents: request.budgetUsd === undefined ? null : Math.round(request.budgetUsd * 100),
     concurrency: request.concurrency,
+    ...(request.experiment && { experiment: request.experiment }),
   };
 }
 

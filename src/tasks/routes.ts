@@ -3,6 +3,8 @@ import { formAnswersXml } from '@qrelay/marketplace';
 import type { AppContext } from '../api/context.js';
 import type { HitDoc, HitQuestionDoc } from '../db/models/index.js';
 import { pipelineModels } from '../db/models/index.js';
+import { visitorOf, type Visitor } from '../experiment/pages.js';
+import { experimentQuestionXml } from '../experiment/serve.js';
 import {
   completionCode,
   completionUrl,
@@ -69,16 +71,22 @@ export function tasksRouter(ctx: AppContext): Router {
       return refuse(res, 403, 'this task link is not signed by qrelay: open the study again from where you found it');
     const hit = await use().pipeline.hits.findById(`${batch}|${index}`).lean<HitDoc>();
     const question = hit && (await use().pipeline.hitQuestions.findById(hit._id).lean<HitQuestionDoc>());
-    const html = question ? htmlOfQuestion(question.xml) : undefined;
-    if (!hit || html === undefined)
+    if (!hit || !question || htmlOfQuestion(question.xml) === undefined)
       return refuse(res, 404, `batch ${batch} has no task ${index}: the study may have been withdrawn; return it`);
+    // the debate experiment (docs/experiment.md): the worker's arm is recorded before their page is sent
+    const pageFor = async (visitor: Visitor) =>
+      htmlOfQuestion((await experimentQuestionXml(ctx.connection, hit, question, visitor)) ?? question.xml) as string;
 
     const participant = one(req.query.PROLIFIC_PID);
     const session = one(req.query.SESSION_ID);
     const study = one(req.query.STUDY_ID);
     if (participant === undefined && session === undefined && study === undefined) {
       // MTurk as an ExternalQuestion: the page reads assignmentId and turkSubmitTo itself and submits to MTurk
-      res.set('Cache-Control', 'no-store').type('html').send(html);
+      const visitor = visitorOf({ workerId: one(req.query.workerId), assignmentId: one(req.query.assignmentId) });
+      res
+        .set('Cache-Control', 'no-store')
+        .type('html')
+        .send(await pageFor(visitor));
       return;
     }
     if (!participant || !session || !study || ![participant, session, study].every((v) => ID.test(v))) {
@@ -110,7 +118,7 @@ export function tasksRouter(ctx: AppContext): Router {
       return res.redirect(303, `${url.pathname}${url.search}`);
     }
     // with scripts off the form still posts here, carrying the session
-    const page = html
+    const page = (await pageFor({ kind: 'worker', workerId: participant }))
       .replace(MTURK_ACTION, `action="${publicUrl}/tasks/mturk/externalSubmit"`)
       .replace(ASSIGNMENT_INPUT, ASSIGNMENT_INPUT.replace('value=""', `value="${session}"`));
     res.set('Cache-Control', 'no-store').type('html').send(page);

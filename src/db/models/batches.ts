@@ -47,6 +47,8 @@ export interface BatchSettings {
   budgetCents: number | null;
   /** HITs created at once. */
   concurrency: number;
+  /** The debate experiment: each worker sees pages with or without the debate (docs/experiment.md); absent: none. */
+  experiment?: 'debate';
 }
 
 export interface BatchPlanSummary {

@@ -65,6 +65,8 @@ export interface HitDoc {
 export interface HitQuestionDoc {
   _id: string;
   xml: string;
+  /** The debate experiment: the same page without the debate, served to the no-debate arm (docs/experiment.md). */
+  withoutDebateXml?: string;
 }
 
 /** HITId -> our HIT, for notifications and lookups by the platform's id. */
@@ -102,7 +104,7 @@ export const hitSchema = new Schema<HitDoc>(
 );
 
 export const hitQuestionSchema = new Schema<HitQuestionDoc>(
-  { _id: { type: String, required: true }, xml: { type: String, required: true } },
+  { _id: { type: String, required: true }, xml: { type: String, required: true }, withoutDebateXml: { type: String } },
   options(collections.hitQuestions),
 );
 
