@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Judgment } from '../domain/cases.js';
-import { clears, liftedStops, recounts, type RevisitedAssignment } from './revisit.js';
+import { clears, clearsOfLlm, LLM_CLEARED_BELOW, liftedStops, recounts, type RevisitedAssignment } from './revisit.js';
 import { DEFAULT_VERDICT_POLICY, workerVerdict, type WorkerVerdict } from './worker-verdict.js';
 
 const same = (n: number) =>
@@ -62,6 +62,36 @@ describe('liftedStops', () => {
 
   it('never lifts a stop for LLM-assisted answers on evidence that does not bear on them', () => {
     expect(liftedStops([{ workerId: 'W1', cause: 'llm-assisted' }], verdicts, DEFAULT_VERDICT_POLICY)).toEqual([]);
+  });
+
+  it('lifts a stop for LLM-assisted answers when the recomputed LLM verdict clears the worker, and only then', () => {
+    const stops = [
+      { workerId: 'W1', cause: 'llm-assisted' as const },
+      { workerId: 'W2', cause: 'llm-assisted' as const },
+      { workerId: 'W3', cause: 'llm-assisted' as const },
+      { workerId: 'W9', cause: 'llm-assisted' as const },
+    ];
+    const llm = new Map([
+      ['W1', { flagged: false, posterior: { probability: 0.02 } }],
+      // still flagged (the canary, say) although the posterior is low
+      ['W2', { flagged: true, posterior: { probability: 0.02 } }],
+      // no longer flagged, but not cleared either
+      ['W3', { flagged: false, posterior: { probability: LLM_CLEARED_BELOW } }],
+      ['W9', { flagged: false, posterior: { probability: 0.01 } }],
+    ]);
+    const lifted = liftedStops(stops, verdicts, DEFAULT_VERDICT_POLICY, llm);
+    // W9 has no worker verdict (nothing of theirs in the batch): nothing to lift against
+    expect(lifted.map((l) => l.workerId)).toEqual(['W1']);
+    expect(lifted[0]!.reason).toBe('stop lifted: later evidence clears the worker of LLM-assisted answers (P(LLM-assisted) 2.0%)');
+    // a drift stop is not the LLM verdict's to lift
+    expect(liftedStops([{ workerId: 'W1', cause: 'drift' }], verdicts, DEFAULT_VERDICT_POLICY, llm)).toEqual([]);
+  });
+
+  it('clearsOfLlm needs a posterior under the bound and no flag', () => {
+    expect(clearsOfLlm(undefined)).toBe(false);
+    expect(clearsOfLlm({ flagged: false })).toBe(false);
+    expect(clearsOfLlm({ flagged: false, posterior: { probability: 0.49 } })).toBe(true);
+    expect(clearsOfLlm({ flagged: true, posterior: { probability: 0.1 } })).toBe(false);
   });
 });
 

@@ -10,7 +10,10 @@ import type { WorkerVerdict, WorkerVerdictPolicy } from './worker-verdict.js';
  * - A stop for not doing the task is lifted (`liftedStops`): the evidence that stopped them
  *   has been outweighed (the majority they were compared with was polluted by bad workers
  *   not yet stopped, who now are). A stop for LLM-assisted answers is not lifted by this
- *   evidence: it says nothing about where the answers came from.
+ *   evidence, which says nothing about where the answers came from; it is lifted when the
+ *   LLM-assisted verdict, recomputed on the batch's evidence (quality/llm-flags.ts), no longer
+ *   flags the worker and puts P(LLM-assisted) under `LLM_CLEARED_BELOW` (the shared errors
+ *   that stopped them were with workers whom later evidence clears too).
  * - Their discarded assignments count again (`recounts`): approved (paid) and discarded,
  *   neither rejected (MTurk cannot undo a rejection) nor decided by a person; the labels are
  *   recomputed from them and no extra assignment is bought for them.
@@ -24,15 +27,42 @@ export interface RevisitedStop {
   readonly cause?: 'not-working' | 'llm-assisted' | 'drift';
 }
 
-/** The stops the workers' verdicts now clear, with the evidence for the audit log. */
+/** P(LLM-assisted) under which a worker stopped for LLM-assisted answers is cleared (and not flagged by any rule). */
+export const LLM_CLEARED_BELOW = 0.5;
+
+/** What the revisit reads of a worker's LLM-assisted verdict (quality/llm-assisted.ts). */
+export interface RevisitedLlmVerdict {
+  readonly flagged: boolean;
+  readonly posterior?: { readonly probability: number };
+}
+
+/** Whether the LLM-assisted verdict clears the worker: not flagged, and P(LLM-assisted) under `LLM_CLEARED_BELOW`. */
+export function clearsOfLlm(verdict: RevisitedLlmVerdict | undefined): boolean {
+  return verdict !== undefined && !verdict.flagged && verdict.posterior !== undefined && verdict.posterior.probability < LLM_CLEARED_BELOW;
+}
+
+/**
+ * The stops the workers' verdicts now clear, with the evidence for the audit log: a stop for
+ * not doing the task by the worker verdict, a stop for LLM-assisted answers by `llm` (the
+ * batch's LLM-assisted verdicts; without them such a stop stays). A drift stop stays.
+ */
 export function liftedStops(
   stops: readonly RevisitedStop[],
   verdicts: ReadonlyMap<string, WorkerVerdict>,
   policy: Pick<WorkerVerdictPolicy, 'priorNotWorking'>,
+  llm: ReadonlyMap<string, RevisitedLlmVerdict> = new Map(),
 ): { workerId: string; reason: string; verdict: WorkerVerdict }[] {
   return stops.flatMap((s) => {
     const verdict = verdicts.get(s.workerId);
-    if ((s.cause ?? 'not-working') !== 'not-working' || !verdict || !clears(verdict, policy)) return [];
+    if (!verdict) return [];
+    const cause = s.cause ?? 'not-working';
+    if (cause === 'llm-assisted') {
+      const v = llm.get(s.workerId);
+      if (!clearsOfLlm(v)) return [];
+      const p = (100 * v!.posterior!.probability).toFixed(1);
+      return [{ workerId: s.workerId, reason: `stop lifted: later evidence clears the worker of LLM-assisted answers (P(LLM-assisted) ${p}%)`, verdict }];
+    }
+    if (cause !== 'not-working' || !clears(verdict, policy)) return [];
     return [{ workerId: s.workerId, reason: `stop lifted: later evidence clears the worker (${verdict.reason})`, verdict }];
   });
 }
