@@ -10,6 +10,7 @@ import { isAdaptive, recollectOf } from './redundancy.js';
 import { itemCases } from './records.js';
 import { assignmentRecord, hitRecord, tiePolicyOf } from './votes.js';
 import { loadBatchData, plannedItems, requireBatch, type BatchData } from '../batches/index.js';
+import { armsByWorker } from '../experiment/store.js';
 
 /** The cases of these items: from `known` when it holds every one (the simulation's copy), else read. */
 function casesOf(
@@ -116,6 +117,9 @@ export async function reportInputFor(
     recollect: recollectOf(settings),
     generatedAt: reportGeneratedAt(ctx),
     ...(ctx.simulatedClock && { simulatedClock: true }),
+    ...(settings.experiment === 'debate' && {
+      experiment: { arms: await armsByWorker(ctx.models.batches.db, batch), seed: settings.seed },
+    }),
   };
   return { input, options };
 }

@@ -13,6 +13,10 @@ import { priceTerms } from './budget.js';
 import { visibleRecords } from './records.js';
 import { firstAssignments } from './redundancy.js';
 import { buildLabels, loadBatchData, type BatchData, requireBatch } from '../batches/index.js';
+import type { ArmName, ExperimentSummary } from '../experiment/compare.js';
+import { renderExperiment } from '../experiment/render.js';
+import { armsByWorker } from '../experiment/store.js';
+import { batchExperiment } from '../experiment/summary.js';
 
 /** `qrelay status` and `GET /api/v1/batches/{batch}`: progress, agreement and money, read-only. */
 export interface BatchStatus {
@@ -56,6 +60,8 @@ export interface BatchStatus {
     quote: CostQuote | null;
     budget: number | null;
   };
+  /** The debate experiment per arm (docs/experiment.md); present when the batch runs it. */
+  experiment?: ExperimentSummary;
 }
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
@@ -84,7 +90,15 @@ function intervalsOf(votes: readonly Vote<Judgment>[], batch: string): Agreement
  * The status from stored documents (pure). `truth`: item id -> hidden label; `imported`:
  * the cases imported (what an unpublished batch reports as its items).
  */
-export function summarizeBatch(doc: BatchDoc, data: BatchData, truth: ReadonlyMap<string, Judgment>, now: Date, imported = 0): BatchStatus {
+export function summarizeBatch(
+  doc: BatchDoc,
+  data: BatchData,
+  truth: ReadonlyMap<string, Judgment>,
+  now: Date,
+  imported = 0,
+  /** The debate experiment's recorded arms, by worker (when the batch runs it). */
+  arms?: ReadonlyMap<string, ArmName>,
+): BatchStatus {
   const settings = doc.settings as BatchSettings | null;
   const byState = Object.fromEntries(HIT_STATES.map((s) => [s, 0])) as Record<HitState, number>;
   for (const h of data.hits) byState[h.state]++;
@@ -174,6 +188,9 @@ export function summarizeBatch(doc: BatchDoc, data: BatchData, truth: ReadonlyMa
       quote: doc.plan?.quote ?? null,
       budget: settings?.budgetCents ?? null,
     },
+    ...(settings?.experiment === 'debate' &&
+      labels &&
+      arms && { experiment: batchExperiment(labels.aggregate.scored, labels.aggregate.used, arms, settings.seed) }),
   };
 }
 
@@ -182,7 +199,8 @@ export async function batchStatus(ctx: PipelineContext, batch: string): Promise<
   const data = await loadBatchData(ctx, batch);
   const items = await visibleRecords(ctx, 'escalations', batch);
   const truth = new Map(items.flatMap((r) => (r.label ? [[r._id, r.label] as const] : [])));
-  return summarizeBatch(doc, data, truth, ctx.now(), items.length);
+  const arms = doc.settings?.experiment === 'debate' ? await armsByWorker(ctx.models.batches.db, batch) : undefined;
+  return summarizeBatch(doc, data, truth, ctx.now(), items.length, arms);
 }
 
 const usd = (cents: number) => `$${formatUsd(cents)}`;
@@ -206,5 +224,6 @@ export function renderStatus(s: BatchStatus): string {
   lines.push(
     `spend        ${usd(s.cost.spent)} paid (${usd(s.cost.rewards)} rewards + ${usd(s.cost.fees)} fees); committed ${usd(s.cost.committed)}; quote ${s.cost.quote ? usd(s.cost.quote.total) : 'none'}; budget ${s.cost.budget === null ? 'none' : usd(s.cost.budget)}`,
   );
+  if (s.experiment) lines.push(renderExperiment(s.experiment).trimEnd());
   return `${lines.join('\n')}\n`;
 }

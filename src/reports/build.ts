@@ -9,6 +9,7 @@ import { itemRows, workerRows } from './rows.js';
 import { confusionTables } from './trust.js';
 import { labelsByItem } from '../aggregate/index.js';
 import type { ManualDecisionRow, Report } from './types.js';
+import { batchExperiment } from '../experiment/summary.js';
 
 /**
  * The cost, latency and quality report of a batch, from plain data (see input.ts). Pure:
@@ -46,6 +47,9 @@ export function buildReport(input: ReportInput, options: ReportOptions = {}): Re
     workers,
     itemRows: rows,
     manualDecisions: manualDecisions(facts.input.manualLabels, rows),
+    ...(options.experiment && {
+      experiment: batchExperiment(facts.scored, human.used, options.experiment.arms, options.experiment.seed),
+    }),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { FEDERAL_MINIMUM_WAGE_CENTS_PER_HOUR } from '../hits/presets.js';
 import { DEFAULT_VOTE_TARGET, type DecisionRule, type RecollectPolicy, type WorkerFlagThresholds } from '../quality/index.js';
+import type { ArmName } from '../experiment/compare.js';
 
 export interface ReportOptions {
   /** Valid votes an item needs (default 3, the DREAM protocol). */
@@ -33,6 +34,8 @@ export interface ReportOptions {
   readonly recollect?: RecollectPolicy;
   /** The input's times are a simulated marketplace's (the demo, `qrelay simulate`): the report labels them so. */
   readonly simulatedClock?: boolean;
+  /** The debate experiment (docs/experiment.md): each worker's recorded arm and the batch's seed; the report then compares the arms. */
+  readonly experiment?: { readonly arms: ReadonlyMap<string, ArmName>; readonly seed: string };
 }
 
 export type ReportAggregator = 'majority' | 'dawid-skene';

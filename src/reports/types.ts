@@ -2,6 +2,7 @@ import type { FleissKappaResult, KrippendorffAlphaResult, Resolution } from '../
 import type { Judgment } from '../domain/cases.js';
 import type { CostQuote } from '../hits/quote.js';
 import type { HolesMattered } from '../qrels/holes-matter.js';
+import type { ExperimentSummary } from '../experiment/compare.js';
 import type { AccuracyResult, BalancedAccuracyResult, PassRate, WorkerFlag, WorkerStats } from '../quality/index.js';
 import type { AgreementIntervals, AggregationComparison, GoldAccuracy, WorkerConfusion } from './trust.js';
 
@@ -62,6 +63,8 @@ export interface Report {
   readonly holesMattered?: HolesMattered;
   /** Items decided by hand (`qrelay label`), sorted by item id; `crowdLabel` is what the votes said. */
   readonly manualDecisions: readonly ManualDecisionRow[];
+  /** The debate experiment per arm and their difference (docs/experiment.md); present when the batch runs it. */
+  readonly experiment?: ExperimentSummary;
 }
 
 export interface ManualDecisionRow {

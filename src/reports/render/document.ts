@@ -2,6 +2,7 @@ import type { AgreementResult } from '../../aggregate/index.js';
 import type { QuoteDifferenceReason, Report } from '../types.js';
 import { count, DASH, decimal, duration, hourly, passRate, percent, signedCount, signedUsd, usd } from './format.js';
 import { holesSection } from './holes-section.js';
+import { experimentSection } from './experiment-section.js';
 import { aggregationSection, confusionSection, goldBlocks, intervalText } from './trust-section.js';
 import type { Block, ChartName, Row, Section } from './blocks.js';
 
@@ -420,6 +421,7 @@ export function reportDocument(r: Report, options: { itemTable: boolean }): Repo
       cost(r),
       latency(r),
       quality(r),
+      ...(r.experiment ? [experimentSection(r.experiment)] : []),
       ...(r.holesMattered ? [holesSection(r.holesMattered)] : []),
       manual(r),
       workers(r),
