@@ -3,6 +3,7 @@ import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewRecord, Work
 import { llmAssistedAction } from '../hits/index.js';
 import {
   answerOutcomes,
+  assignmentSpeeds,
   batchVerdicts,
   DEFAULT_VERDICT_POLICY,
   detectDrift,
@@ -12,6 +13,7 @@ import {
   type BatchVerdicts,
   type Drift,
   type DriftPolicy,
+  type Reference,
   type ScoredAssignment,
   type WorkerStanding,
   type WorkerVerdict,
@@ -258,8 +260,9 @@ const driftedWork = (decision: WorkerDecisionDoc): Set<string> =>
 
 /**
  * Workers who turned careless mid-batch (quality/drift.ts): each one's answers, in the order of
- * their submissions, right or wrong against the checks and the references of workers believed
- * to work (not stopped, not flagged, P(not working) below ½).
+ * their submissions, right or wrong against the checks and the batch verdicts' references (the
+ * fitted worker model's, quality/worker-model.ts: workers stopped, flagged or with P(not working)
+ * ½ or more left out).
  */
 function driftsOf(
   scored: readonly ScoredAssignment[],
@@ -267,9 +270,11 @@ function driftsOf(
   verdicts: ReadonlyMap<string, WorkerVerdict>,
   notReferences: ReadonlySet<string>,
   policy: DriftPolicy,
+  references: Reference,
 ): Map<string, Drift> {
   const excluded = new Set([...notReferences, ...[...verdicts].filter(([, v]) => v.probabilityNotWorking >= 0.5).map(([w]) => w)]);
-  const outcomes = answerOutcomes(scored, excluded);
+  const outcomes = answerOutcomes(scored, excluded, references);
+  const speeds = assignmentSpeeds(scored);
   const byWorker = new Map<string, AssignmentDoc[]>();
   for (const a of assignments) {
     if (notReferences.has(a.workerId) || !outcomes.has(a._id)) continue;
@@ -282,7 +287,7 @@ function driftsOf(
   for (const [workerId, mine] of byWorker) {
     mine.sort((x, y) => time(x) - time(y) || (x._id < y._id ? -1 : 1));
     const drift = detectDrift(
-      mine.map((a) => ({ assignmentId: a._id, outcomes: outcomes.get(a._id) ?? [] })),
+      mine.map((a) => ({ assignmentId: a._id, outcomes: outcomes.get(a._id) ?? [], speed: speeds.get(a._id) })),
       policy,
     );
     if (drift.drifted) drifts.set(workerId, drift);
@@ -330,11 +335,18 @@ export async function decideWorkers(
   const blocksLlm = llmAssistedAction(settings.preset) === 'block';
   // the batch's verdicts under its own fitted working model (quality/batch-verdicts.ts)
   const scored = scoreStored(data.hits, data.assignments);
-  const { verdicts, fit } = verdictsOf(scored, new Set([...decided.keys(), ...flagged]));
+  const { verdicts, fit, references } = verdictsOf(scored, new Set([...decided.keys(), ...flagged]));
   await liftStops(ctx, doc, decided, verdicts);
   // drift is measured against the batch's own careful workers, once the batch has enough of them
   const drifts = fit.fitted
-    ? driftsOf(scored, data.assignments, verdicts, new Set([...decided.keys(), ...flagged]), driftPolicy(fit.agreementMean))
+    ? driftsOf(
+        scored,
+        data.assignments,
+        verdicts,
+        new Set([...decided.keys(), ...flagged]),
+        driftPolicy(fit.policy.agreement, fit.policy.speed),
+        references,
+      )
     : new Map<string, Drift>();
   const standings = new Map<string, WorkerStanding>();
   for (const [workerId, verdict] of [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

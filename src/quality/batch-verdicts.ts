@@ -1,5 +1,6 @@
 import type { ScoredAssignment } from './counted-votes.js';
-import { workerEvidence } from './worker-evidence.js';
+import { workerEvidence, type Reference } from './worker-evidence.js';
+import { copyingPairs, itemAnswers, partnersOf, reliabilities, weightedReferences, type CopyingPair } from './worker-model.js';
 import { fitVerdictPolicy, type MixtureFit } from './worker-mixture.js';
 import {
   DEFAULT_VERDICT_POLICY,
@@ -12,14 +13,18 @@ import {
 /**
  * Every worker's verdict in a batch (pure): evidence, the batch's fitted working model
  * (worker-mixture.ts) and `workerVerdict`, iterated so that the references each worker is
- * compared with come from the workers believed to work. A reference is the others' majority
- * on an item; when a third or more of a batch clicks at random, two others agreeing is often
- * two non-workers agreeing by chance, and a careful worker then seems to agree on 60% of the
- * items only. As Dawid–Skene re-weighs each worker's vote by their estimated reliability,
- * each pass leaves out of the references the workers more likely not working than working
- * (P ≥ ½) besides `notReferences` (those already stopped, and those whose answers are not a
- * person's own judgment: flagged LLM-assisted), until that set no longer changes (at most
- * `passes`). Each worker's own evidence always counts all their answers.
+ * compared with come from the fitted worker model (quality/worker-model.ts), never from the raw
+ * majority of whoever came first. The first pass compares with the others' majority (leaving
+ * out `notReferences`: those already stopped, and those whose answers are not a person's own
+ * judgment: flagged LLM-assisted); every later pass with the leave-one-out posterior of a
+ * one-coin model whose weights are each worker's accuracy estimated in the pass before
+ * (`reliabilities`), leaving out of a worker's reference the workers found to copy them
+ * (`copyingPairs`) and out of every reference the workers more likely not working than working
+ * (P ≥ ½). When a third or more of a batch clicks at random, two others agreeing is often two
+ * non-workers agreeing by chance, and a careful worker compared with them seems to agree on 60%
+ * of the items only. It stops when the workers left out no longer change (after at least two
+ * passes, so that the weights apply) or after `passes`. Each worker's own evidence always counts
+ * all their answers.
  */
 export interface BatchVerdicts {
   readonly verdicts: Map<string, WorkerVerdict>;
@@ -27,6 +32,10 @@ export interface BatchVerdicts {
   readonly fit: MixtureFit;
   /** Workers left out of the references in the last pass (`notReferences` or P ≥ ½). */
   readonly leftOut: ReadonlySet<string>;
+  /** The references of the last pass, for the drift test's outcomes. */
+  readonly references: Reference;
+  /** Pairs of workers whose agreement is beyond what their accuracies explain. */
+  readonly copying: readonly CopyingPair[];
 }
 
 export function batchVerdicts(
@@ -36,13 +45,19 @@ export function batchVerdicts(
   passes = 5,
 ): BatchVerdicts {
   let leftOut: ReadonlySet<string> = new Set(notReferences);
+  let references: Reference = weightedReferences(itemAnswers(scored, leftOut));
+  let copying: CopyingPair[] = [];
   for (let pass = 1; ; pass++) {
-    const evidence = workerEvidence(scored, leftOut);
+    const evidence = workerEvidence(scored, leftOut, references);
     const fit = fitVerdictPolicy(evidence.values(), base);
     const verdicts = new Map([...evidence].map(([worker, e]) => [worker, workerVerdict(e, fit.policy)] as const));
     const next = new Set([...notReferences, ...[...verdicts].filter(([, v]) => v.probabilityNotWorking >= 0.5).map(([w]) => w)]);
-    if (pass >= passes || (next.size === leftOut.size && [...next].every((w) => leftOut.has(w))))
-      return { verdicts, evidence, fit, leftOut };
+    const same = next.size === leftOut.size && [...next].every((w) => leftOut.has(w));
+    if (pass >= passes || (pass >= 2 && same)) return { verdicts, evidence, fit, leftOut, references, copying };
     leftOut = next;
+    const accuracy = reliabilities(evidence, verdicts, { mean: fit.agreementMean, concentration: fit.concentration });
+    const answers = itemAnswers(scored, leftOut);
+    copying = copyingPairs(answers, accuracy);
+    references = weightedReferences(answers, accuracy, partnersOf(copying));
   }
 }

@@ -1,58 +1,90 @@
 import { describe, expect, it } from 'vitest';
-import { detectDrift, driftPolicy, type DriftSegment } from './drift.js';
+import type { ScoredAssignment } from './counted-votes.js';
+import { assignmentSpeeds, detectDrift, driftPolicy, type DriftSegment } from './drift.js';
+import { DEFAULT_VERDICT_POLICY } from './worker-verdict.js';
 
-const policy = driftPolicy(0.9);
+/** The batch's careful workers agree 90% of the time (the fitted prior's shape: mean 0.9, κ 30, cut at 0.7). */
+const policy = driftPolicy({ alpha: 27, beta: 3, min: 0.7 }, DEFAULT_VERDICT_POLICY.speed);
 
-const withWrong = (id: string, wrong: number): DriftSegment => ({
+/** Ten answers (nine items and a check), `wrong` of them wrong, spread over the HIT. */
+const withWrong = (id: string, wrong: number, speed?: number): DriftSegment => ({
   assignmentId: id,
-  outcomes: Array.from({ length: 9 }, (_, i) => i % Math.ceil(9 / Math.max(wrong, 1)) !== 0 || wrong === 0),
+  outcomes: Array.from({ length: 10 }, (_, i) => i >= wrong),
+  ...(speed !== undefined && { speed }),
 });
 
 describe('detectDrift', () => {
+  it('states the policy: the batch prior before, a rate up to its cut after, 5% hazard, 99%', () => {
+    expect(policy).toMatchObject({ after: 0.7, hazard: 0.05, confidence: 0.99 });
+  });
+
   it('leaves a careful worker alone, also one right on 80% of the items over a long batch', () => {
-    const careful = Array.from({ length: 12 }, (_, k) => withWrong(`a${k}`, 1));
-    expect(detectDrift(careful, policy)).toMatchObject({ drifted: false, after: [], probabilityBelow: null });
-    // 2 of 9 wrong, every assignment: 78% right
-    const weaker = Array.from({ length: 12 }, (_, k) => withWrong(`a${k}`, 2));
-    expect(weaker.every((s) => s.outcomes.filter((x) => !x).length === 2)).toBe(true);
+    const careful = Array.from({ length: 12 }, (_, k) => withWrong(`a${k}`, 1, 1));
+    const verdict = detectDrift(careful, policy);
+    expect(verdict).toMatchObject({ drifted: false, after: [] });
+    expect(verdict.probabilityChanged).toBeLessThan(0.05);
+    expect(verdict.reason).toMatch(/^no drift: P\(turned careless\) \d+\.\d% \(< 99\.0%\) over 12 assignments$/);
+    const weaker = Array.from({ length: 12 }, (_, k) => withWrong(`a${k}`, 2, 0.8));
     expect(detectDrift(weaker, policy).drifted).toBe(false);
   });
 
-  it('stops a worker who turns careless within three assignments and names the work since the change', () => {
-    const careful = Array.from({ length: 4 }, (_, k) => withWrong(`a${k}`, 1));
-    const segments = [...careful, withWrong('a4', 5), withWrong('a5', 5), withWrong('a6', 5)];
-    const drift = detectDrift(segments, policy);
+  it('does not stop a careful worker for one bad HIT among good ones, at a reader’s pace', () => {
+    const segments = [withWrong('a0', 1, 1), withWrong('a1', 1, 1), withWrong('a2', 6, 1.1)];
+    expect(detectDrift(segments, policy).drifted).toBe(false);
+    const later = [...segments, ...Array.from({ length: 5 }, (_, k) => withWrong(`b${k}`, 1, 1))];
+    expect(detectDrift(later, policy).drifted).toBe(false);
+  });
+
+  it('stops a worker who turns careless and stops reading within one assignment, naming the work since', () => {
+    const careful = Array.from({ length: 4 }, (_, k) => withWrong(`a${k}`, 1, 1));
+    const drift = detectDrift([...careful, withWrong('a4', 6, 0.3)], policy);
     expect(drift.drifted).toBe(true);
-    expect(drift.after).toEqual(['a4', 'a5', 'a6']);
-    // two careless HITs at 4 of 9 right are not yet 99% evidence; at 3 of 9 they are
-    expect(detectDrift(segments.slice(0, 6), policy).drifted).toBe(false);
-    const third = (id: string): DriftSegment => ({ assignmentId: id, outcomes: Array.from({ length: 9 }, (_, i) => i % 3 === 0) });
-    expect(detectDrift([...careful, third('a4'), third('a5')], policy).after).toEqual(['a4', 'a5']);
-    expect(drift.probabilityBelow).toBeGreaterThanOrEqual(policy.confidence);
+    expect(drift.after).toEqual(['a4']);
+    expect(drift.probabilityChanged).toBeGreaterThanOrEqual(0.99);
     expect(drift.reason).toMatch(
-      /^turned careless: CUSUM \d+\.\d ≥ 4 \(rate 0\.9 → 0\.7\) from answer \d+ \(assignment 5 of 7\); since then \d+ of \d+ right, P\(rate < 0\.7\) \d+\.\d% \(≥ 99\.0%\)$/,
+      /^turned careless: P\(changed\) \d+\.\d+% \(≥ 99\.0%\), most likely after assignment 4 of 5; since then 4 of 10 answers right \(careful workers: about 0\.90\), 0\.30× the typical time per item$/,
     );
   });
 
+  it('without times, stops on the answers alone after two careless assignments, the work from the change on', () => {
+    const careful = Array.from({ length: 3 }, (_, k) => withWrong(`a${k}`, 1));
+    expect(detectDrift([...careful, withWrong('a3', 5)], policy).drifted).toBe(false);
+    const drift = detectDrift([...careful, withWrong('a3', 5), withWrong('a4', 6)], policy);
+    expect(drift).toMatchObject({ drifted: true, after: ['a3', 'a4'] });
+  });
+
   it('leaves careful workers of a hard batch alone (they agree with the references 75% of the time)', () => {
-    const hard = driftPolicy(0.75);
-    expect(hard).toMatchObject({ before: 0.75, after: 0.625, below: 0.625 });
-    // 2 or 3 of 9 wrong, with a bad HIT of 5 wrong now and then
-    const segments = Array.from({ length: 20 }, (_, k) => withWrong(`a${k}`, k % 7 === 3 ? 5 : 2 + (k % 2)));
+    const hard = driftPolicy({ alpha: 15, beta: 5, min: 0.625 }, DEFAULT_VERDICT_POLICY.speed);
+    const segments = Array.from({ length: 20 }, (_, k) => withWrong(`a${k}`, k % 7 === 3 ? 5 : 2 + (k % 2), 0.9));
     expect(detectDrift(segments, hard).drifted).toBe(false);
   });
 
-  it('is not set off by one bad assignment the answers after it do not confirm', () => {
-    const segments = [
-      withWrong('a0', 1),
-      withWrong('a1', 1),
-      withWrong('a2', 5),
-      ...Array.from({ length: 6 }, (_, k) => withWrong(`b${k}`, 0)),
-    ];
-    expect(detectDrift(segments, policy).drifted).toBe(false);
+  it('says nothing on fewer than two assignments', () => {
+    expect(detectDrift([], policy)).toMatchObject({ drifted: false, probabilityChanged: 0 });
+    expect(detectDrift([withWrong('a0', 10, 0.1)], policy)).toMatchObject({ drifted: false, probabilityChanged: 0 });
+  });
+});
+
+describe('assignmentSpeeds', () => {
+  const scored = (worker: string, id: string, ms: readonly number[]) =>
+    ({
+      assignment: { assignmentId: id, worker, answers: ms.map((timeMs, i) => ({ item: `i${i}`, label: 'yes', timeMs })) },
+    }) as unknown as ScoredAssignment;
+
+  it('divides each assignment’s median time per item by the median of the workers’ medians', () => {
+    const speeds = assignmentSpeeds([
+      scored('w1', 'x1', [10, 10, 10]),
+      scored('w1', 'x2', [2, 2, 2]),
+      scored('w2', 'y1', [20, 20, 20]),
+      scored('w3', 'z1', [30, 30, 30]),
+    ]);
+    // the workers' medians: w1 (10, 10, 10, 2, 2, 2) 6, w2 20, w3 30: typical 20
+    expect(Object.fromEntries(speeds)).toEqual({ x1: 0.5, x2: 0.1, y1: 1, z1: 1.5 });
   });
 
-  it('says nothing without answers', () => {
-    expect(detectDrift([], policy)).toMatchObject({ drifted: false, statistic: 0 });
+  it('says nothing with fewer than three timed workers, nor for an assignment without times', () => {
+    expect(assignmentSpeeds([scored('w1', 'x1', [10]), scored('w2', 'y1', [20])]).size).toBe(0);
+    const speeds = assignmentSpeeds([scored('w1', 'x1', [10]), scored('w2', 'y1', [20]), scored('w3', 'z1', [30]), scored('w3', 'z2', [])]);
+    expect(speeds.has('z2')).toBe(false);
   });
 });

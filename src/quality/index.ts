@@ -41,12 +41,12 @@ export {
   type WorkerVerdict,
   type WorkerVerdictPolicy,
 } from './worker-verdict.js';
-export { answerOutcomes, workerEvidence } from './worker-evidence.js';
+export { answerOutcomes, workerEvidence, type Reference } from './worker-evidence.js';
 export { DEFAULT_MIXTURE_FIT, fitVerdictPolicy, type MixtureFit, type MixtureFitOptions } from './worker-mixture.js';
 export { batchVerdicts, type BatchVerdicts } from './batch-verdicts.js';
 export { decideWithStanding, type WorkerStanding } from './worker-review.js';
 export { liftedStops, recounts, type RevisitedAssignment } from './revisit.js';
-export { detectDrift, driftPolicy, type Drift, type DriftPolicy } from './drift.js';
+export { assignmentSpeeds, detectDrift, driftPolicy, type Drift, type DriftPolicy } from './drift.js';
 export {
   binomialUpperTail,
   DEFAULT_LLM_POLICY,

@@ -3,6 +3,7 @@ import type { ScoredAssignment } from './counted-votes.js';
 import { median } from './worker-stats.js';
 import type { WorkerEvidence } from './worker-verdict.js';
 import { expectedAnswersOf, realItemsOf } from './hit-views.js';
+import { itemAnswers, weightedReferences } from './worker-model.js';
 
 /**
  * Each worker's evidence across a batch, for `workerVerdict` (pure): every attention check
@@ -19,8 +20,9 @@ import { expectedAnswersOf, realItemsOf } from './hit-views.js';
 export function workerEvidence(
   scored: readonly ScoredAssignment[],
   excluded: ReadonlySet<string> = new Set(),
+  references: Reference = referenceAnswers(scored, excluded),
 ): Map<string, WorkerEvidence> {
-  const othersMajority = referenceAnswers(scored, excluded);
+  const othersMajority = references;
 
   const evidence = new Map<
     string,
@@ -68,36 +70,16 @@ export function workerEvidence(
   return out;
 }
 
+/** The reference answer on a real item for a worker (quality/worker-model.ts's weighted one, or the others' majority); null: none. */
+export type Reference = (item: string, worker: string) => Judgment | null;
+
 /**
- * The other workers' majority on a real item, as `workerEvidence` compares with (one answer per
+ * The other workers' majority on a real item, as `workerEvidence` compares with by default (one answer per
  * worker and item, the first; stopped workers and excluded assignments left out); null on a tie
  * or when nobody else answered.
  */
-function referenceAnswers(
-  scored: readonly ScoredAssignment[],
-  excluded: ReadonlySet<string>,
-): (item: string, worker: string) => Judgment | null {
-  const answersByItem = new Map<string, Map<string, Judgment>>();
-  for (const { assignment, hit } of scored) {
-    if (excluded.has(assignment.worker) || assignment.overridden === 'excluded') continue;
-    const real = realItemsOf(hit);
-    for (const a of assignment.answers) {
-      if (!real.has(a.item)) continue;
-      let byWorker = answersByItem.get(a.item);
-      if (!byWorker) answersByItem.set(a.item, (byWorker = new Map()));
-      if (!byWorker.has(assignment.worker)) byWorker.set(assignment.worker, a.label);
-    }
-  }
-  return (item, worker) => {
-    let yes = 0;
-    let no = 0;
-    for (const [w, label] of answersByItem.get(item) ?? []) {
-      if (w === worker) continue;
-      if (label === 'yes') yes++;
-      else no++;
-    }
-    return yes > no ? 'yes' : no > yes ? 'no' : null;
-  };
+function referenceAnswers(scored: readonly ScoredAssignment[], excluded: ReadonlySet<string>): Reference {
+  return weightedReferences(itemAnswers(scored, excluded));
 }
 
 /**
@@ -105,8 +87,12 @@ function referenceAnswers(
  * (quality/drift.ts): a check against its known answer, a real item against the other workers'
  * majority (items without one left out), the same evidence `workerEvidence` pools.
  */
-export function answerOutcomes(scored: readonly ScoredAssignment[], excluded: ReadonlySet<string> = new Set()): Map<string, boolean[]> {
-  const othersMajority = referenceAnswers(scored, excluded);
+export function answerOutcomes(
+  scored: readonly ScoredAssignment[],
+  excluded: ReadonlySet<string> = new Set(),
+  references: Reference = referenceAnswers(scored, excluded),
+): Map<string, boolean[]> {
+  const othersMajority = references;
   const out = new Map<string, boolean[]>();
   for (const { assignment, hit } of scored) {
     const expected = expectedAnswersOf(hit);

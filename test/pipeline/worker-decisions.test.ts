@@ -69,7 +69,7 @@ describe('worker-level decisions in the collection round', () => {
       expect(d).toMatchObject({
         state: 'sent',
         action: 'soft-block',
-        reason: expect.stringMatching(/^(stopped: P\(not doing the task\)|turned careless: CUSUM)/),
+        reason: expect.stringMatching(/^(stopped: P\(not doing the task\)|turned careless: P\(changed\))/),
       });
     }
     // bad workers who did some work are stopped: always-yes and always-no from two
@@ -128,7 +128,7 @@ describe('worker-level decisions in the collection round', () => {
       expect(r.blocked, r.workerId).toBe(stopped.has(r.workerId));
       if (stopped.has(r.workerId)) {
         expect(r.blockReason).toMatch(
-          /^soft block \(qrelay-blocked qualification\): (stopped: P\(not doing the task\)|turned careless: CUSUM)/,
+          /^soft block \(qrelay-blocked qualification\): (stopped: P\(not doing the task\)|turned careless: P\(changed\))/,
         );
         expect(r.qualifications?.[BLOCKED_QUALIFICATION]).toBe(1);
       }
