@@ -6,6 +6,7 @@ import {
   DEFAULT_LLM_EVIDENCE_POLICY,
   eventRateFactor,
   sharedErrorFactors,
+  sideFactor,
   type Vote,
 } from './llm-evidence.js';
 
@@ -79,6 +80,15 @@ describe('eventRateFactor', () => {
   it('grows with the events', () => {
     const factors = [0, 5, 10, 15, 20, 25].map((k) => eventRateFactor(k, 25, 0.1));
     for (let i = 1; i < factors.length; i++) expect(factors[i]!).toBeGreaterThanOrEqual(factors[i - 1]!);
+  });
+});
+
+describe('sideFactor', () => {
+  it('mixes fast and slow LLM users: a slow reader is cleared at most by half, a fast one capped', () => {
+    expect(sideFactor(0)).toBe(1 - DEFAULT_LLM_EVIDENCE_POLICY.fastWeight);
+    expect(sideFactor(1)).toBe(1);
+    expect(sideFactor(1e6)).toBe(DEFAULT_LLM_EVIDENCE_POLICY.maxSpeedFactor);
+    expect(sideFactor(5)).toBeCloseTo(3, 12);
   });
 });
 

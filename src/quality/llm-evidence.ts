@@ -42,8 +42,14 @@ export interface LlmEvidencePolicy {
   readonly maxEventFactor: number;
   /** Largest Bayes factor shared errors give either way (the model is an approximation). */
   readonly maxSharedFactor: number;
-  /** Largest Bayes factor reading speed gives (people skim; LLM users may be slow). */
+  /** Largest Bayes factor reading speed (and agreement with a debating agent) gives (people skim). */
   readonly maxSpeedFactor: number;
+  /**
+   * Share of LLM users who read fast (or follow a debating agent); the others read (or side
+   * with the agents) as careful people do, so a slow reader's factor is at least 1 − this:
+   * LLM users may be slow, and their model may be unrelated to the debate's agents.
+   */
+  readonly fastWeight: number;
   /** Fewest items before a worker's events are tested. */
   readonly minItems: number;
   /** Mean-field rounds. */
@@ -60,6 +66,7 @@ export const DEFAULT_LLM_EVIDENCE_POLICY: LlmEvidencePolicy = {
   maxEventFactor: 1000,
   maxSharedFactor: 1e6,
   maxSpeedFactor: 10,
+  fastWeight: 0.5,
   minItems: 5,
   rounds: 25,
 };
@@ -79,6 +86,11 @@ export function carefulEventBound(workers: readonly WorkerEvents[], policy: LlmE
   const mid = rates.length >> 1;
   const med = rates.length === 0 ? 0 : rates.length % 2 ? rates[mid]! : (rates[mid - 1]! + rates[mid]!) / 2;
   return Math.min(0.9, Math.max(policy.eventFloor, policy.eventMedianFactor * med));
+}
+
+/** A side Bayes factor (speed, agent agreement) as a mixture: `fastWeight` of LLM users show it, the others not; capped. */
+export function sideFactor(factor: number, policy: LlmEvidencePolicy = DEFAULT_LLM_EVIDENCE_POLICY): number {
+  return Math.min(policy.maxSpeedFactor, 1 - policy.fastWeight + policy.fastWeight * factor);
 }
 
 const GRID = 400;

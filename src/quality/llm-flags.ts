@@ -16,6 +16,7 @@ import {
   DEFAULT_LLM_EVIDENCE_POLICY,
   eventRateFactor,
   sharedErrorFactors,
+  sideFactor,
   type LlmEvidencePolicy,
   type Vote,
 } from './llm-evidence.js';
@@ -135,7 +136,7 @@ function withPosteriors(
     const e = events.get(worker) ?? { items: 0, eventItems: 0 };
     const ev = eventRateFactor(e.eventItems, e.items, bound, policy);
     eventFactors.set(worker, ev);
-    side.set(worker, ev * Math.min(policy.maxSpeedFactor, v.factors.speed) * Math.min(policy.maxSpeedFactor, v.factors.agreement));
+    side.set(worker, ev * sideFactor(v.factors.speed, policy) * sideFactor(v.factors.agreement, policy));
   }
   const fit = sharedErrorFactors(votes, side, policy);
   const out = new Map<string, LlmAssistedVerdict>();
@@ -149,7 +150,7 @@ function withPosteriors(
       ? `P(LLM-assisted) ${(100 * posterior).toFixed(1)}% ≥ ${(100 * policy.confidence).toFixed(0)}%: ` +
         `copied, pasted or left the page on ${e.eventItems} of ${e.items} items (careful workers at most ${(100 * bound).toFixed(0)}%; Bayes factor ${fmt(ev)}), ` +
         `answers shared with the other LLM-like workers where the others said otherwise (Bayes factor ${fmt(shared)}), ` +
-        `reading speed (Bayes factor ${fmt(Math.min(policy.maxSpeedFactor, v.factors.speed))}); ` +
+        `reading speed (Bayes factor ${fmt(sideFactor(v.factors.speed, policy))}); ` +
         `fitted LLM accuracy ${(100 * fit.alpha).toFixed(0)}%, share of LLM users ${(100 * fit.share).toFixed(0)}%`
       : null;
     out.set(worker, {
