@@ -13,6 +13,7 @@ import {
 } from '@qrelay/marketplace';
 import { decide, hasTurnedCareless, testAnswers, type Judgment, type OracleEntry } from './decide.js';
 import { drawPopulation, type SimWorker } from './draw.js';
+import { armOf, type ExperimentArm } from '../experiment/assign.js';
 import { Browser } from './browser.js';
 import { carriesOwnMark, fillPageForm, pageTemplate, readPageForm, type PageForm } from './form.js';
 import { itemTrace } from './page-events.js';
@@ -76,6 +77,8 @@ interface Runtime {
   itemsThisVisit: number;
   /** Assignments worked in this run (careful-then-careless workers' change point). */
   assignmentsWorked: number;
+  /** In a debate experiment: the arm given on the worker's first page of the run. */
+  arm?: { arm: ExperimentArm; rank: number };
 }
 
 export interface KindTally {
@@ -132,6 +135,8 @@ export class Simulation {
   private runtimes: Runtime[] = [];
   private readonly agenda = new Agenda<SimEvent>();
   private arrivals: Rng = seededRng('');
+  /** A debate experiment's seed (`simulate --experiment debate`), and the workers given an arm so far in this run. */
+  private experiment: { seed: string; ranked: number } | undefined;
   private loopDone: Promise<void> | undefined;
   private holdsClock = false;
   private pace = { realMs: 0, simMs: 0, speed: 1 };
@@ -202,6 +207,23 @@ export class Simulation {
 
   population(): { profile?: PopulationProfile; workers: SimWorker[] } {
     return { ...(this.profile ? { profile: this.profile } : {}), workers: this.workers };
+  }
+
+  /**
+   * Runs the next run as a debate experiment (undefined: not): each worker is given an arm
+   * on their first HIT page, by the assignment rule (src/experiment/assign.ts) over the
+   * order of those first pages, as `publish --experiment debate` gives it; a worker of the
+   * no-debate arm reads every page as if its debate were hidden.
+   */
+  setExperiment(seed: string | undefined): void {
+    if (this.state === 'running' || this.state === 'paused')
+      throw new SimulationError(409, 'the simulation is running: stop it before changing the experiment');
+    this.experiment = seed === undefined ? undefined : { seed, ranked: 0 };
+  }
+
+  /** The arms given in this run, in the order they were given (none outside an experiment). */
+  experimentArms(): { workerId: string; arm: ExperimentArm; rank: number }[] {
+    return this.runtimes.flatMap((r) => (r.arm ? [{ workerId: r.worker.workerId, ...r.arm }] : [])).sort((a, b) => a.rank - b.rank);
   }
 
   /** Replaces the oracle (or adds to it with `merge`); answers the number of keys it holds. */
@@ -281,6 +303,7 @@ export class Simulation {
       assignmentsWorked: 0,
     }));
     this.arrivals = seededRng(`${seed}:arrivals`);
+    if (this.experiment) this.experiment.ranked = 0;
     this.agenda.clear();
     this.agenda.push(nowMs, { type: 'arrival' });
     this.startedAtMs = nowMs;
@@ -547,6 +570,12 @@ export class Simulation {
     const judged: { key: string; answer: Judgment }[] = [];
     let seconds = 0;
     const assignmentsDone = r.assignmentsWorked++;
+    if (this.experiment && r.arm === undefined) {
+      const rank = this.experiment.ranked++;
+      r.arm = { arm: armOf(this.experiment.seed, rank), rank };
+    }
+    // the no-debate arm's page has no debate: its worker reads none
+    const seesDebate = r.arm?.arm !== 'no-debate';
     // past their change point a careful-then-careless worker no longer reads: the fast workers' pace
     const pace = hasTurnedCareless(w, { assignmentsDone }) ? this.profile!.workTime.fastFactor : 1;
     for (const item of form.items) {
@@ -554,7 +583,11 @@ export class Simulation {
       timers.set(item.key, ms);
       seconds += ms / 1000;
       if (item.values.length === 0) continue;
-      const view = { itemsDone: r.itemsThisVisit++, assignmentsDone, ...(item.arguments ? { arguments: item.arguments } : {}) };
+      const view = {
+        itemsDone: r.itemsThisVisit++,
+        assignmentsDone,
+        ...(item.arguments && seesDebate ? { arguments: item.arguments } : {}),
+      };
       const decided = decide(this.profile!.seed, w, item.key, this.oracle.get(item.key), view, this.profile!);
       const value = item.values.includes(decided) ? decided : item.values[0]!;
       const trace = itemTrace(this.profile!.seed, w, item.key, this.oracle.get(item.key), item.hiddenText, this.profile!);

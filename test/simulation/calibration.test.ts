@@ -1,9 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { paths } from '../../src/paths.js';
 import type { Forecast } from '../../src/simulation/forecast.js';
 import { spawnCli, useDemoEnvironment } from '../demo/support.js';
+import { importSampleWithTruth } from './sample-batch.js';
 
 /**
  * The default population reproduces DREAM's human study on the bundled sample (270
@@ -21,40 +19,13 @@ const PAPER = { withDebate: { kappa: 0.62, balancedAccuracy: 0.92 }, withoutDeba
 
 describe('the default population against the DREAM human study', () => {
   it('reproduces κ and balanced accuracy with and without the debate history', { timeout: 1_800_000 }, async () => {
-    const cases = readFileSync(join(paths.samples, 'escalations.jsonl'), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '');
-    writeFileSync(
-      join(e.dataDir, 'truth.jsonl'),
-      cases
-        .map((l) => JSON.parse(l) as { query_id: string; chunk_id: string; hidden_label: string })
-        .map((c) => `${JSON.stringify({ query_id: c.query_id, chunk_id: c.chunk_id, label: c.hidden_label })}\n`)
-        .join(''),
-    );
-    for (const args of [
-      ['import', join(paths.samples, 'escalations.jsonl'), '--batch', 'sample', '--kind', 'escalations'],
-      ['import', join(paths.samples, 'gold.jsonl'), '--batch', 'sample', '--kind', 'gold'],
-    ]) {
-      const cli = spawnCli(args, e.env);
-      expect((await cli.exited).code, cli.stderr()).toBe(0);
-    }
+    const truth = await importSampleWithTruth(e);
     // the study's protocol: the checks alone decide, assignment by assignment (qrelay's
     // worker-level decisions, on by default, do better than the study; docs/quality-control.md),
     // and every item gets 3 valid votes, a lost one always collected again (qrelay's default
     // collects it only where it could change the majority, which leaves some items with 2)
     const cli = spawnCli(
-      [
-        'simulate',
-        'sample',
-        '--truth',
-        join(e.dataDir, 'truth.jsonl'),
-        '--compare-debate',
-        '--worker-decisions',
-        'off',
-        '--recollect',
-        'always',
-        '--json',
-      ],
+      ['simulate', 'sample', '--truth', truth, '--compare-debate', '--worker-decisions', 'off', '--recollect', 'always', '--json'],
       e.env,
     );
     expect((await cli.exited).code, cli.stderr()).toBe(0);
