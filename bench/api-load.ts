@@ -11,13 +11,14 @@
  * each with nothing changing and then with a manual label decided through the API every
  * `--writes-every` ms (0: no such phase), alternating items and labels, so every write
  * changes the report. `--formats`: the report's formats asked for, in turn (default json).
- * Defaults: 540 cases for 5 s a phase; at `--scale paper` (QRELAY_BENCH_SCALE=paper) 4,056 cases for 10 s.
+ * Each row with writes names the figure of the same route and encoding with no writes beside it.
+ * Defaults: 300 cases for 5 s a phase; at `--scale paper` (QRELAY_BENCH_SCALE=paper) 4,056 cases for 20 s.
  * QRELAY_BENCH_CLI: the compiled `qrelay` to serve (default dist/src/cli.js), to compare two builds.
  */
 import { spawn } from 'node:child_process';
 import { Agent, get } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { loadConfig } from '../src/config.js';
@@ -36,13 +37,25 @@ const option = (name: string, fallback: number) => {
   return at >= 0 ? Number(process.argv[at + 1]) : fallback;
 };
 const paper = process.env.QRELAY_BENCH_SCALE === 'paper';
-const cases = option('cases', paper ? 4056 : 540);
+const cases = option('cases', paper ? 4056 : 300);
 const rate = option('rate', 500);
-const seconds = option('seconds', paper ? 10 : 5);
+const seconds = option('seconds', paper ? 20 : 5);
 const encodings = process.argv.includes('--identity') ? [false] : process.argv.includes('--gzip') ? [true] : [true, false];
 const writesEvery = option('writes-every', 250);
 const formatsAt = process.argv.indexOf('--formats');
 const formats = formatsAt >= 0 ? process.argv[formatsAt + 1]!.split(',') : ['json'];
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux); null elsewhere. */
+function serverCpuMs(pid: number | undefined): number | null {
+  try {
+    // the fields after the command's name, which is in parentheses and may hold spaces
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+/** USER_HZ: the unit of /proc/<pid>/stat's times on Linux. */
+const CLOCK_TICKS = 100;
 const TARGET_P99_MS = 25;
 const TARGET_WRITES_P99_MS = 50;
 
@@ -143,6 +156,8 @@ try {
   };
   const targets = [['status', routes.status], ...formats.map((f) => [f, `${routes.report}${f === 'json' ? '' : `?format=${f}`}`])] as const;
   const rows: BenchRow[] = [];
+  // the p99 of each route and encoding with no writes, printed beside the same with writes
+  const quiet = new Map<string, number>();
   // a first phase warms the server and the connections up; its figures are not kept
   const phases = [
     { gzip: encodings[0]!, every: 0, warmUp: true },
@@ -154,6 +169,7 @@ try {
     let errors = 0;
     let writeErrors = 0;
     const total = rate * (warmUp ? Math.min(2, seconds) : seconds);
+    const cpuBefore = serverCpuMs(server.pid);
     const started = performance.now();
     const pending: Promise<void>[] = [];
     const writer =
@@ -190,8 +206,17 @@ try {
     await Promise.all(pending);
     if (warmUp) continue;
     const achieved = total / ((performance.now() - started) / 1000);
+    const cpuAfter = serverCpuMs(server.pid);
+    // the server's own work, whatever else the machine runs: CPU per request and the share of one core
+    const elapsed = performance.now() - started;
+    const cpu =
+      cpuBefore !== null && cpuAfter !== null
+        ? `; the server used ${((cpuAfter - cpuBefore) / total).toFixed(2)} ms of CPU a request (${(((cpuAfter - cpuBefore) / elapsed) * 100).toFixed(0)}% of a core)`
+        : '';
     const phase = `${gzip ? 'gzip' : 'no gzip'}, ${every > 0 ? `a manual label every ${every} ms` : 'no writes'}`;
-    console.log(`\n${phase}: ${total} requests in ${seconds} s (${achieved.toFixed(0)}/s achieved), ${errors} errors`);
+    console.log(
+      `\n${phase}: ${total} requests in ${seconds} s (${achieved.toFixed(0)}/s achieved), ${errors} errors; machine load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores${cpu}`,
+    );
     for (const [name, l] of latencies)
       console.log(
         `  ${name}: p50 ${quantile(l, 0.5).toFixed(1)} ms, p99 ${quantile(l, 0.99).toFixed(1)} ms, max ${Math.max(...l).toFixed(1)} ms over ${l.length} answers`,
@@ -200,15 +225,19 @@ try {
       console.log(
         `  manual labels: ${writeLatencies.length} written, ${writeErrors} errors, p50 ${quantile(writeLatencies, 0.5).toFixed(1)} ms, p99 ${quantile(writeLatencies, 0.99).toFixed(1)} ms`,
       );
-    for (const [name, l] of latencies)
+    for (const [name, l] of latencies) {
+      const p99 = quantile(l, 0.99);
+      const calm = quiet.get(`${name}|${gzip}`);
+      if (every === 0) quiet.set(`${name}|${gzip}`, p99);
       rows.push({
-        figure: `API ${name === 'status' ? 'status' : `report ${name}`} p99 at ${rate} req/s (${cases} cases, ${phase}, ${errors} errors)`,
-        ours: quantile(l, 0.99),
+        figure: `API ${name === 'status' ? 'status' : `report ${name}`} p99 at ${rate} req/s (${cases} cases, ${phase}${calm === undefined ? '' : `; no writes: ${calm.toFixed(1)} ms`}, ${errors} errors)`,
+        ours: p99,
         peer: 'target',
         theirs: every > 0 ? TARGET_WRITES_P99_MS : TARGET_P99_MS,
         unit: 'ms',
         better: 'lower' as const,
       });
+    }
   }
   agent.destroy();
 

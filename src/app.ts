@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
+import { answerRequests } from './api/answers.js';
 import type { AppContext } from './api/context.js';
 import { createMetrics } from './api/metrics.js';
 import { buildOpenApiDocument, problemResponse, registry } from './api/openapi.js';
@@ -48,6 +49,9 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}): Express
   );
   app.use(metrics.middleware);
   app.use(express.json({ limit: '2mb' }));
+  // status and report: a change made by a request is seen by the reads after its answer;
+  // a read with Cache-Control: no-cache waits for a rebuild under way (api/answers.ts)
+  app.use(answerRequests(ctx));
 
   app.get('/healthz', async (_req, res) => {
     try {

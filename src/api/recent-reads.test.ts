@@ -135,6 +135,27 @@ describe('RecentReads', () => {
     expect(await read('a')).toBe('a4'); // a was forgotten: read again
   });
 
+  it('readNow gives a recent value as is, and a promise only when the request has to wait for a read', async () => {
+    const { recent, reads, advance } = harness();
+    const read = () =>
+      recent.readNow('k', () => {
+        const d = { ...deferred<string>(), key: 'k', at: 0 };
+        reads.push(d);
+        return d.promise;
+      });
+    const waiting = read();
+    expect(waiting).toBeInstanceOf(Promise);
+    reads[0]!.resolve('v1');
+    expect(await waiting).toBe('v1');
+    await tick();
+    expect(read()).toBe('v1');
+    advance(300);
+    expect(read()).toBe('v1'); // past refreshAfterMs: still at once, the refresh in the background
+    expect(reads).toHaveLength(2);
+    recent.invalidate();
+    expect(read()).toBeInstanceOf(Promise); // a write of this process: nothing from before it
+  });
+
   it('refuses options where a refresh would come after the value is already too old', () => {
     expect(() => new RecentReads({ refreshAfterMs: 2000, maxStaleMs: 1000 })).toThrow('refreshAfterMs must not exceed maxStaleMs');
   });

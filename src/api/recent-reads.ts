@@ -49,6 +49,15 @@ export class RecentReads<V> {
   }
 
   read(key: string, read: () => Promise<V>): Promise<V> {
+    return Promise.resolve(this.readNow(key, read));
+  }
+
+  /**
+   * As `read`, but a value recent enough comes back as is, not in a promise: a caller can
+   * tell at once whether it has to wait for the database (answers.ts serves its last
+   * answer meanwhile).
+   */
+  readNow(key: string, read: () => Promise<V>): V | Promise<V> {
     const now = this.now();
     const known = this.known.get(key);
     if (known && known.generation === this.generation && now - known.startedAt <= this.options.maxStaleMs) {
@@ -56,7 +65,7 @@ export class RecentReads<V> {
         // refresh in the background; its failure drops the value, the next request reads again
         this.begin(key, read).catch(() => undefined);
       }
-      return Promise.resolve(known.value);
+      return known.value;
     }
     const running = this.reading.get(key);
     if (running && this.usable(running, now)) return running.promise;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
 import type { Request, Response } from 'express';
 
 /**
@@ -7,7 +8,9 @@ import type { Request, Response } from 'express';
  * fingerprint of what they were computed from (src/api/answers.ts gets it from memory,
  * with a bounded staleness: recent-reads.ts). The snapshot serves while the fingerprint is
  * unchanged. Computing coalesces: one computation per key and fingerprint, however many
- * requests wait.
+ * requests wait. `get` waits for the answer of the current fingerprint; `getStale` answers
+ * at once with the last value computed while one computation of the current one runs in
+ * the background (stale-while-revalidate), so that no request waits for a rebuild.
  */
 /** A second level shared by every process on the database (and kept across restarts). */
 export interface SnapshotStore<T> {
@@ -16,43 +19,104 @@ export interface SnapshotStore<T> {
   save(key: string, fingerprint: string, value: T): Promise<void>;
 }
 
+/** A fingerprint known at once (from memory), or one being read. */
+export type Fingerprint = () => string | Promise<string>;
+
+let lastTicket = 0;
+
+/**
+ * Increasing numbers that order the reads of fingerprints with other events of this process
+ * (a write acknowledged to a client: answers.ts), across every cache.
+ */
+export function snapshotTicket(): number {
+  return ++lastTicket;
+}
+
+interface Entry<T> {
+  fingerprint: string;
+  value: T;
+  /** The ticket taken before the fingerprint read that produced or last confirmed it: a later one is never replaced by an earlier one. */
+  asOf: number;
+}
+
 export class SnapshotCache<T> {
-  private readonly entries = new Map<string, { fingerprint: string; value: T }>();
+  private readonly entries = new Map<string, Entry<T>>();
   private readonly computing = new Map<string, { fingerprint: string; promise: Promise<T> }>();
+  /** Keys whose revalidation `getStale` runs in the background: one at a time per key. */
+  private readonly revalidating = new Set<string>();
 
   constructor(
     private readonly maxEntries = 64,
     private readonly store?: SnapshotStore<T>,
   ) {}
 
-  async get(key: string, fingerprint: () => Promise<string>, compute: () => Promise<T>): Promise<T> {
+  /** The value of the current fingerprint: from memory, from a computation running for it, or computed now. */
+  async get(key: string, fingerprint: Fingerprint, compute: () => Promise<T>): Promise<T> {
+    const asOf = snapshotTicket();
     const fp = await fingerprint();
     const hit = this.entries.get(key);
     if (hit && hit.fingerprint === fp) {
-      this.entries.delete(key); // most recently used last
-      this.entries.set(key, hit);
-      return hit.value;
+      hit.asOf = Math.max(hit.asOf, asOf);
+      return this.used(key, hit).value;
     }
     const running = this.computing.get(key);
     if (running && running.fingerprint === fp) return running.promise;
-    const promise = this.loadOrCompute(key, fp, compute).then((value) => {
-      this.entries.delete(key);
-      this.entries.set(key, { fingerprint: fp, value });
-      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    return this.begin(key, fp, asOf, compute);
+  }
+
+  /**
+   * Stale-while-revalidate: the value of the current fingerprint when it is known at once
+   * and in memory; otherwise the last value computed for the key, at once, while one
+   * computation (or fingerprint read) runs in the background. A key never computed waits
+   * as with `get`. A failed revalidation drops the last value: the next request waits, and
+   * sees the failure (a batch deleted meanwhile answers 404, not its last report).
+   * `notBefore`: a ticket (snapshotTicket); a value not confirmed since is not served as is
+   * but checked as with `get` (answers.ts: after a write acknowledged to a client).
+   */
+  getStale(key: string, fingerprint: Fingerprint, compute: () => Promise<T>, notBefore = 0): Promise<T> {
+    const hit = this.entries.get(key);
+    if (!hit || hit.asOf < notBefore) return this.get(key, fingerprint, compute);
+    const fp = fingerprint();
+    if (fp === hit.fingerprint) return Promise.resolve(this.used(key, hit).value);
+    if (!this.revalidating.has(key)) {
+      this.revalidating.add(key);
+      this.get(key, () => fp, compute)
+        .catch(() => {
+          if (this.entries.get(key) === hit) this.entries.delete(key);
+        })
+        .finally(() => this.revalidating.delete(key));
+    }
+    return Promise.resolve(hit.value);
+  }
+
+  /** The value last computed for this key, whatever its fingerprint (an answer while a write is under way: answers.ts). */
+  peek(key: string): T | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  private used(key: string, entry: Entry<T>): Entry<T> {
+    this.entries.delete(key); // most recently used last
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  private begin(key: string, fingerprint: string, asOf: number, compute: () => Promise<T>): Promise<T> {
+    const promise = this.loadOrCompute(key, fingerprint, compute).then((value) => {
+      // two computations of one key may overlap (a fingerprint changed meanwhile): the one of the later read stays
+      const known = this.entries.get(key);
+      if (!known || known.asOf < asOf) {
+        this.used(key, { fingerprint, value, asOf });
+        if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+      }
       return value;
     });
-    const slot = { fingerprint: fp, promise };
+    const slot = { fingerprint, promise };
     this.computing.set(key, slot);
     const clear = () => {
       if (this.computing.get(key) === slot) this.computing.delete(key);
     };
     promise.then(clear, clear);
     return promise;
-  }
-
-  /** The value last computed for this key, whatever its fingerprint (an answer while a write is under way: answers.ts). */
-  peek(key: string): T | undefined {
-    return this.entries.get(key)?.value;
   }
 
   private async loadOrCompute(key: string, fingerprint: string, compute: () => Promise<T>): Promise<T> {
@@ -78,14 +142,25 @@ export interface RenderedAnswer {
 /** Below this, gzip gains less than it costs. */
 const GZIP_FROM_BYTES = 1400;
 
-export function renderedAnswer(text: string, type: string): RenderedAnswer {
+const gzip = promisify(gzipCallback);
+
+/** The answer as sent: its bytes, ETag and, for a large one, its gzip (compressed on libuv's threads, not the event loop). */
+export async function renderedAnswer(text: string, type: string): Promise<RenderedAnswer> {
   const body = Buffer.from(text, 'utf8');
   return {
     body,
     etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
     type,
-    gzip: body.length >= GZIP_FROM_BYTES ? gzipSync(body) : null,
+    gzip: body.length >= GZIP_FROM_BYTES ? await gzip(body) : null,
   };
+}
+
+/**
+ * `Cache-Control: no-cache` (RFC 9111 5.2.1.4): the client wants the answer of the batch as
+ * it is now, waiting for a rebuild under way rather than getting the answer from before it.
+ */
+export function wantsFresh(req: Request): boolean {
+  return /(^|[\s,])no-cache($|[\s,=])/i.test(req.get('Cache-Control') ?? '');
 }
 
 /**

@@ -14,12 +14,15 @@ import { useTestDatabase } from '../support/db.js';
 import { importSampleBatch, tempDir, testContext } from '../pipeline/support.js';
 
 const auth = { Authorization: 'Bearer snapshot-test-token' };
+const noCache = { 'Cache-Control': 'no-cache' };
 
 /**
  * Status and report are served from snapshots (src/api/snapshot.ts) keyed by the batch's
  * fingerprint, which the app keeps in memory: what this process changes through the
- * pipeline shows at the next request (in every app on its connection); what another
- * process changes shows within ANSWER_STALENESS.maxStaleMs.
+ * pipeline is seen at the next request (in every app on its connection); what another
+ * process changes within ANSWER_STALENESS.maxStaleMs. A snapshot seen to be out of date is
+ * rebuilt once in the background while requests get the one before (stale-while-revalidate);
+ * a request with `Cache-Control: no-cache` waits for the rebuild.
  */
 const t = useTestDatabase();
 const apps: ReturnType<typeof createApp>[] = [];
@@ -52,11 +55,19 @@ describe('status and report snapshots', () => {
     const ctx = testContext(t);
     await ctx.models.hits.updateOne({ _id: 'snap|0' }, { $set: { state: 'published', hitId: 'SNAPHIT0' } });
     await touchBatch(ctx, 'snap');
-    for (const app of [one, two]) {
-      const changed = await request(app).get('/api/v1/batches/snap').set('If-None-Match', etag).expect(200);
-      expect(changed.body.hits.byState).toMatchObject({ planned: 1, published: 1 });
-      expect(changed.headers.etag).not.toBe(etag);
-    }
+    // the first request after it gets the snapshot from before (304) and starts its rebuild;
+    // one that asks for no-cache waits for the rebuild; after it, every request has the new one
+    await request(one).get('/api/v1/batches/snap').set('If-None-Match', etag).expect(304);
+    const rebuilt = await request(one).get('/api/v1/batches/snap').set(noCache).set('If-None-Match', etag).expect(200);
+    expect(rebuilt.body.hits.byState).toMatchObject({ planned: 1, published: 1 });
+    expect(rebuilt.headers.etag).not.toBe(etag);
+    await request(one)
+      .get('/api/v1/batches/snap')
+      .set('If-None-Match', rebuilt.headers.etag as string)
+      .expect(304);
+    // the second app never answered before the change: nothing older to serve
+    const changed = await request(two).get('/api/v1/batches/snap').set('If-None-Match', etag).expect(200);
+    expect(changed.body).toEqual(rebuilt.body);
   });
 
   it('shares snapshots through the database: a new process answers from the stored one without computing it', async () => {
@@ -76,7 +87,7 @@ describe('status and report snapshots', () => {
     expect((await request(fresh).get('/api/v1/batches/snap').expect(200)).body).toEqual(marked);
     // a change: the stored snapshot no longer holds, the answer is computed again
     await touchBatch(testContext(t), 'snap');
-    expect((await request(fresh).get('/api/v1/batches/snap').expect(200)).body).toEqual(computed.body);
+    expect((await request(fresh).get('/api/v1/batches/snap').set(noCache).expect(200)).body).toEqual(computed.body);
   });
 
   it('keeps answering a missing batch 404, never from a snapshot', async () => {
@@ -92,8 +103,16 @@ describe('status and report snapshots', () => {
     const ctx = testContext(t);
     await ctx.models.hits.updateOne({ _id: 'snap|1' }, { $set: { state: 'published', hitId: 'SNAPHIT1' } });
     await touchBatch(ctx, 'snap');
-    const after = await request(one).get('/api/v1/batches/snap/report').set(auth).set('Accept-Encoding', 'identity').expect(200);
+    const during = await request(one).get('/api/v1/batches/snap/report').set(auth).set('Accept-Encoding', 'identity').expect(200);
+    const after = await request(one)
+      .get('/api/v1/batches/snap/report')
+      .set(auth)
+      .set(noCache)
+      .set('Accept-Encoding', 'identity')
+      .expect(200);
     expect(after.body.hits).toBe(2);
+    // the answer during the rebuild was the one from before, whole
+    expect(during.body.hits).toBe(1);
     expect(after.headers['content-encoding']).toBeUndefined();
     expect(after.text).not.toContain('\n'); // compact JSON, for programs
     // the same snapshot, gzipped once for clients that take it, under its own ETag
@@ -116,11 +135,14 @@ describe('status and report snapshots', () => {
     } finally {
       await other.close();
     }
-    // any read that starts after the write sees it: past the bound, no answer may come from an older one
+    // past the bound, the fingerprint is read again: a request that waits for the answer
+    // sees the write, and so does every request once that rebuild is done
     await new Promise((r) => setTimeout(r, ANSWER_STALENESS.maxStaleMs + 50));
-    const after = await request(one).get('/api/v1/batches/snap').set('Accept-Encoding', 'identity').expect(200);
+    const after = await request(one).get('/api/v1/batches/snap').set(noCache).set('Accept-Encoding', 'identity').expect(200);
     expect(after.body.hits.byState.expired).toBe((before.body.hits.byState.expired ?? 0) + 1);
     expect(after.headers.etag).not.toBe(before.headers.etag);
+    const next = await request(one).get('/api/v1/batches/snap').set('Accept-Encoding', 'identity').expect(200);
+    expect(next.headers.etag).toBe(after.headers.etag);
   });
 
   it('renders the report anew after a manual label decided through the API (the action bumps the revision)', async () => {
@@ -172,10 +194,9 @@ describe('status and report snapshots', () => {
     expect(md.text).toContain('a second look');
   });
 
-  it('answers requests made while a write through the API is under way with the answers before it, unless the hold is old or another write came', async () => {
-    let clock = 0;
+  it('answers requests made while a write through the API is under way with the answers before it, and its own once it returns', async () => {
     const ctx = testContext(t);
-    const answers = batchAnswers(ctx, { now: () => clock });
+    const answers = batchAnswers(ctx);
     const manualLabels = actionModels(t.connection).manualLabels;
     const items = await ctx.models.items
       .find({ batch: 'snap' })
@@ -198,7 +219,8 @@ describe('status and report snapshots', () => {
       written();
       await gate;
     };
-    const notes = async () => ((await answers.report('snap', 'json')).body.toString('utf8').match(/held \d/g) ?? []).sort();
+    const notes = async (fresh = false) =>
+      ((await answers.report('snap', 'json', undefined, { fresh })).body.toString('utf8').match(/held \d/g) ?? []).sort();
     const phase = () => {
       let written!: () => void;
       let release!: () => void;
@@ -210,27 +232,55 @@ describe('status and report snapshots', () => {
       };
     };
 
-    // within refreshAfterMs of its start: the answer from before, at once; then the write's own
+    // while it runs, however long: the answer from before, at once; once it returns, its own
     const before = await answers.report('snap', 'json');
     const first = phase();
     const writing = answers.writing('snap', decide(2, first.gate, first.written));
     await first.wrote;
     expect(await answers.report('snap', 'json')).toBe(before);
-    clock += ANSWER_STALENESS.refreshAfterMs + 1;
-    expect(await notes()).toEqual(['held 2']);
+    expect(await answers.report('snap', 'json')).toBe(before);
+    // a request that asks for no-cache waits for the batch as it is: the write is in it
+    expect(await notes(true)).toEqual(['held 2']);
     first.release();
     await writing;
     expect(await notes()).toEqual(['held 2']);
 
-    // another write in this process (not through `writing`): shows at the next request
+    // another write in this process (not through `writing`): the hold ends; the answer from
+    // before serves until the rebuild, which a no-cache request waits for
     const held = await answers.report('snap', 'json');
     const second = phase();
     const again = answers.writing('snap', decide(3, second.gate, second.written));
     await second.wrote;
     expect(await answers.report('snap', 'json')).toBe(held);
     await touchBatch(ctx, 'snap');
+    expect(await notes(true)).toEqual(['held 2', 'held 3']);
     expect(await notes()).toEqual(['held 2', 'held 3']);
     second.release();
     await again;
+  });
+
+  it('sees a change acknowledged to a client (a request that is not a read) at the next request, waiting for its rebuild', async () => {
+    const ctx = testContext(t);
+    const answers = batchAnswers(ctx);
+    const before = await answers.status('snap');
+    const expired = (a: { body: Buffer }) =>
+      (JSON.parse(a.body.toString('utf8')) as { hits: { byState: { expired?: number } } }).hits.byState.expired ?? 0;
+    await ctx.models.hits.updateOne({ _id: 'snap|1' }, { $set: { state: 'expired' } });
+    await touchBatch(ctx, 'snap');
+    // a job's change: the answer from before while it is rebuilt
+    expect(await answers.status('snap')).toBe(before);
+    await answers.status('snap', { fresh: true });
+    await ctx.models.hits.updateOne({ _id: 'snap|1' }, { $set: { state: 'published' } });
+    await touchBatch(ctx, 'snap');
+    answers.acknowledged(); // as the answer to the request that made it leaves (acknowledgeWrites)
+    const after = await answers.status('snap');
+    expect(expired(after)).toBe(expired(before));
+    expect(after.etag).toBe(before.etag); // the same batch again: the same bytes
+    await ctx.models.hits.updateOne({ _id: 'snap|1' }, { $set: { state: 'expired' } });
+    await touchBatch(ctx, 'snap');
+    answers.acknowledged();
+    expect(expired(await answers.status('snap'))).toBe(expired(before) + 1);
+    await ctx.models.hits.updateOne({ _id: 'snap|1' }, { $set: { state: 'published' } });
+    await touchBatch(ctx, 'snap');
   });
 });
