@@ -7,6 +7,7 @@ import { reportGeneratedAt, reportInputFor, reportManualLabels } from '../pipeli
 import { holesMatteredFromFiles, readQrels } from '../qrels/index.js';
 import { buildReport, manualDecisions, type Report } from '../reports/index.js';
 import { holesFound } from './human-labels.js';
+import { batchLabelPosterior } from './label-posterior.js';
 import { loadHumanLabels } from './load-labels.js';
 import { qrelsExportModel } from './store.js';
 
@@ -66,11 +67,15 @@ export async function batchReport(ctx: PipelineContext, batch: string, opts: Bat
   if (!opts.runs || opts.runs.length === 0) return { report: marked, holesBase: base };
   if (base === null) throw new UserError(`batch ${batch}: no base qrels to compare the runs under; give the base qrels file`);
   const next = await adjudicatedFor(ctx, batch, opts.adjudicated);
+  // the labels' doubt of the adjudicated qrels, from the batch's own worker model (export-qrels --posterior)
+  const posterior = await batchLabelPosterior(ctx, batch, base, (await readQrels(next)).qrels);
   const section = await holesMatteredFromFiles({
     base,
     next,
     runs: opts.runs,
     ...(opts.measure !== undefined && { measure: opts.measure }),
+    posterior: { file: `the labels of batch ${batch}`, posterior },
+    costPerLabel: report.cost.perLabel,
   });
   return { report: { ...marked, holesMattered: section }, holesBase: base };
 }

@@ -83,18 +83,18 @@ export interface ExportQrelsResult {
 }
 
 /** The error of the labels written, as the batch's simulated forecast measured it against the truth; null without a forecast. */
-function forecastLabelError(decision: AggregateDecision): number | null {
+export function forecastLabelError(decision: AggregateDecision): number | null {
   const accuracy = decision.forecast?.[decision.aggregate].accuracy;
   return accuracy === null || accuracy === undefined ? null : 1 - accuracy;
 }
 
-async function readConsensusFile(file: string): Promise<ConsensusLabel[]> {
+export async function readConsensusFile(file: string): Promise<ConsensusLabel[]> {
   const labels: ConsensusLabel[] = [];
   for await (const { record } of readRecords(file, 'consensus')) labels.push(record);
   return labels;
 }
 
-async function batchConsensus(ctx: PipelineContext, batch: string): Promise<ConsensusLabel[]> {
+export async function batchConsensus(ctx: PipelineContext, batch: string): Promise<ConsensusLabel[]> {
   const rows = await visibleRecords(ctx, 'consensus', batch);
   return rows.flatMap((r) => (r.label ? [{ query_id: r.queryId, chunk_id: r.chunkId, label: r.label, dataset: r.dataset }] : []));
 }

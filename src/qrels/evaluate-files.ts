@@ -10,7 +10,7 @@ import {
   type SystemEvaluation,
 } from './evaluate.js';
 import type { Measure } from './measure-names.js';
-import { prepareLabelDraws } from './label-draws.js';
+import { prepareLabelDraws, type Posterior } from './label-draws.js';
 import { readPosterior, readQrels, readRun } from './read.js';
 import type { EvaluationInputs, QrelsInfo, RunInfo } from './render.js';
 import { significanceReport, subSeed, type SignificanceOptions, type SignificanceReport } from './significance.js';
@@ -64,6 +64,10 @@ export interface EvaluateFilesInput {
   significance?: SignificanceOptions;
   /** `p_relevant` of the new qrels' pairs (export-qrels --posterior): intervals and pFlip also carry the labels' doubt. Needs `significance`. */
   posterior?: string;
+  /** The same, already read (`file` names it in errors), e.g. computed from a batch. */
+  posteriorOf?: { file: string; posterior: Posterior };
+  /** With a posterior: also each label's effect alone on every run (SystemEvaluation.labelEffects). */
+  labelEffects?: boolean;
 }
 
 /** Label draws when the bootstrap draws none (`--bootstrap-samples 0`): pFlip still needs them. */
@@ -74,6 +78,9 @@ export interface EvaluateFilesResult {
   report: EvaluationReport;
   /** Null unless `significance` was asked. */
   significance: SignificanceReport | null;
+  /** What the report was computed from: the qrels prepared and each run's values. */
+  context: EvaluationContext;
+  evaluations: SystemEvaluation[];
 }
 
 export async function evaluateFiles(input: EvaluateFilesInput): Promise<EvaluateFilesResult> {
@@ -81,10 +88,13 @@ export async function evaluateFiles(input: EvaluateFilesInput): Promise<Evaluate
   const base = await loadQrels(input.base, input.qrelsFormat, relLevel);
   const next = await loadQrels(input.next, input.qrelsFormat, relLevel);
   const ctx = evaluationContext(base.qrels, next.qrels, input.measures, relLevel);
-  if (input.posterior !== undefined) {
+  if (input.posterior !== undefined || input.posteriorOf !== undefined) {
     const options = input.significance;
     if (!options) throw new UserError('--posterior needs the significance tests and intervals: drop --no-significance and --per-query');
-    ctx.labels = prepareLabelDraws(input.posterior, next.qrels, await readPosterior(input.posterior), ctx.queryIds, {
+    const posterior =
+      input.posterior !== undefined ? { file: input.posterior, posterior: await readPosterior(input.posterior) } : input.posteriorOf!;
+    if (input.labelEffects) ctx.labelEffects = true;
+    ctx.labels = prepareLabelDraws(posterior.file, next.qrels, posterior.posterior, ctx.queryIds, {
       draws: options.samples > 0 ? options.samples : LABEL_DRAWS_WITHOUT_SAMPLES,
       seed: subSeed(options.seed, -2),
       samples: options.samples,
@@ -104,5 +114,7 @@ export async function evaluateFiles(input: EvaluateFilesInput): Promise<Evaluate
     inputs: { qrels: { base: base.info, new: next.info }, runs },
     report: compareSystems(ctx, evaluations),
     significance: input.significance ? significanceReport(ctx, evaluations, input.significance) : null,
+    context: ctx,
+    evaluations,
   };
 }

@@ -1,5 +1,5 @@
 import { compareIds } from './ids.js';
-import { labelShifts, type LabelDraws, type LabelShift } from './label-draws.js';
+import { labelEffects, labelShifts, type DoubtfulQuery, type LabelDraws, type LabelShift } from './label-draws.js';
 import { competitionRanks, kendallTauAP, kendallTauB } from './kendall.js';
 import {
   isPairMeasure,
@@ -9,6 +9,7 @@ import {
   type Measure,
   type PreparedQrels,
   type QueryContext,
+  type QueryJudgments,
 } from './measures.js';
 import type { Qrels, RankedDoc, Run } from './types.js';
 
@@ -98,6 +99,8 @@ export interface EvaluationContext {
   relLevel: number;
   /** Draws of the new qrels' labels in doubt (`--posterior`); absent: labels taken as given. */
   labels?: LabelDraws;
+  /** With `labels`: also each label's effect alone, per run (the report's labels to settle a comparison). */
+  labelEffects?: boolean;
 }
 
 /** Per-query values over `EvaluationContext.queryIds`, NaN for queries not in that qrels. */
@@ -113,6 +116,8 @@ export interface SystemEvaluation {
   values: Record<string, MeasureValues>;
   /** Per measure, what the label draws change in the sum of the new values (with `ctx.labels` only). */
   labelShifts?: Record<string, LabelShift>;
+  /** Per measure, per pair in doubt, the value change on its query when that label alone flips (with `ctx.labelEffects`). */
+  labelEffects?: Record<string, Float64Array>;
 }
 
 export function evaluationContext(base: Qrels, next: Qrels, measures: readonly Measure[], relLevel = 1): EvaluationContext {
@@ -162,25 +167,29 @@ export function evaluateSystem(ctx: EvaluationContext, system: SystemInput): Sys
   if (!ctx.labels) return { system: system.name, means, values };
   // a query's draws come one after another: its ranking and lexical order are sorted once for all of them
   let query: { index: number; ranking: readonly RankedDoc[]; options: QueryContext } | undefined;
-  const shifts = labelShifts(
-    ctx.labels,
-    ctx.measures.length,
-    (m, i) => values[ctx.measures[m]!.id]!.new[i]!,
-    (q, judgments) => {
-      if (query?.index !== q.index) {
-        const qid = ctx.queryIds[q.index]!;
-        const ranking = system.run.get(qid) ?? NO_RANKING;
-        query = {
-          index: q.index,
-          ranking,
-          options: { relLevel: ctx.relLevel, lexical: [...ranking].sort(lexicalOrder), base: ctx.base.get(qid) },
-        };
-      }
-      const { ranking, options } = query;
-      return ctx.measures.map((m) => measureQuery(m, ranking, judgments, options));
-    },
-  );
-  return { system: system.name, means, values, labelShifts: Object.fromEntries(ctx.measures.map((m, i) => [m.id, shifts[i]!])) };
+  const current = (m: number, i: number) => values[ctx.measures[m]!.id]!.new[i]!;
+  const valuesUnder = (q: DoubtfulQuery, judgments: QueryJudgments) => {
+    if (query?.index !== q.index) {
+      const qid = ctx.queryIds[q.index]!;
+      const ranking = system.run.get(qid) ?? NO_RANKING;
+      query = {
+        index: q.index,
+        ranking,
+        options: { relLevel: ctx.relLevel, lexical: [...ranking].sort(lexicalOrder), base: ctx.base.get(qid) },
+      };
+    }
+    const { ranking, options } = query;
+    return ctx.measures.map((m) => measureQuery(m, ranking, judgments, options));
+  };
+  const byMeasure = <T>(list: readonly T[]) => Object.fromEntries(ctx.measures.map((m, i) => [m.id, list[i]!]));
+  const shifts = labelShifts(ctx.labels, ctx.measures.length, current, valuesUnder);
+  return {
+    system: system.name,
+    means,
+    values,
+    labelShifts: byMeasure(shifts),
+    ...(ctx.labelEffects && { labelEffects: byMeasure(labelEffects(ctx.labels, ctx.measures.length, current, valuesUnder)) }),
+  };
 }
 
 function records(queryIds: readonly string[], values: Float64Array): PerQuery {

@@ -1,6 +1,8 @@
 import { UserError } from '../errors.js';
 import { evaluateFiles } from './evaluate-files.js';
+import { changedComparisons } from './holes-comparisons.js';
 import { holesMattered, type HolesMattered } from './holes-matter.js';
+import type { Posterior } from './label-draws.js';
 import { parseMeasure } from './measure-names.js';
 import { DEFAULT_SIGNIFICANCE } from './significance.js';
 
@@ -11,6 +13,10 @@ export interface HolesMatteredFiles {
   runs: readonly string[];
   /** The measure compared, default nDCG@10. */
   measure?: string;
+  /** P(relevant) of the adjudicated qrels' labels (the model of export-qrels --posterior); `file` names it in errors. */
+  posterior?: { file: string; posterior: Posterior };
+  /** The batch's cost per adjudicated label, in cents (what re-judging a label costs); null when unknown. */
+  costPerLabel?: number | null;
 }
 
 export const HOLES_JUDGED_MEASURE = 'Judged@10';
@@ -21,12 +27,27 @@ export async function holesMatteredFromFiles(input: HolesMatteredFiles): Promise
   if (measure.name === 'Hole')
     throw new UserError(`measure ${measure.id} has no value before the adjudication; choose another, e.g. nDCG@10`);
   const measures = measure.id === HOLES_JUDGED_MEASURE ? [measure] : [measure, parseMeasure(HOLES_JUDGED_MEASURE)];
-  const { report, significance } = await evaluateFiles({
+  const { report, significance, context, evaluations } = await evaluateFiles({
     base: input.base,
     next: input.next,
     runs: input.runs,
     measures,
     significance: DEFAULT_SIGNIFICANCE,
+    ...(input.posterior && { posteriorOf: input.posterior, labelEffects: true }),
   });
-  return holesMattered(report, significance!, measure.id, HOLES_JUDGED_MEASURE);
+  const costPerLabel = input.costPerLabel ?? null;
+  const { comparisons, toSettle } = changedComparisons({
+    ctx: context,
+    evaluations,
+    significance: significance!,
+    options: DEFAULT_SIGNIFICANCE,
+    measure: measure.id,
+    costPerLabel,
+  });
+  return holesMattered(report, significance!, measure.id, HOLES_JUDGED_MEASURE, {
+    comparisons,
+    toSettle,
+    costPerLabel,
+    labelPosteriors: input.posterior !== undefined,
+  });
 }

@@ -1,4 +1,5 @@
 import type { EvaluationReport } from './evaluate.js';
+import type { ChangedComparison, ChangedComparisons } from './holes-comparisons.js';
 import type { SignificanceReport } from './significance.js';
 import type { Interval } from './statistics.js';
 
@@ -46,6 +47,17 @@ export interface HolesMattered {
   kendallTauAP: number | null;
   kendallTauAPInterval: Interval | null;
   swapped: SwappedPair[];
+  /**
+   * Every pair of runs whose order or significance the adjudication changed, with the
+   * labels' doubt (holes-comparisons.ts); empty when no run was compared.
+   */
+  comparisons: ChangedComparison[];
+  /** The labels that would settle every comparison that depends on them, each counted once, and their cost (cents; null when unknown). */
+  toSettle: ChangedComparisons['toSettle'];
+  /** The batch's cost per adjudicated label (cents) the comparisons' costs use; null when unknown. */
+  costPerLabel: number | null;
+  /** Whether the labels' posteriors were known (pFlip, withLabels and the verdicts are null without them). */
+  labelPosteriors: boolean;
 }
 
 export function holesMattered(
@@ -53,6 +65,12 @@ export function holesMattered(
   significance: SignificanceReport,
   measure: string,
   judgedMeasure: string,
+  labels: Pick<HolesMattered, 'comparisons' | 'toSettle' | 'costPerLabel' | 'labelPosteriors'> = {
+    comparisons: [],
+    toSettle: { labels: 0, cost: null },
+    costPerLabel: null,
+    labelPosteriors: false,
+  },
 ): HolesMattered {
   const main = report.measures.find((m) => m.measure === measure);
   const judged = report.measures.find((m) => m.measure === judgedMeasure);
@@ -98,5 +116,6 @@ export function holesMattered(
     kendallTauAP: main.kendallTauAP,
     kendallTauAPInterval: tau?.kendallTauAP ?? null,
     swapped,
+    ...labels,
   };
 }

@@ -105,3 +105,6 @@ export { holesMattered, SIGNIFICANCE_LEVEL } from './holes-matter.js';
 export type { HolesMattered, HolesMatteredRun, SwappedPair } from './holes-matter.js';
 export { HOLES_JUDGED_MEASURE, holesMatteredFromFiles } from './holes-matter-files.js';
 export type { HolesMatteredFiles } from './holes-matter-files.js';
+export { changedComparisons, NAMED_LABELS } from './holes-comparisons.js';
+export type { ChangedComparison, ChangedComparisons, LabelToRejudge, LabelVerdict, SettleEstimate } from './holes-comparisons.js';
+export { labelsToSettle, SETTLED_BELOW } from './settle.js';

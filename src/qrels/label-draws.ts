@@ -219,12 +219,17 @@ function changedKey(q: DoubtfulQuery, draws: LabelDraws, d: number): number | st
   return key;
 }
 
+/** A query's judgments from its grades. */
+function judgmentsOf(grades: Map<string, number>): QueryJudgments {
+  const sortedGrades = [...grades.values()].sort((a, b) => b - a);
+  return { grades, sortedGrades, idealGains: sortedGrades.filter((g) => g > 0) };
+}
+
 /** One query's judgments under draw d. */
 function drawnJudgments(q: DoubtfulQuery, draws: LabelDraws, d: number): QueryJudgments {
   const grades = new Map(q.grades);
   for (let j = 0; j < q.docs.length; j++) grades.set(q.docs[j]!, drawnGrade(q, draws, d, j));
-  const sortedGrades = [...grades.values()].sort((a, b) => b - a);
-  return { grades, sortedGrades, idealGains: sortedGrades.filter((g) => g > 0) };
+  return judgmentsOf(grades);
 }
 
 /**
@@ -263,6 +268,32 @@ export function labelShifts(
     }
   });
   return shifts;
+}
+
+/**
+ * One run's effect of each label in doubt alone: per measure, per pair j (a row of
+ * {@link LabelDraws.relevant}), the run's value change on j's query when j alone takes the
+ * other side of its grade (relevant when given not relevant, and the reverse). What the
+ * report's "how many labels would settle it" ranks by (src/qrels/settle.ts).
+ */
+export function labelEffects(
+  draws: LabelDraws,
+  measures: number,
+  current: (measure: number, index: number) => number,
+  valuesUnder: (query: DoubtfulQuery, judgments: QueryJudgments) => ArrayLike<number>,
+): Float64Array[] {
+  const effects = Array.from({ length: measures }, () => new Float64Array(draws.pairs));
+  for (const q of draws.queries) {
+    for (let j = 0; j < q.docs.length; j++) {
+      const doc = q.docs[j]!;
+      const given = q.grades.get(doc)!;
+      const grades = new Map(q.grades);
+      grades.set(doc, given >= 1 ? q.notRelevantGrade[j]! : q.relevantGrade[j]!);
+      const values = valuesUnder(q, judgmentsOf(grades));
+      for (let m = 0; m < measures; m++) effects[m]![q.offset + j] = values[m]! - current(m, q.index);
+    }
+  }
+  return effects;
 }
 
 /** Reading a posterior that does not belong to the evaluation's new qrels. */

@@ -14,6 +14,7 @@ import { useMarketplace } from '../marketplace/support.js';
 import { importSampleBatch, sampleLines, tempDir, testContext, writeLines } from '../pipeline/support.js';
 import { runCli } from '../support/cli.js';
 import { checkReportContract, ReportContract } from '../../src/reports/index.js';
+import type { HolesMattered } from '../../src/qrels/index.js';
 import { workInSpells } from '../support/simulation.js';
 
 /**
@@ -127,6 +128,70 @@ describe('qrelay report --runs: did the holes matter', () => {
       `qrelay: batch ${BATCH}: no adjudicated qrels to compare the runs under; run export-qrels first, or give the file`,
     );
   });
+
+  it(
+    "lists the comparisons the batch's labels changed, with pFlip, the intervals and what settling them costs",
+    { timeout: 300_000 },
+    async () => {
+      // the batch's own pairs: a base that judges one other document per query, the crowd's labels exported over it
+      const cases = sampleLines('escalations.jsonl')
+        .slice(0, CASES)
+        .map((l) => JSON.parse(l) as { query_id: string; chunk_id: string });
+      const queries = [...new Set(cases.map((c) => c.query_id))];
+      const chunks = (q: string) => cases.filter((c) => c.query_id === q).map((c) => c.chunk_id);
+      const base = writeLines(
+        dir,
+        'holes-base.qrels',
+        queries.map((q) => `${q} 0 base-doc 1`),
+      );
+      const adjudicated = join(dir, 'holes-adjudicated.jsonl');
+      const exported = await runCli(['export-qrels', BATCH, '--base', base, '--out', adjudicated, '--posterior']);
+      expect(exported.code, exported.stderr).toBe(0);
+      const records = readFileSync(adjudicated, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { query_id: string; doc_id: string; rel: number; p_relevant: number });
+      const pRelevant = new Map(records.map((r) => [`${r.query_id} ${r.doc_id}`, r.p_relevant]));
+      const foundRelevant = (q: string) => chunks(q).filter((c) => records.some((r) => r.query_id === q && r.doc_id === c && r.rel >= 1));
+      expect(queries.some((q) => foundRelevant(q).length > 0)).toBe(true);
+      // one run finds only the base's document; the other the chunks the crowd found relevant first, then it
+      const ranked = (name: string, docs: (q: string) => string[]) =>
+        writeLines(
+          dir,
+          name,
+          queries.flatMap((q) => docs(q).map((d, i) => `${q} Q0 ${d} ${i + 1} ${100 - i} ${name}`)),
+        );
+      const runs = [ranked('base-only.run', () => ['base-doc']), ranked('crowd-first.run', (q) => [...foundRelevant(q), 'base-doc'])];
+      const args = ['report', BATCH, '--base', base, '--adjudicated', adjudicated, ...runs.flatMap((r) => ['--runs', r])];
+      const [md, json] = await Promise.all([runCli([...args, '--format', 'md']), runCli([...args, '--format', 'json'])]);
+      expect(json.code, json.stderr).toBe(0);
+      const report = JSON.parse(json.stdout) as {
+        cost: { perLabel: number | null };
+        holesMattered: Pick<HolesMattered, 'comparisons' | 'toSettle' | 'costPerLabel' | 'labelPosteriors'>;
+      };
+      const section = report.holesMattered;
+      expect(section.labelPosteriors).toBe(true);
+      expect(section.costPerLabel).toBe(report.cost.perLabel);
+      const [comparison] = section.comparisons;
+      expect(section.comparisons).toHaveLength(1);
+      expect([comparison!.above, comparison!.below, comparison!.orderChanged]).toEqual(['crowd-first.run', 'base-only.run', true]);
+      expect(comparison!.withLabels!.low).toBeLessThanOrEqual(comparison!.interval!.low);
+      expect(comparison!.withLabels!.high).toBeGreaterThanOrEqual(comparison!.interval!.high);
+      expect(comparison!.pFlip).toBeGreaterThanOrEqual(0);
+      expect(comparison!.verdict).toBe(comparison!.pFlip! < 0.05 ? 'settled' : 'depends on the labels');
+      if (comparison!.settle) {
+        expect(comparison!.settle.cost).toBe(comparison!.settle.labels * report.cost.perLabel!);
+        // the labels named carry the batch's posteriors, as export-qrels --posterior wrote them
+        for (const l of comparison!.settle.first) expect(l.p).toBe(pRelevant.get(`${l.query} ${l.doc}`));
+      }
+      expect(md.code, md.stderr).toBe(0);
+      expect(md.stdout).toContain('Comparisons whose order or significance (Holm-adjusted p below 0.05) changed');
+      expect(md.stdout).toContain('| ahead after | compared with | what changed | difference after |');
+      expect(md.stdout).toMatch(
+        new RegExp(`^\\| crowd-first\\.run \\| base-only\\.run \\| order swapped.* \\| ${comparison!.verdict} \\|`, 'm'),
+      );
+    },
+  );
 });
 
 describe('GET /api/v1/batches/{batch}/report', () => {
