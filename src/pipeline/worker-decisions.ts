@@ -337,17 +337,15 @@ export async function decideWorkers(
   const scored = scoreStored(data.hits, data.assignments);
   const { verdicts, fit, references } = verdictsOf(scored, new Set([...decided.keys(), ...flagged]));
   await liftStops(ctx, doc, decided, verdicts);
-  // drift is measured against the batch's own careful workers, once the batch has enough of them
-  const drifts = fit.fitted
-    ? driftsOf(
-        scored,
-        data.assignments,
-        verdicts,
-        new Set([...decided.keys(), ...flagged]),
-        driftPolicy(fit.policy.agreement, fit.policy.speed),
-        references,
-      )
-    : new Map<string, Drift>();
+  // drift is measured against the batch's careful workers (the fixed prior until the batch has enough of them)
+  const drifts = driftsOf(
+    scored,
+    data.assignments,
+    verdicts,
+    new Set([...decided.keys(), ...flagged]),
+    driftPolicy(fit.policy.agreement, fit.policy.speed),
+    references,
+  );
   const standings = new Map<string, WorkerStanding>();
   for (const [workerId, verdict] of [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     let decision = decided.get(workerId);

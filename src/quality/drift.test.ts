@@ -14,8 +14,8 @@ const withWrong = (id: string, wrong: number, speed?: number): DriftSegment => (
 });
 
 describe('detectDrift', () => {
-  it('states the policy: the batch prior before, a rate up to its cut after, 5% hazard, 99%', () => {
-    expect(policy).toMatchObject({ after: 0.7, hazard: 0.05, confidence: 0.99 });
+  it('states the policy: the batch prior before, a rate up to its cut after, 5% hazard, 95%', () => {
+    expect(policy).toMatchObject({ after: 0.7, hazard: 0.05, confidence: 0.95, withinSigma: 0.35, carelessSigma: 1 });
   });
 
   it('leaves a careful worker alone, also one right on 80% of the items over a long batch', () => {
@@ -23,7 +23,7 @@ describe('detectDrift', () => {
     const verdict = detectDrift(careful, policy);
     expect(verdict).toMatchObject({ drifted: false, after: [] });
     expect(verdict.probabilityChanged).toBeLessThan(0.05);
-    expect(verdict.reason).toMatch(/^no drift: P\(turned careless\) \d+\.\d% \(< 99\.0%\) over 12 assignments$/);
+    expect(verdict.reason).toMatch(/^no drift: P\(turned careless\) \d+\.\d% \(< 95\.0%\) over 12 assignments$/);
     const weaker = Array.from({ length: 12 }, (_, k) => withWrong(`a${k}`, 2, 0.8));
     expect(detectDrift(weaker, policy).drifted).toBe(false);
   });
@@ -40,9 +40,9 @@ describe('detectDrift', () => {
     const drift = detectDrift([...careful, withWrong('a4', 6, 0.3)], policy);
     expect(drift.drifted).toBe(true);
     expect(drift.after).toEqual(['a4']);
-    expect(drift.probabilityChanged).toBeGreaterThanOrEqual(0.99);
+    expect(drift.probabilityChanged).toBeGreaterThanOrEqual(0.95);
     expect(drift.reason).toMatch(
-      /^turned careless: P\(changed\) \d+\.\d+% \(≥ 99\.0%\), most likely after assignment 4 of 5; since then 4 of 10 answers right \(careful workers: about 0\.90\), 0\.30× the typical time per item$/,
+      /^turned careless: P\(changed\) \d+\.\d+% \(≥ 95\.0%\), most likely after assignment 4 of 5; since then 4 of 10 answers right \(careful workers: about 0\.90\), 0\.30× the typical time per item$/,
     );
   });
 
@@ -51,6 +51,18 @@ describe('detectDrift', () => {
     expect(detectDrift([...careful, withWrong('a3', 5)], policy).drifted).toBe(false);
     const drift = detectDrift([...careful, withWrong('a3', 5), withWrong('a4', 6)], policy);
     expect(drift).toMatchObject({ drifted: true, after: ['a3', 'a4'] });
+  });
+
+  it('takes a careful worker who reads faster as the batch goes on for what they are, and a new steady fast pace for a change', () => {
+    // learning: 1.0, 0.9, ..., 0.6 of the typical time, answers as careful as ever
+    const learning = Array.from({ length: 5 }, (_, k) => withWrong(`a${k}`, 1, 1 - 0.1 * k));
+    expect(detectDrift(learning, policy).drifted).toBe(false);
+    // the same answers at a third of their pace from the fourth HIT on: the pace alone is no proof
+    const fast = [withWrong('a0', 1, 1), withWrong('a1', 1, 1), withWrong('a2', 1, 1), withWrong('a3', 1, 0.33), withWrong('a4', 1, 0.33)];
+    expect(detectDrift(fast, policy).drifted).toBe(false);
+    // answers at random from then on as well: stopped
+    const careless = [...fast.slice(0, 3), withWrong('a3', 5, 0.33), withWrong('a4', 6, 0.33)];
+    expect(detectDrift(careless, policy)).toMatchObject({ drifted: true, after: ['a3', 'a4'] });
   });
 
   it('leaves careful workers of a hard batch alone (they agree with the references 75% of the time)', () => {

@@ -39,8 +39,10 @@ export interface DriftPolicy {
    * [min, max], uniformly on the log scale).
    */
   readonly speed: SpeedModel;
-  /** Spread of one careful worker's assignments around their own pace (log scale). */
+  /** Spread of one worker's assignments around their own pace (log scale). */
   readonly withinSigma: number;
+  /** Spread of a careless worker's new pace around the typical time (log scale): anything from far faster to slower. */
+  readonly carelessSigma: number;
 }
 
 /**
@@ -54,7 +56,7 @@ export interface DriftPolicy {
  * between one person's HITs, hard items and fatigue take the rest).
  */
 export function driftPolicy(before: BetaPrior, speed: SpeedModel): DriftPolicy {
-  return { before, after: before.min, hazard: 0.05, confidence: 0.99, speed, withinSigma: 0.35 };
+  return { before, after: before.min, hazard: 0.05, confidence: 0.95, speed, withinSigma: 0.35, carelessSigma: 1 };
 }
 
 /** One assignment's answers, right or wrong, in the order the worker submitted their assignments. */
@@ -97,11 +99,13 @@ function logSumExp(values: readonly number[]): number {
 }
 
 /**
- * log density of the log speeds of a worker's careful assignments: the worker's own pace m is
- * normal around the batch's typical time (sd `speed.sigma`, the verdict's spread between
- * readers), each assignment's log speed normal around m (sd `withinSigma`); m integrated out.
+ * log density of the log speeds of a stretch of a worker's assignments: the worker's pace on
+ * that stretch m is normal around the batch's typical time (sd `between`), each assignment's log
+ * speed normal around m (sd `within`); m integrated out. A careful stretch and a careless one
+ * each have their own pace: a worker who stops reading usually clicks faster from then on, and
+ * one who keeps their pace pays only the one extra pace's Occam factor.
  */
-function logCarefulSpeeds(xs: readonly number[], between: number, within: number): number {
+function logPacedSpeeds(xs: readonly number[], between: number, within: number): number {
   const n = xs.length;
   if (n === 0) return 0;
   const mean = xs.reduce((a, x) => a + x, 0) / n;
@@ -132,7 +136,6 @@ export function detectDrift(segments: readonly DriftSegment[], policy: DriftPoli
   const wrong = segments.map((s, j) => s.outcomes.length - right[j]!);
   const { before, after, hazard, speed } = policy;
   const logSpeeds = segments.map((x) => (x.speed === undefined ? null : Math.log(Math.min(speed.max, Math.max(speed.min, x.speed)))));
-  const notReading = -Math.log(Math.log(speed.max / speed.min));
   const careful = (s: number, f: number) => logMarginal(s, f, before.min, 1, before.alpha, before.beta);
   const careless = (s: number, f: number) => logMarginal(s, f, 0, after, 1, 1);
   const totalRight = right.reduce((a, b) => a + b, 0);
@@ -146,7 +149,8 @@ export function detectDrift(segments: readonly DriftSegment[], policy: DriftPoli
     s += right[k - 1]!;
     f += wrong[k - 1]!;
     const timed = (from: number, to: number) => logSpeeds.slice(from, to).filter((x): x is number => x !== null);
-    const speeds = logCarefulSpeeds(timed(0, k), speed.sigma, policy.withinSigma) + timed(k, n).length * notReading;
+    const speeds =
+      logPacedSpeeds(timed(0, k), speed.sigma, policy.withinSigma) + logPacedSpeeds(timed(k, n), policy.carelessSigma, policy.withinSigma);
     const prior = k < n ? Math.log(hazard) + (k - 1) * Math.log1p(-hazard) : (n - 1) * Math.log1p(-hazard);
     const answers = k < n ? careful(s, f) + careless(totalRight - s, totalWrong - f) : careful(s, f);
     logPosterior.push(prior + answers + speeds);
