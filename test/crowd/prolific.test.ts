@@ -1,17 +1,13 @@
 import { spawn } from 'node:child_process';
-import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { collectBatch } from '../../src/pipeline/collect.js';
 import { dryRunPublish, publishBatch } from '../../src/pipeline/publish.js';
 import { batchReport } from '../../src/export/batch-report.js';
 import { requireBatch } from '../../src/batches/index.js';
 import { DEV_MARKETPLACE_PROLIFIC_TOKEN } from '@qrelay/marketplace/config';
 import { newWorker, useMarketplace } from '../marketplace/support.js';
-import { freePort } from '../support/free-port.js';
+import { useQrelayServer } from '../support/qrelay-server.js';
 import { honest, importSampleBatch, tempDir, testContext, type Answerer } from '../pipeline/support.js';
 import type { PipelineContext } from '../../src/pipeline/context.js';
 import { paths } from '../../src/paths.js';
@@ -25,26 +21,14 @@ import { SiteClient } from '../marketplace/site/client.js';
 
 const h = useMarketplace();
 const dir = tempDir();
-let server: Server;
+const qrelay = useQrelayServer(h.db, () => ({
+  PROLIFIC_API_URL: `${h.running.url}/prolific/api/v1/`,
+  PROLIFIC_API_TOKEN: DEV_MARKETPLACE_PROLIFIC_TOKEN,
+}));
 let publicUrl: string;
 let env: Record<string, string>;
-
-beforeAll(async () => {
-  const port = await freePort();
-  publicUrl = `http://127.0.0.1:${port}`;
-  env = {
-    QRELAY_PUBLIC_URL: publicUrl,
-    PROLIFIC_API_URL: `${h.running.url}/prolific/api/v1/`,
-    PROLIFIC_API_TOKEN: DEV_MARKETPLACE_PROLIFIC_TOKEN,
-  };
-  const config = loadConfig({ ...process.env, ...env });
-  const app = createApp({ config, logger: createLogger('silent'), connection: h.db.connection, apiToken: 'task-pages-test-token' });
-  await new Promise<void>((resolve) => {
-    server = app.listen(port, '127.0.0.1', () => resolve());
-  });
-});
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+beforeAll(() => {
+  ({ publicUrl, env } = qrelay);
 });
 
 /**

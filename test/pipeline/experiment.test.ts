@@ -1,9 +1,5 @@
-import type { Server } from 'node:http';
 import { GetHITCommand } from '@aws-sdk/client-mturk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
+import { describe, expect, it } from 'vitest';
 import { collectBatch } from '../../src/pipeline/collect.js';
 import { publishBatch } from '../../src/pipeline/publish.js';
 import { batchStatus, renderStatus } from '../../src/pipeline/status.js';
@@ -13,7 +9,7 @@ import { armOf } from '../../src/experiment/assign.js';
 import { experimentModels } from '../../src/experiment/store.js';
 import type { PipelineContext } from '../../src/pipeline/context.js';
 import { advance, newWorker, useMarketplace } from '../marketplace/support.js';
-import { freePort } from '../support/free-port.js';
+import { useQrelayServer } from '../support/qrelay-server.js';
 import { importSampleBatch, tempDir, testContext } from './support.js';
 
 // `qrelay publish --experiment debate` on the bundled marketplace through the real SDK: the
@@ -22,23 +18,7 @@ import { importSampleBatch, tempDir, testContext } from './support.js';
 
 const h = useMarketplace();
 const dir = tempDir();
-let server: Server;
-let env: Record<string, string>;
-let publicUrl: string;
-
-beforeAll(async () => {
-  const port = await freePort();
-  publicUrl = `http://127.0.0.1:${port}`;
-  env = { QRELAY_PUBLIC_URL: publicUrl };
-  const config = loadConfig({ ...process.env, ...env });
-  const app = createApp({ config, logger: createLogger('silent'), connection: h.db.connection, apiToken: 'experiment-test-token' });
-  await new Promise<void>((resolve) => {
-    server = app.listen(port, '127.0.0.1', () => resolve());
-  });
-});
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+const qrelay = useQrelayServer(h.db);
 
 /** The HIT's ExternalURL, as the platform holds it. */
 async function externalUrl(hitId: string): Promise<string> {
@@ -87,7 +67,7 @@ async function workHit(ctx: PipelineContext, hitDoc: string, workerId: string, a
 
 describe('publish --experiment debate', () => {
   it('routes each worker to the pages of their arm, recorded before the first page, and compares the arms', async () => {
-    const ctx = testContext(h.db, env);
+    const ctx = testContext(h.db, qrelay.env);
     await importSampleBatch(ctx, dir, 'exp-a', 8);
     const published = await publishBatch(ctx, 'exp-a', { preset: 'quick', target: h.running.url, experiment: 'debate' }, 'local');
     expect(published).toMatchObject({ hits: 2, created: 2 });
@@ -168,7 +148,7 @@ describe('publish --experiment debate', () => {
   });
 
   it('refuses --experiment debate with the debate hidden', async () => {
-    const ctx = testContext(h.db, env);
+    const ctx = testContext(h.db, qrelay.env);
     await importSampleBatch(ctx, dir, 'exp-b', 4);
     await expect(
       publishBatch(ctx, 'exp-b', { preset: 'quick', target: h.running.url, experiment: 'debate', hideDebate: true }, 'local'),
