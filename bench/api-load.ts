@@ -170,6 +170,7 @@ try {
     let writeErrors = 0;
     const total = rate * (warmUp ? Math.min(2, seconds) : seconds);
     const cpuBefore = serverCpuMs(server.pid);
+    const dbCpuBefore = serverCpuMs(devdb.process.pid);
     const started = performance.now();
     const pending: Promise<void>[] = [];
     const writer =
@@ -207,11 +208,15 @@ try {
     if (warmUp) continue;
     const achieved = total / ((performance.now() - started) / 1000);
     const cpuAfter = serverCpuMs(server.pid);
+    const dbCpuAfter = serverCpuMs(devdb.process.pid);
     // the server's own work, whatever else the machine runs: CPU per request and the share of one core
     const elapsed = performance.now() - started;
     const cpu =
       cpuBefore !== null && cpuAfter !== null
-        ? `; the server used ${((cpuAfter - cpuBefore) / total).toFixed(2)} ms of CPU a request (${(((cpuAfter - cpuBefore) / elapsed) * 100).toFixed(0)}% of a core)`
+        ? `; the server used ${((cpuAfter - cpuBefore) / total).toFixed(2)} ms of CPU a request (${(((cpuAfter - cpuBefore) / elapsed) * 100).toFixed(0)}% of a core)` +
+          (dbCpuBefore !== null && dbCpuAfter !== null
+            ? `, the database ${(((dbCpuAfter - dbCpuBefore) / elapsed) * 100).toFixed(0)}% of a core`
+            : '')
         : '';
     const phase = `${gzip ? 'gzip' : 'no gzip'}, ${every > 0 ? `a manual label every ${every} ms` : 'no writes'}`;
     console.log(

@@ -91,7 +91,7 @@ async function exportFingerprint(ctx: PipelineContext, batch: string): Promise<s
  * console is seen by the requests that arrive after its answer (`acknowledged`: they wait
  * for a rebuild if one is needed); a manual label through the API (`writing`) rebuilds its
  * batch's answers before it answers, so that no one waits for them. A request with
- * `Cache-Control: no-cache` waits for the answer of the batch as it is (docs/rest.md).
+ * `Cache-Control: no-cache` waits for the answer of the batch as it is (docs/deployment.md).
  */
 export const ANSWER_STALENESS = { refreshAfterMs: 250, maxStaleMs: 1000 } as const;
 
