@@ -4,6 +4,7 @@ import { HIT_STATES, BATCH_STATES } from '../../db/models/index.js';
 import { Judgment } from '../../domain/cases.js';
 import { INGEST_KINDS } from '../../ingest/index.js';
 import { BatchName } from '../../pipeline/names.js';
+import { ExperimentSummarySchema } from '../../experiment/schema.js';
 import { PublishRequest } from '../../pipeline/settings.js';
 import { ProblemSchema, registry } from '../openapi.js';
 
@@ -158,6 +159,7 @@ export const BatchStatusSchema = registry.register(
       quote: QuoteSchema.nullable(),
       budget: cents.nullable(),
     }),
+    experiment: ExperimentSummarySchema.optional(),
   }),
 );
 
