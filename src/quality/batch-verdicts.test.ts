@@ -111,4 +111,40 @@ describe('batchVerdicts', () => {
     const own = scored.filter((s) => s.assignment.worker === 'careful-0').length;
     expect(evidence.get('careful-0')?.checks.length ?? 0).toBe(own);
   });
+
+  it('names a copying pair and compares each copier without the other: their agreement is their accuracy, not 100%', () => {
+    // 60 HITs of 9 items and a check, each done by the pair (one answer for both, right 70% of
+    // the time) and one of 10 careful workers (right 95% of the time)
+    const rng = seededRng('copiers');
+    const hits: HitRecord[] = [];
+    const assignments: AssignmentRecord[] = [];
+    const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
+    for (let h = 0; h < 60; h++) {
+      const items = Array.from({ length: 9 }, (_, i) => `h${h}-r${i}`);
+      const check = { item: `h${h}-g`, expected: (h % 2 === 0 ? 'yes' : 'no') as Judgment };
+      hits.push({ hitId: `H${h}`, items, checks: [check] });
+      const truths = [...items.map(() => (rng.next() < 0.4 ? 'yes' : 'no') as Judgment), check.expected];
+      const pair = truths.map((t) => (rng.next() < 0.7 ? t : flip(t)));
+      const careful = truths.map((t) => (rng.next() < 0.95 ? t : flip(t)));
+      const keys = [...items, check.item];
+      const answers = (labels: Judgment[]) => keys.map((item, i) => ({ item, label: labels[i]! }));
+      for (const [worker, labels] of [
+        ['p1', pair],
+        ['p2', pair],
+        [`careful-${h % 10}`, careful],
+      ] as const)
+        assignments.push({ assignmentId: `A${h}-${worker}`, hitId: `H${h}`, worker, status: 'submitted', answers: answers(labels) });
+    }
+    const scored = scoreAssignments(assignments, hits);
+    const { copying, evidence, verdicts } = batchVerdicts(scored);
+    expect(copying.map((c) => c.workers)).toEqual([['p1', 'p2']]);
+    const rate = (e: { compared: readonly { reference: Judgment; answer: Judgment }[] } | undefined) =>
+      e ? e.compared.filter((c) => c.answer === c.reference).length / e.compared.length : NaN;
+    // against the raw majority each copier agrees wherever the other two do not tie: always
+    expect(rate(workerEvidence(scored).get('p1'))).toBe(1);
+    expect(rate(evidence.get('p1'))).toBeGreaterThan(0.6);
+    expect(rate(evidence.get('p1'))).toBeLessThan(0.85);
+    // and the careful workers are compared with the pair as one source
+    for (let c = 0; c < 10; c++) expect(verdicts.get(`careful-${c}`)?.stop).toBe(false);
+  });
 });

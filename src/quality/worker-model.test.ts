@@ -89,6 +89,18 @@ describe('weightedReferences', () => {
     const refA = weightedReferences(answers, new Map(), new Map([['a', new Set(['b'])]]));
     expect(refA('i1', 'a')).toBe('no'); // c alone
   });
+
+  it('counts a copying pair as one vote in everyone else’s reference', () => {
+    const pair = new Map([
+      ['p1', new Set(['p2'])],
+      ['p2', new Set(['p1'])],
+    ]);
+    const item = answersOf({ i: { p1: 'yes', p2: 'yes', h: 'no' } });
+    // without the pair known, two yes outvote one no
+    expect(weightedReferences(item)('i', 'judged')).toBe('yes');
+    // as one source, one yes against one no: no reference
+    expect(weightedReferences(item, new Map(), pair)('i', 'judged')).toBeNull();
+  });
 });
 
 describe('reliabilities', () => {

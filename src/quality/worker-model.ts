@@ -11,7 +11,8 @@ import type { WorkerEvidence, WorkerVerdict } from './worker-verdict.js';
  * workers who copy each other like two independent people. Here the reference is the
  * leave-one-out posterior of a one-coin model (Dawid–Skene with one accuracy per worker):
  * - **leave-one-out**: the worker's own vote never counts toward the reference they are judged
- *   against, nor does the vote of a worker found to copy them (`copyingPairs`);
+ *   against, nor does the vote of a worker found to copy them (`copyingPairs`), and two workers
+ *   who copy each other count as one vote in everyone else's reference;
  * - **weighted**: each other vote weighs log(a / (1 − a)), a being that worker's estimated
  *   accuracy (`reliabilities`: their agreement and checks under the batch's fitted prior, mixed
  *   with a coin by their probability of not doing the task), so a worker more likely clicking
@@ -59,7 +60,7 @@ const logit = (a: number) => {
  * each weighing logit(accuracy), favour (equal weights without `accuracy`: the others' majority);
  * null when that side's posterior is below `REFERENCE_CONFIDENCE` or nobody else answered.
  * Workers in `apart` of the judged worker (their copy partners) are left out of that worker's
- * reference.
+ * reference, and a worker and their partners count as one vote in everyone else's.
  */
 export function weightedReferences(
   answers: ReadonlyMap<string, ReadonlyMap<string, Judgment>>,
@@ -69,8 +70,11 @@ export function weightedReferences(
   return (item, worker) => {
     const partners = apart.get(worker);
     let logOdds = 0;
+    // a copying pair is one source: the first of them to be met on the item speaks for both
+    const spoken = new Set<string>();
     for (const [w, label] of answers.get(item) ?? []) {
-      if (w === worker || partners?.has(w)) continue;
+      if (w === worker || partners?.has(w) || spoken.has(w)) continue;
+      for (const other of apart.get(w) ?? []) spoken.add(other);
       const weight = logit(accuracy.get(w) ?? UNKNOWN_ACCURACY);
       logOdds += label === 'yes' ? weight : -weight;
     }
