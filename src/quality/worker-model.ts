@@ -48,7 +48,7 @@ const UNKNOWN_ACCURACY = 0.8;
  * two careful workers who disagree, or one doubtful worker alone, give none. With the unknown
  * accuracy for everyone this is the others' majority, ties left out.
  */
-export const REFERENCE_CONFIDENCE = 0.75;
+const REFERENCE_CONFIDENCE = 0.75;
 
 const logit = (a: number) => {
   const p = Math.min(ACCURACY_RANGE[1], Math.max(ACCURACY_RANGE[0], a));
@@ -119,7 +119,7 @@ export interface CopyingPolicy {
 }
 
 /** 1% of pairs, named at 99%, from 8 shared items (one HIT of the default presets). */
-export const DEFAULT_COPYING_POLICY: CopyingPolicy = { prior: 0.01, confidence: 0.99, minShared: 8 };
+const DEFAULT_COPYING_POLICY: CopyingPolicy = { prior: 0.01, confidence: 0.99, minShared: 8 };
 
 export interface CopyingPair {
   readonly workers: readonly [string, string];
