@@ -3,13 +3,17 @@
  * memory (max RSS, from /usr/bin/time) and wall time of each whole process, printed as
  * figure, peer, ratio (qrelay / peer: below 1 is better). Asserts nothing.
  *   node --import tsx bench/qrels-evaluate.ts                 # 10 runs × 1,000 queries × 100 documents
- *   node --import tsx bench/qrels-evaluate.ts --scale paper   # 25 runs × 3,657 queries × 100 documents (or QRELAY_BENCH_SCALE=paper)
+ *   node --import tsx bench/qrels-evaluate.ts --scale paper   # 25 runs × 4,000 queries × 100 documents (or QRELAY_BENCH_SCALE=paper)
  *   node --import tsx bench/qrels-evaluate.ts 3657 1000 25    # queries, documents per query, runs
  * The peer runs bench/peers/ir_measures_evaluate.py with $QRELAY_PYTHON, else .venv/bin/python,
  * else python3 (bench/peers/requirements.txt lists what it needs); without ir_measures the peer
  * columns say so. qrelay runs its build (dist/, compiled first), as `npm start` runs it; its
  * figure includes the whole CLI's start (≈110 MiB for every command's modules). Significance
- * is timed apart (no peer computes it).
+ * is timed apart (no peer computes it), and so is `--posterior` (the labels' doubt, issue 37),
+ * beside it: rows for the table give `--posterior`'s wall time and memory as ratios to the
+ * same evaluation without it, and its wall time to ir_measures', all from this run. Issue 37
+ * asks for 25 runs × 4,000 queries: that is `--scale paper` (several minutes on a shared
+ * 2-core machine); the default sizes stay quick.
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -23,7 +27,7 @@ import { reportRows, type BenchRow } from './support/table.js';
 const args = process.argv.slice(2);
 const paper = process.env.QRELAY_BENCH_SCALE === 'paper' || (args.includes('--scale') && args[args.indexOf('--scale') + 1] === 'paper');
 const numbers = args.filter((a) => /^\d+$/.test(a)).map(Number);
-const [queries, perQuery, systems] = (numbers.length === 3 ? numbers : paper ? [3657, 100, 25] : [1000, 100, 10]) as [
+const [queries, perQuery, systems] = (numbers.length === 3 ? numbers : paper ? [4000, 100, 25] : [1000, 100, 10]) as [
   number,
   number,
   number,
@@ -128,14 +132,49 @@ for (const [label, key, unit] of [
     mine !== null && theirs !== null ? (mine / theirs).toFixed(2) : '–',
   );
 }
-// the run's table (bench/run-all.ts): both figures against ir_measures from this run
+// the run's table (bench/run-all.ts): both figures against ir_measures from this run, and
+// evaluate --posterior (issue 37) against today's evaluation (the same significance, without
+// --posterior) and against ir_measures, all measured in this run
+const figure = `evaluate ${systems} runs × ${queries} queries`;
+const rows: BenchRow[] = [];
 if (typeof qrelay !== 'string' && typeof peer !== 'string') {
-  const figure = `evaluate ${systems} runs × ${queries} queries`;
-  reportRows([
+  rows.push(
     { figure: `${figure}: peak memory`, ours: qrelay.peakMiB, peer: 'ir_measures', theirs: peer.peakMiB, unit: 'MiB', better: 'lower' },
     { figure: `${figure}: wall time`, ours: qrelay.seconds, peer: 'ir_measures', theirs: peer.seconds, unit: 's', better: 'lower' },
-  ] satisfies BenchRow[]);
+  );
 }
+if (typeof withPosterior !== 'string') {
+  const posteriorFigure = `${figure} --posterior (100 trials, 200 samples)`;
+  if (typeof withSignificance !== 'string')
+    rows.push(
+      {
+        figure: `${posteriorFigure}: wall time`,
+        ours: withPosterior.seconds,
+        peer: 'evaluate without --posterior',
+        theirs: withSignificance.seconds,
+        unit: 's',
+        better: 'lower',
+      },
+      {
+        figure: `${posteriorFigure}: peak memory`,
+        ours: withPosterior.peakMiB,
+        peer: 'evaluate without --posterior',
+        theirs: withSignificance.peakMiB,
+        unit: 'MiB',
+        better: 'lower',
+      },
+    );
+  if (typeof peer !== 'string')
+    rows.push({
+      figure: `${posteriorFigure}: wall time`,
+      ours: withPosterior.seconds,
+      peer: 'ir_measures',
+      theirs: peer.seconds,
+      unit: 's',
+      better: 'lower',
+    });
+}
+if (rows.length > 0) reportRows(rows);
 if (typeof qrelay === 'string') console.log(`qrelay: ${qrelay}`);
 if (typeof peer === 'string') console.log(`peer: ${peer}`);
 if (typeof withSignificance === 'string') console.log(`with significance: ${withSignificance}`);
