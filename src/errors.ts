@@ -9,6 +9,14 @@ export class UserError extends Error {
   }
 }
 
+/** What a request names does not exist (a batch, an assignment, an item, a worker in a batch): the API answers 404. */
+export class NotFound extends UserError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'NotFound';
+  }
+}
+
 /** An HTTP error rendered as RFC 9457 `application/problem+json`. */
 export class HttpProblem extends Error {
   constructor(

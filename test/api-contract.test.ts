@@ -149,6 +149,10 @@ describe('the REST API against /openapi.json', () => {
         conforms('post', `/api/v1/batches/{batch}/${action}`, await r().post(`/api/v1/batches/${b}/${action}`));
       }
     }
+    // no round of a draft batch can run: refused at once (409), never queued to fail in the background
+    const draftReview = await r().post('/api/v1/batches/ct-d/review').set(auth);
+    expect(draftReview.status, JSON.stringify(draftReview.body)).toBe(409);
+    expect(draftReview.body.detail).toMatch(/^batch ct-d is not published yet: publish it first/);
 
     conforms('post', '/api/v1/jobs/housekeeping', await r().post('/api/v1/jobs/housekeeping').set(auth));
     conforms('post', '/api/v1/jobs/housekeeping', await r().post('/api/v1/jobs/housekeeping'));

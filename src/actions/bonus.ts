@@ -1,6 +1,6 @@
 import { bonusFeeCents, formatUsd } from '@qrelay/marketplace/fees';
 import type { HitDoc } from '../db/models/index.js';
-import { UserError } from '../errors.js';
+import { NotFound, UserError } from '../errors.js';
 import { committedCents, priceTerms } from '../pipeline/budget.js';
 import { touchBatch } from '../pipeline/revision.js';
 import { requireBatch } from '../batches/index.js';
@@ -53,10 +53,10 @@ export async function payBonus(ctx: ActionContext, input: BonusInput): Promise<B
   const reason = checkText(input.reason, '--reason');
   const assignment = await requireAssignment(ctx, input.assignmentId, '--assignment');
   if (input.batch !== undefined && assignment.batch !== input.batch) {
-    throw new UserError(`--assignment: ${assignment._id} belongs to batch ${assignment.batch}, not ${input.batch}`);
+    throw new NotFound(`--assignment: ${assignment._id} belongs to batch ${assignment.batch}, not ${input.batch}`);
   }
   if (assignment.workerId !== workerId)
-    throw new UserError(`--assignment: ${assignment._id} was done by worker ${assignment.workerId}, not ${workerId}`);
+    throw new NotFound(`--assignment: ${assignment._id} was done by worker ${assignment.workerId}, not ${workerId}`);
   const batch = await requireBatch(ctx.pipeline, assignment.batch);
   if (!batch.settings) throw new UserError(`batch ${batch._id} is not published`);
   // the fee is the batch's platform's (MTurk's 20%, Prolific's third)

@@ -1,5 +1,5 @@
 import type { Judgment } from '../domain/cases.js';
-import { UserError } from '../errors.js';
+import { NotFound, UserError } from '../errors.js';
 import { caseKey } from '../ingest/index.js';
 import { itemId } from '../pipeline/names.js';
 import { touchManualLabels } from '../pipeline/revision.js';
@@ -46,7 +46,7 @@ export async function setManualLabel(ctx: ActionContext, input: ManualLabelInput
   const chunkId = input.chunkId.trim();
   const id = itemId(doc._id, caseKey(queryId, chunkId));
   if (!(await ctx.pipeline.models.items.exists({ _id: id }))) {
-    throw new UserError(
+    throw new NotFound(
       `--query ${JSON.stringify(queryId)} --chunk ${JSON.stringify(chunkId)}: batch ${doc._id} has no such escalated item (see qrelay status ${doc._id}, or the items on its console page)`,
     );
   }

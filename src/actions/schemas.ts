@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENTITY_ID_PATTERN, ENTITY_ID_RULE, WORKER_ID_PATTERN, WORKER_ID_RULE } from '../crowd/ids.js';
+import { CONTROL_CHARACTERS, ENTITY_ID_PATTERN, ENTITY_ID_RULE, WORKER_ID_PATTERN, WORKER_ID_RULE } from '../crowd/ids.js';
 import { Judgment } from '../domain/cases.js';
 import { BatchName } from '../pipeline/names.js';
 
@@ -8,7 +8,19 @@ import { BatchName } from '../pipeline/names.js';
  * /openapi.json describes them; the CLI's options carry the same fields.
  */
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+/**
+ * Free text that reaches the platform (reasons, messages, notes): MTurk refuses ASCII control
+ * characters other than tab and line breaks (ValidationException), so they are refused here,
+ * as a 400 naming the field, never a 502 from the platform. The document's pattern says the
+ * same as the check after trimming: a character that is not a space (no lookahead: the
+ * fuzzers that read the pattern generate from it).
+ */
+const PLATFORM_TEXT = new RegExp(`^\\s*[^\\s${CONTROL_CHARACTERS}][^${CONTROL_CHARACTERS}]*$`);
+const OPTIONAL_PLATFORM_TEXT = new RegExp(`^[^${CONTROL_CHARACTERS}]*$`);
+const NO_CONTROL = 'no ASCII control characters but tab and line breaks (MTurk refuses them)';
+const text = (max: number) =>
+  z.string().trim().min(1).max(max).regex(PLATFORM_TEXT, `expected a text with a visible character and ${NO_CONTROL}`);
+const optionalText = (max: number) => z.string().trim().max(max).regex(OPTIONAL_PLATFORM_TEXT, `expected ${NO_CONTROL}`).optional();
 const optionalBatch = BatchName.optional().openapi({
   description: 'the batch whose audit log and target apply (default: every batch the worker worked in)',
 });
@@ -31,7 +43,7 @@ export const BlockBody = z.object({
   reason: text(1024).openapi({ description: 'recorded; MTurk shows it to the worker' }),
   batch: optionalBatch,
 });
-export const UnblockBody = z.object({ reason: z.string().trim().max(1024).optional(), batch: optionalBatch });
+export const UnblockBody = z.object({ reason: optionalText(1024), batch: optionalBatch });
 export const BonusBody = z.object({
   assignmentId: z.string().regex(ENTITY_ID_PATTERN, ENTITY_ID_RULE),
   amount: z
@@ -65,9 +77,16 @@ export const QualifyBody = z
       .max(2 ** 31 - 1)
       .optional(),
     revoke: z.boolean().default(false),
-    reason: z.string().trim().max(1024).optional(),
+    reason: optionalText(1024),
     batch: optionalBatch,
   })
-  .refine((b) => b.revoke !== (b.value !== undefined), { message: 'give either value or revoke: true', path: ['value'] });
+  .refine((b) => b.revoke !== (b.value !== undefined), { message: 'give either value or revoke: true', path: ['value'] })
+  // the rule above, in the document: a score, or revoke: true without one
+  .openapi({
+    oneOf: [
+      { required: ['value'], properties: { revoke: { const: false } } },
+      { required: ['revoke'], properties: { revoke: { const: true } }, not: { required: ['value'] } },
+    ],
+  });
 export const OverrideBody = z.object({ decision: z.enum(['approve', 'reject']), reason: text(1024) });
 export const ManualLabelBody = z.object({ queryId: text(512), chunkId: text(512), label: Judgment, note: text(2000) });

@@ -1,5 +1,5 @@
 import type { AssignmentDoc, BatchDoc } from '../db/models/index.js';
-import { isWorkerId, WORKER_ID_RULE } from '../crowd/ids.js';
+import { CONTROL_CHARACTERS, isWorkerId, WORKER_ID_RULE } from '../crowd/ids.js';
 import { UserError } from '../errors.js';
 import { requireBatch } from '../batches/index.js';
 import { NO_BATCH } from './audit.js';
@@ -40,9 +40,12 @@ export function checkWorkerId(value: string, where = 'WORKER'): string {
   return id;
 }
 
-/** A reason or note: trimmed, not empty, at most `max` characters. */
+const CONTROL = new RegExp(`[${CONTROL_CHARACTERS}]`);
+
+/** A reason or note: trimmed, not empty, at most `max` characters, no control characters but tab and line breaks. */
 export function checkText(value: string | undefined, where: string, max = 1024): string {
   const text = (value ?? '').trim();
+  if (CONTROL.test(text)) throw new UserError(`${where}: no ASCII control characters but tab and line breaks (MTurk refuses them)`);
   if (text.length === 0)
     throw new UserError(
       `${where}: give a reason (it is recorded in the audit log${where === '--reason' ? ' and MTurk shows it to the worker' : ''})`,

@@ -2,7 +2,7 @@ import type { BatchDoc } from '../db/models/index.js';
 import { endpointAnswers } from '../crowd/reachable.js';
 import { CrowdCallError } from '../crowd/call-error.js';
 import { requireCapability } from '../crowd/platform.js';
-import { UserError, errorMessage } from '../errors.js';
+import { NotFound, UserError, errorMessage } from '../errors.js';
 import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } from '../batches/index.js';
 import { requireBatch } from '../batches/index.js';
 import { withLlmFlags } from '../pipeline/llm-flags.js';
@@ -98,7 +98,7 @@ export async function loadWorkerTable(ctx: ActionContext, batch: string, view?: 
 export async function loadWorkerAnswers(ctx: ActionContext, batch: string, workerId: string, view?: BatchView): Promise<WorkerAnswer[]> {
   const v = view ?? (await loadBatchView(ctx, batch));
   if (!v.data.assignments.some((a) => a.workerId === workerId))
-    throw new UserError(`worker ${workerId} has no assignment in batch ${batch}`);
+    throw new NotFound(`worker ${workerId} has no assignment in batch ${batch}: see the batch's workers (qrelay workers ${batch})`);
   const manual = await ctx.models.manualLabels.find({ batch }).lean<ManualLabelDoc[]>();
   const labels = labelMap(v.aggregation?.labels ?? []);
   for (const m of manual) labels.set(m._id, m.label);

@@ -1,5 +1,5 @@
 import type { AssignmentDoc, BatchDoc } from '../db/models/index.js';
-import { UserError } from '../errors.js';
+import { NotFound, UserError } from '../errors.js';
 import { requireCapability } from '../crowd/platform.js';
 import { requireBatch } from '../batches/index.js';
 import { NO_BATCH, recordAudit } from './audit.js';
@@ -136,7 +136,7 @@ async function resolveQualification(ctx: ActionContext, target: string, name: st
   const byName = await targetQualifications(ctx, target).findQualificationTypeId(name);
   if (byName) return byName;
   if (/^[A-Z0-9]{20,40}$/.test(name)) return name;
-  throw new UserError(
+  throw new NotFound(
     `--qualification: no qualification type ${JSON.stringify(name)} on target ${target} (give a test name from the batch's preset, the type's exact name, or its QualificationTypeId)`,
   );
 }
@@ -187,7 +187,7 @@ export async function requireAssignment(ctx: ActionContext, assignmentId: string
   const id = assignmentId.trim();
   const doc = id ? await ctx.pipeline.models.assignments.findById(id).lean<AssignmentDoc>() : null;
   if (!doc)
-    throw new UserError(
+    throw new NotFound(
       `${where}: no assignment ${JSON.stringify(assignmentId)} in any batch (collected assignments only: run qrelay review <batch> first)`,
     );
   return doc;

@@ -46,6 +46,15 @@ export const problemResponse = (description: string) => ({
   content: { 'application/problem+json': { schema: ProblemSchema } },
 });
 
+/**
+ * A JSON request body as registerPath takes it: required in the document exactly when an
+ * empty body does not parse (the routes read a missing body as `{}`).
+ */
+export const jsonRequestBody = (schema: z.ZodType) => ({
+  required: !schema.safeParse({}).success,
+  content: { 'application/json': { schema } },
+});
+
 export function buildOpenApiDocument(version: string) {
   return completeResponses(
     new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -67,16 +76,28 @@ const PROBLEM_CONTENT = { 'application/problem+json': { schema: { $ref: '#/compo
 /**
  * What every route can answer besides what its registration lists, so that the document
  * names every status code the server sends (test/api-contract.test.ts checks it):
- * 400 where a request has parameters or a body to get wrong, 500 anywhere. And a fix of
+ * 400 where a request has parameters or a body to get wrong, 401 and 403 where the bearer
+ * token is asked for (api/auth.ts answers 403 to a wrong token, and to the read-only token
+ * on a route that changes state), 500 anywhere. And a fix of
  * the generator: a nullable registered schema comes out as `allOf: [$ref, {type: [object,
  * null]}]`, which no null satisfies; it is written `anyOf: [$ref, {type: null}]`.
  */
 function completeResponses(doc: Document): Document {
   for (const ops of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(
-      ops as Record<string, { parameters?: unknown[]; requestBody?: unknown; responses?: Record<string, unknown> }>,
+      ops as Record<
+        string,
+        { parameters?: unknown[]; requestBody?: unknown; security?: Record<string, unknown>[]; responses?: Record<string, unknown> }
+      >,
     )) {
       if (!op || typeof op !== 'object' || !op.responses) continue;
+      if ((op.security ?? []).some((s) => bearerAuth.name in s)) {
+        op.responses['401'] ??= { description: 'missing bearer token', content: PROBLEM_CONTENT };
+        op.responses['403'] ??= {
+          description: 'a wrong bearer token, or the read-only token (QRELAY_API_READ_TOKEN) on a route that changes state',
+          content: PROBLEM_CONTENT,
+        };
+      }
       if (((op.parameters?.length ?? 0) > 0 || op.requestBody) && !op.responses['400']) {
         op.responses['400'] = { description: 'the request does not match its schema (path, query or body)', content: PROBLEM_CONTENT };
       }

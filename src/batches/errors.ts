@@ -1,7 +1,7 @@
-import { UserError } from '../errors.js';
+import { NotFound, UserError } from '../errors.js';
 
 /** The named batch does not exist. */
-export class BatchNotFound extends UserError {
+export class BatchNotFound extends NotFound {
   constructor(readonly batch: string) {
     super(`no batch named ${batch}: import its cases first (qrelay import <file> --batch ${batch})`);
     this.name = 'BatchNotFound';

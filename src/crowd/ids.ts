@@ -1,3 +1,4 @@
+import { UserError } from '../errors.js';
 import { CrowdCallError } from './call-error.js';
 
 /**
@@ -21,11 +22,30 @@ export const ENTITY_ID_PATTERN = /^(?:[A-Z0-9]{1,64}|[0-9a-f]{24})$/;
 export const isWorkerId = (value: unknown): value is string => typeof value === 'string' && WORKER_ID_PATTERN.test(value);
 export const isEntityId = (value: unknown): value is string => typeof value === 'string' && ENTITY_ID_PATTERN.test(value);
 
+/**
+ * The ASCII control characters MTurk refuses in reasons and messages (all but tab, line feed
+ * and carriage return; a ValidationException), as the body of a character class: the one
+ * copy, for the REST schemas (actions/schemas.ts) and the commands (actions/scope.ts).
+ */
+export const CONTROL_CHARACTERS = '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F';
+
 /** What a person must be told when an id they gave has the wrong shape. */
 export const WORKER_ID_RULE =
   'a worker id is an MTurk WorkerId (A followed by capital letters and digits, at most 64: ^A[A-Z0-9]+$) or a Prolific participant id (24 hexadecimal digits)';
 export const ENTITY_ID_RULE =
   'an assignment id is an MTurk AssignmentId (capital letters and digits, at most 64: ^[A-Z0-9]+$) or a Prolific submission id (24 hexadecimal digits)';
+
+/**
+ * A worker id a person gave, about to be sent to an MTurk target: refused (a UserError, a
+ * 400 over REST) unless it has MTurk's shape. A Prolific participant id is a worker id
+ * elsewhere, and MTurk would answer it with a ValidationException (a 502 from qrelay).
+ */
+export function mturkWorkerId(value: string): string {
+  if (MTURK_WORKER_ID.test(value)) return value;
+  throw new UserError(
+    `WORKER: ${JSON.stringify(value.slice(0, 80))} is not an MTurk WorkerId (^A[A-Z0-9]+$, at most 64 characters), and the target is MTurk: give the worker's MTurk id (a Prolific participant id names a worker of a Prolific batch)`,
+  );
+}
 
 /**
  * An id the MTurk API answered with, refused unless it has MTurk's documented shape: a

@@ -317,12 +317,17 @@ export interface CollectOptions {
 }
 
 export async function collectBatch(ctx: PipelineContext, batch: string, opts: CollectOptions = {}): Promise<CollectResult> {
-  const doc = await requireBatch(ctx, batch);
+  requireCollectable(await requireBatch(ctx, batch));
+  return withRoundLease(ctx, batch, (recalled) => round(ctx, batch, opts, recalled));
+}
+
+/** A BatchStateError when no round of the batch can run (not published, or closed): what a request to queue one is told at once. */
+export function requireCollectable(doc: Pick<BatchDoc, '_id' | 'settings' | 'state'>): void {
+  const batch = doc._id;
   if (!doc.settings)
     throw new BatchStateError(`batch ${batch} is not published yet: publish it first (qrelay publish ${batch} --target <target>)`);
   if (doc.state === 'closed')
     throw new BatchStateError(`batch ${batch} is closed (its HITs were deleted): there is nothing left to collect`);
-  return withRoundLease(ctx, batch, (recalled) => round(ctx, batch, opts, recalled));
 }
 
 /** Reconciles the collecting HITs a partial round did not poll (adding to its `result`); answers whether nothing changed. */

@@ -46,7 +46,7 @@ interface Doc {
   components: { schemas: Record<string, Schema> };
 }
 
-/** Whether a schema (refs followed) has a property that holds worker ids. */
+/** Whether a schema (refs followed) has a property that holds worker ids (`workers: 12`, a count, holds none). */
 function carriesWorkerIds(doc: Doc, node: unknown, seen = new Set<string>()): boolean {
   if (Array.isArray(node)) return node.some((n) => carriesWorkerIds(doc, n, seen));
   if (!node || typeof node !== 'object') return false;
@@ -56,8 +56,9 @@ function carriesWorkerIds(doc: Doc, node: unknown, seen = new Set<string>()): bo
     seen.add(o.$ref);
     return carriesWorkerIds(doc, doc.components.schemas[o.$ref.replace('#/components/schemas/', '')], seen);
   }
-  const props = (o.properties ?? {}) as Schema;
-  if (Object.keys(props).some((k) => /^worker(Id|Ids|s)?$/.test(k))) return true;
+  const props = (o.properties ?? {}) as Record<string, Schema>;
+  const counts = (s: Schema) => s.type === 'integer' || s.type === 'number';
+  if (Object.entries(props).some(([k, s]) => /^worker(Id|Ids|s)?$/.test(k) && !counts(s))) return true;
   return Object.values(o).some((v) => carriesWorkerIds(doc, v, seen));
 }
 
@@ -119,6 +120,42 @@ describe('reads of worker data', () => {
       const res = await request(app).get(concrete(path));
       expect(ops.get.security, path).toBeUndefined();
       expect(res.text, path).not.toContain(worker);
+    }
+  });
+});
+
+describe('routes that change state', () => {
+  it('every one of the document, whose answer may name workers, refuses a request without the token (401) or a wrong one (403), as documented', async () => {
+    const doc = (await request(app).get('/openapi.json')).body as Doc;
+    // the MTurk notifications carry their secret in the address instead (notifications.ts)
+    const keyed = '/api/v1/notifications/{key}';
+    const changing = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((method) => method !== 'get')
+        .map((method) => [method as 'post' | 'delete', path] as const),
+    );
+    expect(changing.map(([m, p]) => `${m} ${p}`)).toEqual(
+      expect.arrayContaining(['post /api/v1/workers/{worker}/block', 'post /api/v1/workers/message', 'delete /api/v1/batches/{batch}']),
+    );
+    for (const [method, path] of changing) {
+      const op = doc.paths[path]![method]!;
+      const where = `${method.toUpperCase()} ${path}`;
+      if (path === keyed) {
+        expect(op.security, where).toBeUndefined();
+        continue;
+      }
+      expect(op.security, where).toEqual([{ bearerAuth: [] }]);
+      expect(Object.keys(op.responses), where).toEqual(expect.arrayContaining(['401', '403']));
+      const url = concrete(path);
+      const anonymous = await request(app)[method](url).send({});
+      expect(anonymous.status, where).toBe(401);
+      expect(anonymous.headers['content-type'], where).toMatch(/^application\/problem\+json/);
+      expect(anonymous.headers['www-authenticate'], where).toBe('Bearer realm="qrelay"');
+      expect(anonymous.body.detail, where).toBe('this route changes state: send Authorization: Bearer <QRELAY_API_TOKEN>');
+      expect(JSON.stringify(anonymous.body), where).not.toContain(worker);
+      const wrong = await request(app)[method](url).set('Authorization', 'Bearer wrong-token').send({});
+      expect(wrong.status, where).toBe(403);
+      expect(wrong.text, where).not.toContain(worker);
     }
   });
 });
@@ -189,6 +226,61 @@ describe('malformed worker and assignment ids', () => {
       expect(override.status).toBe(400);
       expect(override.body.errors[0]).toMatchObject({ field: 'path.assignment' });
     }
+  });
+});
+
+describe('a Prolific participant id on an MTurk target', () => {
+  it('is a 400 saying the target wants an MTurk WorkerId, never a 502 from the platform', async () => {
+    const prolific = '0123456789abcdef01234567';
+    const calls: [string, Record<string, unknown>][] = [
+      [`/api/v1/workers/${prolific}/block`, { reason: 'wrong platform', batch: BATCH }],
+      [`/api/v1/workers/${prolific}/unblock`, { batch: BATCH }],
+      ['/api/v1/workers/message', { workerIds: [prolific], subject: 's', text: 't', batch: BATCH }],
+    ];
+    for (const [url, body] of calls) {
+      const res = await request(app).post(url).set(auth).send(body);
+      expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(400);
+      expect(res.body.detail, url).toMatch(
+        /is not an MTurk WorkerId \(\^A\[A-Z0-9\]\+\$, at most 64 characters\), and the target is MTurk/,
+      );
+    }
+  });
+});
+
+describe('text for the platform with ASCII control characters', () => {
+  it('is a 400 naming the field on block, unblock, bonus, qualification, override and message, never a 502 from the platform', async () => {
+    const bad = 'careless\u0011answers';
+    const calls: [string, Record<string, unknown>, string][] = [
+      [`/api/v1/workers/${worker}/block`, { reason: bad }, 'body.reason'],
+      [`/api/v1/workers/${worker}/unblock`, { reason: bad }, 'body.reason'],
+      [`/api/v1/workers/${worker}/bonus`, { assignmentId: assignment, amount: '0.05', reason: bad }, 'body.reason'],
+      [`/api/v1/workers/${worker}/qualification`, { qualification: 'x', value: 1, reason: bad }, 'body.reason'],
+      [`/api/v1/assignments/${assignment}/override`, { decision: 'approve', reason: bad }, 'body.reason'],
+      ['/api/v1/workers/message', { workerIds: [worker], subject: bad, text: 't' }, 'body.subject'],
+      ['/api/v1/workers/message', { workerIds: [worker], subject: 's', text: '   ' }, 'body.text'],
+    ];
+    for (const [url, body, field] of calls) {
+      const res = await request(app).post(url).set(auth).send(body);
+      expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(400);
+      expect(res.body.errors[0], url).toMatchObject({ field });
+    }
+    // tabs and line breaks are text, and what the document's pattern says the server takes
+    const doc = (await request(app).get('/openapi.json')).body as Doc;
+    const blockBody = (
+      doc.paths['/api/v1/workers/{worker}/block']!.post as unknown as {
+        requestBody: { content: { 'application/json': { schema: { properties: { reason: { pattern: string } } } } } };
+      }
+    ).requestBody.content['application/json'].schema.properties.reason.pattern;
+    const pattern = new RegExp(blockBody);
+    expect(pattern.test('line one\n\tline two')).toBe(true);
+    expect(pattern.test(bad)).toBe(false);
+    expect(pattern.test('  ')).toBe(false);
+    const block = await request(app)
+      .post(`/api/v1/workers/${worker}/block`)
+      .set(auth)
+      .send({ reason: 'line one\n\tline two', batch: BATCH });
+    expect(block.status, JSON.stringify(block.body)).toBe(200);
+    expect((await request(app).post(`/api/v1/workers/${worker}/unblock`).set(auth).send({ batch: BATCH })).status).toBe(200);
   });
 });
 

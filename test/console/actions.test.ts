@@ -126,7 +126,8 @@ describe('REST actions under /api/v1', () => {
     expect(over.body.detail).toMatch(/over its budget of \$10\.00/);
     expect(await bonusesFor(honestAssignment)).toHaveLength(1);
     const wrongWorker = await request(app).post(`/api/v1/workers/${workers.w2}/bonus`).set(auth).send(body);
-    expect(wrongWorker.status).toBe(400);
+    // no such assignment of this worker: 404, as for an assignment that does not exist
+    expect(wrongWorker.status).toBe(404);
     expect(wrongWorker.body.detail).toContain(`was done by worker ${workers.w1}`);
   });
 
@@ -170,7 +171,7 @@ describe('REST actions under /api/v1', () => {
       .post(`/api/v1/workers/${workers.w2}/qualification`)
       .set(auth)
       .send({ qualification: 'no-such-qualification', value: 1 });
-    expect(unknown.status).toBe(400);
+    expect(unknown.status).toBe(404);
     expect(unknown.body.detail).toMatch(/^--qualification: no qualification type "no-such-qualification"/);
   });
 
@@ -243,7 +244,7 @@ describe('REST actions under /api/v1', () => {
       .post(`/api/v1/batches/${BATCH}/manual-labels`)
       .set(auth)
       .send({ queryId: 'nope', chunkId: 'nope', label: 'yes', note: 'x' });
-    expect(unknown.status).toBe(400);
+    expect(unknown.status).toBe(404);
     expect(unknown.body.detail).toMatch(/^--query "nope" --chunk "nope": batch con-a has no such escalated item/);
   });
 

@@ -8,19 +8,20 @@ import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { CrowdCallError } from '../../crowd/call-error.js';
 import type { AssignmentDoc, BatchDoc, HitDoc, LabelDoc } from '../../db/models/index.js';
-import { HttpProblem, UserError } from '../../errors.js';
+import { HttpProblem, NotFound, UserError } from '../../errors.js';
 import { PIPELINE_JOBS } from '../../jobs/pipeline.js';
 import { createPipelineContext, type PipelineContext } from '../../pipeline/context.js';
+import { requireCollectable } from '../../pipeline/collect.js';
 import { cleanupBatch, expireBatch } from '../../pipeline/expire.js';
 import { IngestError } from '../../ingest/index.js';
 import { importAny, ImportRejected } from '../../pipeline/import.js';
-import { BatchNotFound, BatchStateError } from '../../pipeline/errors.js';
+import { BatchStateError } from '../../pipeline/errors.js';
 import { dryRunPublish, preparePublish } from '../../pipeline/publish.js';
 import { buildLabels, loadBatchData, requireBatch } from '../../batches/index.js';
 import { answersOf } from '../answers.js';
 import { sendAnswer } from '../snapshot.js';
 import type { AppContext } from '../context.js';
-import { bearerAuth, problemResponse, registry } from '../openapi.js';
+import { bearerAuth, jsonRequestBody, problemResponse, registry } from '../openapi.js';
 import { zodProblemErrors } from '../problem.js';
 import {
   BatchParam,
@@ -90,7 +91,7 @@ registry.registerPath({
   path: '/api/v1/batches/{batch}/publish',
   summary: 'Plan the batch into HITs (stored with its quote) and queue their creation on the target; with dryRun, only the plan and quote',
   ...secured,
-  request: { params: BatchParam, body: { content: { 'application/json': { schema: PublishBody } } } },
+  request: { params: BatchParam, body: jsonRequestBody(PublishBody) },
   responses: {
     200: json(DryRunSchema, 'the plan and quote (dryRun)'),
     202: json(QueuedSchema, 'planned; HIT creation queued'),
@@ -153,14 +154,14 @@ for (const [list, summary, schema, description, workers] of batchLists)
     responses: { 200: json(z.array(schema), description), ...(workers && workerData), 404: notFound },
   });
 
-/** Pipeline errors as problems: a missing batch 404, a refused file 400 with its lines, the platform 502. */
+/** Pipeline errors as problems: a missing batch, assignment or item 404, a refused file 400 with its lines, the platform 502. */
 export function problemOf(err: unknown): unknown {
   if (err instanceof ImportRejected) {
     return new HttpProblem(400, 'Bad Request', err.message, { errors: err.errors, moreErrors: err.moreErrors });
   }
   // a file that cannot be read at all (empty, not JSON): the same shape as a refused one
   if (err instanceof IngestError) return new HttpProblem(400, 'Bad Request', err.message, { errors: [err.issue], moreErrors: 0 });
-  if (err instanceof BatchNotFound) return new HttpProblem(404, 'Not Found', err.message);
+  if (err instanceof NotFound) return new HttpProblem(404, 'Not Found', err.message);
   if (err instanceof BatchStateError) return new HttpProblem(409, 'Conflict', err.message);
   if (err instanceof UserError) return new HttpProblem(400, 'Bad Request', err.message);
   if (err instanceof CrowdCallError) return new HttpProblem(502, 'Bad Gateway', `the crowd platform failed: ${err.message}`);
@@ -303,9 +304,9 @@ export function batchesRouter(ctx: AppContext): Router {
 
   router.post('/batches/:batch/review', async (req, res) => {
     const batch = batchOf(req);
-    const agenda = jobsOf(ctx);
-    await guarded(() => requireBatch(pipelineOf(), batch));
-    const job = await agenda.now(PIPELINE_JOBS.collect, { batch });
+    // not published, or closed: 409 now (as documented), not a queued round that fails
+    await guarded(async () => requireCollectable(await requireBatch(pipelineOf(), batch)));
+    const job = await jobsOf(ctx).now(PIPELINE_JOBS.collect, { batch });
     res.status(202).json({ batch, job: PIPELINE_JOBS.collect, id: String(job.attrs._id) });
   });
 

@@ -23,7 +23,7 @@ import { loadItems, loadWorkerAnswers, loadWorkerTable } from '../../actions/vie
 import { requireBatch } from '../../batches/index.js';
 import { answersOf } from '../answers.js';
 import type { AppContext } from '../context.js';
-import { bearerAuth, problemResponse, registry } from '../openapi.js';
+import { bearerAuth, jsonRequestBody, problemResponse, registry } from '../openapi.js';
 import { guarded, parseWith } from './batches.js';
 import { BatchParam } from './pipeline-schemas.js';
 
@@ -35,7 +35,7 @@ import { BatchParam } from './pipeline-schemas.js';
 
 const secured = { security: [{ [bearerAuth.name]: [] }] };
 const json = (description: string, schema: z.ZodType = z.looseObject({})) => ({ description, content: { 'application/json': { schema } } });
-const body = (schema: z.ZodType) => ({ body: { content: { 'application/json': { schema } } } });
+const body = (schema: z.ZodType) => ({ body: jsonRequestBody(schema) });
 const errors = {
   400: problemResponse('bad input (the problem names the field)'),
   401: problemResponse('missing bearer token'),

@@ -17,7 +17,7 @@ import { OUTPUT_FILES } from '../../debate/outputs.js';
 import { createPipelineContext, type PipelineContext } from '../../pipeline/context.js';
 import { requireBatch } from '../../batches/index.js';
 import type { AppContext } from '../context.js';
-import { bearerAuth, problemResponse, registry } from '../openapi.js';
+import { bearerAuth, jsonRequestBody, problemResponse, registry } from '../openapi.js';
 import { guarded, jobsOf, parseWith } from './batches.js';
 import { BatchParam } from './pipeline-schemas.js';
 
@@ -53,7 +53,11 @@ const JobIdParam = z.object({
 const DebateFileParam = JobIdParam.extend({
   file: z.enum(['escalations', 'consensus', 'filtered', 'failed']).openapi({ param: { name: 'file', in: 'path' } }),
 });
-const DebateBody = registry.register('DebateRequest', DebateRequest);
+// the request's rule (model, or both modelA and modelB) in the document too
+const DebateBody = registry.register(
+  'DebateRequest',
+  DebateRequest.openapi({ anyOf: [{ required: ['model'] }, { required: ['modelA', 'modelB'] }] }),
+);
 const AdjudicateBody = registry.register('AdjudicateRequest', AdjudicateRequest);
 const jobJson = (description: string) => ({ description, content: { 'application/json': { schema: LlmJobSchema } } });
 
@@ -62,7 +66,7 @@ registry.registerPath({
   path: '/api/v1/debates',
   summary: 'Queue a DREAM debate over candidates (as `qrelay debate`); the same request is the same job (resumed, never asked twice)',
   ...secured,
-  request: { body: { content: { 'application/json': { schema: DebateBody } } } },
+  request: { body: jsonRequestBody(DebateBody) },
   responses: {
     202: jobJson('queued (or the existing job of the same request)'),
     400: problemResponse('the request does not match its schema'),
@@ -96,7 +100,7 @@ registry.registerPath({
   path: '/api/v1/batches/{batch}/adjudicate',
   summary: "Queue the LLM adjudicator (as `qrelay adjudicate`) on the batch's escalated cases",
   ...secured,
-  request: { params: BatchParam, body: { content: { 'application/json': { schema: AdjudicateBody } } } },
+  request: { params: BatchParam, body: jsonRequestBody(AdjudicateBody) },
   responses: {
     202: jobJson('queued'),
     400: problemResponse('the request does not match its schema'),

@@ -48,7 +48,7 @@ import type { ResolvedTarget } from '../targets.js';
 import { DUPLICATE_REQUEST, HIT_ALREADY_EXISTS, hitIdFromAlreadyExists } from './errors.js';
 import { parseUsd } from '@qrelay/marketplace/fees';
 import { keepAliveSdkHandler } from '../../keep-alive-agents.js';
-import { platformId } from '../ids.js';
+import { mturkWorkerId, platformId } from '../ids.js';
 import { CrowdCallError, type RetryPolicy } from '../call-error.js';
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryHooks } from './retry.js';
 
@@ -428,10 +428,12 @@ export class MturkBackend implements CrowdPlatform, QualificationCapability {
   }
 
   async blockWorker(workerId: string, reason: string): Promise<void> {
+    mturkWorkerId(workerId);
     await this.call('CreateWorkerBlock', () => this.client.send(new CreateWorkerBlockCommand({ WorkerId: workerId, Reason: reason })));
   }
 
   async unblockWorker(workerId: string, reason?: string): Promise<void> {
+    mturkWorkerId(workerId);
     await this.call('DeleteWorkerBlock', () => this.client.send(new DeleteWorkerBlockCommand({ WorkerId: workerId, Reason: reason })));
   }
 
@@ -450,6 +452,7 @@ export class MturkBackend implements CrowdPlatform, QualificationCapability {
   }
 
   async notifyWorkers(workerIds: readonly string[], subject: string, text: string): Promise<NotifyFailure[]> {
+    workerIds.forEach(mturkWorkerId);
     const failures: NotifyFailure[] = [];
     // NotifyWorkers takes at most 100 workers per call
     for (let i = 0; i < workerIds.length; i += 100) {
@@ -469,6 +472,7 @@ export class MturkBackend implements CrowdPlatform, QualificationCapability {
   }
 
   async setQualificationScore(qualificationTypeId: string, workerId: string, value: number): Promise<void> {
+    mturkWorkerId(workerId);
     await this.call('AssociateQualificationWithWorker', () =>
       this.client.send(
         new AssociateQualificationWithWorkerCommand({
@@ -482,6 +486,7 @@ export class MturkBackend implements CrowdPlatform, QualificationCapability {
   }
 
   async revokeQualification(qualificationTypeId: string, workerId: string, reason: string): Promise<void> {
+    mturkWorkerId(workerId);
     await this.call('DisassociateQualificationFromWorker', () =>
       this.client.send(
         new DisassociateQualificationFromWorkerCommand({ QualificationTypeId: qualificationTypeId, WorkerId: workerId, Reason: reason }),
