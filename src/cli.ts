@@ -3,6 +3,7 @@
 import './zod-openapi.js';
 import { Command } from 'commander';
 import { reportFailure, stopEarlyOnSignal } from './cli/run.js';
+import { boundHeapGrowth } from './cli/heap.js';
 import { version } from './version.js';
 
 // qrelay targets Node 20 (package-lock pins an SDK that supports it); the SDK's multi-line
@@ -61,6 +62,9 @@ const LONG_RUNNING = new Map([
 const longRunning = LONG_RUNNING.get(process.argv[2] ?? '');
 // Ctrl-C while such a command loads its modules says so too (cli/lifecycle.ts takes over once it runs)
 if (longRunning) stopEarlyOnSignal(longRunning);
+
+// a command that holds a whole batch lets its heap grow by half at most between collections (cli/heap.ts)
+boundHeapGrowth(process.argv[2]);
 
 // the command is the first argument (the program has no options of its own but --version and --help)
 registers(process.argv[2])
