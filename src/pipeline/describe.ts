@@ -40,7 +40,7 @@ export function describePlan(batch: string, settings: BatchSettings, plan: HitPl
     // never the same check twice: said when the gold pool cannot give it (hits/check-uniqueness.ts)
     ...[describeShortfall(plan.goldNeed), describeAdaptive(plan)].filter((l): l is string => l !== undefined),
     `preset ${settings.presetName}: ${settings.preset.title}`,
-    `target ${settings.target}: ${q.assignmentsPerHit} assignments per HIT, reward ${usd(q.rewardPerAssignment)}, debate ${settings.layout.hideDebate ? 'hidden' : 'shown'}, failed checks: ${settings.review.onFailure}`,
+    `target ${settings.target}: ${q.assignmentsPerHit} assignments per HIT, reward ${usd(q.rewardPerAssignment)}, debate ${settings.experiment === 'debate' ? 'shown to half of the workers (experiment: docs/experiment.md)' : settings.layout.hideDebate ? 'hidden' : 'shown'}, failed checks: ${settings.review.onFailure}`,
     ...(prolific ? describeProlificEligibility(settings.preset) : describeRequirements(settings.preset, settings.target)),
     ...reputationRequirementText(settings.preset.minReputation),
     `cost quote (every assignment approved; ${prolific ? "Prolific's" : 'MTurk'} fees):`,

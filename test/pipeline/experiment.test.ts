@@ -1,7 +1,7 @@
 import { GetHITCommand } from '@aws-sdk/client-mturk';
 import { describe, expect, it } from 'vitest';
 import { collectBatch } from '../../src/pipeline/collect.js';
-import { publishBatch } from '../../src/pipeline/publish.js';
+import { dryRunPublish, publishBatch } from '../../src/pipeline/publish.js';
 import { batchStatus, renderStatus } from '../../src/pipeline/status.js';
 import { batchReport } from '../../src/export/batch-report.js';
 import { renderReport } from '../../src/reports/index.js';
@@ -147,9 +147,11 @@ describe('publish --experiment debate', () => {
     expect(renderReport(report, 'html')).toContain('Debate experiment');
   });
 
-  it('refuses --experiment debate with the debate hidden', async () => {
+  it('says the experiment in the plan, and refuses it with the debate hidden', async () => {
     const ctx = testContext(h.db, qrelay.env);
     await importSampleBatch(ctx, dir, 'exp-b', 4);
+    const dry = await dryRunPublish(ctx, 'exp-b', { preset: 'quick', target: h.running.url, experiment: 'debate' }, 'local');
+    expect(dry.text).toContain('debate shown to half of the workers (experiment: docs/experiment.md)');
     await expect(
       publishBatch(ctx, 'exp-b', { preset: 'quick', target: h.running.url, experiment: 'debate', hideDebate: true }, 'local'),
     ).rejects.toThrow('--experiment debate shows the debate to half of the workers: publish batch exp-b without --hide-debate');
