@@ -1,6 +1,7 @@
 import { actionModels, auditTimes } from '../db/models/actions.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewRecord, WorkerDecisionDoc } from '../db/models/index.js';
 import { llmAssistedAction } from '../hits/index.js';
+import type { LlmAssistedVerdict } from '../quality/llm-assisted.js';
 import {
   answerOutcomes,
   assignmentSpeeds,
@@ -43,7 +44,8 @@ import { scoreStored } from './votes.js';
  * is stopped the same way, with `cause: 'llm-assisted'` and the flag's evidence as the reason;
  * under `flag` (the default) the flag only lists them.
  * Decisions are revisited every round (quality/revisit.ts): a stop for not doing the task
- * that later evidence clears is lifted (the qualification revoked, the worker told, the
+ * that later evidence clears, or for LLM-assisted answers that the recomputed flag clears
+ * (not flagged, P(LLM-assisted) under ½), is lifted (the qualification revoked, the worker told, the
  * decision deleted, an `unblock` audit entry with the evidence), and a cleared worker's
  * discarded assignments count again (a `recount` audit entry each). A person also lifts a
  * block with `qrelay worker qualify WORKER --qualification qrelay-blocked --revoke`.
@@ -164,8 +166,10 @@ async function liftStops(
   doc: BatchDoc,
   decided: Map<string, WorkerDecisionDoc>,
   verdicts: ReadonlyMap<string, WorkerVerdict>,
+  llm: ReadonlyMap<string, LlmAssistedVerdict>,
 ): Promise<void> {
-  const lifts = liftedStops([...decided.values()], verdicts, DEFAULT_VERDICT_POLICY);
+  // a stop for LLM-assisted answers is lifted when the recomputed LLM verdict clears the worker
+  const lifts = liftedStops([...decided.values()], verdicts, DEFAULT_VERDICT_POLICY, llm);
   if (lifts.length === 0) return;
   const target = (doc.settings as BatchSettings).target;
   const backend = ctx.backend(target);
@@ -336,7 +340,7 @@ export async function decideWorkers(
   // the batch's verdicts under its own fitted working model (quality/batch-verdicts.ts)
   const scored = scoreStored(data.hits, data.assignments);
   const { verdicts, fit, references } = verdictsOf(scored, new Set([...decided.keys(), ...flagged]));
-  await liftStops(ctx, doc, decided, verdicts);
+  await liftStops(ctx, doc, decided, verdicts, llm);
   // drift is measured against the batch's careful workers (the fixed prior until the batch has enough of them)
   const drifts = driftsOf(
     scored,

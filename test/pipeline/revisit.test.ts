@@ -21,61 +21,79 @@ import { honest, importSampleBatch, tempDir, testContext, work } from './support
 const h = useMarketplace();
 const dir = tempDir();
 
+/**
+ * Batch `batch` of 8 cases with three careful workers; an earlier round stopped the third on
+ * thin evidence for `cause` (recorded, and their work reviewed as a stopped worker's); then the
+ * next round runs. Returns the third worker and their assignment.
+ */
+async function stoppedThenRevisited(batch: string, cause: 'not-working' | 'llm-assisted', stoppedReason: string) {
+  const ctx = testContext(h.db);
+  await importSampleBatch(ctx, dir, batch, 8);
+  await publishBatch(ctx, batch, { preset: 'quick', target: h.running.url, recollect: 'always' }, 'local');
+  const [w1, w2, w3] = await Promise.all([1, 2, 3].map(() => newWorker(h)));
+  for (const w of [w1!, w2!]) for (const hit of [`${batch}|0`, `${batch}|1`]) await work(h.running, ctx, hit, w.workerId, honest);
+  const mine = await work(h.running, ctx, `${batch}|0`, w3!.workerId, honest);
+  const doc = await requireBatch(ctx, batch);
+  await ctx.models.workerDecisions.create({
+    _id: `${batch}|${w3!.workerId}`,
+    batch,
+    workerId: w3!.workerId,
+    target: h.running.url,
+    action: 'soft-block',
+    state: 'sent',
+    reason: stoppedReason,
+    cause,
+    probabilityNotWorking: 0.992,
+    evidence: {},
+    decidedAt: ctx.now(),
+    sentAt: ctx.now(),
+  });
+  const data = await loadBatchData(ctx, batch);
+  const held: AssignmentDoc[] = [];
+  await reconcileBatch(ctx, doc, {}, data, held);
+  await reviewBatch(
+    ctx,
+    doc,
+    new Map([[w3!.workerId, { verdict: workerVerdict({ checks: [], compared: [] }), stoppedReason }]]),
+    data,
+    held,
+  );
+  expect((await ctx.models.assignments.findById(mine).lean())?.review).toMatchObject({ countsVotes: false });
+  // the next round: the batch's evidence clears w3
+  await collectBatch(ctx, batch);
+  const audit = await actionModels(ctx.models.batches.db)
+    .audit.find({ batch, action: { $in: ['unblock', 'recount'] } })
+    .lean();
+  return { ctx, worker: w3!.workerId, mine, audit };
+}
+
 describe('revisiting worker decisions', () => {
   it("lifts a stop that later evidence clears and counts the worker's discarded work again", { timeout: 300_000 }, async () => {
-    const ctx = testContext(h.db);
-    await importSampleBatch(ctx, dir, 'rv', 8);
-    await publishBatch(ctx, 'rv', { preset: 'quick', target: h.running.url, recollect: 'always' }, 'local');
-    const [w1, w2, w3] = await Promise.all([1, 2, 3].map(() => newWorker(h)));
-    for (const w of [w1!, w2!]) for (const hit of ['rv|0', 'rv|1']) await work(h.running, ctx, hit, w.workerId, honest);
-    const mine = await work(h.running, ctx, 'rv|0', w3!.workerId, honest);
-
-    // an earlier round stopped w3 on thin evidence: recorded, and their work reviewed as a stopped worker's
-    const doc = await requireBatch(ctx, 'rv');
     const stoppedReason = 'stopped: P(not doing the task) 99.2% (≥ 99.0%) from 0 of 1 checks passed (test)';
-    await ctx.models.workerDecisions.create({
-      _id: `rv|${w3!.workerId}`,
-      batch: 'rv',
-      workerId: w3!.workerId,
-      target: h.running.url,
-      action: 'soft-block',
-      state: 'sent',
-      reason: stoppedReason,
-      cause: 'not-working',
-      probabilityNotWorking: 0.992,
-      evidence: {},
-      decidedAt: ctx.now(),
-      sentAt: ctx.now(),
-    });
-    const data = await loadBatchData(ctx, 'rv');
-    const held: AssignmentDoc[] = [];
-    await reconcileBatch(ctx, doc, {}, data, held);
-    await reviewBatch(
-      ctx,
-      doc,
-      new Map([[w3!.workerId, { verdict: workerVerdict({ checks: [], compared: [] }), stoppedReason }]]),
-      data,
-      held,
-    );
-    expect((await ctx.models.assignments.findById(mine).lean())?.review).toMatchObject({ countsVotes: false });
-
-    // the next round: the batch's evidence clears w3
-    await collectBatch(ctx, 'rv');
+    const { ctx, worker, mine, audit } = await stoppedThenRevisited('rv', 'not-working', stoppedReason);
     expect(await ctx.models.workerDecisions.countDocuments({ batch: 'rv' })).toBe(0);
     const review = (await ctx.models.assignments.findById(mine).lean())?.review;
     expect(review).toMatchObject({ countsVotes: true });
     expect(review?.reason).toMatch(/; counted again: later evidence clears the worker \(kept: P\(not doing the task\) /);
-    const audit = await actionModels(ctx.models.batches.db)
-      .audit.find({ batch: 'rv', action: { $in: ['unblock', 'recount'] } })
-      .lean();
     expect(audit.map((a) => [a.action, a.subject, a.outcome]).sort()).toEqual(
       [
         ['recount', mine, 'done'],
-        ['unblock', w3!.workerId, 'done'],
+        ['unblock', worker, 'done'],
       ].sort(),
     );
     expect(audit.find((a) => a.action === 'unblock')?.details).toMatchObject({ stoppedFor: stoppedReason, notified: true });
     // three valid votes on the first HIT's items again: nothing more is bought for them
     expect((await ctx.models.hits.findById('rv|0').lean())?.maxAssignments).toBe(3);
+  });
+
+  it('lifts a stop for LLM-assisted answers once the recomputed flag clears the worker', { timeout: 300_000 }, async () => {
+    const stoppedReason = 'llm-assisted: P(LLM-assisted) 96.0% ≥ 95% (test)';
+    const { ctx, worker, mine, audit } = await stoppedThenRevisited('rl', 'llm-assisted', stoppedReason);
+    expect(await ctx.models.workerDecisions.countDocuments({ batch: 'rl' })).toBe(0);
+    const unblock = audit.find((a) => a.action === 'unblock');
+    expect(unblock).toMatchObject({ subject: worker, outcome: 'done' });
+    expect(unblock?.reason).toMatch(/^stop lifted: later evidence clears the worker of LLM-assisted answers \(P\(LLM-assisted\) \d+\.\d%\)$/);
+    expect(unblock?.details).toMatchObject({ stoppedFor: stoppedReason, notified: true });
+    expect((await ctx.models.assignments.findById(mine).lean())?.review).toMatchObject({ countsVotes: true });
   });
 });

@@ -143,8 +143,9 @@ describe('worker-level decisions in the collection round', () => {
     // the work of theirs that counted (another may have been discarded for a failed check: it has nothing to withdraw)
     const counted = new Set(data.assignments.filter((a) => a.workerId === someone && a.review?.countsVotes).map((a) => a._id));
     // what a round killed between recording a decision and sending it leaves behind; the cause
-    // is llm-assisted because a stop for not doing the task of a worker whose record clears
-    // them is lifted by the next round (quality/revisit.ts, test/pipeline/revisit.test.ts)
+    // is drift (from their first counted assignment on) because a stop for not doing the task,
+    // or for LLM-assisted answers, of a worker whose record clears them is lifted by the next
+    // round (quality/revisit.ts, test/pipeline/revisit.test.ts)
     await ctx.models.workerDecisions.create({
       _id: `wd|${someone}`,
       batch: 'wd',
@@ -152,10 +153,10 @@ describe('worker-level decisions in the collection round', () => {
       target: h.running.url,
       action: 'soft-block',
       state: 'decided',
-      cause: 'llm-assisted',
+      cause: 'drift',
       reason: 'stopped: recorded before a crash',
       probabilityNotWorking: 0.995,
-      evidence: {},
+      evidence: { after: [...counted] },
       decidedAt: new Date(),
       sentAt: null,
     });
