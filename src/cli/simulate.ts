@@ -3,7 +3,8 @@ import type { Config } from '../config.js';
 import type { EscalatedCase } from '../domain/cases.js';
 import { samplePopulation, sampleFiles } from '../demo/sample.js';
 import { batchReport, recordAggregateChoice } from '../export/index.js';
-import type { BatchData } from '../batches/index.js';
+import { loadBatchData, requireBatch, type BatchData } from '../batches/index.js';
+import { aggregateStored, type BatchAggregate } from '../batches/votes.js';
 import { lastRoundData } from '../pipeline/collect.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import {
@@ -14,14 +15,17 @@ import {
   type Forecast,
   type ForecastVote,
   type SimulateRequest,
+  type SimulationRun,
 } from '../simulation/index.js';
+import { UserError } from '../errors.js';
 import { parseChoice } from './options.js';
+import { printExperimentForecast } from './simulate-experiment.js';
 import { withPipeline } from './pipeline.js';
 import { action } from './run.js';
 
 /**
  * `qrelay simulate BATCH --population FILE [--truth FILE] [--seed S] [--as NAME] [--replace]
- * [--hide-debate] [--compare-debate] [--json]`: a forecast of the batch's cost, latency and
+ * [--hide-debate] [--compare-debate] [--experiment debate] [--json]`: a forecast of the batch's cost, latency and
  * quality by a simulated crowd (src/simulation/, docs/population.md).
  */
 
@@ -35,6 +39,7 @@ interface SimulateCliOptions {
   redundancy?: 'fixed' | 'adaptive';
   recollect?: 'when-undecided' | 'always';
   compareDebate?: boolean;
+  experiment?: 'debate';
   workerDecisions?: 'on' | 'off';
   adaptiveChecks?: 'on' | 'off';
   json?: boolean;
@@ -43,14 +48,8 @@ interface SimulateCliOptions {
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Every answer to a real item of the copy, counted or not (`cases`: the copy's, by item id). */
-async function collectedVotes(
-  ctx: PipelineContext,
-  batch: string,
-  cases: ReadonlyMap<string, EscalatedCase>,
-  data: BatchData | undefined,
-): Promise<ForecastVote[]> {
-  const assignments = data?.assignments ?? (await ctx.models.assignments.find({ batch }, { workerId: 1, answers: 1 }).lean());
-  return assignments.flatMap((a) =>
+function collectedVotes(cases: ReadonlyMap<string, EscalatedCase>, data: BatchData): ForecastVote[] {
+  return data.assignments.flatMap((a) =>
     (a.answers ?? []).flatMap((x) => {
       const item = x.kind === 'real' ? cases.get(x.item) : undefined;
       return item && x.answer ? [{ query_id: item.query_id, chunk_id: item.chunk_id, workerId: a.workerId, answer: x.answer }] : [];
@@ -58,18 +57,25 @@ async function collectedVotes(
   );
 }
 
+/** A simulated copy's forecast, with its aggregate and, in an experiment, the workers' arms (`--experiment` compares the arms from them). */
+export interface SimulatedCopy {
+  forecast: Forecast;
+  aggregate: BatchAggregate;
+  experiment?: SimulationRun['experiment'];
+}
+
 export async function runSimulation(
   ctx: PipelineContext,
   config: Config,
   req: SimulateRequest,
   progress: (line: string) => void,
-): Promise<Forecast> {
+): Promise<SimulatedCopy> {
   const run = await simulateBatch({ connection: ctx.models.batches.db, config, logger: ctx.logger, progress }, req);
   const endStarted = performance.now();
   // the batch as the last round left it (no other writer touched the copy since): not read again
-  const data = await lastRoundData(run.ctx, req.name);
+  const data = (await lastRoundData(run.ctx, req.name)) ?? (await loadBatchData(run.ctx, req.name));
   const { report } = await batchReport(run.ctx, req.name, { cases: run.cases, ...(data && { data }) });
-  const votes = await collectedVotes(run.ctx, req.name, run.cases, data);
+  const votes = collectedVotes(run.cases, data);
   const forecast = buildForecast({
     source: req.source,
     seed: req.population.seed,
@@ -102,7 +108,13 @@ export async function runSimulation(
       at: ctx.now(),
     });
   }
-  return forecast;
+  const settings = (await requireBatch(run.ctx, req.name)).settings;
+  if (!settings) throw new Error(`simulated copy ${req.name} has no settings after publishing`);
+  return {
+    forecast,
+    aggregate: aggregateStored(data.hits, data.assignments, settings),
+    ...(run.experiment && { experiment: run.experiment }),
+  };
 }
 
 export function registerSimulate(program: Command): void {
@@ -129,6 +141,11 @@ export function registerSimulate(program: Command): void {
       parseChoice(['when-undecided', 'always'] as const),
     )
     .option('--compare-debate', 'simulate twice, with and without the debate on the page, and compare (<name> and <name>-no-debate)')
+    .option(
+      '--experiment <factor>',
+      "forecast the experiment publish --experiment runs (debate: pages with or without the debate): one simulated copy <name>, each simulated worker given an arm on their first page by the experiment's rule, the arms compared with 95% intervals and a test",
+      parseChoice(['debate'] as const),
+    )
     .option(
       '--worker-decisions <on|off>',
       "stop workers whose record shows they do not do the task (default: the source batch's setting, on for a draft); off: the checks alone decide, as in the DREAM study",
@@ -159,9 +176,22 @@ export function registerSimulate(program: Command): void {
               ...(opts.workerDecisions && { workerDecisions: opts.workerDecisions === 'on' }),
               ...(opts.adaptiveChecks && { adaptiveChecks: opts.adaptiveChecks === 'on' }),
             };
+            if (opts.experiment) {
+              if (opts.compareDebate || opts.hideDebate)
+                throw new UserError(
+                  `simulate ${batch}: --experiment ${opts.experiment} sets the debate per arm; leave out --compare-debate and --hide-debate`,
+                );
+              await printExperimentForecast(base, { name, json: opts.json === true }, (req) => runSimulation(ctx, config, req, progress));
+              return;
+            }
             if (opts.compareDebate) {
-              const shown = await runSimulation(ctx, config, { ...base, name, hideDebate: false }, progress);
-              const hidden = await runSimulation(ctx, config, { ...base, name: `${name}-no-debate`, hideDebate: true }, progress);
+              const { forecast: shown } = await runSimulation(ctx, config, { ...base, name, hideDebate: false }, progress);
+              const { forecast: hidden } = await runSimulation(
+                ctx,
+                config,
+                { ...base, name: `${name}-no-debate`, hideDebate: true },
+                progress,
+              );
               process.stdout.write(
                 opts.json
                   ? `${JSON.stringify({ batch, simulated: true, seed: population.seed, withDebate: shown, withoutDebate: hidden })}\n`
@@ -172,7 +202,7 @@ export function registerSimulate(program: Command): void {
               );
               return;
             }
-            const forecast = await runSimulation(ctx, config, { ...base, name, hideDebate: opts.hideDebate === true }, progress);
+            const { forecast } = await runSimulation(ctx, config, { ...base, name, hideDebate: opts.hideDebate === true }, progress);
             process.stdout.write(opts.json ? `${JSON.stringify(forecast)}\n` : renderForecasts([{ title: name, forecast }]));
           },
           { quiet: true },

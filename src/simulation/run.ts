@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import { marketplaceDb, NO_CHAOS } from '@qrelay/marketplace';
 import { startMarketplaceWithSimulation, type SimulatedMarketplace } from './marketplace.js';
 import type { SimWorker } from './draw.js';
+import type { ExperimentArm } from '../experiment/assign.js';
 import type { PopulationProfile } from './population.js';
 import { collectBatch } from '../pipeline/collect.js';
 import { createPipelineContext, type PipelineContext } from '../pipeline/context.js';
@@ -42,6 +43,13 @@ export interface SimulateRequest {
   /** True labels by `truthKey(query_id, chunk_id)`; none: the population's per-item model. */
   truth?: ReadonlyMap<string, Judgment>;
   hideDebate?: boolean;
+  /**
+   * A debate experiment in the one simulated copy (`simulate --experiment debate`): the
+   * pages carry the debate, each worker is given an arm on their first page by the
+   * experiment's rule (seeded with the copy's seed, as publish --experiment seeds it), and
+   * workers of the no-debate arm read the pages as if their debate were hidden.
+   */
+  experiment?: 'debate';
   /** Overrides the source's redundancy (`simulate --redundancy`): forecast adaptive redundancy before publishing with it. */
   redundancy?: 'fixed' | 'adaptive';
   /** Overrides the source's re-collection of lost votes (`simulate --recollect`; default: the source's, the preset's for a draft). */
@@ -83,6 +91,8 @@ export interface SimulationRun {
   /** The copy's pipeline context (its clock stopped where the simulation ended). */
   ctx: PipelineContext;
   workers: SimWorker[];
+  /** In a debate experiment: its seed (the copy's) and every worker's arm, in the order the arms were given. */
+  experiment?: { seed: string; arms: { workerId: string; arm: ExperimentArm; rank: number }[] };
   /** Workers blocked on the private marketplace when the run ended (CreateWorkerBlock, or qrelay's blocked qualification). */
   blocked: Set<string>;
   rounds: number;
@@ -305,12 +315,14 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       receiver!.subscribe((await ctx.models.hits.distinct('hitTypeId', { batch: req.name })).filter((id): id is string => !!id));
     await subscribeAll();
 
+    const settings = (await requireBatch(ctx, req.name)).settings;
     const sim = running.simulation;
     const workers = await sim.loadPopulation(req.population);
     sim.setOracle(oracle);
+    const experimentSeed = req.experiment ? (settings?.seed ?? req.name) : undefined;
+    sim.setExperiment(experimentSeed);
     sim.startStepped();
 
-    const settings = (await requireBatch(ctx, req.name)).settings;
     const decisions = settings?.review.workerDecisions !== false;
     const roundMs = (req.roundSeconds ?? (decisions ? ROUND_SECONDS : PROTOCOL_ROUND_SECONDS)) * 1000;
     const startMs = clock.nowMs();
@@ -351,6 +363,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       crowdMs += performance.now() - t2;
     }
     const simulatedSeconds = (clock.nowMs() - startMs) / 1000;
+    const experiment = experimentSeed !== undefined ? { seed: experimentSeed, arms: sim.experimentArms() } : undefined;
     await sim.stop();
     // a background write that failed fails the run (and a kept marketplace is complete)
     await running.marketplace.flush();
@@ -363,6 +376,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       cases: casesById,
       ctx,
       workers,
+      ...(experiment && { experiment }),
       blocked: new Set([...blocks.map((b) => String(b._id)), ...softBlocked.keys()]),
       rounds,
       simulatedSeconds,
