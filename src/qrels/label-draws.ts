@@ -74,8 +74,11 @@ export class PosteriorParser {
 export interface DoubtfulQuery {
   /** Index in the evaluation's query ids. */
   index: number;
-  grades: ReadonlyMap<string, number>;
+  /** The new qrels' own map of the query's grades (changed only for the length of a measurement, {@link underDraw}). */
+  grades: Map<string, number>;
   docs: string[];
+  /** The grades the new qrels give its pairs. */
+  given: Int32Array;
   p: Float64Array;
   /** The grade a pair takes when drawn relevant, and when drawn not relevant. */
   relevantGrade: Int32Array;
@@ -142,6 +145,7 @@ export function prepareLabelDraws(
       index,
       grades,
       docs: doubtful.map(([doc]) => doc),
+      given: Int32Array.from(doubtful, ([doc]) => gradeOf(doc)),
       p: Float64Array.from(doubtful, ([, { p }]) => p),
       relevantGrade: Int32Array.from(doubtful, ([doc]) => Math.max(1, gradeOf(doc))),
       notRelevantGrade: Int32Array.from(doubtful, ([doc]) => Math.min(0, gradeOf(doc))),
@@ -211,11 +215,11 @@ const drawnGrade = (q: DoubtfulQuery, draws: LabelDraws, d: number, j: number) =
 function changedKey(q: DoubtfulQuery, draws: LabelDraws, d: number): number | string {
   if (q.docs.length <= 30) {
     let mask = 0;
-    for (let j = 0; j < q.docs.length; j++) if (drawnGrade(q, draws, d, j) !== q.grades.get(q.docs[j]!)) mask |= 1 << j;
+    for (let j = 0; j < q.docs.length; j++) if (drawnGrade(q, draws, d, j) !== q.given[j]) mask |= 1 << j;
     return mask;
   }
   let key = '';
-  for (let j = 0; j < q.docs.length; j++) if (drawnGrade(q, draws, d, j) !== q.grades.get(q.docs[j]!)) key += `${j},`;
+  for (let j = 0; j < q.docs.length; j++) if (drawnGrade(q, draws, d, j) !== q.given[j]) key += `${j},`;
   return key;
 }
 
@@ -225,11 +229,19 @@ function judgmentsOf(grades: Map<string, number>): QueryJudgments {
   return { grades, sortedGrades, idealGains: sortedGrades.filter((g) => g > 0) };
 }
 
-/** One query's judgments under draw d. */
-function drawnJudgments(q: DoubtfulQuery, draws: LabelDraws, d: number): QueryJudgments {
-  const grades = new Map(q.grades);
-  for (let j = 0; j < q.docs.length; j++) grades.set(q.docs[j]!, drawnGrade(q, draws, d, j));
-  return judgmentsOf(grades);
+/**
+ * `measure` of a query's judgments under draw d. The qrels' own map of the query's grades
+ * is changed for the call and restored after (in `finally`): a copy per distinct draw and
+ * run would cost the whole query's grades each time, the change costs its labels in doubt.
+ */
+function underDraw<T>(q: DoubtfulQuery, draws: LabelDraws, d: number, measure: (judgments: QueryJudgments) => T): T {
+  const grades = q.grades;
+  try {
+    for (let j = 0; j < q.docs.length; j++) grades.set(q.docs[j]!, drawnGrade(q, draws, d, j));
+    return measure(judgmentsOf(grades));
+  } finally {
+    for (let j = 0; j < q.docs.length; j++) grades.set(q.docs[j]!, q.given[j]!);
+  }
 }
 
 /**
@@ -256,7 +268,7 @@ export function labelShifts(
       if (key === 0 || key === '') continue;
       let change = seen.get(key);
       if (!change) {
-        const values = valuesUnder(q, drawnJudgments(q, draws, d));
+        const values = underDraw(q, draws, d, (judgments) => valuesUnder(q, judgments));
         change = Float64Array.from({ length: measures }, (_, m) => values[m]! - current(m, q.index));
         seen.set(key, change);
       }
