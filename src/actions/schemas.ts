@@ -44,12 +44,18 @@ export const BlockBody = z.object({
   batch: optionalBatch,
 });
 export const UnblockBody = z.object({ reason: optionalText(1024), batch: optionalBatch });
+/**
+ * A USD amount of at least one cent, at most 6 digits and 2 decimals (parseBonusAmount's
+ * rule, so that the document says "00" is refused), spelled out without a lookahead.
+ */
+const BONUS_AMOUNT =
+  /^\$?(?:(?:[1-9]\d{0,5}|0[1-9]\d{0,4}|00[1-9]\d{0,3}|000[1-9]\d{0,2}|0000[1-9]\d?|00000[1-9])(?:\.\d{1,2})?|0{1,6}\.(?:0[1-9]|[1-9]\d?))$/;
 export const BonusBody = z.object({
   assignmentId: z.string().regex(ENTITY_ID_PATTERN, ENTITY_ID_RULE),
   amount: z
     .string()
-    .regex(/^\$?\d{1,6}(\.\d{1,2})?$/)
-    .openapi({ description: 'USD, e.g. "0.50"', example: '0.50' }),
+    .regex(BONUS_AMOUNT, 'expected a USD amount of at least 0.01 such as 0.50 (at most 6 digits and 2 decimals)')
+    .openapi({ description: 'USD, at least 0.01, e.g. "0.50"', example: '0.50' }),
   reason: text(1024),
   token: z
     .string()

@@ -258,6 +258,8 @@ describe('text for the platform with ASCII control characters', () => {
       [`/api/v1/assignments/${assignment}/override`, { decision: 'approve', reason: bad }, 'body.reason'],
       ['/api/v1/workers/message', { workerIds: [worker], subject: bad, text: 't' }, 'body.subject'],
       ['/api/v1/workers/message', { workerIds: [worker], subject: 's', text: '   ' }, 'body.text'],
+      // and an amount the document now refuses too: no cent
+      [`/api/v1/workers/${worker}/bonus`, { assignmentId: assignment, amount: '00', reason: 'r' }, 'body.amount'],
     ];
     for (const [url, body, field] of calls) {
       const res = await request(app).post(url).set(auth).send(body);

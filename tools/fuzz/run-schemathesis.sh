@@ -10,7 +10,9 @@
 # Environment: QRELAY_API_TOKEN (default: the file data/api-token that `npm start` writes),
 # QRELAY_API_READ_TOKEN, FUZZ_EXAMPLES (examples per operation, 50), FUZZ_SEED (38),
 # FUZZ_WORKERS (2), FUZZ_REPORT_DIR (reports, default a new temporary directory),
-# SCHEMATHESIS_VENV (where Schemathesis is installed, default ~/.cache/qrelay-schemathesis).
+# SCHEMATHESIS_VENV (where Schemathesis is installed, default ~/.cache/qrelay-schemathesis),
+# FUZZ_PYTHON (the Python that makes it, default python3; 3.12 or later: under 3.11.7
+# Hypothesis's lambda descriptions can fail with "AST constructor recursion depth mismatch").
 # Exit status 0 when no run found a failure.
 set -euo pipefail
 
@@ -26,7 +28,7 @@ fi
 venv="${SCHEMATHESIS_VENV:-$HOME/.cache/qrelay-schemathesis}"
 if [[ ! -x "$venv/bin/schemathesis" ]] || ! cmp -s "$here/requirements.txt" "$venv/requirements.txt"; then
   echo "installing Schemathesis into $venv (tools/fuzz/requirements.txt)"
-  python3 -m venv "$venv"
+  "${FUZZ_PYTHON:-python3}" -m venv "$venv"
   "$venv/bin/pip" install --quiet -r "$here/requirements.txt"
   cp "$here/requirements.txt" "$venv/requirements.txt"
 fi
