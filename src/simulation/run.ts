@@ -22,6 +22,7 @@ import { claimCopyName, copyBatch, deleteBatchData, prepareInPlace, type CopyRes
 import { simulationOracle } from './oracle.js';
 import { startEventReceiver, type EventReceiver } from './event-receiver.js';
 import { hitsToPoll } from '../pipeline/round-poll.js';
+import { roundRuns } from './round-schedule.js';
 
 /**
  * `qrelay simulate`'s run (the imperative shell): a private marketplace (the real
@@ -331,13 +332,30 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     let crowdMs = 0;
     let roundsMs = 0;
     let createdHits = false;
+    // when the last round ran, and the crowd's submissions by then (round-schedule.ts)
+    const planned = published.hits * (settings?.voteTarget ?? 0);
+    let lastRoundMs = startMs;
+    let submittedByLastRound = 0;
     for (;;) {
       env.checkpoint?.();
       const t0 = performance.now();
       // the crowd works until every open slot is taken and submitted (or a round is due), then the requester's round
-      const t = await sim.runUntil(clock.nowMs() + roundMs, { untilQuiet: true });
+      const due = clock.nowMs() + roundMs;
+      const t = await sim.runUntil(due, { untilQuiet: true });
       // settle the HITs, then deliver every notification due (each tick delivers some)
       while ((await running.loops.tick()).delivered > 0);
+      // a large batch's round runs when the evidence changed by a fraction of the batch (round-schedule.ts)
+      const submitted = sim.progress().assignments.submitted;
+      const quiet = t < due || sim.quiet();
+      if (
+        t < limitMs &&
+        !roundRuns({ quiet, planned, sinceLastRound: submitted - submittedByLastRound, msSinceLastRound: t - lastRoundMs })
+      ) {
+        crowdMs += performance.now() - t0;
+        continue;
+      }
+      lastRoundMs = t;
+      submittedByLastRound = submitted;
       const t1 = performance.now();
       const poll = hitsToPoll({ roundsRun: rounds, notified: receiver.take(), createdHits });
       const round = await collectBatch(ctx, req.name, poll ? { poll } : {});
