@@ -18,7 +18,7 @@ const e = useDemoEnvironment();
 const STUDY = { debate: { kappa: 0.62, balancedAccuracy: 0.92 }, 'no-debate': { kappa: 0.5, balancedAccuracy: 0.873 } } as const;
 
 describe('simulate --experiment debate against the DREAM human study', () => {
-  it('forecasts the study’s direction and size', { timeout: 1_800_000 }, async () => {
+  it('holds the study’s figures in its per-arm intervals, κ higher with the debate', { timeout: 1_800_000 }, async () => {
     const truth = await importSampleWithTruth(e);
     const cli = spawnCli(
       ['simulate', 'sample', '--truth', truth, '--experiment', 'debate', '--worker-decisions', 'off', '--recollect', 'always', '--json'],
