@@ -1,4 +1,4 @@
-import { UserError } from '../errors.js';
+import { NotFound } from '../errors.js';
 import { CrowdCallError } from './call-error.js';
 
 /**
@@ -36,13 +36,14 @@ export const ENTITY_ID_RULE =
   'an assignment id is an MTurk AssignmentId (capital letters and digits, at most 64: ^[A-Z0-9]+$) or a Prolific submission id (24 hexadecimal digits)';
 
 /**
- * A worker id a person gave, about to be sent to an MTurk target: refused (a UserError, a
- * 400 over REST) unless it has MTurk's shape. A Prolific participant id is a worker id
- * elsewhere, and MTurk would answer it with a ValidationException (a 502 from qrelay).
+ * A worker id a person gave, about to be sent to an MTurk target: refused unless it has
+ * MTurk's shape. A Prolific participant id is a well-formed worker id, of a worker MTurk
+ * cannot have: NotFound (a UserError; 404 over REST), never the ValidationException MTurk
+ * would answer (a 502 from qrelay).
  */
 export function mturkWorkerId(value: string): string {
   if (MTURK_WORKER_ID.test(value)) return value;
-  throw new UserError(
+  throw new NotFound(
     `WORKER: ${JSON.stringify(value.slice(0, 80))} is not an MTurk WorkerId (^A[A-Z0-9]+$, at most 64 characters), and the target is MTurk: give the worker's MTurk id (a Prolific participant id names a worker of a Prolific batch)`,
   );
 }

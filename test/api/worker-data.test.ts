@@ -230,7 +230,7 @@ describe('malformed worker and assignment ids', () => {
 });
 
 describe('a Prolific participant id on an MTurk target', () => {
-  it('is a 400 saying the target wants an MTurk WorkerId, never a 502 from the platform', async () => {
+  it('is a 404 (no such worker on MTurk) saying the target wants an MTurk WorkerId, never a 502 from the platform', async () => {
     const prolific = '0123456789abcdef01234567';
     const calls: [string, Record<string, unknown>][] = [
       [`/api/v1/workers/${prolific}/block`, { reason: 'wrong platform', batch: BATCH }],
@@ -239,7 +239,7 @@ describe('a Prolific participant id on an MTurk target', () => {
     ];
     for (const [url, body] of calls) {
       const res = await request(app).post(url).set(auth).send(body);
-      expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(400);
+      expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(404);
       expect(res.body.detail, url).toMatch(
         /is not an MTurk WorkerId \(\^A\[A-Z0-9\]\+\$, at most 64 characters\), and the target is MTurk/,
       );
