@@ -180,6 +180,9 @@ export function workerSignals(
   };
 }
 
+/** The evidence sentence of a canary that came back. */
+export const CANARY_EVIDENCE = 'submitted text repeats the hidden canary phrase';
+
 /** The verdict on a worker's signals against the careful workers' baseline. */
 export function judgeSignals(
   signals: WorkerSignals,
@@ -225,7 +228,7 @@ export function judgeSignals(
       `read ${(medianMsPer1000Chars / 1000).toFixed(1)} s per 1,000 characters on the median item (other workers ${(Math.exp(speed.centre) / 1000).toFixed(1)} s)`,
     );
   if (shown && eventsFactor >= 3) evidence.push(`copied, pasted or left the page on ${eventItems} of ${signals.items} items`);
-  if (canary) evidence.push('submitted text repeats the hidden canary phrase');
+  if (canary) evidence.push(CANARY_EVIDENCE);
 
   return {
     flagged: canary || shown,

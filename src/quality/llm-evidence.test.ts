@@ -3,6 +3,7 @@ import type { Judgment } from '../domain/cases.js';
 import { seededRng } from '../hits/random.js';
 import {
   carefulEventBound,
+  correlatedSideFactor,
   DEFAULT_LLM_EVIDENCE_POLICY,
   eventRateFactor,
   sharedErrorFactors,
@@ -89,6 +90,19 @@ describe('sideFactor', () => {
     expect(sideFactor(1)).toBe(1);
     expect(sideFactor(1e6)).toBe(DEFAULT_LLM_EVIDENCE_POLICY.maxSpeedFactor);
     expect(sideFactor(5)).toBeCloseTo(3, 12);
+  });
+});
+
+describe('correlatedSideFactor', () => {
+  it('counts speed and agent agreement once, as the larger of their side factors, never their product', () => {
+    const cap = DEFAULT_LLM_EVIDENCE_POLICY.maxSpeedFactor;
+    expect(correlatedSideFactor(1e6, 1e6)).toBe(cap);
+    expect(correlatedSideFactor(5, 1)).toBeCloseTo(3, 12);
+    expect(correlatedSideFactor(1, 5)).toBeCloseTo(3, 12);
+    expect(correlatedSideFactor(5, 5)).toBeCloseTo(3, 12);
+    expect(correlatedSideFactor(0, 0)).toBe(1 - DEFAULT_LLM_EVIDENCE_POLICY.fastWeight);
+    // a slow reader who follows an agent keeps the agent's factor
+    expect(correlatedSideFactor(0, 1e6)).toBe(cap);
   });
 });
 

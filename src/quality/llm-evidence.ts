@@ -21,7 +21,10 @@ import type { Judgment } from '../domain/cases.js';
  *    users agree against the careful majority and the worker answers with them; a careful
  *    worker who answers the truth there gains exculpating evidence.
  * 3. Side factors from elsewhere (reading speed, agreement with the debate's agents), passed in
- *    as Bayes factors and capped by the caller.
+ *    as Bayes factors and capped by the caller. Reading speed and agent agreement are not
+ *    independent (a careful person who skims also tends to go with the debate's more convincing
+ *    agent), so they count once, as the larger of the two (`correlatedSideFactor`), not their
+ *    product.
  * All are combined as likelihood ratios with a prior share of LLM users (fitted on the batch
  * with a Beta(1, 9) prior: one in ten until the batch says otherwise) into one posterior per
  * worker; a worker is flagged at `confidence`.
@@ -91,6 +94,19 @@ export function carefulEventBound(workers: readonly WorkerEvents[], policy: LlmE
 /** A side Bayes factor (speed, agent agreement) as a mixture: `fastWeight` of LLM users show it, the others not; capped. */
 export function sideFactor(factor: number, policy: LlmEvidencePolicy = DEFAULT_LLM_EVIDENCE_POLICY): number {
   return Math.min(policy.maxSpeedFactor, 1 - policy.fastWeight + policy.fastWeight * factor);
+}
+
+/**
+ * Reading speed and agreement with a debating agent as one factor: the larger of their side
+ * factors. The two go together in careful workers who skim, so multiplying them as
+ * independent evidence would count one habit twice.
+ */
+export function correlatedSideFactor(
+  speed: number,
+  agreement: number,
+  policy: LlmEvidencePolicy = DEFAULT_LLM_EVIDENCE_POLICY,
+): number {
+  return Math.max(sideFactor(speed, policy), sideFactor(agreement, policy));
 }
 
 const GRID = 400;

@@ -98,6 +98,32 @@ describe('llmAssistedVerdicts', () => {
     expect(v.agentAgreement.baseline).toBeCloseTo(expected, 12);
   });
 
+  it('does not flag a careful worker who reads fast and goes with agent A, without page events or shared errors', () => {
+    // S reads like the LLM users (~12 s an item) and sides with agent A on 85% of the items, never leaving the page
+    const skimmer = hits.map((_, h) => {
+      const r = seededRng(`S|${h}`);
+      return assignment(
+        'S',
+        h,
+        items.slice(h * 10, h * 10 + 10).map((it) => ({
+          item: it.id,
+          label: r.next() < 0.85 ? it.agents.A : it.agents.B,
+          timeMs: 10_000 + r.next() * 5_000,
+        })),
+      );
+    });
+    const scored = scoreAssignments([...careful.flatMap((w) => hits.map((_, h) => assignment(w, h, answers('careful', w, h)))), ...skimmer], hits);
+    const v = llmAssistedVerdicts(scored, info).get('S')!;
+    // each signal alone favours LLM use, and their product passes the older rule's 100
+    expect(v.factors.speed).toBeGreaterThan(10);
+    expect(v.factors.agreement).toBeGreaterThan(10);
+    expect(v.factors.combined).toBeGreaterThan(100);
+    expect(v.posterior!.events).toBeLessThan(1);
+    expect(v.posterior!.probability).toBeLessThan(0.95);
+    expect(v.flagged).toBe(false);
+    expect(v.evidence).toEqual([]);
+  });
+
   it('reads the canary words the pages carried in the comments', () => {
     const withCanary = batch((i) => ({ canary: `word${i}`, ...(i === 3 && { comment: 'Relevant. (code word: WORD3)' }) }));
     const verdicts = llmAssistedVerdicts(withCanary, info);

@@ -2,6 +2,7 @@ import type { Judgment } from '../domain/cases.js';
 import type { ScoredAssignment } from './counted-votes.js';
 import { baselineFrom, leaveOneOutBaselines, type WorkerSummary } from './loo-baseline.js';
 import {
+  CANARY_EVIDENCE,
   DEFAULT_LLM_POLICY,
   judgeSignals,
   median,
@@ -13,6 +14,7 @@ import {
 } from './llm-assisted.js';
 import {
   carefulEventBound,
+  correlatedSideFactor,
   DEFAULT_LLM_EVIDENCE_POLICY,
   eventRateFactor,
   sharedErrorFactors,
@@ -121,7 +123,10 @@ export function llmAssistedVerdicts(
 /**
  * Page events, reading speed, agreement with the debate's agents and shared errors combined
  * into one posterior per worker (llm-evidence.ts); a worker is flagged at the policy's
- * confidence (or as before: the canary, or the agents' verdicts followed with speed and events).
+ * confidence, or by the canary (direct evidence). Speed and agent agreement count once, as the
+ * larger of their factors (careful people who skim also go with an agent). The per-signal rule
+ * of llm-assisted.ts (a combined Bayes factor of 100, a posterior near 92% at the prior's one
+ * in ten) no longer flags on its own: its factors are in the posterior.
  */
 function withPosteriors(
   verdicts: ReadonlyMap<string, LlmAssistedVerdict>,
@@ -136,7 +141,7 @@ function withPosteriors(
     const e = events.get(worker) ?? { items: 0, eventItems: 0 };
     const ev = eventRateFactor(e.eventItems, e.items, bound, policy);
     eventFactors.set(worker, ev);
-    side.set(worker, ev * sideFactor(v.factors.speed, policy) * sideFactor(v.factors.agreement, policy));
+    side.set(worker, ev * correlatedSideFactor(v.factors.speed, v.factors.agreement, policy));
   }
   const fit = sharedErrorFactors(votes, side, policy);
   const out = new Map<string, LlmAssistedVerdict>();
@@ -150,13 +155,16 @@ function withPosteriors(
       ? `P(LLM-assisted) ${(100 * posterior).toFixed(1)}% ≥ ${(100 * policy.confidence).toFixed(0)}%: ` +
         `copied, pasted or left the page on ${e.eventItems} of ${e.items} items (careful workers at most ${(100 * bound).toFixed(0)}%; Bayes factor ${fmt(ev)}), ` +
         `answers shared with the other LLM-like workers where the others said otherwise (Bayes factor ${fmt(shared)}), ` +
-        `reading speed (Bayes factor ${fmt(sideFactor(v.factors.speed, policy))}); ` +
-        `fitted LLM accuracy ${(100 * fit.alpha).toFixed(0)}%, share of LLM users ${(100 * fit.share).toFixed(0)}%`
+        `reading speed (Bayes factor ${fmt(sideFactor(v.factors.speed, policy))}) and agreement with a debating agent ` +
+        `(Bayes factor ${fmt(sideFactor(v.factors.agreement, policy))}) counted once, as the larger (${fmt(correlatedSideFactor(v.factors.speed, v.factors.agreement, policy))}: they go together in people who skim); ` +
+        `the three multiplied with the prior odds; fitted LLM accuracy ${(100 * fit.alpha).toFixed(0)}%, share of LLM users ${(100 * fit.share).toFixed(0)}%`
       : null;
+    // the per-signal sentences stand beside the posterior's; without it, only the canary's
+    const kept = flag ? v.evidence : v.evidence.filter((e) => e === CANARY_EVIDENCE);
     out.set(worker, {
       ...v,
-      flagged: v.flagged || flag,
-      evidence: sentence ? [...v.evidence, sentence] : v.evidence,
+      flagged: v.canary || flag,
+      evidence: sentence ? [...kept, sentence] : kept,
       ...(posterior !== null && { posterior: { probability: posterior, events: ev, shared, eventBound: bound } }),
     });
   }
