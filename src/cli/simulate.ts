@@ -19,13 +19,13 @@ import {
 } from '../simulation/index.js';
 import { UserError } from '../errors.js';
 import { parseChoice } from './options.js';
-import { printExperimentForecast } from './simulate-experiment.js';
-import { withPipeline } from './pipeline.js';
+import { DEFAULT_REPLICATES, printExperimentForecast } from './simulate-experiment.js';
+import { parseWhole, withPipeline } from './pipeline.js';
 import { action } from './run.js';
 
 /**
  * `qrelay simulate BATCH --population FILE [--truth FILE] [--seed S] [--as NAME] [--replace]
- * [--hide-debate] [--compare-debate] [--experiment debate] [--json]`: a forecast of the batch's cost, latency and
+ * [--hide-debate] [--compare-debate] [--experiment debate [--replicates N]] [--json]`: a forecast of the batch's cost, latency and
  * quality by a simulated crowd (src/simulation/, docs/population.md).
  */
 
@@ -40,6 +40,7 @@ interface SimulateCliOptions {
   recollect?: 'when-undecided' | 'always';
   compareDebate?: boolean;
   experiment?: 'debate';
+  replicates?: number;
   workerDecisions?: 'on' | 'off';
   adaptiveChecks?: 'on' | 'off';
   json?: boolean;
@@ -143,8 +144,13 @@ export function registerSimulate(program: Command): void {
     .option('--compare-debate', 'simulate twice, with and without the debate on the page, and compare (<name> and <name>-no-debate)')
     .option(
       '--experiment <factor>',
-      "forecast the experiment publish --experiment runs (debate: pages with or without the debate): one simulated copy <name>, each simulated worker given an arm on their first page by the experiment's rule, the arms compared with 95% intervals and a test",
+      "forecast the experiment publish --experiment runs (debate: pages with or without the debate): --replicates simulated copies <name>, each simulated worker given an arm on their first page by the experiment's rule, the arms compared with 95% intervals and a test, averaged over the copies with the test's power",
       parseChoice(['debate'] as const),
+    )
+    .option(
+      '--replicates <n>',
+      `with --experiment: how many simulated batches the forecast averages over, one after another (default ${DEFAULT_REPLICATES}); the power is the share of them whose test finds the difference`,
+      parseWhole(1, 100),
     )
     .option(
       '--worker-decisions <on|off>',
@@ -176,12 +182,20 @@ export function registerSimulate(program: Command): void {
               ...(opts.workerDecisions && { workerDecisions: opts.workerDecisions === 'on' }),
               ...(opts.adaptiveChecks && { adaptiveChecks: opts.adaptiveChecks === 'on' }),
             };
+            if (opts.replicates !== undefined && !opts.experiment)
+              throw new UserError(
+                `simulate ${batch}: --replicates ${opts.replicates} applies to --experiment debate only; add --experiment debate or leave it out`,
+              );
             if (opts.experiment) {
               if (opts.compareDebate || opts.hideDebate)
                 throw new UserError(
                   `simulate ${batch}: --experiment ${opts.experiment} sets the debate per arm; leave out --compare-debate and --hide-debate`,
                 );
-              await printExperimentForecast(base, { name, json: opts.json === true }, (req) => runSimulation(ctx, config, req, progress));
+              await printExperimentForecast(
+                base,
+                { name, json: opts.json === true, replicates: opts.replicates ?? DEFAULT_REPLICATES, progress },
+                (req) => runSimulation(ctx, config, req, progress),
+              );
               return;
             }
             if (opts.compareDebate) {
