@@ -3,8 +3,15 @@ import { renderExperiment } from '../experiment/render.js';
 import type { ExperimentSummary } from '../experiment/compare.js';
 import type { ExperimentArm } from '../experiment/assign.js';
 import { poolExperiments, renderPower, type Directions, type Power } from '../experiment/replicates.js';
-import { renderForecasts, type Forecast, type SimulateRequest } from '../simulation/index.js';
-import type { SimulatedCopy } from './simulate.js';
+import type { BatchAggregate } from '../batches/votes.js';
+import { renderForecasts, type Forecast, type SimulateRequest, type SimulationRun } from '../simulation/index.js';
+
+/** What one simulated copy of a batch gives back: its forecast, its aggregate and, in an experiment, its arms. */
+export interface SimulatedCopy {
+  forecast: Forecast;
+  aggregate: BatchAggregate;
+  experiment?: SimulationRun['experiment'];
+}
 
 /**
  * `qrelay simulate BATCH --experiment debate [--replicates N]`: the debate experiment's

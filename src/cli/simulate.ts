@@ -4,22 +4,13 @@ import type { EscalatedCase } from '../domain/cases.js';
 import { samplePopulation, sampleFiles } from '../demo/sample.js';
 import { batchReport, recordAggregateChoice } from '../export/index.js';
 import { loadBatchData, requireBatch, type BatchData } from '../batches/index.js';
-import { aggregateStored, type BatchAggregate } from '../batches/votes.js';
+import { aggregateStored } from '../batches/votes.js';
 import { lastRoundData } from '../pipeline/collect.js';
 import type { PipelineContext } from '../pipeline/context.js';
-import {
-  buildForecast,
-  readTruth,
-  renderForecasts,
-  simulateBatch,
-  type Forecast,
-  type ForecastVote,
-  type SimulateRequest,
-  type SimulationRun,
-} from '../simulation/index.js';
+import { buildForecast, readTruth, renderForecasts, simulateBatch, type ForecastVote, type SimulateRequest } from '../simulation/index.js';
 import { UserError } from '../errors.js';
 import { parseChoice } from './options.js';
-import { DEFAULT_REPLICATES, printExperimentForecast } from './simulate-experiment.js';
+import { DEFAULT_REPLICATES, printExperimentForecast, type SimulatedCopy } from './simulate-experiment.js';
 import { parseWhole, withPipeline } from './pipeline.js';
 import { action } from './run.js';
 
@@ -59,12 +50,6 @@ function collectedVotes(cases: ReadonlyMap<string, EscalatedCase>, data: BatchDa
 }
 
 /** A simulated copy's forecast, with its aggregate and, in an experiment, the workers' arms (`--experiment` compares the arms from them). */
-export interface SimulatedCopy {
-  forecast: Forecast;
-  aggregate: BatchAggregate;
-  experiment?: SimulationRun['experiment'];
-}
-
 export async function runSimulation(
   ctx: PipelineContext,
   config: Config,

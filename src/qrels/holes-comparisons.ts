@@ -1,7 +1,13 @@
 import { MEAN_TIE_TOLERANCE, type EvaluationContext, type SystemEvaluation } from './evaluate.js';
-import { SIGNIFICANCE_LEVEL } from './holes-matter.js';
 import { labelsToSettle, SETTLED_BELOW, type SettleLabel } from './settle.js';
-import { labelInterval, subSeed, type PairSignificance, type SignificanceOptions, type SignificanceReport } from './significance.js';
+import {
+  labelInterval,
+  SIGNIFICANCE_LEVEL,
+  subSeed,
+  type PairSignificance,
+  type SignificanceOptions,
+  type SignificanceReport,
+} from './significance.js';
 import { bootstrapMeans, percentileInterval, type Interval } from './statistics.js';
 
 /**

@@ -2,6 +2,7 @@ import type { EvaluationReport } from './evaluate.js';
 import type { ChangedComparison, ChangedComparisons } from './holes-comparisons.js';
 import type { SignificanceReport } from './significance.js';
 import type { Interval } from './statistics.js';
+import { SIGNIFICANCE_LEVEL } from './significance.js';
 
 /**
  * "Did the holes matter?" (pure): for one measure, per run, the judged share of its top
@@ -10,8 +11,6 @@ import type { Interval } from './statistics.js';
  * whose order the adjudication swapped, with whether the new difference is significant
  * (Holm-adjusted paired t-test p < 0.05 under the new qrels).
  */
-
-export const SIGNIFICANCE_LEVEL = 0.05;
 
 export interface HolesMatteredRun {
   system: string;

@@ -36,6 +36,9 @@ export interface SignificanceOptions {
   seed: number;
 }
 
+/** The level below which a (Holm-adjusted) p says a difference is significant. */
+export const SIGNIFICANCE_LEVEL = 0.05;
+
 export const DEFAULT_SIGNIFICANCE: SignificanceOptions = { trials: 10_000, samples: 1_000, seed: 1 };
 
 export interface PairSignificance {
