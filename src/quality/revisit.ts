@@ -60,7 +60,13 @@ export function liftedStops(
       const v = llm.get(s.workerId);
       if (!clearsOfLlm(v)) return [];
       const p = (100 * v!.posterior!.probability).toFixed(1);
-      return [{ workerId: s.workerId, reason: `stop lifted: later evidence clears the worker of LLM-assisted answers (P(LLM-assisted) ${p}%)`, verdict }];
+      return [
+        {
+          workerId: s.workerId,
+          reason: `stop lifted: later evidence clears the worker of LLM-assisted answers (P(LLM-assisted) ${p}%)`,
+          verdict,
+        },
+      ];
     }
     if (cause !== 'not-working' || !clears(verdict, policy)) return [];
     return [{ workerId: s.workerId, reason: `stop lifted: later evidence clears the worker (${verdict.reason})`, verdict }];

@@ -92,7 +92,9 @@ describe('revisiting worker decisions', () => {
     expect(await ctx.models.workerDecisions.countDocuments({ batch: 'rl' })).toBe(0);
     const unblock = audit.find((a) => a.action === 'unblock');
     expect(unblock).toMatchObject({ subject: worker, outcome: 'done' });
-    expect(unblock?.reason).toMatch(/^stop lifted: later evidence clears the worker of LLM-assisted answers \(P\(LLM-assisted\) \d+\.\d%\)$/);
+    expect(unblock?.reason).toMatch(
+      /^stop lifted: later evidence clears the worker of LLM-assisted answers \(P\(LLM-assisted\) \d+\.\d%\)$/,
+    );
     expect(unblock?.details).toMatchObject({ stoppedFor: stoppedReason, notified: true });
     expect((await ctx.models.assignments.findById(mine).lean())?.review).toMatchObject({ countsVotes: true });
   });
