@@ -94,15 +94,22 @@ describe('sideFactor', () => {
 });
 
 describe('correlatedSideFactor', () => {
-  it('counts speed and agent agreement once, as the larger of their side factors, never their product', () => {
-    const cap = DEFAULT_LLM_EVIDENCE_POLICY.maxSpeedFactor;
+  it('counts speed and agent agreement once where they point the same way, never their product', () => {
+    const { maxSpeedFactor: cap, fastWeight } = DEFAULT_LLM_EVIDENCE_POLICY;
     expect(correlatedSideFactor(1e6, 1e6)).toBe(cap);
     expect(correlatedSideFactor(5, 1)).toBeCloseTo(3, 12);
     expect(correlatedSideFactor(1, 5)).toBeCloseTo(3, 12);
     expect(correlatedSideFactor(5, 5)).toBeCloseTo(3, 12);
-    expect(correlatedSideFactor(0, 0)).toBe(1 - DEFAULT_LLM_EVIDENCE_POLICY.fastWeight);
-    // a slow reader who follows an agent keeps the agent's factor
-    expect(correlatedSideFactor(0, 1e6)).toBe(cap);
+    expect(correlatedSideFactor(5, 2)).toBeCloseTo(3, 12);
+    // both clear the worker: the stronger clearing, not the two multiplied
+    expect(correlatedSideFactor(0, 0)).toBe(1 - fastWeight);
+    expect(correlatedSideFactor(0, 0.5)).toBe(1 - fastWeight);
+  });
+
+  it('lets a signal that clears the worker weigh against one that does not: a fast reader who sides with no agent', () => {
+    const { maxSpeedFactor: cap, fastWeight } = DEFAULT_LLM_EVIDENCE_POLICY;
+    expect(correlatedSideFactor(1e6, 0)).toBeCloseTo(cap * (1 - fastWeight), 12);
+    expect(correlatedSideFactor(0, 5)).toBeCloseTo(3 * (1 - fastWeight), 12);
   });
 });
 

@@ -23,8 +23,8 @@ import type { Judgment } from '../domain/cases.js';
  * 3. Side factors from elsewhere (reading speed, agreement with the debate's agents), passed in
  *    as Bayes factors and capped by the caller. Reading speed and agent agreement are not
  *    independent (a careful person who skims also tends to go with the debate's more convincing
- *    agent), so they count once, as the larger of the two (`correlatedSideFactor`), not their
- *    product.
+ *    agent), so where both point the same way they count once, as the stronger of the two
+ *    (`correlatedSideFactor`), not their product.
  * All are combined as likelihood ratios with a prior share of LLM users (fitted on the batch
  * with a Beta(1, 9) prior: one in ten until the batch says otherwise) into one posterior per
  * worker; a worker is flagged at `confidence`.
@@ -97,16 +97,22 @@ export function sideFactor(factor: number, policy: LlmEvidencePolicy = DEFAULT_L
 }
 
 /**
- * Reading speed and agreement with a debating agent as one factor: the larger of their side
- * factors. The two go together in careful workers who skim, so multiplying them as
- * independent evidence would count one habit twice.
+ * Reading speed and agreement with a debating agent as one factor. The two go together in
+ * careful workers who skim, so where both point the same way they count once, as the stronger
+ * of their side factors (the larger when both favour LLM use, the smaller when both clear the
+ * worker), never their product, which would count one habit twice. Where they point opposite
+ * ways (a fast reader who sides with no agent), neither repeats the other and both count.
  */
 export function correlatedSideFactor(
   speed: number,
   agreement: number,
   policy: LlmEvidencePolicy = DEFAULT_LLM_EVIDENCE_POLICY,
 ): number {
-  return Math.max(sideFactor(speed, policy), sideFactor(agreement, policy));
+  const a = sideFactor(speed, policy);
+  const b = sideFactor(agreement, policy);
+  if (a >= 1 && b >= 1) return Math.max(a, b);
+  if (a <= 1 && b <= 1) return Math.min(a, b);
+  return a * b;
 }
 
 const GRID = 400;

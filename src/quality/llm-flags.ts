@@ -107,8 +107,10 @@ export function llmAssistedVerdicts(
     verdicts = next;
     excluded = new Set([...next].filter(([, v]) => v.flagged).map(([w]) => w));
   }
+  // the per-signal rule no longer flags, but still keeps a worker out of the references below
+  const suspected = excluded;
   verdicts = withPosteriors(verdicts, votes, events, evidencePolicy);
-  excluded = new Set([...verdicts].filter(([, v]) => v.flagged).map(([w]) => w));
+  excluded = new Set([...verdicts].filter(([w, v]) => v.flagged || suspected.has(w)).map(([w]) => w));
   if (llmLabels.size === 0) return verdicts;
   // Following the LLM where the crowd says otherwise, against the workers not flagged above.
   const followingVerdicts = llmFollowingVerdicts(following, llmLabels, (w) => !excluded.has(w));
@@ -123,8 +125,8 @@ export function llmAssistedVerdicts(
 /**
  * Page events, reading speed, agreement with the debate's agents and shared errors combined
  * into one posterior per worker (llm-evidence.ts); a worker is flagged at the policy's
- * confidence, or by the canary (direct evidence). Speed and agent agreement count once, as the
- * larger of their factors (careful people who skim also go with an agent). The per-signal rule
+ * confidence, or by the canary (direct evidence). Speed and agent agreement count once where they
+ * point the same way (careful people who skim also go with an agent). The per-signal rule
  * of llm-assisted.ts (a combined Bayes factor of 100, a posterior near 92% at the prior's one
  * in ten) no longer flags on its own: its factors are in the posterior.
  */
@@ -156,7 +158,7 @@ function withPosteriors(
         `copied, pasted or left the page on ${e.eventItems} of ${e.items} items (careful workers at most ${(100 * bound).toFixed(0)}%; Bayes factor ${fmt(ev)}), ` +
         `answers shared with the other LLM-like workers where the others said otherwise (Bayes factor ${fmt(shared)}), ` +
         `reading speed (Bayes factor ${fmt(sideFactor(v.factors.speed, policy))}) and agreement with a debating agent ` +
-        `(Bayes factor ${fmt(sideFactor(v.factors.agreement, policy))}) counted once, as the larger (${fmt(correlatedSideFactor(v.factors.speed, v.factors.agreement, policy))}: they go together in people who skim); ` +
+        `(Bayes factor ${fmt(sideFactor(v.factors.agreement, policy))}) counted as ${fmt(correlatedSideFactor(v.factors.speed, v.factors.agreement, policy))} (they go together in people who skim: the stronger of the two where both point the same way, else their product); ` +
         `the three multiplied with the prior odds; fitted LLM accuracy ${(100 * fit.alpha).toFixed(0)}%, share of LLM users ${(100 * fit.share).toFixed(0)}%`
       : null;
     // the per-signal sentences stand beside the posterior's; without it, only the canary's
