@@ -118,7 +118,13 @@ describe('sharedErrorFactors', () => {
     for (const llmAccuracy of [0.65, 0.8, 0.9]) {
       const votes = batch(`shared-${llmAccuracy}`, { careful: spread(14, llmAccuracy, 0.95), llm: 4, llmAccuracy });
       // two LLM users copy items into another tab (events); the other two leave no trace on the page
-      const fit = sharedErrorFactors(votes, new Map([['L0', 1000], ['L1', 1000]]));
+      const fit = sharedErrorFactors(
+        votes,
+        new Map([
+          ['L0', 1000],
+          ['L1', 1000],
+        ]),
+      );
       const llm = ['L0', 'L1', 'L2', 'L3'];
       for (const w of llm) expect(fit.posteriors.get(w)!).toBeGreaterThan(0.95);
       // the ones without events on their shared errors alone

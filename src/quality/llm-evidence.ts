@@ -103,11 +103,7 @@ export function sideFactor(factor: number, policy: LlmEvidencePolicy = DEFAULT_L
  * worker), never their product, which would count one habit twice. Where they point opposite
  * ways (a fast reader who sides with no agent), neither repeats the other and both count.
  */
-export function correlatedSideFactor(
-  speed: number,
-  agreement: number,
-  policy: LlmEvidencePolicy = DEFAULT_LLM_EVIDENCE_POLICY,
-): number {
+export function correlatedSideFactor(speed: number, agreement: number, policy: LlmEvidencePolicy = DEFAULT_LLM_EVIDENCE_POLICY): number {
   const a = sideFactor(speed, policy);
   const b = sideFactor(agreement, policy);
   if (a >= 1 && b >= 1) return Math.max(a, b);
@@ -195,7 +191,7 @@ export function sharedErrorFactors(
   byItem.forEach((list, t) => list.forEach(({ w, yes }) => byWorker[w]!.push({ t, yes })));
 
   const sideLog = workers.map((w) => Math.log(side.get(w) ?? 1));
-  let share = (policy.priorLlm) / (policy.priorLlm + policy.priorCareful);
+  let share = policy.priorLlm / (policy.priorLlm + policy.priorCareful);
   const q = workers.map((_, i) => sigmoid(logit(share) + sideLog[i]!));
   const acc = workers.map(() => 0.8);
   let alpha = 0.8;
@@ -208,8 +204,8 @@ export function sharedErrorFactors(
   const voteLog = (w: number, yes: boolean, s: (typeof STATES)[number]) => {
     const a = clamp(acc[w]!, 0.05, 0.98);
     const b = clamp(beta, 0.6, 0.99);
-    const human = (yes === (s.y === 'yes') ? a : 1 - a);
-    const llm = (yes === (s.l === 'yes') ? b : 1 - b);
+    const human = yes === (s.y === 'yes') ? a : 1 - a;
+    const llm = yes === (s.l === 'yes') ? b : 1 - b;
     return { human, llm, mixed: (1 - q[w]!) * Math.log(human) + q[w]! * Math.log(llm) };
   };
 
@@ -253,7 +249,10 @@ export function sharedErrorFactors(
     let agree = 7;
     let weight = 10;
     byItem.forEach((list, t) => {
-      const llmWeight = Math.min(1, list.reduce((s, v) => s + q[v.w]!, 0));
+      const llmWeight = Math.min(
+        1,
+        list.reduce((s, v) => s + q[v.w]!, 0),
+      );
       agree += llmWeight * (post[t]![0]! + post[t]![3]!);
       weight += llmWeight;
     });

@@ -112,7 +112,10 @@ describe('llmAssistedVerdicts', () => {
         })),
       );
     });
-    const scored = scoreAssignments([...careful.flatMap((w) => hits.map((_, h) => assignment(w, h, answers('careful', w, h)))), ...skimmer], hits);
+    const scored = scoreAssignments(
+      [...careful.flatMap((w) => hits.map((_, h) => assignment(w, h, answers('careful', w, h)))), ...skimmer],
+      hits,
+    );
     const v = llmAssistedVerdicts(scored, info).get('S')!;
     // each signal alone favours LLM use, and their product passes the older rule's 100
     expect(v.factors.speed).toBeGreaterThan(10);
