@@ -2,12 +2,24 @@
  * docs/performance.md, as `npm run bench` (bench/run-all.ts) writes it after each run: the
  * figures that have a peer or a target beside them, the machine they were measured on, and
  * which benchmarks ran. Figures live here, not in code comments, where they would go stale.
+ *
+ * A run may cover a few benchmarks only (`npm run bench -- api-load`), and the paper's sizes
+ * take long enough that nobody runs every benchmark at both scales at once. So each
+ * benchmark's last outcome at each scale is kept in docs/performance-runs.json (machine
+ * readable, written beside the page) and a run replaces only the records of what it ran: the
+ * page always shows the last figures of every benchmark, each with the commit and the load of
+ * the run that measured it.
  */
 import { spawnSync } from 'node:child_process';
 import { availableParallelism, cpus, loadavg, release, totalmem, type } from 'node:os';
-import { formatRows, type BenchRow } from './table.js';
+import { z } from 'zod';
+import { formatRows } from './table.js';
 
 export const PERFORMANCE_DOC = 'docs/performance.md';
+export const PERFORMANCE_RECORDS = 'docs/performance-runs.json';
+
+export type BenchScale = 'quick' | 'paper';
+const SCALES: readonly BenchScale[] = ['quick', 'paper'];
 
 export interface Machine {
   cpu: string;
@@ -19,18 +31,40 @@ export interface Machine {
   load: { start: number; end: number };
 }
 
-export interface BenchOutcome {
-  file: string;
-  /** null: not run in this run (a filter left it out). */
-  exitCode: number | null;
-  seconds: number | null;
-}
+const rowSchema = z.object({
+  figure: z.string(),
+  ours: z.number(),
+  peer: z.string(),
+  theirs: z.number(),
+  unit: z.string(),
+  better: z.enum(['lower', 'higher']),
+});
+
+const recordSchema = z.object({
+  file: z.string(),
+  scale: z.enum(['quick', 'paper']),
+  exitCode: z.number().int(),
+  seconds: z.number(),
+  rows: z.array(rowSchema),
+  commit: z.string().nullable(),
+  /** ISO 8601, UTC. */
+  finishedAt: z.string(),
+  /** The 1-minute load average when this benchmark started and ended. */
+  load: z.object({ start: z.number(), end: z.number() }),
+});
+
+/** One benchmark's last outcome at one scale. */
+export type BenchRecord = z.infer<typeof recordSchema>;
+
+const recordsSchema = z.object({ records: z.array(recordSchema) });
 
 export interface PerformanceRun {
-  rows: readonly BenchRow[];
-  benches: readonly BenchOutcome[];
+  /** The last record of every benchmark at every scale, this run's and earlier ones'. */
+  records: readonly BenchRecord[];
+  /** Every benchmark file in bench/, run or not. */
+  benches: readonly string[];
   machine: Machine;
-  /** The arguments after `npm run bench --`, as given. */
+  /** The arguments after `npm run bench --` of this run, as given. */
   args: readonly string[];
   commit: string | null;
   finishedAt: Date;
@@ -55,12 +89,76 @@ export function currentCommit(root: string): string | null {
   return res.status === 0 ? res.stdout.trim() : null;
 }
 
-const outcome = (b: BenchOutcome): string => (b.exitCode === null ? 'not run' : b.exitCode === 0 ? 'done' : `failed (exit ${b.exitCode})`);
+/**
+ * The records kept from earlier runs (`text`: docs/performance-runs.json, or null when there
+ * is none yet). A file that does not parse is an error naming it: silently starting afresh
+ * would drop every earlier figure.
+ */
+export function parseRecords(text: string | null, file = PERFORMANCE_RECORDS): BenchRecord[] {
+  if (text === null) return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file}: not JSON (${(err as Error).message}); fix it or delete it to start the records afresh`);
+  }
+  const parsed = recordsSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${file}: ${issue.path.join('.') || '(top level)'}: ${issue.message}; fix it or delete it to start the records afresh`);
+  }
+  return parsed.data.records;
+}
+
+export const serializeRecords = (records: readonly BenchRecord[]): string => `${JSON.stringify({ records }, null, 2)}\n`;
+
+/**
+ * Earlier records with this run's in place of the same benchmark at the same scale, in a
+ * stable order (scale, then file); records of benchmarks no longer in bench/ are dropped.
+ */
+export function mergeRecords(earlier: readonly BenchRecord[], now: readonly BenchRecord[], benches: readonly string[]): BenchRecord[] {
+  const key = (r: BenchRecord) => `${r.scale}\t${r.file}`;
+  const merged = new Map(earlier.map((r) => [key(r), r]));
+  for (const r of now) merged.set(key(r), r);
+  const exists = new Set(benches);
+  return [...merged.values()]
+    .filter((r) => exists.has(r.file))
+    .sort((a, b) => SCALES.indexOf(a.scale) - SCALES.indexOf(b.scale) || a.file.localeCompare(b.file));
+}
+
+const outcome = (r: BenchRecord): string => (r.exitCode === 0 ? 'done' : `failed (exit ${r.exitCode})`);
+const when = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+const measuredBy = (r: BenchRecord): string => `\`${r.file}\` at ${r.commit ?? 'unknown'}, load ${r.load.start}–${r.load.end}`;
+
+const scaleTitle: Record<BenchScale, string> = {
+  quick: 'At the quick sizes (`npm run bench`)',
+  paper: "At the paper's sizes (`npm run bench -- --scale paper`)",
+};
+
+function figures(records: readonly BenchRecord[], scale: BenchScale): string[] {
+  const withRows = records.filter((r) => r.scale === scale && r.rows.length > 0);
+  if (withRows.length === 0) return [];
+  const rows = withRows.flatMap((r) => r.rows);
+  const table = formatRows(rows).split('\n');
+  const byRow = withRows.flatMap((r) => r.rows.map(() => measuredBy(r)));
+  const width = Math.max('measured by'.length, ...byRow.map((m) => m.length));
+  // the table of formatRows, with the run that measured each row as a last column
+  const lines = table.map((line, i) =>
+    i === 0
+      ? `${line} ${'measured by'.padEnd(width)} |`
+      : i === 1
+        ? `${line}${'-'.repeat(width + 2)}|`
+        : `${line} ${byRow[i - 2]!.padEnd(width)} |`,
+  );
+  return [`### ${scaleTitle[scale]}`, '', ...lines, ''];
+}
 
 export function renderPerformance(run: PerformanceRun): string {
-  const { machine } = run;
-  const notRun = run.benches.filter((b) => b.exitCode === null).length;
+  const { machine, records } = run;
   const command = ['npm run bench', ...(run.args.length ? ['--', ...run.args] : [])].join(' ');
+  const recorded = new Set(records.map((r) => r.file));
+  const neverRun = run.benches.filter((b) => !recorded.has(b));
+  const figureLines = SCALES.flatMap((s) => figures(records, s));
   return [
     '<!-- written by npm run bench; do not edit (bench/run-all.ts) -->',
     '',
@@ -68,13 +166,14 @@ export function renderPerformance(run: PerformanceRun): string {
     '',
     '_Written by `npm run bench` (`bench/run-all.ts`) at the end of each run; do not edit._',
     '',
-    `The figures of the last run that have a peer or a target, \`${command}\`: each beside`,
-    "the peer's figure measured in the same run on the same machine (crowd-kit, statsmodels and",
-    'krippendorff for aggregation, ir_measures for evaluation, `JSON.parse` and a raw',
-    '`insertMany` for import) or the target it is held to, and the ratio qrelay / peer.',
-    notRun
-      ? `${notRun} of the ${run.benches.length} benchmarks were not run this time (below): their figures are missing, not zero.`
-      : `Every benchmark in \`bench/\` ran.`,
+    "Each figure that has a peer or a target, beside the peer's figure measured in the same run on",
+    'the same machine (crowd-kit, statsmodels and krippendorff for aggregation, ir_measures for',
+    'evaluation, `JSON.parse` and a raw `insertMany` for import) or the target it is held to, and',
+    'the ratio qrelay / peer. Every benchmark keeps the figures of its last run at each scale',
+    `(\`${PERFORMANCE_RECORDS.replace('docs/', '')}\`), so rows may come from different runs: each row names the`,
+    'commit and the load average (1 minute, start–end) of the run that measured it. A load above',
+    'the cores means other work shared the machine: compare ratios, which both sides of a row',
+    'share, rather than absolute figures across rows.',
     '',
     '## The machine',
     '',
@@ -85,27 +184,25 @@ export function renderPerformance(run: PerformanceRun): string {
     `| memory | ${machine.memoryGiB} GiB |`,
     `| Node.js | ${machine.node} |`,
     `| system | ${machine.os} |`,
-    `| load average (1 min), start and end | ${machine.load.start}, ${machine.load.end} |`,
-    `| commit | ${run.commit ?? 'unknown'} |`,
-    `| finished | ${run.finishedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC |`,
-    '',
-    'A load average above the cores means other work shared the machine while it ran: compare',
-    'ratios, which both sides of a row share, rather than absolute figures across runs.',
+    `| last run | \`${command}\` at ${run.commit ?? 'unknown'}, finished ${when(run.finishedAt.toISOString())}, load ${machine.load.start}, ${machine.load.end} |`,
     '',
     '## Figures against their peers',
     '',
-    run.rows.length ? formatRows(run.rows) : 'No benchmark that ran reports a figure with a peer or a target.',
+    ...(figureLines.length ? figureLines : ['No benchmark has reported a figure with a peer or a target yet.', '']),
+    '## The benchmarks',
     '',
-    '## The benchmarks of this run',
-    '',
-    '| benchmark | outcome | seconds |',
-    '|---|---|---|',
-    ...run.benches.map((b) => `| \`bench/${b.file}\` | ${outcome(b)} | ${b.seconds === null ? '' : b.seconds.toFixed(1)} |`),
+    '| benchmark | scale | outcome | seconds | commit | finished |',
+    '|---|---|---|---|---|---|',
+    ...records.map(
+      (r) =>
+        `| \`bench/${r.file}\` | ${r.scale} | ${outcome(r)} | ${r.seconds.toFixed(1)} | ${r.commit ?? 'unknown'} | ${when(r.finishedAt)} |`,
+    ),
+    ...neverRun.map((file) => `| \`bench/${file}\` | | not run yet | | | |`),
     '',
     '## Running them again',
     '',
     '```sh',
-    'npm run bench                        # every benchmark at the quick sizes; rewrites this file',
+    'npm run bench                        # every benchmark at the quick sizes; updates this file',
     'npm run bench -- qrels aggregate     # only those whose file name contains one of the words',
     "npm run bench -- --scale paper       # the paper's sizes (a 346 MiB import, a 4,056-case batch)",
     '```',
