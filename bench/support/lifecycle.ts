@@ -81,6 +81,18 @@ function timedQrelay(
   );
 }
 
+/** `qrelay simulate --json`'s stdout, which must be exactly the forecast's JSON. */
+function parseForecast(stdout: string): Forecast {
+  try {
+    return JSON.parse(stdout) as Forecast;
+  } catch (err) {
+    throw new Error(
+      `bench lifecycle: qrelay simulate --json wrote more than its JSON on stdout (${(err as Error).message}); ` +
+        `whatever writes this belongs on stderr: ${JSON.stringify(stdout.slice(0, 400))}`,
+    );
+  }
+}
+
 /** One lifecycle of `cases` cases on a fresh data directory and dev database (or its own database on MONGODB_URI). */
 export async function runLifecycle(cases: number, opts: { seed?: string } = {}): Promise<LifecycleRun> {
   const load0 = loadavg()[0]!;
@@ -111,7 +123,7 @@ export async function runLifecycle(cases: number, opts: { seed?: string } = {}):
       commands,
       importSeconds,
       simulateSeconds: commands.at(-1)!.wallSeconds,
-      forecast: JSON.parse(out) as Forecast,
+      forecast: parseForecast(out),
       load: [load0, loadavg()[0]!],
     };
   } finally {

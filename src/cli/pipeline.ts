@@ -57,7 +57,8 @@ export async function withPipeline(
   opts: { quiet?: boolean } = {},
 ): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  // logs go to stderr: a command's stdout is its output (`--json`: exactly the JSON, bench/simulate.ts parses it)
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { stderr: true });
   const database = await openDatabase(config);
   try {
     await migrateDatabase(database, logger);
