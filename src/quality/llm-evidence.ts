@@ -183,12 +183,7 @@ export function sharedErrorFactors(
   });
   const workers = [...new Set(unique.map((v) => v.worker))].sort();
   const items = [...new Set(unique.map((v) => v.item))].sort();
-  const wIndex = new Map(workers.map((w, i) => [w, i]));
-  const byItem = items.map(() => [] as { w: number; yes: boolean }[]);
-  const iIndex = new Map(items.map((t, i) => [t, i]));
-  for (const v of unique) byItem[iIndex.get(v.item)!]!.push({ w: wIndex.get(v.worker)!, yes: v.answer === 'yes' });
-  const byWorker = workers.map(() => [] as { t: number; yes: boolean }[]);
-  byItem.forEach((list, t) => list.forEach(({ w, yes }) => byWorker[w]!.push({ t, yes })));
+  const { byItem, byWorker } = voteTables(unique, workers, items);
 
   const sideLog = workers.map((w) => Math.log(side.get(w) ?? 1));
   let share = policy.priorLlm / (policy.priorLlm + policy.priorCareful);
@@ -198,33 +193,67 @@ export function sharedErrorFactors(
   let beta = 0.9;
   let rho = 0.5;
   const shared = workers.map(() => 0);
-  // per item, log posterior of each state and each vote's contribution to it
-  const post = items.map(() => [0.25, 0.25, 0.25, 0.25]);
-
-  const voteLog = (w: number, yes: boolean, s: (typeof STATES)[number]) => {
-    const a = clamp(acc[w]!, 0.05, 0.98);
-    const b = clamp(beta, 0.6, 0.99);
-    const human = yes === (s.y === 'yes') ? a : 1 - a;
-    const llm = yes === (s.l === 'yes') ? b : 1 - b;
-    return { human, llm, mixed: (1 - q[w]!) * Math.log(human) + q[w]! * Math.log(llm) };
-  };
+  // per item, the mean-field posterior of each state (STATES' order), four numbers an item
+  const post = new Float64Array(4 * items.length);
+  // per worker, a vote's log-likelihood `mixed` as (human right?, LLM right?): RR, RW, WR, WW
+  const mixed = new Float64Array(4 * workers.length);
+  const humanRight = new Float64Array(workers.length);
+  const logs = [0, 0, 0, 0];
 
   for (let round = 0; round < policy.rounds; round++) {
     const al = clamp(alpha, 0.5, 0.98);
     const prior = STATES.map((s) => Math.log(s.y === 'yes' ? rho : 1 - rho) + Math.log(s.y === s.l ? al : 1 - al));
+    // a vote's likelihoods depend on its worker, on whether it matches the state's truth and its LLM verdict, and on
+    // this round's parameters alone: computed once a worker, with the operations of a vote's (the results are the same)
+    const b = clamp(beta, 0.6, 0.99);
+    const llmRight = Math.log(b);
+    const llmWrong = Math.log(1 - b);
+    for (let w = 0; w < workers.length; w++) {
+      const a = clamp(acc[w]!, 0.05, 0.98);
+      const right = Math.log(a);
+      const wrong = Math.log(1 - a);
+      const qw = q[w]!;
+      humanRight[w] = a;
+      mixed[4 * w] = (1 - qw) * right + qw * llmRight;
+      mixed[4 * w + 1] = (1 - qw) * right + qw * llmWrong;
+      mixed[4 * w + 2] = (1 - qw) * wrong + qw * llmRight;
+      mixed[4 * w + 3] = (1 - qw) * wrong + qw * llmWrong;
+    }
+    // a yes vote is right in human and LLM terms in state (yes, yes): states RR, RW, WR, WW in order; a no vote the reverse
+    const part = (w: number, yes: boolean, k: number) => mixed[4 * w + (yes ? k : 3 - k)]!;
     // items: mean-field posterior over (truth, LLM verdict); workers: leave-one-out predictive Bayes factor
     shared.fill(0);
-    byItem.forEach((list, t) => {
-      const logs = STATES.map((s, k) => prior[k]! + list.reduce((sum, v) => sum + voteLog(v.w, v.yes, s).mixed, 0));
-      post[t] = normalise(logs);
-      for (const v of list) {
-        const parts = STATES.map((s) => voteLog(v.w, v.yes, s));
-        const without = normalise(logs.map((l, k) => l - parts[k]!.mixed));
-        const pl = without.reduce((sum, p, k) => sum + p * parts[k]!.llm, 0);
-        const ph = without.reduce((sum, p, k) => sum + p * parts[k]!.human, 0);
-        shared[v.w]! += Math.log(pl / ph);
+    for (let t = 0; t < items.length; t++) {
+      const from = byItem.start[t]!;
+      const to = byItem.start[t + 1]!;
+      for (let k = 0; k < 4; k++) {
+        let sum = 0;
+        for (let i = from; i < to; i++) sum = sum + part(byItem.other[i]!, byItem.yes[i] === 1, k);
+        logs[k] = prior[k]! + sum;
       }
-    });
+      normaliseInto(logs[0]!, logs[1]!, logs[2]!, logs[3]!, post, 4 * t);
+      for (let i = from; i < to; i++) {
+        const w = byItem.other[i]!;
+        const yes = byItem.yes[i] === 1;
+        normaliseInto(
+          logs[0]! - part(w, yes, 0),
+          logs[1]! - part(w, yes, 1),
+          logs[2]! - part(w, yes, 2),
+          logs[3]! - part(w, yes, 3),
+          without,
+          0,
+        );
+        const a = humanRight[w]!;
+        // the human and LLM likelihoods of the four states, as in `mixed`
+        const h0 = yes ? a : 1 - a;
+        const h2 = yes ? 1 - a : a;
+        const l0 = yes ? b : 1 - b;
+        const l1 = yes ? 1 - b : b;
+        const pl = 0 + without[0]! * l0 + without[1]! * l1 + without[2]! * l0 + without[3]! * l1;
+        const ph = 0 + without[0]! * h0 + without[1]! * h0 + without[2]! * h2 + without[3]! * h2;
+        shared[w]! += Math.log(pl / ph);
+      }
+    }
     const cap = Math.log(policy.maxSharedFactor);
     workers.forEach((_, w) => {
       q[w] = sigmoid(logit(share) + sideLog[w]! + clamp(shared[w]!, -cap, cap));
@@ -232,32 +261,36 @@ export function sharedErrorFactors(
     // parameters
     share = (q.reduce((a, b) => a + b, 0) + policy.priorLlm) / (workers.length + policy.priorLlm + policy.priorCareful);
     share = clamp(share, 0.01, 0.5);
-    byWorker.forEach((list, w) => {
-      const right = list.reduce((sum, v) => sum + (v.yes ? post[v.t]![0]! + post[v.t]![1]! : post[v.t]![2]! + post[v.t]![3]!), 0);
-      acc[w] = (right + 4) / (list.length + 5);
-    });
     let followed = 9;
     let total = 10;
-    byWorker.forEach((list, w) =>
-      list.forEach((v) => {
-        followed += q[w]! * (v.yes ? post[v.t]![0]! + post[v.t]![2]! : post[v.t]![1]! + post[v.t]![3]!);
+    for (let w = 0; w < workers.length; w++) {
+      let right = 0;
+      for (let i = byWorker.start[w]!; i < byWorker.start[w + 1]!; i++) {
+        const p = 4 * byWorker.other[i]!;
+        right = right + (byWorker.yes[i] === 1 ? post[p]! + post[p + 1]! : post[p + 2]! + post[p + 3]!);
+      }
+      acc[w] = (right + 4) / (byWorker.start[w + 1]! - byWorker.start[w]! + 5);
+    }
+    for (let w = 0; w < workers.length; w++)
+      for (let i = byWorker.start[w]!; i < byWorker.start[w + 1]!; i++) {
+        const p = 4 * byWorker.other[i]!;
+        followed += q[w]! * (byWorker.yes[i] === 1 ? post[p]! + post[p + 2]! : post[p + 1]! + post[p + 3]!);
         total += q[w]!;
-      }),
-    );
+      }
     beta = followed / total;
     // α from the items an LLM user answered (elsewhere ℓ is the prior's, which says nothing)
     let agree = 7;
     let weight = 10;
-    byItem.forEach((list, t) => {
-      const llmWeight = Math.min(
-        1,
-        list.reduce((s, v) => s + q[v.w]!, 0),
-      );
-      agree += llmWeight * (post[t]![0]! + post[t]![3]!);
+    let yes = 0;
+    for (let t = 0; t < items.length; t++) {
+      let llm = 0;
+      for (let i = byItem.start[t]!; i < byItem.start[t + 1]!; i++) llm = llm + q[byItem.other[i]!]!;
+      const llmWeight = Math.min(1, llm);
+      agree += llmWeight * (post[4 * t]! + post[4 * t + 3]!);
       weight += llmWeight;
-    });
+      yes = yes + post[4 * t]! + post[4 * t + 1]!;
+    }
     alpha = agree / weight;
-    const yes = post.reduce((s, p) => s + p[0]! + p[1]!, 0);
     rho = clamp((yes + 1) / (items.length + 2), 0.05, 0.95);
   }
   const cap = Math.log(policy.maxSharedFactor);
@@ -270,9 +303,61 @@ export function sharedErrorFactors(
   };
 }
 
-function normalise(logs: readonly number[]): number[] {
-  const top = Math.max(...logs);
-  const e = logs.map((l) => Math.exp(l - top));
-  const s = e.reduce((a, b) => a + b, 0);
-  return e.map((x) => x / s);
+const without = new Float64Array(4);
+
+/** The votes as two tables of flat arrays: by item (the worker of each vote) and by worker (the item of each vote), in order. */
+interface VoteTable {
+  /** Row r's votes are at start[r] to start[r + 1]. */
+  readonly start: Uint32Array;
+  /** The other index of each vote: its worker in the table by item, its item in the table by worker. */
+  readonly other: Uint32Array;
+  readonly yes: Uint8Array;
+}
+
+function voteTables(
+  unique: readonly Vote[],
+  workers: readonly string[],
+  items: readonly string[],
+): { byItem: VoteTable; byWorker: VoteTable } {
+  const wIndex = new Map(workers.map((w, i) => [w, i]));
+  const iIndex = new Map(items.map((t, i) => [t, i]));
+  // rows of `n`, each vote of `list` (row, other, yes) in row r in the order of `list`
+  const table = (n: number, list: readonly { row: number; other: number; yes: boolean }[]): VoteTable => {
+    const start = new Uint32Array(n + 1);
+    for (const v of list) start[v.row + 1]!++;
+    for (let r = 0; r < n; r++) start[r + 1]! += start[r]!;
+    const next = start.slice(0, n);
+    const other = new Uint32Array(list.length);
+    const yes = new Uint8Array(list.length);
+    for (const v of list) {
+      const at = next[v.row]!++;
+      other[at] = v.other;
+      yes[at] = v.yes ? 1 : 0;
+    }
+    return { start, other, yes };
+  };
+  const byItem = table(
+    items.length,
+    unique.map((v) => ({ row: iIndex.get(v.item)!, other: wIndex.get(v.worker)!, yes: v.answer === 'yes' })),
+  );
+  // a worker's votes in the order of their items
+  const flipped: { row: number; other: number; yes: boolean }[] = [];
+  for (let t = 0; t < items.length; t++)
+    for (let i = byItem.start[t]!; i < byItem.start[t + 1]!; i++)
+      flipped.push({ row: byItem.other[i]!, other: t, yes: byItem.yes[i] === 1 });
+  return { byItem, byWorker: table(workers.length, flipped) };
+}
+
+/** The four log weights as probabilities, written at `into[at..at + 3]`. */
+function normaliseInto(l0: number, l1: number, l2: number, l3: number, into: Float64Array, at: number): void {
+  const top = Math.max(l0, l1, l2, l3);
+  const e0 = Math.exp(l0 - top);
+  const e1 = Math.exp(l1 - top);
+  const e2 = Math.exp(l2 - top);
+  const e3 = Math.exp(l3 - top);
+  const s = 0 + e0 + e1 + e2 + e3;
+  into[at] = e0 / s;
+  into[at + 1] = e1 / s;
+  into[at + 2] = e2 / s;
+  into[at + 3] = e3 / s;
 }
