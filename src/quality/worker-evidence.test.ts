@@ -80,6 +80,23 @@ describe('workerEvidence', () => {
     expect(e.get('C')!.speed).toBeCloseTo(10 / 40, 12);
   });
 
+  it('takes the typical time from the workers not left out, so that fast clickers do not pull it down', () => {
+    const d = assignment('D', { r1: 'no', r2: 'no', r3: 'no', g1: 'no', g2: 'no' }, 60_000);
+    const fast = [1, 2].map((i) => assignment(`F${i}`, { r1: 'yes', r2: 'yes', r3: 'yes', g1: 'yes', g2: 'yes' }, 5_000));
+    const everyone = evidenceOf([a, b, d, ...fast]);
+    // with the two fast clickers counted, the typical time is B's 50 s: the middle of 5, 5, 40, 50, 60
+    expect(everyone.get('F1')!.speed).toBeCloseTo(5 / 40, 12);
+    const readers = evidenceOf([a, b, d, ...fast], new Set(['F1', 'F2']));
+    // the readers' median of 40, 50, 60 is 50; the excluded still get their own ratio against it
+    expect(readers.get('F1')!.speed).toBeCloseTo(5 / 50, 12);
+    expect(readers.get('A')!.speed).toBeCloseTo(40 / 50, 12);
+  });
+
+  it('falls back on every worker for the typical time when fewer than three are not left out', () => {
+    const e = evidenceOf([a, b, c], new Set(['B', 'C']));
+    expect(e.get('C')!.speed).toBeCloseTo(10 / 40, 12);
+  });
+
   it('has no time evidence without measured times, or with fewer than three workers to compare', () => {
     const untimed = evidenceOf([assignment('A', { r1: 'yes' }), assignment('B', { r1: 'yes' }), assignment('C', { r1: 'no' })]);
     expect(untimed.get('A')).not.toHaveProperty('speed');

@@ -55,8 +55,11 @@ export function workerEvidence(
   }
 
   const medians = new Map([...evidence].flatMap(([w, e]) => (e.ms.length > 0 ? [[w, median(e.ms) as number] as const] : [])));
-  // the typical time needs a few workers to mean anything
-  const typical = medians.size >= 3 ? median([...medians.values()]) : null;
+  // The typical time is a reader's: the workers left out of the references (stopped, or taken
+  // as not doing the task) click fast, and where they are many they would pull it down, so
+  // that a fast clicker looked nearer the typical time. It needs a few workers to mean anything.
+  const readers = [...medians].filter(([w]) => !excluded.has(w)).map(([, m]) => m);
+  const typical = readers.length >= 3 ? median(readers) : medians.size >= 3 ? median([...medians.values()]) : null;
   const out = new Map<string, WorkerEvidence>();
   for (const [worker, e] of evidence) {
     const own = medians.get(worker);
