@@ -35,7 +35,7 @@ const GOAL_SECONDS = 60;
 const BAR_SECONDS = 90;
 const TEN_X_CASES = 10 * PAPER_CASES;
 const TEN_X_SECONDS = 300;
-const TEN_X_PEAK_MIB = 1536;
+const TEN_X_PEAK_MIB = 1500;
 
 /** Both packages' builds, as `npm install` makes them (the marketplace's first: qrelay's imports it). */
 async function build(): Promise<void> {
@@ -68,19 +68,28 @@ function lifecycleRows(r: LifecycleRun): BenchRow[] {
   ];
 }
 
-/** Ten times the paper: the lifecycle's wall time and the simulate process's peak RSS against their targets. */
+/**
+ * Ten times the paper: the lifecycle's wall time, its CPU time (the machine may be shared: the
+ * qrelay processes' user + system time, the dev database's apart) and the simulate process's
+ * peak RSS, against their targets.
+ */
 function tenTimesRows(r: LifecycleRun): BenchRow[] {
   const peak = r.commands.find((c) => c.name === 'simulate')?.peakMiB ?? null;
+  const cpu = r.commands.every((c) => c.cpuSeconds !== null) ? r.commands.reduce((s, c) => s + c.cpuSeconds!, 0) : null;
+  const dbCpu = r.commands.every((c) => c.dbCpuSeconds !== null) ? r.commands.reduce((s, c) => s + c.dbCpuSeconds!, 0) : null;
   const load = `load ${r.load[0].toFixed(1)}`;
+  const target = { peer: 'target (bars/scale-10x)', theirs: TEN_X_SECONDS, unit: 's', better: 'lower' as const };
   return [
-    {
-      figure: `lifecycle wall time, import + simulate of ${r.cases} cases (10x the paper, ${load})`,
-      ours: totalOf(r),
-      peer: 'target (bars/scale-10x)',
-      theirs: TEN_X_SECONDS,
-      unit: 's',
-      better: 'lower',
-    },
+    { figure: `lifecycle wall time, import + simulate of ${r.cases} cases (10x the paper, ${load})`, ours: totalOf(r), ...target },
+    ...(cpu !== null
+      ? [
+          {
+            figure: `lifecycle CPU time of the qrelay processes, ${r.cases} cases (10x the paper${dbCpu !== null ? `; dev database ${dbCpu.toFixed(0)} s more` : ''})`,
+            ours: cpu,
+            ...target,
+          },
+        ]
+      : []),
     ...(peak !== null
       ? [
           {
@@ -133,6 +142,8 @@ if (lifecycleOnly) {
   if (tenTimes) printRun(tenTimes);
   reportRows([
     ...lifecycleRows(paperRun),
+    // ten times the paper beside the paper's own rows
+    ...(tenTimes ? tenTimesRows(tenTimes) : []),
     ...runs.slice(1).map((r, i): BenchRow => ({
       figure: `time per 1,000 assignments at ${r.cases} cases (${2 ** (i + 1)}x)`,
       ours: perThousand(totalOf(r), r.forecast.assignments),
@@ -141,6 +152,5 @@ if (lifecycleOnly) {
       unit: 's',
       better: 'lower',
     })),
-    ...(tenTimes ? tenTimesRows(tenTimes) : []),
   ]);
 }
