@@ -22,7 +22,7 @@ import { claimCopyName, copyBatch, deleteBatchData, prepareInPlace, type CopyRes
 import { simulationOracle } from './oracle.js';
 import { startEventReceiver, type EventReceiver } from './event-receiver.js';
 import { hitsToPoll } from '../pipeline/round-poll.js';
-import { roundRuns } from './round-schedule.js';
+import { EVERY_ROUND_UP_TO, roundRuns } from './round-schedule.js';
 
 /**
  * `qrelay simulate`'s run (the imperative shell): a private marketplace (the real
@@ -107,13 +107,24 @@ export interface SimulationRun {
 }
 
 /**
- * Simulated seconds between two collection rounds at most. The service runs a round every
- * minute (its job) and `qrelay review --until-complete` every 30 s, so workers stopped by
- * the worker-level decisions are stopped within minutes of their work; 10 simulated minutes
- * keeps the forecast close to that while bounding its wall time (a round also runs as soon
- * as all open work is done).
+ * Simulated seconds between two collection rounds at most. The service (`qrelay serve`)
+ * runs a round as soon as an MTurk notification names a HIT (the `pipeline.reconcile` job,
+ * src/jobs/pipeline.ts), besides its round every minute. The simulation receives the same
+ * notifications (event-receiver.ts), so with worker-level decisions a batch of up to
+ * EVERY_ROUND_UP_TO planned assignments runs a round after each submission, NOTIFIED_ROUND_MS
+ * later (decision 0009): a worker who turns careless is stopped when the service would stop
+ * them, before their next HIT if the evidence suffices. The rounds of larger batches follow
+ * round-schedule.ts. Otherwise a round runs at least this often, and as soon as all open work
+ * is done.
  */
 export const ROUND_SECONDS = 600;
+
+/**
+ * Simulated milliseconds from a submission to the round its notification queues: the job
+ * scheduler looks for due jobs every 5 seconds (`processEvery`, src/jobs/agenda.ts).
+ * Submissions in between are reviewed by the same round.
+ */
+export const NOTIFIED_ROUND_MS = 5_000;
 
 /**
  * Without worker-level decisions (the DREAM protocol's per-assignment review, where the
@@ -336,12 +347,17 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     const planned = published.hits * (settings?.voteTarget ?? 0);
     let lastRoundMs = startMs;
     let submittedByLastRound = 0;
+    // the service's round on each submission's notification (ROUND_SECONDS); large batches: round-schedule.ts
+    const notified = decisions && req.roundSeconds === undefined && planned <= EVERY_ROUND_UP_TO;
+    let saidComplete = -1;
     for (;;) {
       env.checkpoint?.();
       const t0 = performance.now();
-      // the crowd works until every open slot is taken and submitted (or a round is due), then the requester's round
+      // the crowd works until every open slot is taken and submitted (or a round is due, or
+      // notified: someone submitted, and the notified round is NOTIFIED_ROUND_MS later), then the requester's round
       const due = clock.nowMs() + roundMs;
-      const t = await sim.runUntil(due, { untilQuiet: true });
+      let t = await sim.runUntil(due, { untilQuiet: true, untilSubmitted: notified });
+      if (notified && t < due && !sim.quiet()) t = await sim.runUntil(Math.min(due, t + NOTIFIED_ROUND_MS), { untilQuiet: true });
       // settle the HITs, then deliver every notification due (each tick delivers some)
       while ((await running.loops.tick()).delivered > 0);
       // a large batch's round runs when the evidence changed by a fraction of the batch (round-schedule.ts)
@@ -365,9 +381,12 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       crowdMs += t1 - t0;
       roundsMs += performance.now() - t1;
       env.onRound?.(round.aggregation.summary.itemsComplete, round.aggregation.summary.items, (t - startMs) / 1000);
-      say(
-        `work       ${round.aggregation.summary.itemsComplete}/${round.aggregation.summary.items} items with their votes after ${(Math.round((t - startMs) / 360_000) / 10).toFixed(1)} simulated hours`,
-      );
+      // a round per submission: a line when the items with their votes changed
+      if (!notified || round.aggregation.summary.itemsComplete !== saidComplete || round.followUp.complete)
+        say(
+          `work       ${round.aggregation.summary.itemsComplete}/${round.aggregation.summary.items} items with their votes after ${(Math.round((t - startMs) / 360_000) / 10).toFixed(1)} simulated hours`,
+        );
+      saidComplete = round.aggregation.summary.itemsComplete;
       if (round.followUp.complete) break;
       if (t >= limitMs) {
         const p = sim.progress();
@@ -375,7 +394,8 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
           `the simulated crowd did not finish batch ${req.name} in ${req.maxDays ?? 60} simulated days (${round.aggregation.summary.itemsComplete}/${round.aggregation.summary.items} items with their votes, ${p.assignments.submitted} assignments submitted): the population may be too small or unqualified for the preset; see its size, arrivalsPerHour and profile`,
         );
       }
-      // the round's requests happened at time t; the crowd resumes a minute later
+      // the round's requests happened at time t; the crowd resumes a minute later (notified: at once, the next submission is the next round's)
+      if (notified) continue;
       const t2 = performance.now();
       await sim.runUntil(t + 60_000);
       crowdMs += performance.now() - t2;

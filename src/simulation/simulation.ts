@@ -372,10 +372,11 @@ export class Simulation {
   /**
    * Handles every event up to `simMs` as fast as it can, then sets the clock to `simMs`
    * (stepped runs only). With `untilQuiet`, stops early, at the time of the event after
-   * which no HIT has work left to take or in progress (the requester's turn); answers the
-   * simulated time it stopped at.
+   * which no HIT has work left to take or in progress (the requester's turn); with
+   * `untilSubmitted`, right after the first submission (the event a notified service's round
+   * answers); answers the simulated time it stopped at.
    */
-  async runUntil(simMs: number, opts: { untilQuiet?: boolean } = {}): Promise<number> {
+  async runUntil(simMs: number, opts: { untilQuiet?: boolean; untilSubmitted?: boolean } = {}): Promise<number> {
     if (this.state !== 'paused') throw new SimulationError(409, 'runUntil needs a stepped run (startStepped)');
     const started = performance.now();
     try {
@@ -383,6 +384,7 @@ export class Simulation {
         const type = this.agenda.peek()!.event.type;
         await this.step();
         if (opts.untilQuiet && (type === 'submit' || type === 'return') && this.quiet()) return this.mp.clock.nowMs();
+        if (opts.untilSubmitted && type === 'submit') return this.mp.clock.nowMs();
       }
       this.mp.clock.advanceTo(simMs);
       return this.mp.clock.nowMs();
