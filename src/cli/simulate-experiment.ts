@@ -66,7 +66,6 @@ export function experimentReplicate(source: string, seed: string, copy: Simulate
     // as status and report compare a published experiment's arms (the same seed gives the same intervals)
     experiment: batchExperiment(
       copy.aggregate.scored,
-      copy.aggregate.used,
       new Map(arms.map((a) => [a.workerId, a.arm])),
       copy.experiment.seed,
     ),

@@ -64,7 +64,7 @@ export interface ArmObservations {
   arm: ArmName;
   /** Attention/gold checks answered. */
   checks: { workerId: string; expected: boolean; answer: boolean }[];
-  /** Counted votes on real items. */
+  /** Answers to real items, counted or not: each worker's first answer per item. */
   votes: { itemId: string; workerId: string; answer: boolean }[];
   /** Per assignment: items on the page, work time. */
   seconds: { workerId: string; items: number; seconds: number }[];

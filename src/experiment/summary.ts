@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Vote } from '../aggregate/votes.js';
-import type { Judgment } from '../domain/cases.js';
 import type { ScoredAssignment } from '../quality/index.js';
 import { compareArms, type ArmName, type ExperimentSummary } from './compare.js';
 import { armObservations } from './observations.js';
@@ -10,18 +8,18 @@ export const experimentSeed = (batchSeed: string): number =>
   createHash('sha256').update(`debate-experiment\u0000${batchSeed}`, 'utf8').digest().readUInt32LE(0);
 
 /**
- * The debate experiment of a batch (pure): its scored assignments and counted votes split
- * by the recorded arms, compared (compare.ts). `qrelay status` and `qrelay report` give it
- * from the same inputs, so they agree; a worker with no recorded arm is left out.
+ * The debate experiment of a batch (pure): its scored assignments (every answer, counted or
+ * not: observations.ts says why) split by the recorded arms, compared (compare.ts).
+ * `qrelay status` and `qrelay report` give it from the same inputs, so they agree; a
+ * worker with no recorded arm is left out.
  */
 export function batchExperiment(
   scored: readonly ScoredAssignment[],
-  used: readonly Vote<Judgment>[],
   arms: ReadonlyMap<string, ArmName>,
   batchSeed: string,
 ): ExperimentSummary {
   return compareArms(
-    armObservations(scored, used, (w) => arms.get(w)),
+    armObservations(scored, (w) => arms.get(w)),
     { seed: experimentSeed(batchSeed) },
   );
 }

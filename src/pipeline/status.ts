@@ -190,7 +190,7 @@ export function summarizeBatch(
     },
     ...(settings?.experiment === 'debate' &&
       labels &&
-      arms && { experiment: batchExperiment(labels.aggregate.scored, labels.aggregate.used, arms, settings.seed) }),
+      arms && { experiment: batchExperiment(labels.aggregate.scored, arms, settings.seed) }),
   };
 }
 

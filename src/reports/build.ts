@@ -48,7 +48,7 @@ export function buildReport(input: ReportInput, options: ReportOptions = {}): Re
     itemRows: rows,
     manualDecisions: manualDecisions(facts.input.manualLabels, rows),
     ...(options.experiment && {
-      experiment: batchExperiment(facts.scored, human.used, options.experiment.arms, options.experiment.seed),
+      experiment: batchExperiment(facts.scored, options.experiment.arms, options.experiment.seed),
     }),
   };
 }
