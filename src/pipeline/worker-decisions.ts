@@ -11,9 +11,11 @@ import {
   driftPolicy,
   liftedStops,
   recounts,
+  withinSpread,
   type BatchVerdicts,
   type Drift,
   type DriftPolicy,
+  type DriftSegment,
   type Reference,
   type ScoredAssignment,
   type WorkerStanding,
@@ -22,7 +24,7 @@ import {
 import { BLOCKED_QUALIFICATION, blockedQualifications, ensureBlockedQualification } from './blocked-qualification.js';
 import { bulkWriteSliced } from './bulk.js';
 import type { PipelineContext } from './context.js';
-import { llmAssistedVerdictsOf } from './llm-flags.js';
+import { roundLlmVerdicts } from './round-llm-verdicts.js';
 import { recentByScores } from './derived-records.js';
 import { scoreStored } from './votes.js';
 
@@ -287,13 +289,21 @@ function driftsOf(
     else byWorker.set(a.workerId, [a]);
   }
   const time = (a: AssignmentDoc) => (a.submittedAt ? new Date(a.submittedAt).getTime() : 0);
-  const drifts = new Map<string, Drift>();
-  for (const [workerId, mine] of byWorker) {
+  const sequences = [...byWorker].map(([workerId, mine]): [string, DriftSegment[]] => {
     mine.sort((x, y) => time(x) - time(y) || (x._id < y._id ? -1 : 1));
-    const drift = detectDrift(
-      mine.map((a) => ({ assignmentId: a._id, outcomes: outcomes.get(a._id) ?? [], speed: speeds.get(a._id) })),
-      policy,
-    );
+    return [workerId, mine.map((a) => ({ assignmentId: a._id, outcomes: outcomes.get(a._id) ?? [], speed: speeds.get(a._id) }))];
+  });
+  // one person's HITs spread around their own pace as this batch's people do (drift.ts withinSpread)
+  const measured = {
+    ...policy,
+    withinSigma: withinSpread(
+      sequences.map(([, segments]) => segments),
+      policy.withinSigma,
+    ),
+  };
+  const drifts = new Map<string, Drift>();
+  for (const [workerId, segments] of sequences) {
+    const drift = detectDrift(segments, measured);
     if (drift.drifted) drifts.set(workerId, drift);
   }
   return drifts;
@@ -334,7 +344,7 @@ export async function decideWorkers(
   // LLM-assisted answers are one model's, not people's independent judgments: a flagged
   // worker is no reference for the others (a bloc of them would outvote careful people),
   // whatever the preset does with the flag; with `llmAssisted: block` they are also stopped
-  const llm = await llmAssistedVerdictsOf(ctx, data);
+  const llm = await roundLlmVerdicts(ctx, doc, data);
   const flagged = new Set([...llm].filter(([, v]) => v.flagged).map(([w]) => w));
   const blocksLlm = llmAssistedAction(settings.preset) === 'block';
   // the batch's verdicts under its own fitted working model (quality/batch-verdicts.ts)

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ScoredAssignment } from './counted-votes.js';
-import { assignmentSpeeds, detectDrift, driftPolicy, type DriftSegment } from './drift.js';
+import {
+  assignmentSpeeds,
+  detectDrift,
+  driftPolicy,
+  MIN_SPREAD_PAIRS,
+  MIN_WITHIN_SIGMA,
+  withinSpread,
+  type DriftSegment,
+} from './drift.js';
 import { DEFAULT_VERDICT_POLICY } from './worker-verdict.js';
 
 /** The batch's careful workers agree 90% of the time (the fitted prior's shape: mean 0.9, κ 30, cut at 0.7). */
@@ -14,8 +22,8 @@ const withWrong = (id: string, wrong: number, speed?: number): DriftSegment => (
 });
 
 describe('detectDrift', () => {
-  it('states the policy: the batch prior before, a rate up to its cut after, 5% hazard, 95%', () => {
-    expect(policy).toMatchObject({ after: 0.7, hazard: 0.05, confidence: 0.95, withinSigma: 0.35, carelessSigma: 1 });
+  it('states the policy: the batch prior before, a rate up to its cut after, 5% hazard, 95%, one HIT in 100 off pace', () => {
+    expect(policy).toMatchObject({ after: 0.7, hazard: 0.05, confidence: 0.95, withinSigma: 0.35, offPace: 0.01, carelessSigma: 1 });
   });
 
   it('leaves a careful worker alone, also one right on 80% of the items over a long batch', () => {
@@ -71,6 +79,47 @@ describe('detectDrift', () => {
     expect(detectDrift(segments, hard).drifted).toBe(false);
   });
 
+  describe('where the batch measured one person’s HITs to spread by 0.2 (withinSpread)', () => {
+    const measured = { ...policy, withinSigma: 0.2 };
+    const careful = Array.from({ length: 4 }, (_, k) => withWrong(`a${k}`, 1, 1));
+    /** A HIT submitted this moment: its check alone can be compared yet (nobody else answered its items). */
+    const checkOnly = (id: string, right: boolean, speed: number): DriftSegment => ({ assignmentId: id, outcomes: [right], speed });
+
+    it('stops a worker on the first HIT they click through at a third of their pace when its check fails', () => {
+      const drift = detectDrift([...careful, checkOnly('c1', false, 0.3)], measured);
+      expect(drift).toMatchObject({ drifted: true, after: ['c1'] });
+      // the same HIT with its check passed: not yet (a careful worker's odd HIT is timed anywhere)
+      expect(detectDrift([...careful, checkOnly('c1', true, 0.3)], measured).drifted).toBe(false);
+      // at the old spread, a failed check and the pace do not suffice either
+      expect(detectDrift([...careful, checkOnly('c1', false, 0.3)], policy).drifted).toBe(false);
+    });
+
+    it('stops them on the second such HIT whatever their checks, the work from the first on', () => {
+      const drift = detectDrift([...careful, checkOnly('c1', true, 0.3), checkOnly('c2', true, 0.3)], measured);
+      expect(drift).toMatchObject({ drifted: true, after: ['c1', 'c2'] });
+      expect(drift.probabilityChanged).toBeGreaterThan(0.99);
+    });
+
+    it('does not stop a careful worker for one HIT at a third of their pace whose answers follow the items', () => {
+      expect(detectDrift([...careful, withWrong('c1', 1, 0.33)], measured).drifted).toBe(false);
+      // nor one who reads faster as the batch goes on, nor a HIT at half their pace
+      expect(
+        detectDrift(
+          Array.from({ length: 5 }, (_, k) => withWrong(`a${k}`, 1, 1 - 0.1 * k)),
+          measured,
+        ).drifted,
+      ).toBe(false);
+      expect(detectDrift([...careful, withWrong('c1', 1, 0.5)], measured).drifted).toBe(false);
+    });
+
+    it('leaves honest workers right on 80% of a long batch alone, their pace spread as measured', () => {
+      // log speeds ±0.2 around their own pace, two of ten answers wrong, a missed check now and then
+      const spread = [0, 0.2, -0.2, 0.1, -0.1, 0.25, -0.25, 0.05, -0.15, 0.15, 0, -0.05];
+      const honest = spread.map((x, k) => withWrong(`a${k}`, k % 4 === 1 ? 3 : 2, 0.8 * Math.exp(x)));
+      for (let n = 2; n <= honest.length; n++) expect(detectDrift(honest.slice(0, n), measured).drifted).toBe(false);
+    });
+  });
+
   it('says nothing on fewer than two assignments', () => {
     expect(detectDrift([], policy)).toMatchObject({ drifted: false, probabilityChanged: 0 });
     expect(detectDrift([withWrong('a0', 10, 0.1)], policy)).toMatchObject({ drifted: false, probabilityChanged: 0 });
@@ -98,5 +147,37 @@ describe('assignmentSpeeds', () => {
     expect(assignmentSpeeds([scored('w1', 'x1', [10]), scored('w2', 'y1', [20])]).size).toBe(0);
     const speeds = assignmentSpeeds([scored('w1', 'x1', [10]), scored('w2', 'y1', [20]), scored('w3', 'z1', [30]), scored('w3', 'z2', [])]);
     expect(speeds.has('z2')).toBe(false);
+  });
+});
+
+describe('withinSpread', () => {
+  const timed = (speeds: readonly number[]): DriftSegment[] => speeds.map((speed, k) => ({ assignmentId: `a${k}`, outcomes: [], speed }));
+
+  it('reads σ from the median difference between consecutive HITs of each worker (|d| has median 0.6745 √2 σ)', () => {
+    // every consecutive difference 0.2 on the log scale: σ = 0.2 / (0.6745 √2)
+    const alternating = (k: number) => timed(Array.from({ length: 5 }, (_, j) => (j % 2 === 0 ? 1 : Math.exp(0.2)) * (1 + k / 10)));
+    const sigma = withinSpread([alternating(0), alternating(1), alternating(2)], 0.35);
+    expect(sigma).toBeCloseTo(0.2 / (0.6745 * Math.SQRT2), 6);
+  });
+
+  it('is not widened by the one jump of a worker who turned careless, nor by untimed HITs', () => {
+    const steady = (k: number) => timed(Array.from({ length: 5 }, (_, j) => (j % 2 === 0 ? 1 : Math.exp(0.2)) * (1 + k / 10)));
+    const careless = [...timed([1, Math.exp(0.2), 1]), ...timed([0.3, 0.3 * Math.exp(0.2), 0.3])];
+    const untimed: DriftSegment[] = [{ assignmentId: 'u', outcomes: [true] }];
+    const sigma = withinSpread([steady(0), steady(1), steady(2), [...careless, ...untimed]], 0.35);
+    expect(sigma).toBeCloseTo(0.2 / (0.6745 * Math.SQRT2), 6);
+  });
+
+  it('keeps the policy’s spread with too few differences or fewer than three timed workers', () => {
+    const pairs = (n: number) => timed(Array.from({ length: n + 1 }, (_, j) => (j % 2 === 0 ? 1 : 1.5)));
+    expect(withinSpread([pairs(MIN_SPREAD_PAIRS - 2), pairs(1)], 0.35)).toBe(0.35);
+    expect(withinSpread([pairs(4), pairs(4), pairs(MIN_SPREAD_PAIRS - 9)], 0.35)).toBe(0.35);
+    expect(withinSpread([pairs(4), pairs(4), pairs(MIN_SPREAD_PAIRS - 8)], 0.35)).toBeCloseTo(Math.log(1.5) / (0.6745 * Math.SQRT2), 6);
+    expect(withinSpread([], 0.35)).toBe(0.35);
+  });
+
+  it('never says less than MIN_WITHIN_SIGMA (workers timed alike HIT after HIT)', () => {
+    const same = timed(Array.from({ length: 6 }, () => 0.8));
+    expect(withinSpread([same, same, same], 0.35)).toBe(MIN_WITHIN_SIGMA);
   });
 });

@@ -39,8 +39,14 @@ export interface DriftPolicy {
    * [min, max], uniformly on the log scale).
    */
   readonly speed: SpeedModel;
-  /** Spread of one worker's assignments around their own pace (log scale). */
+  /** Spread of one worker's assignments around their own pace (log scale); measured on the batch by `withinSpread`. */
   readonly withinSigma: number;
+  /**
+   * Share of a careful worker's assignments timed anywhere in the speed model's range rather
+   * than around their pace (a page whose timer went wrong, one HIT read first and answered
+   * after): no one assignment's time outweighs answers that follow the items.
+   */
+  readonly offPace: number;
   /** Spread of a careless worker's new pace around the typical time (log scale): anything from far faster to slower. */
   readonly carelessSigma: number;
 }
@@ -50,13 +56,13 @@ export interface DriftPolicy {
  * fitted prior of quality/worker-mixture.ts: mean μ, cut halfway between a coin and μ). A careful
  * worker turns careless after a given assignment with probability 5% (one worker in four over a
  * batch of six assignments each: more than the crowds measured, so the prior does not hold the
- * test back); stopped at 99%, the verdict's own confidence: a careless worker is stopped an
- * assignment later rather than a careful one wrongly. One careful worker's HITs spread by 0.35
- * on the log scale around their own pace (±40%: the median of ten items' times varies far less
- * between one person's HITs, hard items and fatigue take the rest).
+ * test back); stopped at 95%. One careful worker's HITs spread by 0.35 on the log scale around
+ * their own pace (±40%: the median of ten items' times varies far less between one person's
+ * HITs, hard items and fatigue take the rest) until the batch measures it (`withinSpread`),
+ * and one of their HITs in a hundred is timed off their pace.
  */
 export function driftPolicy(before: BetaPrior, speed: SpeedModel): DriftPolicy {
-  return { before, after: before.min, hazard: 0.05, confidence: 0.95, speed, withinSigma: 0.35, carelessSigma: 1 };
+  return { before, after: before.min, hazard: 0.05, confidence: 0.95, speed, withinSigma: 0.35, offPace: 0.01, carelessSigma: 1 };
 }
 
 /** One assignment's answers, right or wrong, in the order the worker submitted their assignments. */
@@ -98,26 +104,49 @@ function logSumExp(values: readonly number[]): number {
   return max + Math.log(values.reduce((s, v) => s + Math.exp(v - max), 0));
 }
 
+/** Points of the integration over a stretch's pace (log scale, PACE_LO to PACE_HI: far beyond the clamped speeds). */
+const PACE_GRID = 241;
+const PACE_LO = -5;
+const PACE_HI = 3;
+
 /**
- * log density of the log speeds of a stretch of a worker's assignments: the worker's pace on
- * that stretch m is normal around the batch's typical time (sd `between`), each assignment's log
- * speed normal around m (sd `within`); m integrated out. A careful stretch and a careless one
- * each have their own pace: a worker who stops reading usually clicks faster from then on, and
- * one who keeps their pace pays only the one extra pace's Occam factor.
+ * The log speeds of a worker's stretches of assignments under one model of the stretch: its
+ * pace m is normal around the batch's typical time (sd `between`), each assignment's log speed
+ * normal around m (sd `within`) or, with probability `offPace`, anywhere in the speed model's
+ * range (uniform on the log scale). `stretch(from, to)` answers log p(speeds of assignments
+ * from..to−1) with m integrated out on a grid; untimed assignments add nothing. A careful
+ * stretch and a careless one each have their own pace: a worker who stops reading usually
+ * clicks faster from then on, and one who keeps their pace pays only the one extra pace's
+ * Occam factor.
  */
-function logPacedSpeeds(xs: readonly number[], between: number, within: number): number {
-  const n = xs.length;
-  if (n === 0) return 0;
-  const mean = xs.reduce((a, x) => a + x, 0) / n;
-  const squares = xs.reduce((a, x) => a + (x - mean) ** 2, 0);
-  const pooled = within * within + n * between * between;
-  return (
-    -(n / 2) * Math.log(2 * Math.PI) -
-    (n - 1) * Math.log(within) -
-    0.5 * Math.log(pooled) -
-    squares / (2 * within * within) -
-    (n * mean * mean) / (2 * pooled)
-  );
+function pacedSpeeds(
+  xs: readonly (number | null)[],
+  between: number,
+  within: number,
+  offPace: number,
+  range: number,
+): (from: number, to: number) => number {
+  const paces = Array.from({ length: PACE_GRID }, (_, g) => PACE_LO + ((PACE_HI - PACE_LO) * g) / (PACE_GRID - 1));
+  const prior = paces.map((m) => -(m * m) / (2 * between * between));
+  const priorNorm = logSumExp(prior);
+  const uniform = offPace / range;
+  const scale = (1 - offPace) / (within * Math.sqrt(2 * Math.PI));
+  // cumulative[g][j]: log p(speeds of assignments 0..j−1 | pace g)
+  const cumulative = paces.map((m) => {
+    const out = [0];
+    let sum = 0;
+    for (const x of xs) {
+      if (x !== null) {
+        const z = (x - m) / within;
+        const normal = Math.log(scale) - 0.5 * z * z;
+        // log(normal density + uniform), without underflow far from the pace
+        sum += uniform > 0 ? Math.max(normal, Math.log(uniform)) + Math.log1p(Math.exp(-Math.abs(normal - Math.log(uniform)))) : normal;
+      }
+      out.push(sum);
+    }
+    return out;
+  });
+  return (from, to) => logSumExp(paces.map((_, g) => prior[g]! + cumulative[g]![to]! - cumulative[g]![from]!)) - priorNorm;
 }
 
 const pct = (x: number) => (x >= 0.99995 ? '> 99.99%' : `${(100 * x).toFixed(x > 0.999 ? 2 : 1)}%`);
@@ -136,6 +165,9 @@ export function detectDrift(segments: readonly DriftSegment[], policy: DriftPoli
   const wrong = segments.map((s, j) => s.outcomes.length - right[j]!);
   const { before, after, hazard, speed } = policy;
   const logSpeeds = segments.map((x) => (x.speed === undefined ? null : Math.log(Math.min(speed.max, Math.max(speed.min, x.speed)))));
+  const range = Math.log(speed.max / speed.min);
+  const carefulSpeeds = pacedSpeeds(logSpeeds, speed.sigma, policy.withinSigma, policy.offPace, range);
+  const carelessSpeeds = pacedSpeeds(logSpeeds, policy.carelessSigma, policy.withinSigma, 0, range);
   const careful = (s: number, f: number) => logMarginal(s, f, before.min, 1, before.alpha, before.beta);
   const careless = (s: number, f: number) => logMarginal(s, f, 0, after, 1, 1);
   const totalRight = right.reduce((a, b) => a + b, 0);
@@ -148,9 +180,7 @@ export function detectDrift(segments: readonly DriftSegment[], policy: DriftPoli
   for (let k = 1; k <= n; k++) {
     s += right[k - 1]!;
     f += wrong[k - 1]!;
-    const timed = (from: number, to: number) => logSpeeds.slice(from, to).filter((x): x is number => x !== null);
-    const speeds =
-      logPacedSpeeds(timed(0, k), speed.sigma, policy.withinSigma) + logPacedSpeeds(timed(k, n), policy.carelessSigma, policy.withinSigma);
+    const speeds = carefulSpeeds(0, k) + carelessSpeeds(k, n);
     const prior = k < n ? Math.log(hazard) + (k - 1) * Math.log1p(-hazard) : (n - 1) * Math.log1p(-hazard);
     const answers = k < n ? careful(s, f) + careless(totalRight - s, totalWrong - f) : careful(s, f);
     logPosterior.push(prior + answers + speeds);
@@ -180,6 +210,37 @@ export function detectDrift(segments: readonly DriftSegment[], policy: DriftPoli
       `since then ${ok} of ${answers} answers right (careful workers: about ${(before.alpha / (before.alpha + before.beta)).toFixed(2)})` +
       (speeds.length === 0 ? '' : `, ${(speeds.reduce((a, b) => a + b, 0) / speeds.length).toFixed(2)}× the typical time per item`),
   };
+}
+
+/** Fewest differences between one worker's consecutive timed assignments for `withinSpread` to measure the batch. */
+export const MIN_SPREAD_PAIRS = 12;
+
+/** `withinSpread` never says less: one person's HITs differ in their items, whatever the timer says. */
+export const MIN_WITHIN_SIGMA = 0.1;
+
+/**
+ * How far one worker's assignments spread around their own pace on the log scale, measured
+ * on the batch (for `DriftPolicy.withinSigma`): each worker's timed assignments in the order
+ * they were submitted, and the differences between consecutive ones' log speeds, which
+ * spread by √2 σ around nought (a worker's slow drift of pace, learning, cancels out). σ is
+ * read from their median absolute value (|d| has median 0.6745 √2 σ for a normal d), so the
+ * one jump of a worker who turned careless, or a few odd HITs, do not widen it. Fewer than
+ * MIN_SPREAD_PAIRS differences, or fewer than three workers with one: `fallback` (the
+ * policy's stated spread). Never under MIN_WITHIN_SIGMA. A batch whose people keep their own
+ * pace closely lets a sudden change of pace count for more, and one whose people do not, for
+ * less, instead of one spread assumed for every crowd.
+ */
+export function withinSpread(sequences: readonly (readonly DriftSegment[])[], fallback: number): number {
+  const differences: number[] = [];
+  let workers = 0;
+  for (const segments of sequences) {
+    const logs = segments.flatMap((x) => (x.speed !== undefined && x.speed > 0 ? [Math.log(x.speed)] : []));
+    if (logs.length < 2) continue;
+    workers++;
+    for (let j = 1; j < logs.length; j++) differences.push(Math.abs(logs[j]! - logs[j - 1]!));
+  }
+  if (differences.length < MIN_SPREAD_PAIRS || workers < 3) return fallback;
+  return Math.max(MIN_WITHIN_SIGMA, (median(differences) as number) / (0.6745 * Math.SQRT2));
 }
 
 /**

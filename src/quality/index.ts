@@ -46,7 +46,7 @@ export { DEFAULT_MIXTURE_FIT, fitVerdictPolicy, type MixtureFit, type MixtureFit
 export { batchVerdicts, type BatchVerdicts } from './batch-verdicts.js';
 export { decideWithStanding, type WorkerStanding } from './worker-review.js';
 export { liftedStops, recounts, type RevisitedAssignment } from './revisit.js';
-export { assignmentSpeeds, detectDrift, driftPolicy, type Drift, type DriftPolicy } from './drift.js';
+export { assignmentSpeeds, detectDrift, driftPolicy, withinSpread, type Drift, type DriftPolicy, type DriftSegment } from './drift.js';
 export {
   binomialUpperTail,
   DEFAULT_LLM_POLICY,
