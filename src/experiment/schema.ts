@@ -15,7 +15,7 @@ const arm = z.object({
   workers: z.number().int(),
   items: z.number().int(),
   balancedAccuracy: estimate.describe('balanced accuracy on the attention checks'),
-  kappa: estimate.describe("Fleiss' κ over the arm's counted votes"),
+  kappa: estimate.describe("Fleiss' κ over every answer of the arm's workers to the real items, counted or not"),
   secondsPerItem: estimate,
 });
 
