@@ -25,6 +25,7 @@ import { runBot, type BotRecord } from './crowd-external/bot.js';
 import { batchOracle, DEFAULT_MIX, drawCrowd } from './crowd-external/crowd.js';
 import { computeFigures, type AuditView, type Figures, type LedgerView, type WorkerRowView } from './crowd-external/figures.js';
 import { importSampleBatch, isolatedQrelay, runQrelay, writeSampleCases } from './support/qrelay-process.js';
+import { reportRows } from './support/table.js';
 
 const seeds = Number(process.argv[2] ?? '2');
 const cases = Number(process.argv[3] ?? '270');
@@ -211,10 +212,12 @@ function describeBot(b: Figures['perBot'][number]): string {
     .join(' ');
   if (!r) return `  ${b.kind.padEnd(10)} ${b.workerId ?? '?'} ${params}: ${b.submitted} submitted, not in qrelay's workers table`;
   const a = r.assignments;
+  const turned = b.kind === 'careless' ? ` (turned after ${String(b.params.k)}; ${b.submittedBeforeStop} submitted before any stop)` : '';
   const stops = b.stops.map((s) => `${s.action}${s.details?.cause ? `(${s.details.cause})` : ''}: ${s.reason.slice(0, 220)}`).join(' | ');
   return [
-    `  ${b.kind.padEnd(10)} ${b.workerId ?? '?'} ${params}: ${a.submitted} submitted, ${a.counted} counted, ${a.discarded} discarded, ${a.rejected} rejected;`,
-    `checks ${JSON.stringify(r.checks).slice(0, 120)}; median ${r.medianSecondsPerItem ?? '?'} s/item; flags [${r.flags.join(', ')}];`,
+    `  ${b.kind.padEnd(10)} ${b.workerId ?? '?'} ${params}: ${a.submitted} submitted${turned}, ${a.counted} counted, ${a.discarded} discarded, ${a.rejected} rejected;`,
+    `checks ${r.checks.passed}/${r.checks.total}${r.checks.byPolarity ? ` (yes ${r.checks.byPolarity.yes.passed}/${r.checks.byPolarity.yes.total}, no ${r.checks.byPolarity.no.passed}/${r.checks.byPolarity.no.total})` : ''};`,
+    `agreement ${r.agreement ? `${r.agreement.agreed}/${r.agreement.compared}` : '?'}; median ${r.medianSecondsPerItem ?? '?'} s/item; flags [${r.flags.join(', ')}];`,
     `blocked ${String(r.blocked)}${r.blockReason ? ` (${r.blockReason.slice(0, 200)})` : ''}${r.llmEvidence ? `; llm evidence: ${r.llmEvidence.join(' / ').slice(0, 300)}` : ''}${stops ? `; audit: ${stops}` : ''}`,
   ].join(' ');
 }
@@ -246,6 +249,23 @@ for (let s = firstSeed; s < firstSeed + seeds; s++) {
   process.stdout.write('  every bot, as qrelay saw it:\n');
   for (const b of r.figures.perBot.filter((x) => x.submitted > 0)) process.stdout.write(`${describeBot(b)}\n`);
 }
+const mean = (xs: (number | null)[]) => {
+  const v = xs.filter((x): x is number => x !== null);
+  return v.length ? v.reduce((s, x) => s + x, 0) / v.length : null;
+};
+const ba = mean(results.map((r) => r.figures.balancedAccuracy));
+const optimum = mean(results.map((r) => r.figures.optimum));
+if (ba !== null && optimum !== null)
+  reportRows([
+    {
+      figure: `crowd-external balanced accuracy (${results.length} seeds, ${cases} cases)`,
+      ours: 100 * ba,
+      peer: 'Bayes-optimal, same votes',
+      theirs: 100 * optimum,
+      unit: '%',
+      better: 'higher',
+    },
+  ]);
 if (results.length > 1) {
   process.stdout.write('\ncrowd-external: bars met per seed\n');
   const names = results[0]!.figures.bars.map((b) => b.name);

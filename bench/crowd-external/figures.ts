@@ -13,7 +13,8 @@ import type { BotRecord } from './bot.js';
 export interface WorkerRowView {
   workerId: string;
   assignments: { submitted: number; approved: number; discarded: number; rejected: number; counted: number };
-  checks: { passed?: number; total?: number };
+  checks: { passed: number; total: number; byPolarity?: Record<Judgment, { passed: number; total: number }> };
+  agreement?: { compared: number; agreed: number };
   flags: readonly string[];
   blocked: boolean | null;
   blockReason: string | null;
@@ -72,6 +73,8 @@ export interface Figures {
     row: WorkerRowView | undefined;
     stoppedEver: boolean;
     stops: AuditView[];
+    /** Assignments the bot submitted before its first stop (all of them when never stopped). */
+    submittedBeforeStop: number;
   }[];
 }
 
@@ -103,7 +106,10 @@ export function computeFigures(input: FiguresInput): Figures {
   const rows = new Map(input.workers.map((w) => [w.workerId, w]));
   const perBot = input.bots.map((b) => {
     const stops = input.audit.filter((a) => a.subject === b.workerId && (a.action === 'soft-block' || a.action === 'unblock'));
+    const firstStop = stops.find((a) => a.action === 'soft-block');
+    const stopAt = firstStop ? Date.parse(firstStop.at) : Infinity;
     return {
+      submittedBeforeStop: b.submissions.filter((s) => s.at < stopAt).length,
       name: b.name,
       workerId: b.workerId,
       kind: b.kind as BotKind,
@@ -118,6 +124,7 @@ export function computeFigures(input: FiguresInput): Figures {
   const diligent = of((k) => k === 'diligent');
   const dilSubmitted = diligent.reduce((s, b) => s + (b.row?.assignments.submitted ?? 0), 0);
   const dilDiscarded = diligent.reduce((s, b) => s + (b.row ? b.row.assignments.discarded + b.row.assignments.rejected : 0), 0);
+  const dilStoppedAtEnd = diligent.filter((b) => stopped(b.row)).length;
   const dilStopped = diligent.filter((b) => stopped(b.row) || b.stoppedEver).length;
   const bad = of((k) => BAD.has(k), 2);
   const badStopped = bad.filter((b) => stopped(b.row)).length;
@@ -128,6 +135,10 @@ export function computeFigures(input: FiguresInput): Figures {
   const llmFound = llm.filter((b) => llmFlagged(b.row)).length;
   const flaggedAll = perBot.filter((b) => llmFlagged(b.row));
   const flaggedLlm = flaggedAll.filter((b) => b.kind === 'llm').length;
+  // a stop for LLM-assisted answers at any time, lifted or not (the audit log's soft-block entries)
+  const llmStoppedEver = perBot.filter((b) => b.stops.some((a) => a.action === 'soft-block' && a.details?.cause === 'llm-assisted'));
+  const llmStoppedEverRight = llmStoppedEver.filter((b) => b.kind === 'llm').length;
+  const precisionEver = ratio(llmStoppedEverRight, llmStoppedEver.length);
 
   // the Bayes-optimal yardstick from every submitted vote on the batch's cases
   const votes: BayesVote[] = [];
@@ -163,7 +174,14 @@ export function computeFigures(input: FiguresInput): Figures {
       met: dilShare === null ? null : dilShare <= 0.03,
     },
     {
-      name: 'diligent workers stopped (ever)',
+      name: 'diligent workers stopped at the end',
+      value: dilStoppedAtEnd,
+      shown: `${dilStoppedAtEnd} of ${diligent.length}`,
+      threshold: '0',
+      met: dilStoppedAtEnd === 0,
+    },
+    {
+      name: 'diligent workers stopped (ever, lifted too)',
       value: dilStopped,
       shown: `${dilStopped} of ${diligent.length}`,
       threshold: '0',
@@ -191,11 +209,18 @@ export function computeFigures(input: FiguresInput): Figures {
       met: recall === null ? null : recall >= 0.65,
     },
     {
-      name: 'LLM-assisted precision',
+      name: 'LLM-assisted precision (flags at the end)',
       value: precision,
       shown: `${pct(precision)} (${flaggedLlm} of ${flaggedAll.length} flagged)`,
       threshold: '>= 85%',
       met: precision === null ? null : precision >= 0.85,
+    },
+    {
+      name: 'LLM-assisted precision of stops (ever)',
+      value: precisionEver,
+      shown: `${pct(precisionEver)} (${llmStoppedEverRight} of ${llmStoppedEver.length} stopped as LLM-assisted)`,
+      threshold: '>= 85%',
+      met: precisionEver === null ? null : precisionEver >= 0.85,
     },
     {
       name: 'balanced accuracy - optimum',

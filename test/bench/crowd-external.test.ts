@@ -110,7 +110,7 @@ describe("the bar's figures", () => {
   const row = (workerId: string, over: Partial<FiguresInput['workers'][number]> = {}) => ({
     workerId,
     assignments: { submitted: 2, approved: 2, discarded: 0, rejected: 0, counted: 2 },
-    checks: {},
+    checks: { passed: 1, total: 1 },
     flags: [],
     blocked: false,
     blockReason: null,
@@ -158,7 +158,7 @@ describe("the bar's figures", () => {
       row('Wk1', { flags: ['llm-assisted'] }),
     ],
     audit: [
-      { action: 'soft-block', subject: 'Wd1', reason: 'stopped', at: '2026-01-01T00:00:00Z' },
+      { action: 'soft-block', subject: 'Wd1', reason: 'stopped', at: '2026-01-01T00:00:00Z', details: { cause: 'llm-assisted' } },
       { action: 'unblock', subject: 'Wd1', reason: 'lifted', at: '2026-01-01T00:01:00Z' },
     ],
     labels: new Map([
@@ -184,7 +184,9 @@ describe("the bar's figures", () => {
   it('counts discarded diligent work, diligent workers ever stopped (a lifted stop too), bad and careless workers stopped', () => {
     expect(bar('diligent assignments').value).toBe(1 / 4);
     expect(bar('diligent assignments').met).toBe(false);
-    expect(bar('diligent workers').value).toBe(1);
+    expect(bar('diligent workers stopped at the end').value).toBe(0);
+    expect(bar('diligent workers stopped (ever').value).toBe(1);
+    expect(f.perBot.find((b) => b.name === 'd1')!.submittedBeforeStop).toBe(2);
     expect(bar('bad workers').value).toBe(1);
     expect(bar('careless').shown).toBe('0 of 1');
     expect(bar('careless').met).toBe(false);
@@ -192,7 +194,8 @@ describe("the bar's figures", () => {
 
   it('reads LLM recall over LLM users and precision over every flagged worker', () => {
     expect(bar('LLM-assisted recall').value).toBe(1);
-    expect(bar('LLM-assisted precision').value).toBe(0.5);
+    expect(bar('LLM-assisted precision (flags').value).toBe(0.5);
+    expect(bar('LLM-assisted precision of stops').shown).toBe('0.0% (0 of 1 stopped as LLM-assisted)');
   });
 
   it('compares balanced accuracy with the Bayes-optimal labels of the same votes, counts unlabelled cases and double payments', () => {
