@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Judgment } from '../domain/cases.js';
 import { seededRng } from '../hits/random.js';
-import { DEFAULT_VERDICT_POLICY, verdictLogLikelihoods, workerVerdict, type WorkerEvidence } from './worker-verdict.js';
+import {
+  DEFAULT_VERDICT_POLICY,
+  logNotWorkingAnswers,
+  verdictLogLikelihoods,
+  workerVerdict,
+  type WorkerEvidence,
+} from './worker-verdict.js';
 
 type Kind = 'diligent' | 'spammer' | 'always-yes' | 'always-no';
 const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
@@ -213,6 +219,68 @@ describe('workerVerdict', () => {
       expect(changed).toEqual(
         verdictLogLikelihoods(evidence, { ...DEFAULT_VERDICT_POLICY, agreement: { alpha: 4, beta: 4, min: agreement.min } }),
       );
+    });
+  });
+
+  describe("the not-working model's rate of yes answers", () => {
+    const uniformOnly = { coin: 0, oneButton: 0 };
+    const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
+
+    it('is the uniform prior of θ alone without a coin or one button: ∫ θ^yes (1 − θ)^no dθ', () => {
+      // 3! 2! / 6! = 1/60
+      expect(logNotWorkingAnswers(3, 2, uniformOnly)).toBeCloseTo(Math.log(1 / 60), 12);
+      expect(logNotWorkingAnswers(0, 4, uniformOnly)).toBeCloseTo(Math.log(1 / 5), 12);
+    });
+
+    it('is a probability: over every sequence of n answers it sums to 1, and to 1 with no answers', () => {
+      const rates = DEFAULT_VERDICT_POLICY.notWorkingRates;
+      expect(logNotWorkingAnswers(0, 0, rates)).toBeCloseTo(0, 12);
+      for (const n of [1, 6, 15]) {
+        let total = 0;
+        for (let k = 0; k <= n; k++)
+          total += (factorial(n) / (factorial(k) * factorial(n - k))) * Math.exp(logNotWorkingAnswers(k, n - k, rates));
+        expect(total).toBeCloseTo(1, 10);
+      }
+    });
+
+    it("gives a coin's answers and one button's answers more than the uniform prior alone, and other rates less", () => {
+      const rates = DEFAULT_VERDICT_POLICY.notWorkingRates;
+      // a coin's 28 answers, 13 "yes": 1/3 × 2^-28 + 1/3 × the uniform's
+      const coin = Math.log(rates.coin * 0.5 ** 28 + (1 / 3) * Math.exp(logNotWorkingAnswers(13, 15, uniformOnly)));
+      expect(logNotWorkingAnswers(13, 15, rates)).toBeCloseTo(coin, 12);
+      expect(logNotWorkingAnswers(13, 15, rates)).toBeGreaterThan(logNotWorkingAnswers(13, 15, uniformOnly));
+      expect(logNotWorkingAnswers(12, 0, rates)).toBeGreaterThan(logNotWorkingAnswers(12, 0, uniformOnly));
+      expect(logNotWorkingAnswers(0, 12, rates)).toBeCloseTo(logNotWorkingAnswers(12, 0, rates), 12);
+      // 24 "yes" of 30 is neither a coin nor one button
+      expect(logNotWorkingAnswers(24, 6, rates)).toBeLessThan(logNotWorkingAnswers(24, 6, uniformOnly));
+    });
+
+    it('stops a random clicker of three HITs whom the uniform prior alone kept', () => {
+      // as the mixed cell of bench/quality-matrix.ts met one: 2 of 3 checks passed, 12 of 25 agreeing, 13 "yes" of 28, at 0.63x the typical time
+      const coinLike: WorkerEvidence = {
+        checks: [
+          { expected: 'yes', answer: 'yes' },
+          { expected: 'no', answer: 'no' },
+          { expected: 'no', answer: 'yes' },
+        ],
+        compared: [
+          // 5 of 12 "yes" where the others said yes, 6 of 13 where they said no: 12 agree, 11 "yes"
+          ...Array.from({ length: 12 }, (_, i) => ({ reference: 'yes' as const, answer: i < 5 ? ('yes' as const) : ('no' as const) })),
+          ...Array.from({ length: 13 }, (_, i) => ({ reference: 'no' as const, answer: i < 6 ? ('yes' as const) : ('no' as const) })),
+        ],
+        speed: 0.63,
+        assignments: 3,
+      };
+      const policy = { ...DEFAULT_VERDICT_POLICY, agreement: { alpha: 52.3, beta: 7.7, min: 0.686 }, priorNotWorking: 0.204 };
+      const before = workerVerdict(coinLike, { ...policy, notWorkingRates: uniformOnly });
+      const after = workerVerdict(coinLike, policy);
+      expect(before.stop).toBe(false);
+      expect(after.stop).toBe(true);
+    });
+
+    it('names the field and the fix when the weights are out of range', () => {
+      expect(() => logNotWorkingAnswers(1, 1, { coin: 0.7, oneButton: 0.5 })).toThrow(/notWorkingRates .*sum to 1 at most/);
+      expect(() => logNotWorkingAnswers(1, 1, { coin: -0.1, oneButton: 0.5 })).toThrow(/at least 0/);
     });
   });
 });

@@ -10,9 +10,14 @@ import type { Judgment } from '../domain/cases.js';
  *   with the others' majority with probability a; c and a unknown, with Beta priors centred
  *   where people who read the items are (checks are easy: Beta(18, 2), mean 0.9; the
  *   majority of two or more others is itself noisy: Beta(16, 4), mean 0.8);
- * - *not working*: every answer is "yes" with one unknown rate θ, uniform on [0, 1],
- *   whatever the item says. This covers the spammer (θ ≈ ½), always-yes (θ = 1) and
- *   always-no (θ = 0) alike: their answers carry no information about the items.
+ * - *not working*: every answer is "yes" with one rate θ, whatever the item says: their
+ *   answers carry no information about the items. θ's prior (`notWorkingRates`) names the
+ *   ways of not reading that crowdsourcing studies describe (random and uniform spammers:
+ *   Vuurens, de Vries and Eickhoff 2011): a coin (θ = ½, clicking at random), one button
+ *   (θ = 1 or θ = 0, the always-yes and always-no worker) and, for any other habit, any
+ *   rate (uniform on [0, 1]). A prior that spreads θ uniformly alone asks a coin to pay for
+ *   every rate it might have had, so a random clicker needed many more answers to be told
+ *   from a weak careful reader than the evidence warrants.
  * With a prior share of non-working workers, Bayes gives P(not working | evidence); the
  * worker is stopped when it reaches `confidence` (0.99 by default). A careful worker who
  * misses a check or two keeps a low probability because their other answers follow the
@@ -40,6 +45,8 @@ export interface WorkerVerdictPolicy {
   readonly confidence: number;
   /** Beta prior of the check accuracy of someone who reads the items. */
   readonly checkAccuracy: BetaPrior;
+  /** The not-working model's prior on θ, the rate of "yes" answers (the rest: uniform on [0, 1]). */
+  readonly notWorkingRates: NotWorkingRates;
   /** Beta prior of the agreement with the others' majority of someone who reads the items. */
   readonly agreement: BetaPrior;
   /** How time per item relative to the batch's typical time arises under each model. */
@@ -72,6 +79,15 @@ export interface SpeedModel {
   readonly max: number;
 }
 
+/**
+ * Prior weights of θ = ½ (`coin`) and of θ ∈ {0, 1} (`oneButton`, half each) in the
+ * not-working model; the weight left over spreads θ uniformly on [0, 1]. They sum to 1 at most.
+ */
+export interface NotWorkingRates {
+  readonly coin: number;
+  readonly oneButton: number;
+}
+
 /** A Beta(α, β) prior truncated to [min, 1]: a person reading the items does not do worse than `min`. */
 export interface BetaPrior {
   readonly alpha: number;
@@ -83,6 +99,8 @@ export const DEFAULT_VERDICT_POLICY: WorkerVerdictPolicy = {
   priorNotWorking: 0.2,
   confidence: 0.99,
   checkAccuracy: { alpha: 18, beta: 2, min: 0.75 },
+  // the three ways of not reading, a third each: no study measured their shares
+  notWorkingRates: { coin: 1 / 3, oneButton: 1 / 3 },
   agreement: { alpha: 16, beta: 4, min: 0.7 },
   speed: { sigma: 0.5, outliers: 0.1, min: 0.05, max: 2 },
   minAssignments: 2,
@@ -146,8 +164,28 @@ export function verdictLogLikelihoods(evidence: WorkerEvidence, policy: WorkerVe
     logBetaBinomial(checksPassed, evidence.checks.length - checksPassed, policy.checkAccuracy) +
     logBetaBinomial(agreed, evidence.compared.length - agreed, policy.agreement) +
     (evidence.speed === undefined ? 0 : logSpeedWorking(evidence.speed, policy.speed));
-  const notWorking = logBeta(yes + 1, no + 1) + (evidence.speed === undefined ? 0 : logSpeedNotWorking(policy.speed));
+  const notWorking =
+    logNotWorkingAnswers(yes, no, policy.notWorkingRates) + (evidence.speed === undefined ? 0 : logSpeedNotWorking(policy.speed));
   return { working, notWorking };
+}
+
+/**
+ * log P(`yes` and `no` answers, in a given order | not working): θ = ½ with weight `coin`,
+ * θ = 1 and θ = 0 with `oneButton` / 2 each, θ uniform on [0, 1] with the rest.
+ */
+export function logNotWorkingAnswers(yes: number, no: number, rates: NotWorkingRates): number {
+  const uniform = 1 - rates.coin - rates.oneButton;
+  if (rates.coin < 0 || rates.oneButton < 0 || uniform < -1e-12)
+    throw new Error(
+      `notWorkingRates ${JSON.stringify(rates)}: the weights of a coin and of one button must be at least 0 and sum to 1 at most (quality/worker-verdict.ts)`,
+    );
+  const terms: number[] = [];
+  if (rates.coin > 0) terms.push(Math.log(rates.coin) + (yes + no) * Math.log(0.5));
+  if (rates.oneButton > 0 && no === 0) terms.push(Math.log(rates.oneButton / 2));
+  if (rates.oneButton > 0 && yes === 0) terms.push(Math.log(rates.oneButton / 2));
+  if (uniform > 1e-12) terms.push(Math.log(uniform) + logBeta(yes + 1, no + 1));
+  const top = Math.max(...terms);
+  return top + Math.log(terms.reduce((sum, t) => sum + Math.exp(t - top), 0));
 }
 
 /** P(not working | evidence) under the policy's prior share of non-working workers. */
