@@ -14,7 +14,7 @@
  *   node --import tsx bench/crowd-external.ts [seeds=2] [cases=270] [clock-speed=30] [first-seed=1]
  * QRELAY_BENCH_KEEP=1 keeps each run's data directory (its run.json holds everything read).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevdb } from '../src/db/devdb.js';
@@ -222,11 +222,18 @@ function describeBot(b: Figures['perBot'][number]): string {
   ].join(' ');
 }
 
+/** What qrelay was measured: the commit, and the sources changed in the working tree (others may be editing them). */
+function measuredTree(): string {
+  const git = (args: string[]) => spawnSync('git', args, { cwd: paths.root, encoding: 'utf8' }).stdout.trim();
+  const dirty = git(['status', '--short', '--', 'src', 'packages/marketplace/src']).split('\n').filter(Boolean);
+  return `commit ${git(['rev-parse', '--short', 'HEAD'])}${dirty.length ? `, with uncommitted changes to ${dirty.map((l) => l.slice(3)).join(', ')}` : ''}`;
+}
+
 const results: RunResult[] = [];
 for (let s = firstSeed; s < firstSeed + seeds; s++) {
   const seed = `ext-seed-${s}`;
   process.stdout.write(
-    `\ncrowd-external: seed ${seed}, ${cases} cases, preset ${PRESET}, clock speed ${clockSpeed}, review every ${REVIEW_INTERVAL} s\n`,
+    `\ncrowd-external: seed ${seed}, ${cases} cases, preset ${PRESET}, clock speed ${clockSpeed}, review every ${REVIEW_INTERVAL} s; qrelay at ${measuredTree()}\n`,
   );
   const r = await oneRun(seed);
   results.push(r);
