@@ -1,0 +1,32 @@
+import type { AssignmentDoc, BatchDoc, HitDoc } from '../db/models/index.js';
+import type { LlmAssistedVerdict } from '../quality/llm-assisted.js';
+import { llmRefitDue } from '../quality/llm-refit.js';
+import type { PipelineContext } from './context.js';
+import { llmAssistedVerdictsOf } from './llm-flags.js';
+
+/** A simulated batch's last LLM-assisted fit: the assignments it saw and its verdicts, by database, batch and creation. */
+const lastFits = new Map<string, { assignments: number; verdicts: Map<string, LlmAssistedVerdict> }>();
+
+/** Simulated batches remembered at once (a process simulates one, or a few: --compare-debate, --replicates). */
+const KEPT_FITS = 16;
+
+/**
+ * The batch's LLM-assisted verdicts for a collection round's worker decisions. A simulated
+ * batch (its clock simulated) keeps its last fit's verdicts until its assignments grew enough
+ * (quality/llm-refit.ts, docs/decisions/0011); the service fits in every round, whose cost it
+ * pays once a minute rather than once per simulated round.
+ */
+export async function roundLlmVerdicts(
+  ctx: PipelineContext,
+  doc: Pick<BatchDoc, '_id' | 'createdAt'>,
+  data: { hits: readonly HitDoc[]; assignments: readonly AssignmentDoc[] },
+): Promise<Map<string, LlmAssistedVerdict>> {
+  if (!ctx.simulatedClock) return llmAssistedVerdictsOf(ctx, data);
+  const key = `${ctx.models.batches.db.name}|${doc._id}|${new Date(doc.createdAt).getTime()}`;
+  const last = lastFits.get(key);
+  if (last && !llmRefitDue(data.assignments.length, last.assignments)) return last.verdicts;
+  const verdicts = await llmAssistedVerdictsOf(ctx, data);
+  if (!last && lastFits.size >= KEPT_FITS) lastFits.clear();
+  lastFits.set(key, { assignments: data.assignments.length, verdicts });
+  return verdicts;
+}
