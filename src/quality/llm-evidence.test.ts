@@ -16,13 +16,17 @@ const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
 /**
  * A batch of `items` items, each answered by 5 workers drawn at random: careful workers right
  * with their own accuracy, independently; LLM users answer one LLM's verdict (right with
- * `llmAccuracy` on each item, the same verdict for all of them).
+ * `llmAccuracy` on each item, the same verdict for all of them); `alwaysNo` workers answer "no".
  */
-function batch(seed: string, options: { careful: readonly number[]; llm: number; llmAccuracy: number; items?: number }): Vote[] {
+function batch(
+  seed: string,
+  options: { careful: readonly number[]; llm: number; llmAccuracy: number; items?: number; alwaysNo?: number },
+): Vote[] {
   const rng = seededRng(seed);
   const workers = [
     ...options.careful.map((accuracy, i) => ({ id: `C${i}`, llm: false, accuracy })),
     ...Array.from({ length: options.llm }, (_, i) => ({ id: `L${i}`, llm: true, accuracy: 0 })),
+    ...Array.from({ length: options.alwaysNo ?? 0 }, (_, i) => ({ id: `N${i}`, llm: false, accuracy: -1 })),
   ];
   const votes: Vote[] = [];
   for (let t = 0; t < (options.items ?? 150); t++) {
@@ -31,7 +35,7 @@ function batch(seed: string, options: { careful: readonly number[]; llm: number;
     const pool = [...workers];
     for (let k = 0; k < 5; k++) {
       const w = pool.splice(Math.floor(rng.next() * pool.length), 1)[0]!;
-      const answer = w.llm ? llmVerdict : rng.next() < w.accuracy ? truth : flip(truth);
+      const answer = w.llm ? llmVerdict : w.accuracy < 0 ? 'no' : rng.next() < w.accuracy ? truth : flip(truth);
       votes.push({ worker: w.id, item: `i${t}`, answer });
     }
   }
@@ -153,6 +157,45 @@ describe('sharedErrorFactors', () => {
     // a careful worker whose answers do not share anyone's errors is not flagged on events alone at default confidence
     const careful = sharedErrorFactors(votes, new Map([['C3', 1000]])).factors.get('C3')!;
     expect(careful).toBeLessThanOrEqual(1);
+  });
+
+  it('takes workers who answer "no" to everything for workers who do not read, not for users of one LLM', () => {
+    const votes = batch('one-button', { careful: spread(14, 0.8, 0.95), llm: 0, llmAccuracy: 0, alwaysNo: 3 });
+    // they click fast: the side factor the caller caps reading speed at
+    const fast = new Map(['N0', 'N1', 'N2'].map((w) => [w, DEFAULT_LLM_EVIDENCE_POLICY.maxSpeedFactor]));
+    const fit = sharedErrorFactors(votes, fast);
+    for (const w of ['N0', 'N1', 'N2']) expect(fit.posteriors.get(w)!).toBeLessThan(0.5);
+    // without the class of workers who do not read, their shared "errors" had only an LLM to explain them
+    const without = sharedErrorFactors(votes, fast, { ...DEFAULT_LLM_EVIDENCE_POLICY, priorNotReading: 0 });
+    expect(Math.max(...['N0', 'N1', 'N2'].map((w) => without.posteriors.get(w)!))).toBeGreaterThan(DEFAULT_LLM_EVIDENCE_POLICY.confidence);
+  });
+
+  describe('with LLM users and workers who answer "no" to everything in one batch', () => {
+    const options = { careful: spread(14, 0.8, 0.95), llm: 4, llmAccuracy: 0.8, alwaysNo: 3 };
+    // two LLM users leave page events; the one-button workers click fast
+    const side = new Map([
+      ['L0', 1000],
+      ['L1', 1000],
+      ...['N0', 'N1', 'N2'].map((w) => [w, DEFAULT_LLM_EVIDENCE_POLICY.maxSpeedFactor] as [string, number]),
+    ]);
+    const llm = ['L0', 'L1', 'L2', 'L3'];
+    const oneButton = ['N0', 'N1', 'N2'];
+
+    it('finds the LLM users and clears the one-button workers', () => {
+      const fit = sharedErrorFactors(batch('x4', options), side);
+      for (const w of llm) expect(fit.posteriors.get(w)!).toBeGreaterThan(DEFAULT_LLM_EVIDENCE_POLICY.confidence);
+      for (const w of oneButton) expect(fit.posteriors.get(w)!).toBeLessThan(0.5);
+    });
+
+    it('keeps the one-button workers from taking the LLM class where, without workers who do not read, they did', () => {
+      const votes = batch('x3', options);
+      const fit = sharedErrorFactors(votes, side);
+      const without = sharedErrorFactors(votes, side, { ...DEFAULT_LLM_EVIDENCE_POLICY, priorNotReading: 0 });
+      for (const w of oneButton) expect(without.posteriors.get(w)!).toBeGreaterThan(DEFAULT_LLM_EVIDENCE_POLICY.confidence);
+      for (const w of oneButton) expect(fit.posteriors.get(w)!).toBeLessThan(0.5);
+      // the LLM users without events are then better explained than before (on this batch still not enough: a stated limit)
+      for (const w of llm) expect(fit.posteriors.get(w)!).toBeGreaterThanOrEqual(without.posteriors.get(w)! - 0.01);
+    });
   });
 
   it('is deterministic whatever the order of the votes, and counts a worker once per item', () => {

@@ -1,4 +1,5 @@
 import type { Judgment } from '../domain/cases.js';
+import { DEFAULT_VERDICT_POLICY, logNotWorkingAnswers, type NotWorkingRates } from './worker-verdict.js';
 
 /**
  * Evidence that a worker answers with an LLM, without the canary (pure, issue 35 item 3).
@@ -19,7 +20,10 @@ import type { Judgment } from '../domain/cases.js';
  *    predicts their answer against how well the other workers' implied truth does (leave-one-
  *    out: the worker's own vote never explains itself). Evidence accrues where the other LLM
  *    users agree against the careful majority and the worker answers with them; a careful
- *    worker who answers the truth there gains exculpating evidence.
+ *    worker who answers the truth there gains exculpating evidence. A worker who is no LLM
+ *    user may also not read at all (`priorNotReading`): their answers are "yes" at one rate
+ *    whatever the item (the worker verdict's not-working model), so one-button workers, who
+ *    share every "error" with each other, are explained by that and not by an LLM.
  * 3. Side factors from elsewhere (reading speed, agreement with the debate's agents), passed in
  *    as Bayes factors and capped by the caller. Reading speed and agent agreement are not
  *    independent (a careful person who skims also tends to go with the debate's more convincing
@@ -57,6 +61,14 @@ export interface LlmEvidencePolicy {
   readonly minItems: number;
   /** Mean-field rounds. */
   readonly rounds: number;
+  /**
+   * Prior share π of workers who do not read the items at all (the worker verdict's
+   * not-working model, `notReadingRates` its prior of θ), as odds π / (1 − π) against a
+   * careful worker: a worker who answers "no" to everything shares every "error" of the
+   * other one-button workers, and without this class only an LLM explained that.
+   */
+  readonly priorNotReading: number;
+  readonly notReadingRates: NotWorkingRates;
 }
 
 export const DEFAULT_LLM_EVIDENCE_POLICY: LlmEvidencePolicy = {
@@ -72,6 +84,8 @@ export const DEFAULT_LLM_EVIDENCE_POLICY: LlmEvidencePolicy = {
   fastWeight: 0.5,
   minItems: 5,
   rounds: 25,
+  priorNotReading: DEFAULT_VERDICT_POLICY.priorNotWorking,
+  notReadingRates: DEFAULT_VERDICT_POLICY.notWorkingRates,
 };
 
 export interface WorkerEvents {
@@ -193,6 +207,16 @@ export function sharedErrorFactors(
   let beta = 0.9;
   let rho = 0.5;
   const shared = workers.map(() => 0);
+  // per worker, log P(their answers | LLM user) and log P(their answers | careful), leave-one-out, and log P(their answers | not reading)
+  const llmLog = new Float64Array(workers.length);
+  const carefulLog = new Float64Array(workers.length);
+  const notReading = workers.map((_, w) => {
+    let yes = 0;
+    for (let i = byWorker.start[w]!; i < byWorker.start[w + 1]!; i++) yes += byWorker.yes[i]!;
+    return logNotWorkingAnswers(yes, byWorker.start[w + 1]! - byWorker.start[w]! - yes, policy.notReadingRates);
+  });
+  const logCareful = 0;
+  const logNotReading = Math.log(policy.priorNotReading / (1 - policy.priorNotReading));
   // per item, the mean-field posterior of each state (STATES' order), four numbers an item
   const post = new Float64Array(4 * items.length);
   // per worker, a vote's log-likelihood `mixed` as (human right?, LLM right?): RR, RW, WR, WW
@@ -222,7 +246,8 @@ export function sharedErrorFactors(
     // a yes vote is right in human and LLM terms in state (yes, yes): states RR, RW, WR, WW in order; a no vote the reverse
     const part = (w: number, yes: boolean, k: number) => mixed[4 * w + (yes ? k : 3 - k)]!;
     // items: mean-field posterior over (truth, LLM verdict); workers: leave-one-out predictive Bayes factor
-    shared.fill(0);
+    llmLog.fill(0);
+    carefulLog.fill(0);
     for (let t = 0; t < items.length; t++) {
       const from = byItem.start[t]!;
       const to = byItem.start[t + 1]!;
@@ -251,8 +276,18 @@ export function sharedErrorFactors(
         const l1 = yes ? 1 - b : b;
         const pl = 0 + without[0]! * l0 + without[1]! * l1 + without[2]! * l0 + without[3]! * l1;
         const ph = 0 + without[0]! * h0 + without[1]! * h0 + without[2]! * h2 + without[3]! * h2;
-        shared[w]! += Math.log(pl / ph);
+        llmLog[w]! += Math.log(pl);
+        carefulLog[w]! += Math.log(ph);
       }
+    }
+    // against the workers who are no LLM users: careful, or not reading, at odds π / (1 − π) to careful
+    // (π = `priorNotReading`); as odds, so that a careful worker's factor is what it was where not
+    // reading explains nothing: the LLM class's fit stays the careful/LLM one
+    for (let w = 0; w < workers.length; w++) {
+      const c = logCareful + carefulLog[w]!;
+      const n = logNotReading + notReading[w]!;
+      const top = Math.max(c, n);
+      shared[w] = llmLog[w]! - (top === -Infinity ? 0 : top + Math.log(Math.exp(c - top) + Math.exp(n - top)));
     }
     const cap = Math.log(policy.maxSharedFactor);
     workers.forEach((_, w) => {
