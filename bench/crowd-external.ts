@@ -224,9 +224,13 @@ function describeBot(b: Figures['perBot'][number]): string {
 
 /** What qrelay was measured: the commit, and the sources changed in the working tree (others may be editing them). */
 function measuredTree(): string {
-  const git = (args: string[]) => spawnSync('git', args, { cwd: paths.root, encoding: 'utf8' }).stdout.trim();
-  const dirty = git(['status', '--short', '--', 'src', 'packages/marketplace/src']).split('\n').filter(Boolean);
-  return `commit ${git(['rev-parse', '--short', 'HEAD'])}${dirty.length ? `, with uncommitted changes to ${dirty.map((l) => l.slice(3)).join(', ')}` : ''}`;
+  const git = (args: string[]) => spawnSync('git', args, { cwd: paths.root, encoding: 'utf8' }).stdout;
+  // `git status --short` lines: two status letters, a space, the path
+  const dirty = git(['status', '--short', '--', 'src', 'packages/marketplace/src'])
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.slice(3));
+  return `commit ${git(['rev-parse', '--short', 'HEAD']).trim()}${dirty.length ? `, with uncommitted changes to ${dirty.join(', ')}` : ''}`;
 }
 
 const results: RunResult[] = [];
