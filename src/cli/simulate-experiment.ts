@@ -64,11 +64,7 @@ export function experimentReplicate(source: string, seed: string, copy: Simulate
     seed,
     arms,
     // as status and report compare a published experiment's arms (the same seed gives the same intervals)
-    experiment: batchExperiment(
-      copy.aggregate.scored,
-      new Map(arms.map((a) => [a.workerId, a.arm])),
-      copy.experiment.seed,
-    ),
+    experiment: batchExperiment(copy.aggregate.scored, new Map(arms.map((a) => [a.workerId, a.arm])), copy.experiment.seed),
     forecast: copy.forecast,
   };
 }
