@@ -23,7 +23,15 @@ const withWrong = (id: string, wrong: number, speed?: number): DriftSegment => (
 
 describe('detectDrift', () => {
   it('states the policy: the batch prior before, a rate up to its cut after, 5% hazard, 95%, one HIT in 100 off pace', () => {
-    expect(policy).toMatchObject({ after: 0.7, hazard: 0.05, confidence: 0.95, withinSigma: 0.35, offPace: 0.01, carelessSigma: 1 });
+    expect(policy).toMatchObject({
+      after: 0.7,
+      hazard: 0.05,
+      steady: 0.2,
+      confidence: 0.95,
+      withinSigma: 0.35,
+      offPace: 0.01,
+      carelessSigma: 1,
+    });
   });
 
   it('leaves a careful worker alone, also one right on 80% of the items over a long batch', () => {
@@ -110,6 +118,27 @@ describe('detectDrift', () => {
         ).drifted,
       ).toBe(false);
       expect(detectDrift([...careful, withWrong('c1', 1, 0.5)], measured).drifted).toBe(false);
+    });
+
+    it('takes a record weak from start to end for no change, though its first HIT went well and slowly', () => {
+      // a careful reader right about 60% of the time against the references (the verdict's to judge), slow on their first HIT
+      const right = (id: string, n: number, r: number, speed: number): DriftSegment => ({
+        assignmentId: id,
+        outcomes: Array.from({ length: n }, (_, i) => i < r),
+        speed,
+      });
+      const weak = [
+        right('a0', 5, 4, 1.94),
+        right('a1', 10, 5, 1.19),
+        right('a2', 9, 6, 0.98),
+        right('a3', 10, 7, 1.22),
+        right('a4', 10, 5, 0.83),
+      ];
+      const drift = detectDrift(weak, { ...measured, before: { alpha: 53, beta: 7, min: 0.69 }, after: 0.69 });
+      expect(drift.drifted).toBe(false);
+      expect(drift.probabilityChanged).toBeLessThan(0.9);
+      // without the steady careless record among the explanations it looked like a change
+      expect(detectDrift(weak, { ...measured, before: { alpha: 53, beta: 7, min: 0.69 }, after: 0.69, steady: 1e-9 }).drifted).toBe(true);
     });
 
     it('leaves honest workers right on 80% of a long batch alone, their pace spread as measured', () => {

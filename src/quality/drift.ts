@@ -31,6 +31,13 @@ export interface DriftPolicy {
   readonly after: number;
   /** Prior probability that a careful worker turns careless after any one assignment. */
   readonly hazard: number;
+  /**
+   * Prior share of workers careless from their first assignment, at one steady pace, among
+   * those careless throughout or careful throughout: a record weak from start to end is no
+   * change (the verdict's to judge), so a weak careful reader whose first HIT went well and
+   * slowly is not taken for one who turned.
+   */
+  readonly steady: number;
   /** Stop when P(changed | answers) reaches this. */
   readonly confidence: number;
   /**
@@ -56,13 +63,24 @@ export interface DriftPolicy {
  * fitted prior of quality/worker-mixture.ts: mean μ, cut halfway between a coin and μ). A careful
  * worker turns careless after a given assignment with probability 5% (one worker in four over a
  * batch of six assignments each: more than the crowds measured, so the prior does not hold the
- * test back); stopped at 95%. One careful worker's HITs spread by 0.35 on the log scale around
+ * test back); a record without a change is careless throughout one time in five (the verdict's
+ * prior share of workers not doing the task); stopped at 95%. One careful worker's HITs spread by 0.35 on the log scale around
  * their own pace (±40%: the median of ten items' times varies far less between one person's
  * HITs, hard items and fatigue take the rest) until the batch measures it (`withinSpread`),
  * and one of their HITs in a hundred is timed off their pace.
  */
 export function driftPolicy(before: BetaPrior, speed: SpeedModel): DriftPolicy {
-  return { before, after: before.min, hazard: 0.05, confidence: 0.95, speed, withinSigma: 0.35, offPace: 0.01, carelessSigma: 1 };
+  return {
+    before,
+    after: before.min,
+    hazard: 0.05,
+    steady: 0.2,
+    confidence: 0.95,
+    speed,
+    withinSigma: 0.35,
+    offPace: 0.01,
+    carelessSigma: 1,
+  };
 }
 
 /** One assignment's answers, right or wrong, in the order the worker submitted their assignments. */
@@ -173,17 +191,24 @@ export function detectDrift(segments: readonly DriftSegment[], policy: DriftPoli
   const totalRight = right.reduce((a, b) => a + b, 0);
   const totalWrong = wrong.reduce((a, b) => a + b, 0);
 
-  // hypothesis k (1 ≤ k < n): careful for assignments 0..k−1, careless from k on; k = n: no change
+  // hypothesis k (1 ≤ k < n): careful for assignments 0..k−1, careless from k on; k = n: no
+  // change (careful throughout, or careless throughout at one pace)
   const logPosterior: number[] = [];
   let s = 0;
   let f = 0;
   for (let k = 1; k <= n; k++) {
     s += right[k - 1]!;
     f += wrong[k - 1]!;
-    const speeds = carefulSpeeds(0, k) + carelessSpeeds(k, n);
-    const prior = k < n ? Math.log(hazard) + (k - 1) * Math.log1p(-hazard) : (n - 1) * Math.log1p(-hazard);
-    const answers = k < n ? careful(s, f) + careless(totalRight - s, totalWrong - f) : careful(s, f);
-    logPosterior.push(prior + answers + speeds);
+    if (k === n) {
+      const throughout = logSumExp([
+        careful(s, f) + carefulSpeeds(0, n),
+        Math.log(policy.steady / (1 - policy.steady)) + careless(s, f) + carelessSpeeds(0, n),
+      ]);
+      logPosterior.push((n - 1) * Math.log1p(-hazard) + throughout);
+      break;
+    }
+    const prior = Math.log(hazard) + (k - 1) * Math.log1p(-hazard);
+    logPosterior.push(prior + careful(s, f) + careless(totalRight - s, totalWrong - f) + carefulSpeeds(0, k) + carelessSpeeds(k, n));
   }
   const norm = logSumExp(logPosterior);
   const posterior = logPosterior.map((x) => Math.exp(x - norm));
