@@ -9,12 +9,21 @@ import { withLlmFlags } from '../pipeline/llm-flags.js';
 import { itemCases } from '../pipeline/records.js';
 import { bySubmission } from '../pipeline/votes.js';
 import { BLOCKED_QUALIFICATION } from '../pipeline/blocked-qualification.js';
-import { workerDecisions } from '../pipeline/worker-decisions.js';
+import { REVIEW_ACTOR, workerDecisions } from '../pipeline/worker-decisions.js';
 import { withReputation } from '../pipeline/reputation.js';
 import type { ActionContext } from './context.js';
 import { itemsTable, type ItemRow } from './items-table.js';
 import type { BonusDoc, ManualLabelDoc } from './models.js';
-import { labelMap, workerAnswers, workerTable, type PlatformFacts, type WorkerAnswer, type WorkerRow } from './worker-table.js';
+import {
+  labelMap,
+  stopHistory,
+  workerAnswers,
+  workerTable,
+  type PlatformFacts,
+  type StopAuditEntry,
+  type WorkerAnswer,
+  type WorkerRow,
+} from './worker-table.js';
 
 /** The console's and the CLI's read models of a batch, loaded from the database and the platform. */
 
@@ -88,9 +97,13 @@ export async function loadWorkerTable(ctx: ActionContext, batch: string, view?: 
   const assignmentIds = new Map<string, string[]>();
   for (const a of bySubmission(v.data.assignments)) assignmentIds.set(a.workerId, [...(assignmentIds.get(a.workerId) ?? []), a._id]);
   const stats = await withLlmFlags(ctx.pipeline, v.data, v.aggregation.aggregate.workers);
+  const stopEntries = await ctx.models.audit
+    .find({ batch, who: REVIEW_ACTOR, action: { $in: ['soft-block', 'unblock'] } }, { action: 1, subject: 1, at: 1, reason: 1, details: 1 })
+    .lean<StopAuditEntry[]>();
+  const stops = stopHistory(stopEntries);
   return {
     // each row with the worker's cross-batch reputation on the target (qrelay's database)
-    workers: await withReputation(ctx.pipeline, target, workerTable({ stats, ...known.facts, bonuses, assignmentIds })),
+    workers: await withReputation(ctx.pipeline, target, workerTable({ stats, ...known.facts, bonuses, assignmentIds, stops })),
     platform: known.platform,
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AssignmentDoc, HitDoc } from '../db/models/index.js';
 import type { WorkerStats } from '../quality/index.js';
-import { sortAndFilter, workerAnswers, workerTable } from './worker-table.js';
+import { sortAndFilter, stopHistory, workerAnswers, workerTable, type StopAuditEntry } from './worker-table.js';
 
 function stats(worker: string, over: Partial<WorkerStats> = {}): WorkerStats {
   return {
@@ -171,5 +171,56 @@ describe('workerAnswers', () => {
         new Map(),
       )[0]!.review,
     ).toBe('override: approve');
+  });
+});
+
+describe('stopHistory: the stops of quality control, lifted or not, from the audit log', () => {
+  const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 10, minute));
+  const stop = (worker: string, minute: number, cause?: string): StopAuditEntry => ({
+    action: 'soft-block',
+    subject: worker,
+    at: at(minute),
+    reason: `stopped at ${minute}`,
+    details: cause ? { cause } : {},
+  });
+  const lift = (worker: string, minute: number): StopAuditEntry => ({
+    action: 'unblock',
+    subject: worker,
+    at: at(minute),
+    reason: `lifted at ${minute}`,
+    details: {},
+  });
+
+  it('pairs each stop with the lift that follows it, in time order whatever the order of the entries', () => {
+    const history = stopHistory([lift('A', 3), stop('A', 5, 'drift'), stop('A', 1, 'llm-assisted'), stop('B', 2)]);
+    expect(history.get('A')).toEqual([
+      { at: at(1).toISOString(), cause: 'llm-assisted', reason: 'stopped at 1', liftedAt: at(3).toISOString(), liftReason: 'lifted at 3' },
+      { at: at(5).toISOString(), cause: 'drift', reason: 'stopped at 5', liftedAt: null, liftReason: null },
+    ]);
+    // an entry without a cause is a stop for not working, as the decisions record it by default
+    expect(history.get('B')).toEqual([
+      { at: at(2).toISOString(), cause: 'not-working', reason: 'stopped at 2', liftedAt: null, liftReason: null },
+    ]);
+  });
+
+  it('counts neither an unblock without an open stop nor a second stop while one holds', () => {
+    const history = stopHistory([lift('C', 1), stop('D', 1), stop('D', 2), lift('D', 3), lift('D', 4)]);
+    expect(history.has('C')).toBe(false);
+    expect(history.get('D')).toHaveLength(1);
+    expect(history.get('D')![0]!.liftedAt).toBe(at(3).toISOString());
+  });
+
+  it('gives every row its stops, and none to a worker never stopped', () => {
+    const rows = workerTable({
+      stats: [stats('A'), stats('B')],
+      blocks: new Map(),
+      scores: null,
+      bonuses: [],
+      stops: stopHistory([stop('A', 1), lift('A', 2)]),
+    });
+    expect(rows.map((r) => [r.workerId, r.stops.length, r.blocked])).toEqual([
+      ['A', 1, false],
+      ['B', 0, false],
+    ]);
   });
 });

@@ -31,6 +31,56 @@ export interface WorkerRow {
   bonuses: { count: number; cents: number };
   /** Cross-batch reputation on the batch's target (src/pipeline/reputation.ts): the score 0–100 and why; the neutral score for a worker without a record. */
   reputation?: { score: number; reason: string };
+  /**
+   * Every stop quality control put on the worker in this batch, lifted or not, oldest first
+   * (from the audit log): a stop lifted a round later leaves `blocked` false, but the worker
+   * was kept from the batch's HITs meanwhile and was told so twice.
+   */
+  stops: WorkerStop[];
+}
+
+/** One stop of quality control (a soft block) and its lift, if later evidence cleared the worker. */
+export interface WorkerStop {
+  /** ISO 8601, real time. */
+  at: string;
+  /** not-working | llm-assisted | drift */
+  cause: string;
+  reason: string;
+  /** When the stop was lifted (ISO 8601), or null while it holds. */
+  liftedAt: string | null;
+  liftReason: string | null;
+}
+
+/** The audit entries that make the stop history: the review's soft blocks and their lifts. */
+export interface StopAuditEntry {
+  action: string;
+  subject: string;
+  at: Date;
+  reason: string;
+  details: Record<string, unknown>;
+}
+
+/**
+ * Each worker's stops from the review's audit entries (pure): a `soft-block` opens a stop, the
+ * next `unblock` of the same worker lifts it. Entries are taken in time order whatever order
+ * they come in; an unblock without an open stop (a person's, of a platform block) is not a stop.
+ */
+export function stopHistory(entries: readonly StopAuditEntry[]): Map<string, WorkerStop[]> {
+  const byWorker = new Map<string, WorkerStop[]>();
+  const ordered = [...entries].sort((a, b) => a.at.getTime() - b.at.getTime());
+  for (const e of ordered) {
+    const stops = byWorker.get(e.subject) ?? [];
+    const open = stops.find((s) => s.liftedAt === null);
+    if (e.action === 'soft-block' && !open) {
+      const cause = typeof e.details.cause === 'string' ? e.details.cause : 'not-working';
+      stops.push({ at: e.at.toISOString(), cause, reason: e.reason, liftedAt: null, liftReason: null });
+    } else if (e.action === 'unblock' && open) {
+      open.liftedAt = e.at.toISOString();
+      open.liftReason = e.reason;
+    }
+    if (stops.length > 0) byWorker.set(e.subject, stops);
+  }
+  return byWorker;
 }
 
 /** What the platform says of the workers (worker -> block reason; qualification name -> worker -> score); null: it did not answer. */
@@ -44,6 +94,8 @@ export interface WorkerTableInput extends PlatformFacts {
   bonuses: readonly { workerId: string; amountCents: number; state: string }[];
   /** worker -> AssignmentIds, in submission order. */
   assignmentIds?: ReadonlyMap<string, readonly string[]>;
+  /** worker -> the stops of quality control (stopHistory). */
+  stops?: ReadonlyMap<string, readonly WorkerStop[]>;
 }
 
 export function workerTable(input: WorkerTableInput): WorkerRow[] {
@@ -72,6 +124,7 @@ export function workerTable(input: WorkerTableInput): WorkerRow[] {
       blockReason: input.blocks?.get(s.worker) ?? null,
       qualifications,
       bonuses: { count: paid.length, cents: paid.reduce((sum, b) => sum + b.amountCents, 0) },
+      stops: [...(input.stops?.get(s.worker) ?? [])],
     };
   });
 }

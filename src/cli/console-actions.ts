@@ -55,10 +55,17 @@ function workerLine(r: WorkerRow): string {
     `${r.medianSecondsPerItem === null ? '-' : `${r.medianSecondsPerItem}s`}/item`,
     r.flags.length ? `flags ${r.flags.join(',')}` : 'no flags',
     r.blocked === null ? 'blocked unknown' : r.blocked ? `BLOCKED (${r.blockReason})` : 'not blocked',
+    ...stopsPart(r),
     r.qualifications === null ? 'qualification scores unknown' : q.length ? `qualifications ${q.join(',')}` : 'no qualification scores',
     `bonuses ${r.bonuses.count} ${usd(r.bonuses.cents)}`,
     `reputation ${r.reputation?.score ?? '-'}`,
   ].join('  ');
+}
+
+/** Stops of quality control that were lifted: `blocked` no longer shows them. */
+function stopsPart(r: WorkerRow): string[] {
+  const lifted = r.stops.filter((s) => s.liftedAt !== null);
+  return lifted.length ? [`stopped and lifted ${lifted.length}x (${[...new Set(lifted.map((s) => s.cause))].join(',')})`] : [];
 }
 
 function batchLine(b: BatchOverview): string {

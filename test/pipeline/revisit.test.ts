@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createActionContext } from '../../src/actions/context.js';
 import { actionModels } from '../../src/actions/models.js';
+import { loadWorkerTable } from '../../src/actions/views.js';
 import { loadBatchData, requireBatch } from '../../src/batches/index.js';
 import { collectBatch } from '../../src/pipeline/collect.js';
 import { publishBatch } from '../../src/pipeline/publish.js';
@@ -48,6 +50,18 @@ async function stoppedThenRevisited(batch: string, cause: 'not-working' | 'llm-a
     decidedAt: ctx.now(),
     sentAt: ctx.now(),
   });
+  // the stop's audit entry, as the round that stopped the worker writes it
+  await actionModels(ctx.models.batches.db).audit.create({
+    _id: `${batch}|stop-${w3!.workerId}`,
+    batch,
+    at: new Date(Date.now() - 60_000),
+    who: 'qrelay:review',
+    action: 'soft-block',
+    subject: w3!.workerId,
+    reason: stoppedReason,
+    details: { cause },
+    outcome: 'done',
+  });
   const data = await loadBatchData(ctx, batch);
   const held: AssignmentDoc[] = [];
   await reconcileBatch(ctx, doc, {}, data, held);
@@ -84,6 +98,19 @@ describe('revisiting worker decisions', () => {
     expect(audit.find((a) => a.action === 'unblock')?.details).toMatchObject({ stoppedFor: stoppedReason, notified: true });
     // three valid votes on the first HIT's items again: nothing more is bought for them
     expect((await ctx.models.hits.findById('rv|0').lean())?.maxAssignments).toBe(3);
+    // qrelay workers --json: no longer blocked, and the lifted stop on record
+    const actions = createActionContext({ pipeline: ctx, connection: ctx.models.batches.db, who: 'test', defaultTarget: 'local' });
+    const row = (await loadWorkerTable(actions, 'rv')).workers.find((w) => w.workerId === worker);
+    expect(row?.blocked).toBe(false);
+    expect(row?.stops).toEqual([
+      {
+        at: expect.any(String),
+        cause: 'not-working',
+        reason: stoppedReason,
+        liftedAt: expect.any(String),
+        liftReason: expect.stringMatching(/^stop lifted: /),
+      },
+    ]);
   });
 
   it('lifts a stop for LLM-assisted answers once the recomputed flag clears the worker', { timeout: 300_000 }, async () => {

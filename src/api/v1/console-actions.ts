@@ -118,7 +118,7 @@ const reads: Array<{ path: string; summary: string; request: Record<string, unkn
     path: '/api/v1/workers',
     workerData: WorkerRows,
     summary:
-      "A batch's workers: assignments, check results, agreement, time per item, flags, blocked, qualification scores, bonuses paid (as qrelay workers --json); when the platform does not answer, blocked and qualifications are null and platform.note says why",
+      "A batch's workers: assignments, check results, agreement, time per item, flags, blocked, every stop of quality control with its lift (stops), qualification scores, bonuses paid (as qrelay workers --json); when the platform does not answer, blocked and qualifications are null and platform.note says why",
     request: { query: WorkersQuery },
   },
   {
