@@ -264,12 +264,14 @@ const mean = (xs: (number | null)[]) => {
   const v = xs.filter((x): x is number => x !== null);
   return v.length ? v.reduce((s, x) => s + x, 0) / v.length : null;
 };
-const ba = mean(results.map((r) => r.figures.balancedAccuracy));
-const optimum = mean(results.map((r) => r.figures.optimum));
+// the seeds where both are known (a run that labelled nothing has neither)
+const scored = results.filter((r) => r.figures.balancedAccuracy !== null && r.figures.optimum !== null);
+const ba = mean(scored.map((r) => r.figures.balancedAccuracy));
+const optimum = mean(scored.map((r) => r.figures.optimum));
 if (ba !== null && optimum !== null)
   reportRows([
     {
-      figure: `crowd-external balanced accuracy (${results.length} seeds, ${cases} cases)`,
+      figure: `crowd-external balanced accuracy (${scored.length} of ${results.length} seeds, ${cases} cases)`,
       ours: 100 * ba,
       peer: 'Bayes-optimal, same votes',
       theirs: 100 * optimum,
