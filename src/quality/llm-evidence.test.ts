@@ -187,13 +187,13 @@ describe('sharedErrorFactors', () => {
       for (const w of oneButton) expect(fit.posteriors.get(w)!).toBeLessThan(0.5);
     });
 
-    it('keeps the one-button workers from taking the LLM class where, without workers who do not read, they did', () => {
+    it('clears the one-button workers whom, without workers who do not read, the fit flagged', () => {
       const votes = batch('x3', options);
       const fit = sharedErrorFactors(votes, side);
       const without = sharedErrorFactors(votes, side, { ...DEFAULT_LLM_EVIDENCE_POLICY, priorNotReading: 0 });
       for (const w of oneButton) expect(without.posteriors.get(w)!).toBeGreaterThan(DEFAULT_LLM_EVIDENCE_POLICY.confidence);
       for (const w of oneButton) expect(fit.posteriors.get(w)!).toBeLessThan(0.5);
-      // the LLM users without events are then better explained than before (on this batch still not enough: a stated limit)
+      // and the LLM users keep what they had (the two without events are not found on this batch: a stated limit)
       for (const w of llm) expect(fit.posteriors.get(w)!).toBeGreaterThanOrEqual(without.posteriors.get(w)! - 0.01);
     });
   });

@@ -20,10 +20,11 @@ import { DEFAULT_VERDICT_POLICY, logNotWorkingAnswers, type NotWorkingRates } fr
  *    predicts their answer against how well the other workers' implied truth does (leave-one-
  *    out: the worker's own vote never explains itself). Evidence accrues where the other LLM
  *    users agree against the careful majority and the worker answers with them; a careful
- *    worker who answers the truth there gains exculpating evidence. A worker who is no LLM
- *    user may also not read at all (`priorNotReading`): their answers are "yes" at one rate
- *    whatever the item (the worker verdict's not-working model), so one-button workers, who
- *    share every "error" with each other, are explained by that and not by an LLM.
+ *    worker who answers the truth there gains exculpating evidence. In the result (the last
+ *    round), a worker who is no LLM user may also not read at all (`priorNotReading`): their
+ *    answers are "yes" at one rate whatever the item (the worker verdict's not-working model),
+ *    so one-button workers, who share every "error" with each other, are explained by that and
+ *    not by an LLM.
  * 3. Side factors from elsewhere (reading speed, agreement with the debate's agents), passed in
  *    as Bayes factors and capped by the caller. Reading speed and agent agreement are not
  *    independent (a careful person who skims also tends to go with the debate's more convincing
@@ -215,7 +216,6 @@ export function sharedErrorFactors(
     for (let i = byWorker.start[w]!; i < byWorker.start[w + 1]!; i++) yes += byWorker.yes[i]!;
     return logNotWorkingAnswers(yes, byWorker.start[w + 1]! - byWorker.start[w]! - yes, policy.notReadingRates);
   });
-  const logCareful = 0;
   const logNotReading = Math.log(policy.priorNotReading / (1 - policy.priorNotReading));
   // per item, the mean-field posterior of each state (STATES' order), four numbers an item
   const post = new Float64Array(4 * items.length);
@@ -280,11 +280,20 @@ export function sharedErrorFactors(
         carefulLog[w]! += Math.log(ph);
       }
     }
-    // against the workers who are no LLM users: careful, or not reading, at odds π / (1 − π) to careful
-    // (π = `priorNotReading`); as odds, so that a careful worker's factor is what it was where not
-    // reading explains nothing: the LLM class's fit stays the careful/LLM one
+    // The fit's rounds weigh LLM user against careful. The last round, whose posteriors are the
+    // result, weighs LLM user against careful or not reading, at odds π / (1 − π) to careful
+    // (π = `priorNotReading`); as odds, so that a careful worker's factor is what it was where
+    // not reading explains nothing. Only there: with the class in every round, the one-button
+    // workers no longer held the LLM class while a batch was young, and in a held-out crowd
+    // (bench/crowd-external.ts, one seed) it settled on clusters of careful workers instead,
+    // stopping 15 of 19 for a while (later lifted), against 2 without the class.
+    const last = round === policy.rounds - 1;
     for (let w = 0; w < workers.length; w++) {
-      const c = logCareful + carefulLog[w]!;
+      if (!last) {
+        shared[w] = llmLog[w]! - carefulLog[w]!;
+        continue;
+      }
+      const c = carefulLog[w]!;
       const n = logNotReading + notReading[w]!;
       const top = Math.max(c, n);
       shared[w] = llmLog[w]! - (top === -Infinity ? 0 : top + Math.log(Math.exp(c - top) + Math.exp(n - top)));
