@@ -94,7 +94,7 @@ interface RunResult {
   seed: string;
   llmAccuracy: number;
   minutes: number;
-  reviewExit: number | null | 'timeout';
+  reviewExit: number | null | 'timeout' | 'stalled';
   figures: Figures;
   bots: BotRecord[];
 }
@@ -152,16 +152,34 @@ async function oneRun(seed: string): Promise<RunResult> {
     const exam = examKey();
     let stop = false;
     const started = Date.now();
-    const run = { base, clockSpeed, examKey: exam.key, passScore: exam.passScore, stopped: () => stop };
+    let lastSubmit = Date.now();
+    const run = {
+      base,
+      clockSpeed,
+      examKey: exam.key,
+      passScore: exam.passScore,
+      stopped: () => stop,
+      submitted: () => (lastSubmit = Date.now()),
+    };
     const working = Promise.all(bots.map((b) => runBot(b, run)));
     const review = startQrelay(env, ['review', BATCH, '--until-complete', '--interval', REVIEW_INTERVAL], join(dir, 'review.log'));
     children.push(review);
     logOf(review, join(dir, 'review.log'));
+    // the review ends by itself when every item has its votes; it cannot when every worker is stopped, so a
+    // batch where no bot submitted anything for a while (or that runs MAX_MINUTES) is ended here
+    const stallMinutes = 3 * Math.max(1, 30 / clockSpeed);
+    let watchdog: NodeJS.Timeout | undefined;
     const reviewExit = await Promise.race([
       new Promise<number | null>((r) => review.on('exit', (code) => r(code))),
-      sleep(MAX_MINUTES * 60_000).then(() => 'timeout' as const),
+      new Promise<'timeout' | 'stalled'>((r) => {
+        watchdog = setInterval(() => {
+          if (Date.now() - started > MAX_MINUTES * 60_000) r('timeout');
+          else if (Date.now() - lastSubmit > stallMinutes * 60_000) r('stalled');
+        }, 5000);
+      }),
     ]);
-    if (reviewExit === 'timeout') review.kill('SIGTERM');
+    clearInterval(watchdog);
+    if (reviewExit === 'timeout' || reviewExit === 'stalled') review.kill('SIGTERM');
     stop = true;
     const botRecords = (await working).map((r) => ({ ...r, workerId: records.get(r.name)! }));
     const minutes = (Date.now() - started) / 60_000;
@@ -290,3 +308,5 @@ if (results.length > 1) {
         .join(' | ')}\n`,
     );
 }
+// a bot's or fetch's last timer must not hold a finished bench (npm run bench waits for it)
+process.exit(0);

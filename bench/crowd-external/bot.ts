@@ -43,6 +43,8 @@ export interface BotRun {
   /** The score the HITs ask for. */
   passScore: number;
   stopped: () => boolean;
+  /** Told of each submission (the bench ends a batch in which nobody can submit any more). */
+  submitted?: () => void;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -139,6 +141,7 @@ async function workOne(
     record.errors.push(`submit ${assignmentId}: ${sent.status} ${pageText(sent.html).slice(0, 160)}`);
     return false;
   }
+  run.submitted?.();
   record.submissions.push({
     assignmentId,
     hitId: new URL(src).searchParams.get('hitId') ?? '',
