@@ -283,10 +283,10 @@ export function sharedErrorFactors(
     // The fit's rounds weigh LLM user against careful. The last round, whose posteriors are the
     // result, weighs LLM user against careful or not reading, at odds π / (1 − π) to careful
     // (π = `priorNotReading`); as odds, so that a careful worker's factor is what it was where
-    // not reading explains nothing. Only there: with the class in every round, the one-button
-    // workers no longer held the LLM class while a batch was young, and in a held-out crowd
-    // (bench/crowd-external.ts, one seed) it settled on clusters of careful workers instead,
-    // stopping 15 of 19 for a while (later lifted), against 2 without the class.
+    // not reading explains nothing. Only there, so that the mean-field fit is the one without
+    // the class (its fixed points were tuned to nothing, and a change of its dynamics is a new
+    // risk: with the class as a share in every round, a synthetic batch's fit fell into the
+    // solution where the LLM class looks careful).
     const last = round === policy.rounds - 1;
     for (let w = 0; w < workers.length; w++) {
       if (!last) {
