@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Judgment } from '../domain/cases.js';
 import { seededRng } from '../hits/random.js';
+import { paths } from '../paths.js';
 import {
   carefulEventBound,
   correlatedSideFactor,
@@ -118,24 +121,45 @@ describe('correlatedSideFactor', () => {
 });
 
 describe('sharedErrorFactors', () => {
-  it('finds LLM users who share one model once some show other evidence, and clears careful workers of the same accuracy', () => {
+  it('finds LLM users who show other evidence, leans towards those who share their errors, and clears careful workers', () => {
     for (const llmAccuracy of [0.65, 0.8, 0.9]) {
       const votes = batch(`shared-${llmAccuracy}`, { careful: spread(14, llmAccuracy, 0.95), llm: 4, llmAccuracy });
       // two LLM users copy items into another tab (events); the other two leave no trace on the page
-      const fit = sharedErrorFactors(
-        votes,
-        new Map([
-          ['L0', 1000],
-          ['L1', 1000],
-        ]),
-      );
-      const llm = ['L0', 'L1', 'L2', 'L3'];
-      for (const w of llm) expect(fit.posteriors.get(w)!).toBeGreaterThan(0.95);
-      // the ones without events on their shared errors alone
-      for (const w of ['L2', 'L3']) expect(fit.factors.get(w)!).toBeGreaterThan(100);
-      for (const [w, p] of fit.posteriors) if (!llm.includes(w)) expect(p).toBeLessThan(0.5);
-      expect(Math.abs(fit.alpha - llmAccuracy)).toBeLessThan(0.1);
+      const side = new Map([
+        ['L0', 1000],
+        ['L1', 1000],
+      ]);
+      const fit = sharedErrorFactors(votes, side);
+      for (const w of ['L0', 'L1']) expect(fit.posteriors.get(w)!).toBeGreaterThan(0.95);
+      // the ones without events: their shared errors point their way, short of a flag on 150 items (the price of
+      // the bounded feedback, next test); never a careful worker's
+      for (const w of ['L2', 'L3']) expect(fit.factors.get(w)!).toBeGreaterThan(1);
+      for (const [w, p] of fit.posteriors) if (!w.startsWith('L')) expect(p).toBeLessThan(0.5);
+      // with unbounded feedback the two feed each other up to a flag on this batch
+      const unbounded = sharedErrorFactors(votes, side, { ...DEFAULT_LLM_EVIDENCE_POLICY, maxFitFeedback: 1e6 });
+      for (const w of ['L2', 'L3']) expect(unbounded.posteriors.get(w)!).toBeGreaterThan(fit.posteriors.get(w)!);
     }
+  });
+
+  it("does not let a careful crowd's agreement feed itself into an LLM class (a round of a bot crowd)", () => {
+    // bench/crowd-external.ts, seed ext-seed-5: 34 workers, 1,305 votes, the four LLM users paste every item
+    const round = JSON.parse(readFileSync(join(paths.root, 'test/fixtures/llm-evidence/crowd-external-round.json'), 'utf8')) as {
+      llmUsers: string[];
+      votes: Vote[];
+      side: [string, number][];
+    };
+    const side = new Map(round.side);
+    const flagged = (fit: ReturnType<typeof sharedErrorFactors>) =>
+      [...fit.posteriors].filter(([, p]) => p >= DEFAULT_LLM_EVIDENCE_POLICY.confidence).map(([w]) => w);
+    // as long as the fit runs, 25 rounds or 50: the LLM users and no one else
+    for (const rounds of [25, 50]) {
+      const fit = sharedErrorFactors(round.votes, side, { ...DEFAULT_LLM_EVIDENCE_POLICY, rounds });
+      expect(flagged(fit).sort()).toEqual([...round.llmUsers].sort());
+      expect(fit.share).toBeLessThan(0.25);
+    }
+    // unbounded, the careful workers who leaned towards the LLM class made the LLM verdict their own: 8 more flagged
+    const unbounded = sharedErrorFactors(round.votes, side, { ...DEFAULT_LLM_EVIDENCE_POLICY, maxFitFeedback: 1e6 });
+    expect(flagged(unbounded).length).toBeGreaterThan(round.llmUsers.length + 4);
   });
 
   it('does not find LLM users from answers alone when none shows other evidence (no seed: a stated limit)', () => {
@@ -181,9 +205,10 @@ describe('sharedErrorFactors', () => {
     const llm = ['L0', 'L1', 'L2', 'L3'];
     const oneButton = ['N0', 'N1', 'N2'];
 
-    it('finds the LLM users and clears the one-button workers', () => {
+    it('finds the LLM users who leave page events and clears the one-button workers', () => {
       const fit = sharedErrorFactors(batch('x4', options), side);
-      for (const w of llm) expect(fit.posteriors.get(w)!).toBeGreaterThan(DEFAULT_LLM_EVIDENCE_POLICY.confidence);
+      for (const w of ['L0', 'L1']) expect(fit.posteriors.get(w)!).toBeGreaterThan(DEFAULT_LLM_EVIDENCE_POLICY.confidence);
+      for (const w of ['L2', 'L3']) expect(fit.factors.get(w)!).toBeGreaterThan(1);
       for (const w of oneButton) expect(fit.posteriors.get(w)!).toBeLessThan(0.5);
     });
 

@@ -50,6 +50,16 @@ export interface LlmEvidencePolicy {
   readonly maxEventFactor: number;
   /** Largest Bayes factor shared errors give either way (the model is an approximation). */
   readonly maxSharedFactor: number;
+  /**
+   * While the fit runs, the most a worker's shared errors raise their weight in the items' LLM
+   * verdicts until their posterior reaches `confidence` (a factor; lowering it is never capped).
+   * Without the bound, weak agreement within a careful crowd fed itself: each round the careful
+   * workers who leaned towards the LLM class made the "LLM verdict" look more like their own
+   * answers, until, on a bot crowd qrelay did not write (bench/crowd-external.ts), half the
+   * careful workers were an "LLM class" at 95-100% (fitted LLM accuracy 0.65, share 0.46) and were
+   * stopped. Workers the fit is confident of inform the LLM verdict fully.
+   */
+  readonly maxFitFeedback: number;
   /** Largest Bayes factor reading speed (and agreement with a debating agent) gives (people skim). */
   readonly maxSpeedFactor: number;
   /**
@@ -81,6 +91,7 @@ export const DEFAULT_LLM_EVIDENCE_POLICY: LlmEvidencePolicy = {
   tabWeight: 0.5,
   maxEventFactor: 1000,
   maxSharedFactor: 1e6,
+  maxFitFeedback: 3,
   maxSpeedFactor: 10,
   fastWeight: 0.5,
   minItems: 5,
@@ -299,8 +310,14 @@ export function sharedErrorFactors(
       shared[w] = llmLog[w]! - (top === -Infinity ? 0 : top + Math.log(Math.exp(c - top) + Math.exp(n - top)));
     }
     const cap = Math.log(policy.maxSharedFactor);
+    const feedback = Math.log(policy.maxFitFeedback);
+    const confident = logit(policy.confidence);
     workers.forEach((_, w) => {
-      q[w] = sigmoid(logit(share) + sideLog[w]! + clamp(shared[w]!, -cap, cap));
+      const evidence = clamp(shared[w]!, -cap, cap);
+      const odds = logit(share) + sideLog[w]!;
+      // the last round's posteriors are the result: there, every worker's evidence counts in full
+      const weight = last || odds + evidence >= confident ? evidence : Math.min(evidence, feedback);
+      q[w] = sigmoid(odds + weight);
     });
     // parameters
     share = (q.reduce((a, b) => a + b, 0) + policy.priorLlm) / (workers.length + policy.priorLlm + policy.priorCareful);
