@@ -22,7 +22,7 @@ import { claimCopyName, copyBatch, deleteBatchData, prepareInPlace, type CopyRes
 import { simulationOracle } from './oracle.js';
 import { startEventReceiver, type EventReceiver } from './event-receiver.js';
 import { hitsToPoll } from '../pipeline/round-poll.js';
-import { EVERY_ROUND_UP_TO, roundRuns } from './round-schedule.js';
+import { NOTIFIED_ROUNDS_UP_TO, roundRuns } from './round-schedule.js';
 
 /**
  * `qrelay simulate`'s run (the imperative shell): a private marketplace (the real
@@ -111,8 +111,8 @@ export interface SimulationRun {
  * runs a round as soon as an MTurk notification names a HIT (the `pipeline.reconcile` job,
  * src/jobs/pipeline.ts), besides its round every minute. The simulation receives the same
  * notifications (event-receiver.ts), so with worker-level decisions a batch of up to
- * EVERY_ROUND_UP_TO planned assignments runs a round after each submission, NOTIFIED_ROUND_MS
- * later (decision 0009): a worker who turns careless is stopped when the service would stop
+ * NOTIFIED_ROUNDS_UP_TO planned assignments runs a round after each submission, NOTIFIED_ROUND_MS
+ * later (decisions 0010, 0012): a worker who turns careless is stopped when the service would stop
  * them, before their next HIT if the evidence suffices. The rounds of larger batches follow
  * round-schedule.ts. Otherwise a round runs at least this often, and as soon as all open work
  * is done.
@@ -348,7 +348,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     let lastRoundMs = startMs;
     let submittedByLastRound = 0;
     // the service's round on each submission's notification (ROUND_SECONDS); large batches: round-schedule.ts
-    const notified = decisions && req.roundSeconds === undefined && planned <= EVERY_ROUND_UP_TO;
+    const notified = decisions && req.roundSeconds === undefined && planned <= NOTIFIED_ROUNDS_UP_TO;
     let saidComplete = -1;
     for (;;) {
       env.checkpoint?.();
