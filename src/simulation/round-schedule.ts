@@ -33,8 +33,8 @@ export const EVERY_ROUND_UP_TO = 2_000;
  * Planned assignments up to which a batch with worker-level decisions runs a round after each
  * submission, as the notified service does (run.ts, decision 0010); larger batches run their
  * due rounds. A round per submission costs about a round per assignment: at the paper's 4,056
- * cases (1,360 planned) that was 1,144 rounds and 301 s against the 33 s of due rounds, over the
- * `bars/scale` bar of 90 s. Up to 600 (some 1,800 cases) the forecast of a batch the size of the
+ * cases (1,360 planned) that was 1,144 rounds and 301 s against 50 s with due rounds, over the
+ * `bars/scale` bar of 90 s (decision 0012). Up to 600 (some 1,800 cases) the forecast of a batch the size of the
  * quality matrix's or the sample's follows the service's cadence.
  */
 export const NOTIFIED_ROUNDS_UP_TO = 600;

@@ -347,7 +347,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     const planned = published.hits * (settings?.voteTarget ?? 0);
     let lastRoundMs = startMs;
     let submittedByLastRound = 0;
-    // the service's round on each submission's notification (ROUND_SECONDS); large batches: round-schedule.ts
+    // the service's round on each submission's notification (NOTIFIED_ROUND_MS later); larger batches: round-schedule.ts
     const notified = decisions && req.roundSeconds === undefined && planned <= NOTIFIED_ROUNDS_UP_TO;
     let saidComplete = -1;
     for (;;) {
