@@ -153,6 +153,21 @@ describe('detectDrift', () => {
     expect(detectDrift([], policy)).toMatchObject({ drifted: false, probabilityChanged: 0 });
     expect(detectDrift([withWrong('a0', 10, 0.1)], policy)).toMatchObject({ drifted: false, probabilityChanged: 0 });
   });
+
+  it('answers the same for a record whatever it was asked before (its integrals are kept per policy and counts)', () => {
+    const turned = [...Array.from({ length: 5 }, (_, k) => withWrong(`a${k}`, 1, 1)), withWrong('a5', 6, 0.3), withWrong('a6', 5)];
+    const other = driftPolicy({ alpha: 20, beta: 5, min: 0.65 }, DEFAULT_VERDICT_POLICY.speed);
+    const first = detectDrift(turned, other);
+    // other records under the same policy and others fill the kept integrals, with the same counts among them
+    for (let k = 0; k < 30; k++) {
+      const records = Array.from({ length: 2 + (k % 9) }, (_, j) => withWrong(`b${j}`, (j * k) % 8, 0.5 + (j % 3) / 2));
+      detectDrift(records, k % 2 === 0 ? other : policy);
+    }
+    const again = detectDrift(turned, other);
+    expect(again).toEqual(first);
+    expect(Object.is(again.probabilityChanged, first.probabilityChanged)).toBe(true);
+    expect(first.drifted).toBe(true);
+  });
 });
 
 describe('assignmentSpeeds', () => {
