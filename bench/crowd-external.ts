@@ -13,6 +13,9 @@
  * accept and submit times stay a person's), so a run takes minutes.
  *   node --import tsx bench/crowd-external.ts [seeds=2] [cases=270] [clock-speed=30] [first-seed=1]
  * QRELAY_BENCH_KEEP=1 keeps each run's data directory (its run.json holds everything read).
+ * Other crowds than the default: QRELAY_BENCH_CROWD_MIX="llm=6,diligent=24" changes the counts
+ * of the kinds it names; QRELAY_BENCH_CROWD_LLM_SEEN=0.5 lets the page see only that share of
+ * the LLM users (the others ask on a second device: no copy, no time away).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +25,7 @@ import { simKey as keyOf } from '../src/hits/keys.js';
 import { paths } from '../src/paths.js';
 import type { Judgment } from './crowd-external/behaviour.js';
 import { runBot, type BotRecord } from './crowd-external/bot.js';
-import { batchOracle, DEFAULT_MIX, drawCrowd } from './crowd-external/crowd.js';
+import { batchOracle, drawCrowd, parseMix } from './crowd-external/crowd.js';
 import { computeFigures, type AuditView, type Figures, type LedgerView, type WorkerRowView } from './crowd-external/figures.js';
 import { importSampleBatch, isolatedQrelay, runQrelay, writeSampleCases } from './support/qrelay-process.js';
 import { reportRows } from './support/table.js';
@@ -31,6 +34,10 @@ const seeds = Number(process.argv[2] ?? '2');
 const cases = Number(process.argv[3] ?? '270');
 const clockSpeed = Number(process.argv[4] ?? '30');
 const firstSeed = Number(process.argv[5] ?? '1');
+const mix = parseMix(process.env.QRELAY_BENCH_CROWD_MIX ?? '');
+const llmSeen = Number(process.env.QRELAY_BENCH_CROWD_LLM_SEEN ?? '1');
+if (!(llmSeen >= 0 && llmSeen <= 1))
+  throw new Error(`QRELAY_BENCH_CROWD_LLM_SEEN: "${process.env.QRELAY_BENCH_CROWD_LLM_SEEN}" is not a share between 0 and 1`);
 const PRESET = 'lab';
 const REVIEW_INTERVAL = '30'; // the CLI's default: what a user runs
 const MAX_MINUTES = 25;
@@ -137,7 +144,7 @@ async function oneRun(seed: string): Promise<RunResult> {
     for (const g of readJsonl<{ query_id: string; chunk_id: string; label: Judgment }>(join(paths.samples, 'gold.jsonl')))
       allTruth.set(keyOf(g.query_id, g.chunk_id), g.label);
     const oracle = batchOracle(seed, allTruth);
-    const bots = drawCrowd(seed, oracle, DEFAULT_MIX, 90);
+    const bots = drawCrowd(seed, oracle, mix, 90, { llmSeen });
     const records = new Map<string, string>();
     for (const b of bots) {
       const made = (await admin('POST', '/workers', {
@@ -255,7 +262,10 @@ const results: RunResult[] = [];
 for (let s = firstSeed; s < firstSeed + seeds; s++) {
   const seed = `ext-seed-${s}`;
   process.stdout.write(
-    `\ncrowd-external: seed ${seed}, ${cases} cases, preset ${PRESET}, clock speed ${clockSpeed}, review every ${REVIEW_INTERVAL} s; qrelay at ${measuredTree()}\n`,
+    `\ncrowd-external: seed ${seed}, ${cases} cases, preset ${PRESET}, clock speed ${clockSpeed}, review every ${REVIEW_INTERVAL} s; qrelay at ${measuredTree()}\n` +
+      `  crowd: ${Object.entries(mix)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')}; LLM users the page sees: ${Math.round(100 * llmSeen)}%\n`,
   );
   const r = await oneRun(seed);
   results.push(r);

@@ -53,8 +53,38 @@ export interface BotSpec {
   params: Record<string, number | string | boolean>;
 }
 
+/**
+ * A mix from `kind=count,...` (QRELAY_BENCH_CROWD_MIX): the kinds named replace DEFAULT_MIX's
+ * counts, the others keep theirs. Throws naming the variable and the bad part.
+ */
+export function parseMix(text: string, variable = 'QRELAY_BENCH_CROWD_MIX'): Record<BotKind, number> {
+  const mix: Record<BotKind, number> = { ...DEFAULT_MIX };
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
+    const [kind, count] = part.split('=');
+    if (kind === undefined || !(kind in mix) || count === undefined || !/^\d+$/.test(count.trim()))
+      throw new Error(`${variable}: "${part}" is not kind=count with kind one of ${Object.keys(mix).join(', ')}; e.g. "llm=6,diligent=24"`);
+    mix[kind as BotKind] = Number(count);
+  }
+  return mix;
+}
+
+/** What varies a crowd beyond its mix. */
+export interface CrowdOptions {
+  /** Share of the LLM users whose chatbot is in another tab, so the page sees copies and time away (the rest use a second device). */
+  llmSeen: number;
+}
+
 /** The bots of a run; arrivals are spread over `arriveWithinSeconds` of real time. */
-export function drawCrowd(seed: string, oracle: Oracle, mix: Readonly<Record<BotKind, number>>, arriveWithinSeconds: number): BotSpec[] {
+export function drawCrowd(
+  seed: string,
+  oracle: Oracle,
+  mix: Readonly<Record<BotKind, number>>,
+  arriveWithinSeconds: number,
+  options: CrowdOptions = { llmSeen: 1 },
+): BotSpec[] {
   const bots: BotSpec[] = [];
   const order = rngFor(seed, 'order');
   let n = 0;
@@ -64,11 +94,13 @@ export function drawCrowd(seed: string, oracle: Oracle, mix: Readonly<Record<Bot
       // opaque names: nothing a requester sees says what a bot is
       const name = `ext${seed.replace(/[^a-z0-9]/gi, '').slice(0, 12)}w${String(Math.floor(order.next() * 1e6)).padStart(6, '0')}${n}`;
       const rng = rngFor(seed, `bot:${kind}:${i}`);
-      const behaviour = behaviourOf(kind, rng, oracle, `${seed}:pair:${Math.floor(i / 2)}`);
+      const seen = kind !== 'llm' || coin(seed, `llm-seen:${i}`) < options.llmSeen;
+      const behaviour = behaviourOf(kind, rng, oracle, `${seed}:pair:${Math.floor(i / 2)}`, seen);
       const params: Record<string, number | string | boolean> = {};
       if (behaviour.accuracy) params.accuracy = Number(behaviour.accuracy.relevant.toFixed(3));
       if ('k' in behaviour) params.k = behaviour.k as number;
       if ('pastes' in behaviour) params.pastes = behaviour.pastes as boolean;
+      if (kind === 'llm') params.seen = seen;
       bots.push({
         name,
         password: `pw-${rngFor(seed, `password:${n}`).next().toString(36).slice(2)}-x`,
@@ -82,7 +114,7 @@ export function drawCrowd(seed: string, oracle: Oracle, mix: Readonly<Record<Bot
   return bots;
 }
 
-function behaviourOf(kind: BotKind, rng: Rng, oracle: Oracle, pair: string): Behaviour {
+function behaviourOf(kind: BotKind, rng: Rng, oracle: Oracle, pair: string, seen: boolean): Behaviour {
   switch (kind) {
     case 'diligent':
       return diligent(rng, oracle);
@@ -95,7 +127,7 @@ function behaviourOf(kind: BotKind, rng: Rng, oracle: Oracle, pair: string): Beh
     case 'careless':
       return carelessAfterK(rng, oracle);
     case 'llm':
-      return llmUser(rng, oracle);
+      return llmUser(rng, oracle, seen);
     case 'copier':
       return copier(rng, pair);
   }

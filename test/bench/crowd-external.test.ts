@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeFigures, balancedAccuracy, type FiguresInput } from '../../bench/crowd-external/figures.js';
-import { batchOracle, DEFAULT_MIX, drawCrowd } from '../../bench/crowd-external/crowd.js';
+import { batchOracle, DEFAULT_MIX, drawCrowd, parseMix } from '../../bench/crowd-external/crowd.js';
 import { formFields, readHitForm, type ItemWork } from '../../bench/crowd-external/hit-form.js';
 import { coin, rngFor } from '../../bench/crowd-external/rng.js';
 import { renderHitPage } from '../../src/hits/render.js';
@@ -79,6 +79,25 @@ describe('the crowd under a seed', () => {
       const answers = new Set(users.map((u) => u.behaviour.work({ key: k, answer: 'a', text: '' }, 0).answer));
       expect(answers).toEqual(new Set([oracle.llm(k)]));
     }
+  });
+
+  it('varies the crowd: counts by kind from QRELAY_BENCH_CROWD_MIX, LLM users the page does not see', () => {
+    expect(parseMix('')).toEqual(DEFAULT_MIX);
+    expect(parseMix(' llm=6, diligent=24 ')).toEqual({ ...DEFAULT_MIX, llm: 6, diligent: 24 });
+    expect(() => parseMix('llm=six')).toThrow(/QRELAY_BENCH_CROWD_MIX: "llm=six" is not kind=count/);
+    expect(() => parseMix('robot=2')).toThrow(/kind one of diligent, spammer/);
+    const oracle = batchOracle('unseen', truth);
+    const users = drawCrowd('unseen', oracle, { ...DEFAULT_MIX, llm: 8 }, 1, { llmSeen: 0 }).filter((b) => b.behaviour.kind === 'llm');
+    expect(users).toHaveLength(8);
+    for (const u of users) {
+      expect(u.params.seen).toBe(false);
+      const w = u.behaviour.work({ key: 'key1', answer: 'a', text: '' }, 0);
+      expect(w.events).toEqual({ copy: 0, paste: 0, 'focus-loss': 0 });
+      expect(w.comment).toBeUndefined();
+      expect(w.answer).toBe(oracle.llm('key1'));
+    }
+    const seen = drawCrowd('unseen', oracle, { ...DEFAULT_MIX, llm: 8 }, 1).filter((b) => b.behaviour.kind === 'llm');
+    expect(seen.every((u) => u.params.seen === true)).toBe(true);
   });
 
   it('has LLM users copy and leave the page on every item, careless workers turn after k, and keeps draws per name apart', () => {
