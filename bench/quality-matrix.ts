@@ -12,6 +12,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { Judgment } from '../src/domain/cases.js';
 import { paths } from '../src/paths.js';
 import type { Forecast } from '../src/simulation/forecast.js';
@@ -19,7 +20,7 @@ import { checkPopulation, type PopulationInput } from '../src/simulation/populat
 import { meanOf, qualityFigures, type QualityFigures } from '../src/simulation/quality-targets.js';
 import { robustnessFigures, type RobustnessFigures } from '../src/simulation/robustness-targets.js';
 import { importSampleBatch, isolatedQrelay, runQrelay, writeSampleCases } from './support/qrelay-process.js';
-import { reportRows, type BenchRow } from './support/table.js';
+import { reportRows, TARGET_PEER, type BenchRow } from './support/table.js';
 
 const seedCount = Number(process.argv[2] ?? '5');
 // 150 cases keep the matrix affordable under `npm run bench`; the paper scale takes the whole sample
@@ -138,6 +139,11 @@ function cellFigures(cell: Cell, runs: readonly Run[]): CellFigures {
   };
 }
 
+/** Today's cost per label on the default population (bench/quality.ts records it): the cost target's reference. */
+const baseline = z
+  .object({ measured: z.string(), costPerLabel: z.number().positive() })
+  .parse(JSON.parse(readFileSync(join(paths.root, 'bench', 'quality-baseline.json'), 'utf8')));
+
 const { dir, env } = await isolatedQrelay('quality-matrix', { db: 28_900, api: 19_300, marketplace: 19_900 });
 const files = writeSampleCases(dir, caseCount);
 const truth = new Map<string, Judgment>();
@@ -203,6 +209,8 @@ try {
     unit: string;
     scale: number;
     applies: (c: CellFigures) => boolean;
+    /** Without a bound: the peer the table sets the figure beside, and its figure (in the table's unit). */
+    peer?: { name: string; figure: number };
   }
   const every = () => true;
   const honestCells = (c: CellFigures) => c.name !== 'default';
@@ -213,9 +221,10 @@ try {
     better: Target['better'],
     bound: number | null,
     show: Target['show'],
-    more: Partial<Pick<Target, 'unit' | 'scale' | 'applies'>> = {},
+    more: Partial<Pick<Target, 'unit' | 'scale' | 'applies' | 'peer'>> = {},
   ): Target => ({ name, value, better, bound, show, unit: '', scale: 1, applies: every, ...more });
   const percent = { unit: '%', scale: 100 } as const;
+  const times = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(2)}×`);
   const targets: Target[] = [
     target('honest assignments lost', (c) => c.honestLost, 'lower', 0.02, pct, { ...percent, applies: honestCells }),
     target(
@@ -240,13 +249,24 @@ try {
       (x) => num(x, 1),
       { unit: 'pt' },
     ),
+    // the issue's cost target: the default population's cost per label at most 10% above
+    // today's, the baseline bench/quality.ts compares with (its seeds and all the sample's cases)
+    target(
+      `cost per label, default population / $${baseline.costPerLabel.toFixed(3)} (${baseline.measured.slice(0, 10)})`,
+      (c) => (c.costPerLabel === null ? null : c.costPerLabel / baseline.costPerLabel),
+      'lower',
+      1.1,
+      times,
+      { unit: '×', applies: (c) => c.name === 'default' },
+    ),
+    // what each other population costs beside the default one: no bound, for the reader
     target(
       "cost per label / the default population's",
       (c) => (reference === null || c.costPerLabel === null ? null : c.costPerLabel / reference),
       'lower',
       null,
-      (x) => (x === null ? 'n/a' : `${x.toFixed(2)}×`),
-      { unit: '×', applies: honestCells },
+      times,
+      { unit: '×', applies: honestCells, peer: { name: 'default population', figure: 1 } },
     ),
   ];
 
@@ -269,20 +289,25 @@ try {
     console.log(
       `  ${t.name.padEnd(42)} mean ${t.show(mean)}${met(mean)}; worst ${t.show(worst.v)} (${worst.cell})${met(worst.v)}; target ${target}; ${values.length} cells`,
     );
-    // the table's ratio reads a positive bound only: the others are printed above
-    if (t.bound !== null && t.bound > 0)
-      for (const [which, v] of [
-        ['mean', mean],
-        [`worst: ${worst.cell}`, worst.v],
-      ] as const)
-        rows.push({
-          figure: `matrix ${t.name} (${which})`,
-          ours: t.scale * v,
-          peer: 'target',
-          theirs: t.scale * t.bound,
-          unit: t.unit,
-          better: t.better,
-        });
+    const peer = t.bound === null ? t.peer : { name: TARGET_PEER, figure: t.scale * t.bound };
+    if (!peer) continue;
+    // a target measured on one cell has one figure: its mean is its worst
+    const figures: (readonly [string, number])[] =
+      values.length === 1
+        ? [[worst.cell, worst.v]]
+        : [
+            ['mean', mean],
+            [`worst: ${worst.cell}`, worst.v],
+          ];
+    for (const [which, v] of figures)
+      rows.push({
+        figure: `matrix ${t.name} (${which})`,
+        ours: t.scale * v,
+        peer: peer.name,
+        theirs: peer.figure,
+        unit: t.unit,
+        better: t.better,
+      });
   }
   reportRows(rows);
 } finally {
