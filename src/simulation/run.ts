@@ -342,6 +342,8 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     let rounds = 0;
     let crowdMs = 0;
     let roundsMs = 0;
+    // the process's CPU time in the rounds (user + system, microseconds): the crowd and the marketplace wait meanwhile
+    let roundsCpu = 0;
     let createdHits = false;
     // when the last round ran, and the crowd's submissions by then (round-schedule.ts)
     const planned = published.hits * (settings?.voteTarget ?? 0);
@@ -373,6 +375,7 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       lastRoundMs = t;
       submittedByLastRound = submitted;
       const t1 = performance.now();
+      const cpu1 = process.cpuUsage();
       const poll = hitsToPoll({ roundsRun: rounds, notified: receiver.take(), createdHits });
       const round = await collectBatch(ctx, req.name, poll ? { poll } : {});
       createdHits = round.followUp.reposted > 0;
@@ -380,6 +383,8 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       rounds++;
       crowdMs += t1 - t0;
       roundsMs += performance.now() - t1;
+      const cpu = process.cpuUsage(cpu1);
+      roundsCpu += cpu.user + cpu.system;
       env.onRound?.(round.aggregation.summary.itemsComplete, round.aggregation.summary.items, (t - startMs) / 1000);
       // a round per submission: a line when the items with their votes changed
       if (!notified || round.aggregation.summary.itemsComplete !== saidComplete || round.followUp.complete)
@@ -401,6 +406,8 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       crowdMs += performance.now() - t2;
     }
     const simulatedSeconds = (clock.nowMs() - startMs) / 1000;
+    say(`rounds     ${rounds} collection rounds took ${(roundsMs / 1000).toFixed(1)} s, ${(roundsCpu / 1e6).toFixed(1)} s of CPU`);
+    env.logger.debug({ rounds, roundsSeconds: roundsMs / 1000, roundsCpuSeconds: roundsCpu / 1e6 }, 'simulate: collection rounds');
     const experiment = experimentSeed !== undefined ? { seed: experimentSeed, arms: sim.experimentArms() } : undefined;
     await sim.stop();
     // a background write that failed fails the run (and a kept marketplace is complete)
