@@ -27,7 +27,9 @@ describe('llmRefitDue', () => {
     let last = EVERY_FIT_UP_TO;
     let fits = 0;
     let rounds = 0;
-    for (let a = EVERY_FIT_UP_TO + 20; a <= 10 * EVERY_FIT_UP_TO; a += 20, rounds++)
+    // rounds a hundredth of EVERY_FIT_UP_TO apart
+    const step = EVERY_FIT_UP_TO / 100;
+    for (let a = EVERY_FIT_UP_TO + step; a <= 10 * EVERY_FIT_UP_TO; a += step, rounds++)
       if (llmRefitDue(a, last)) {
         last = a;
         fits++;
