@@ -295,7 +295,8 @@ async function outstandingElsewhere(ctx: PipelineContext, target: string, except
 
 /**
  * Creates every planned HIT of the batch (plan and reposts alike); idempotent. `questions`:
- * the plan just stored, when the caller has it (otherwise each HIT's question is read).
+ * the plan just stored, when the caller has it (otherwise each HIT's question is read);
+ * each is taken out of it once its HIT is created.
  */
 export async function publishPending(ctx: PipelineContext, doc: BatchDoc, questions?: PlannedQuestions): Promise<CreationResult> {
   const settings = doc.settings as BatchSettings;
@@ -345,6 +346,8 @@ export async function publishPending(ctx: PipelineContext, doc: BatchDoc, questi
         // adaptive checks: a starter HIT goes under the starter HIT type (src/hits/adaptive-checks.ts)
         const typeId = hit.audience === 'starter' ? starterTypeId : hitTypeId;
         const { hitId, reused } = await createOnPlatform(ctx, doc, hit, backend, typeId, questions);
+        // the HIT is on the platform: its page is not needed again (a retry reads the stored one)
+        questions?.delete(hit._id);
         made.push({ hit, hitId, hitTypeId: typeId });
         result[reused ? 'reused' : 'created']++;
         const done = result.created + result.reused + result.alreadyPublished;

@@ -143,8 +143,12 @@ export async function publishBatch(
   defaultTarget: string,
   planInput?: PlanInput,
 ): Promise<PublishResult> {
-  const { doc, plan } = await prepareWithPlan(ctx, batch, request, defaultTarget, planInput);
-  const result = await publishPending(ctx, doc, plan && planQuestions(batch, plan, 0));
+  const prepared = await prepareWithPlan(ctx, batch, request, defaultTarget, planInput);
+  const { doc } = prepared;
+  // the plan's pages in a map that publishing empties as it goes; the plan itself is let go
+  const questions = prepared.plan && planQuestions(batch, prepared.plan, 0);
+  delete prepared.plan;
+  const result = await publishPending(ctx, doc, questions);
   if (doc.state === 'publishing') {
     await ctx.models.batches.updateOne(
       { _id: batch, state: 'publishing' },

@@ -3,7 +3,9 @@ import { listAllHits } from '../support/mturk.js';
 import { describe, expect, it } from 'vitest';
 import { hitRequestToken } from '../../src/crowd/mturk/request-tokens.js';
 import { hitAnnotation } from '../../src/pipeline/names.js';
-import { dryRunPublish, publishBatch } from '../../src/pipeline/publish.js';
+import { dryRunPublish, preparePublish, publishBatch } from '../../src/pipeline/publish.js';
+import { publishPending } from '../../src/pipeline/hit-service.js';
+import { planQuestions } from '../../src/pipeline/plan.js';
 import { useMarketplace } from '../marketplace/support.js';
 import { importSampleBatch, tempDir, testContext } from './support.js';
 import { requireBatch } from '../../src/batches/index.js';
@@ -69,6 +71,25 @@ describe('publish', () => {
     const again = await publishBatch(ctx, 'pub-a', undefined, 'local');
     expect(again).toMatchObject({ created: 0, reused: 0, alreadyPublished: 8 });
     expect(ofBatch(await marketplaceHits(), 'pub-a')).toHaveLength(8);
+  });
+
+  it("sends the plan's own pages, taking each out once its HIT is created", async () => {
+    const ctx = testContext(h.db);
+    await importSampleBatch(ctx, dir, 'pub-q', 12);
+    const request = { preset: 'quick', target: h.running.url };
+    const doc = await preparePublish(ctx, 'pub-q', request, 'local');
+    // the stored settings and seed plan the same pages again
+    const { plan } = await dryRunPublish(ctx, 'pub-q', request, 'local');
+    const questions = planQuestions('pub-q', plan, 0);
+    expect(questions.size).toBe(3);
+    const sent = new Map([...questions].map(([id, q]) => [id, q.xml]));
+    const result = await publishPending(ctx, doc, questions);
+    expect(result).toMatchObject({ hits: 3, created: 3 });
+    // nothing of the plan's pages is held once every HIT is out
+    expect(questions.size).toBe(0);
+    const stored = await ctx.models.hits.find({ batch: 'pub-q' }).lean();
+    const onPlatform = new Map(ofBatch(await marketplaceHits(), 'pub-q').map((x) => [x.HITId, x.Question]));
+    expect(stored.map((x) => onPlatform.get(x.hitId!))).toEqual(stored.map((x) => sent.get(x._id)));
   });
 
   it('takes HitAlreadyExists as success after a publisher died mid-call', async () => {
