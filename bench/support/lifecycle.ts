@@ -14,9 +14,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { startDevdb } from '../../src/db/devdb.js';
 import { paths } from '../../src/paths.js';
-import type { Forecast } from '../../src/simulation/forecast.js';
 import { isolatedQrelay, writeSampleCases } from './qrelay-process.js';
 
 export interface TimedCommand {
@@ -35,7 +35,7 @@ export interface LifecycleRun {
   commands: TimedCommand[];
   importSeconds: number;
   simulateSeconds: number;
-  forecast: Forecast;
+  forecast: ForecastFigures;
   /** The 1-minute load average at the start and at the end. */
   load: [number, number];
 }
@@ -81,16 +81,61 @@ function timedQrelay(
   );
 }
 
-/** `qrelay simulate --json`'s stdout, which must be exactly the forecast's JSON. */
-function parseForecast(stdout: string): Forecast {
+/**
+ * The parts of the forecast the benchmarks read (src/simulation/forecast.ts has the whole):
+ * checked, so that a forecast missing one of them fails here, naming it, rather than
+ * printing NaN in a row.
+ */
+const seconds = z.number().nonnegative();
+const ForecastFigures = z.object({
+  assignments: z.number().int().nonnegative(),
+  fleissKappa: z.number().nullable(),
+  accuracy: z.object({ balancedAccuracy: z.number().nullable() }).nullable(),
+  cost: z.object({ total: z.number(), quote: z.number(), extraAssignments: z.number(), discardedAssignments: z.number() }),
+  latency: z.object({ lastVoteSeconds: z.number().nullable() }),
+  wall: z.object({
+    copySeconds: seconds,
+    publishSeconds: seconds,
+    crowdSeconds: seconds,
+    roundsSeconds: seconds,
+    rounds: z.number().int().nonnegative(),
+    endSeconds: seconds,
+  }),
+});
+export type ForecastFigures = z.infer<typeof ForecastFigures>;
+
+/**
+ * The forecast in `qrelay simulate --json`'s stdout: its last line that is a JSON object
+ * (the forecast is written last, on one line), so that a line some library wrote on stdout
+ * before it does not lose a run of many minutes; such lines are shown on stderr, since
+ * they belong there.
+ */
+export function parseForecast(stdout: string): ForecastFigures {
+  const lines = stdout.split('\n').filter((l) => l.trim() !== '');
+  const at = lines.findLastIndex((l) => l.trimStart().startsWith('{'));
+  if (at < 0)
+    throw new Error(
+      `bench lifecycle: qrelay simulate --json wrote no JSON object on stdout; what it wrote: ${JSON.stringify(stdout.slice(0, 400))}`,
+    );
+  let json: unknown;
   try {
-    return JSON.parse(stdout) as Forecast;
+    json = JSON.parse(lines[at]!);
   } catch (err) {
     throw new Error(
-      `bench lifecycle: qrelay simulate --json wrote more than its JSON on stdout (${(err as Error).message}); ` +
-        `whatever writes this belongs on stderr: ${JSON.stringify(stdout.slice(0, 400))}`,
+      `bench lifecycle: the last JSON line of qrelay simulate --json does not parse (${(err as Error).message}): ${JSON.stringify(lines[at]!.slice(0, 400))}`,
     );
   }
+  const stray = lines.filter((_, i) => i !== at);
+  if (stray.length > 0)
+    console.error(
+      `bench lifecycle: qrelay simulate --json wrote ${stray.length} line(s) besides its forecast on stdout (they belong on stderr): ${JSON.stringify(stray.slice(0, 3).map((l) => l.slice(0, 200)))}`,
+    );
+  const parsed = ForecastFigures.safeParse(json);
+  if (!parsed.success)
+    throw new Error(
+      `bench lifecycle: the forecast of qrelay simulate --json lacks what the benchmark reads (src/simulation/forecast.ts changed?): ${z.prettifyError(parsed.error)}`,
+    );
+  return parsed.data;
 }
 
 /** One lifecycle of `cases` cases on a fresh data directory and dev database (or its own database on MONGODB_URI). */
