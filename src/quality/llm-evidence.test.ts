@@ -162,6 +162,54 @@ describe('sharedErrorFactors', () => {
     expect(flagged(unbounded).length).toBeGreaterThan(round.llmUsers.length + 4);
   });
 
+  describe('an LLM user the page does not see (a stated limit: what the matrix cell `mixed` misses)', () => {
+    /**
+     * 150 items, 5 votes each: careful workers C0-C13 (0.80-0.95), X answers one LLM's verdict
+     * (right 80% of the time) on items 0-39, and two LLM users the page sees (L0, L1: page events on
+     * every item) answer the same verdicts, on X's items when `shared`, else on items 40-79.
+     */
+    function votes(seed: string, shared: boolean): Vote[] {
+      const rng = seededRng(seed);
+      const careful = spread(14, 0.8, 0.95).map((accuracy, i) => ({ id: `C${i}`, accuracy }));
+      const out: Vote[] = [];
+      for (let t = 0; t < 150; t++) {
+        const truth: Judgment = rng.next() < 0.4 ? 'yes' : 'no';
+        const llm = rng.next() < 0.8 ? truth : flip(truth);
+        const mine = t < 40;
+        const seen = shared ? mine : t >= 40 && t < 80;
+        const llmVoters = [...(mine ? ['X'] : []), ...(seen ? ['L0', 'L1'] : [])];
+        for (const w of llmVoters) out.push({ worker: w, item: `i${t}`, answer: llm });
+        const pool = [...careful];
+        for (let k = llmVoters.length; k < 5; k++) {
+          const w = pool.splice(Math.floor(rng.next() * pool.length), 1)[0]!;
+          out.push({ worker: w.id, item: `i${t}`, answer: rng.next() < w.accuracy ? truth : flip(truth) });
+        }
+      }
+      return out;
+    }
+    // X leaves no page event (a factor of 1 − tabWeight) and reads as fast as the side factor allows
+    const { confidence, tabWeight, maxSpeedFactor } = DEFAULT_LLM_EVIDENCE_POLICY;
+    const side = new Map([
+      ['L0', 1000],
+      ['L1', 1000],
+      ['X', (1 - tabWeight) * maxSpeedFactor],
+    ]);
+
+    it('is found through the errors shared with LLM users the page sees', () => {
+      for (const seed of ['a', 'b', 'c', 'd'])
+        expect(sharedErrorFactors(votes(seed, true), side).posteriors.get('X')!).toBeGreaterThan(confidence);
+    });
+
+    it('is not found with the same answers on items no other LLM user answered, however fast', () => {
+      for (const seed of ['a', 'b', 'c', 'd']) {
+        const fit = sharedErrorFactors(votes(seed, false), side);
+        expect(fit.posteriors.get('X')!).toBeLessThan(confidence);
+        // the shared-error factor says little either way: the LLM's errors there look like X's own
+        expect(fit.factors.get('X')!).toBeLessThan(2);
+      }
+    });
+  });
+
   it('does not find LLM users from answers alone when none shows other evidence (no seed: a stated limit)', () => {
     const fit = sharedErrorFactors(batch('unseeded', { careful: spread(14, 0.8, 0.95), llm: 4, llmAccuracy: 0.8 }));
     for (const p of fit.posteriors.values()) expect(p).toBeLessThan(DEFAULT_LLM_EVIDENCE_POLICY.confidence);

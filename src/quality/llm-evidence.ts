@@ -33,6 +33,12 @@ import { DEFAULT_VERDICT_POLICY, logNotWorkingAnswers, type NotWorkingRates } fr
  * All are combined as likelihood ratios with a prior share of LLM users (fitted on the batch
  * with a Beta(1, 9) prior: one in ten until the batch says otherwise) into one posterior per
  * worker; a worker is flagged at `confidence`.
+ *
+ * What this cannot see: an LLM user the page does not see (no events) whose items no other LLM
+ * user answered. Where the LLM they paste into is not the debate's (the matrix's canary-never
+ * cells, the bot crowd), their errors look like their own, and speed alone (capped) cannot
+ * reach `confidence`; in the matrix cell `mixed` that bounds the recall at 8 of 12 LLM users
+ * (docs/quality.md, "What the answers cannot show"; tested).
  */
 
 export interface LlmEvidencePolicy {
