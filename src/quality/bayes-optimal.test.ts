@@ -64,6 +64,72 @@ describe('the Bayes-optimal decision from the votes', () => {
     expect([...r.labels]).toEqual([...truth]);
   });
 
+  it('counts the workers of one shared source once per item, with their majority', () => {
+    // three copiers giving one 0.7 answer against one careful 0.9 worker: as three independent
+    // people they outweigh them (log odds 3 × 0.85 = 2.54 against 2.20), as one source they do not
+    const three: BayesVote[] = [
+      { item: 'x', worker: 'c1', answer: 'yes' },
+      { item: 'x', worker: 'c2', answer: 'yes' },
+      { item: 'x', worker: 'c3', answer: 'yes' },
+      { item: 'x', worker: 'careful', answer: 'no' },
+    ];
+    const accuracy = new Map([
+      ['c1', acc(0.7)],
+      ['c2', acc(0.7)],
+      ['c3', acc(0.7)],
+      ['careful', acc(0.9)],
+    ]);
+    expect(bayesOptimalLabels({ votes: three, accuracy, truth: new Map() }).labels.get('x')).toBe('yes');
+    const sources = new Map([
+      ['c1', 'pair'],
+      ['c2', 'pair'],
+      ['c3', 'pair'],
+    ]);
+    expect(bayesOptimalLabels({ votes: three, accuracy, truth: new Map(), sources }).labels.get('x')).toBe('no');
+    // a source whose members split says nothing: the careful worker decides
+    const split: BayesVote[] = [
+      { item: 'y', worker: 'c1', answer: 'yes' },
+      { item: 'y', worker: 'c2', answer: 'no' },
+      { item: 'y', worker: 'careful', answer: 'yes' },
+    ];
+    expect(bayesOptimalLabels({ votes: split, accuracy, truth: new Map(), sources }).labels.get('y')).toBe('yes');
+    // and an item with nothing but a split source is a tie: "no"
+    const alone = split.slice(0, 2);
+    expect(bayesOptimalLabels({ votes: alone, accuracy, truth: new Map(), sources }).labels).toEqual(new Map([['y', 'no']]));
+  });
+
+  it('estimates a shared source’s unknown accuracy from all its members’ answers, each item left out of its own weight', () => {
+    // two LLM users giving one LLM's verdicts: right on 6 of 8 relevant and 6 of 8 not relevant items
+    const truth = new Map<string, Judgment>();
+    const votes: BayesVote[] = [];
+    for (let i = 0; i < 16; i++) {
+      const t: Judgment = i < 8 ? 'yes' : 'no';
+      truth.set(`i${i}`, t);
+      const wrong = i % 8 >= 6;
+      const answer: Judgment = wrong ? (t === 'yes' ? 'no' : 'yes') : t;
+      votes.push({ item: `i${i}`, worker: i % 2 === 0 ? 'u1' : 'u2', answer });
+    }
+    const accuracy = new Map<string, ClassAccuracy | null>([
+      ['u1', null],
+      ['u2', null],
+    ]);
+    const r = bayesOptimalLabels({ votes, accuracy, truth, sources: new Map([...accuracy.keys()].map((w) => [w, 'llm'])) });
+    expect(r.estimated).toEqual(['u1', 'u2']);
+    expect(r.accuracy.get('u1')).toEqual({ relevant: 7 / 10, notRelevant: 7 / 10 });
+    expect(r.accuracy.get('u2')).toEqual(r.accuracy.get('u1'));
+    // better than a coin, so followed, also where wrong: the truth of an item does not weigh its own vote
+    for (const v of votes) expect(r.labels.get(v.item)).toBe(v.answer);
+  });
+
+  it('never weighs a vote by its own item’s truth: a worker with one answer says nothing', () => {
+    const truth = new Map<string, Judgment>([['x', 'yes']]);
+    const votes: BayesVote[] = [{ item: 'x', worker: 'once', answer: 'yes' }];
+    // in-sample, one right answer would make 2/3 and a "yes"; left out, it is Laplace's ½: a tie, "no"
+    const r = bayesOptimalLabels({ votes, accuracy: new Map([['once', null]]), truth });
+    expect(r.labels.get('x')).toBe('no');
+    expect(r.accuracy.get('once')).toEqual({ relevant: 2 / 3, notRelevant: 1 / 2 });
+  });
+
   it('beats the plain majority in balanced accuracy on a mixed crowd', () => {
     const seeded = seededRng('bayes-optimal-test');
     const random = () => seeded.next();

@@ -13,12 +13,19 @@ import { UserError } from '../errors.js';
  *   expected balanced accuracy (both classes weigh the same, whatever their shares); give
  *   the class share to maximize plain accuracy instead. A likelihood tie (only uninformative
  *   votes, or none) goes to "no", the qrels convention.
- * - Workers are independent given the truth (the simulation draws them so).
+ * - Sources are independent given the truth. A source is one worker, or the workers named
+ *   with one key in `sources`: people who answer from one shared source (the simulation's
+ *   LLM-assisted workers all give the one LLM's verdict, a copying pair gives the pair's one
+ *   answer). On an item a source speaks once, with its members' majority (a tie says
+ *   nothing) and the accuracy of its first member met; counting its members as independent
+ *   people would give one answer the weight of several, which is no optimum.
  * - A worker whose true accuracy is unknown (`null`: the simulation's LLM-assisted workers,
- *   whose answers follow an LLM's verdict per item) gets their **empirical** per-class
- *   accuracy against the truth on the items they answered, with one pseudo-answer right and
- *   one wrong per class (Laplace), so that the optimum uses the information their answers
- *   really carry: the yardstick is never weaker than what the votes allow.
+ *   whose answers follow an LLM's verdict per item, and careful-then-careless ones) gets
+ *   their source's **empirical** per-class accuracy against the truth on the *other* items it
+ *   answered (cross-fitted: an item's own truth never weighs its own vote, else a source
+ *   with few answers would be weighed by exactly the answers it got right), with one
+ *   pseudo-answer right and one wrong per class (Laplace), so that the optimum uses the
+ *   information their answers really carry without reading the truth it is scored on.
  * - Accuracies are clamped to [1e-6, 1 − 1e-6] so that an always-yes worker (1 and 0) makes
  *   every "yes" vote carry no information instead of a log of 0.
  */
@@ -42,18 +49,41 @@ export interface BayesOptimalInput {
   readonly truth: ReadonlyMap<string, Judgment>;
   /** P(relevant) in the decision; default 0.5 (maximizes balanced accuracy). */
   readonly prior?: number;
+  /** Worker -> the key of the shared source they answer from; a worker not named is their own source. */
+  readonly sources?: ReadonlyMap<string, string>;
 }
 
 export interface BayesOptimalResult {
   /** item -> the optimal label, for every item with a vote. */
   readonly labels: Map<string, Judgment>;
-  /** The accuracies used (given, or empirical for unknown ones). */
+  /** The accuracies used: given, or for unknown ones empirical over all the source's answers (each item's decision leaves that item out). */
   readonly accuracy: Map<string, ClassAccuracy>;
   /** Workers whose accuracy was estimated from the truth. */
   readonly estimated: readonly string[];
 }
 
 const EPS = 1e-6;
+
+/** A source's answers against the truth: on relevant items (`yes`) and not relevant ones (`no`), and how many were right. */
+interface Tally {
+  yes: number;
+  yesRight: number;
+  no: number;
+  noRight: number;
+}
+const emptyTally = (): Tally => ({ yes: 0, yesRight: 0, no: 0, noRight: 0 });
+/** Adds (`by` 1) or takes away (`by` −1) one answer; an item without a truth counts for nothing. */
+function count(t: Tally, truth: Judgment | undefined, answer: Judgment, by: 1 | -1): void {
+  if (truth === 'yes') {
+    t.yes += by;
+    if (answer === 'yes') t.yesRight += by;
+  } else if (truth === 'no') {
+    t.no += by;
+    if (answer === 'no') t.noRight += by;
+  }
+}
+/** Per-class accuracy with one pseudo-answer right and one wrong per class. */
+const laplace = (t: Tally): ClassAccuracy => ({ relevant: (t.yesRight + 1) / (t.yes + 2), notRelevant: (t.noRight + 1) / (t.no + 2) });
 const clamp = (p: number) => Math.min(1 - EPS, Math.max(EPS, p));
 
 export function bayesOptimalLabels(input: BayesOptimalInput): BayesOptimalResult {
@@ -75,38 +105,53 @@ export function bayesOptimalLabels(input: BayesOptimalInput): BayesOptimalResult
     }
     if (known) accuracy.set(worker, known);
   }
-  // empirical per-class accuracy of the workers without a known one
-  const tally = new Map<string, { yes: number; yesRight: number; no: number; noRight: number }>();
+  // each source's answer per item: its members' majority (a tie says nothing)
+  const sourceOf = (worker: string) => (input.sources?.has(worker) ? `source\t${input.sources.get(worker)}` : `worker\t${worker}`);
+  const spoken = new Map<string, { item: string; worker: string; yes: number; no: number }>();
   for (const v of input.votes) {
-    if (accuracy.has(v.worker)) continue;
-    const truth = input.truth.get(v.item);
-    if (truth === undefined) continue;
-    const t = tally.get(v.worker) ?? { yes: 0, yesRight: 0, no: 0, noRight: 0 };
-    if (truth === 'yes') {
-      t.yes++;
-      if (v.answer === 'yes') t.yesRight++;
-    } else {
-      t.no++;
-      if (v.answer === 'no') t.noRight++;
-    }
-    tally.set(v.worker, t);
+    const key = `${sourceOf(v.worker)}\n${v.item}`;
+    const s = spoken.get(key) ?? { item: v.item, worker: v.worker, yes: 0, no: 0 };
+    if (v.answer === 'yes') s.yes++;
+    else s.no++;
+    spoken.set(key, s);
   }
-  for (const [worker, known] of input.accuracy) {
-    if (known) continue;
-    const t = tally.get(worker) ?? { yes: 0, yesRight: 0, no: 0, noRight: 0 };
-    accuracy.set(worker, { relevant: (t.yesRight + 1) / (t.yes + 2), notRelevant: (t.noRight + 1) / (t.no + 2) });
+  const answers = [...spoken].flatMap(([key, s]) =>
+    s.yes === s.no
+      ? []
+      : [{ source: key.slice(0, key.indexOf('\n')), item: s.item, worker: s.worker, answer: (s.yes > s.no ? 'yes' : 'no') as Judgment }],
+  );
+  // empirical per-class accuracy of the sources without a known one
+  const tally = new Map<string, Tally>();
+  const unknownWorkers = new Set([...input.accuracy].filter(([, known]) => !known).map(([w]) => w));
+  const unknown = (worker: string) => unknownWorkers.has(worker);
+  for (const a of answers) {
+    if (!unknown(a.worker)) continue;
+    const t = tally.get(a.source) ?? emptyTally();
+    count(t, input.truth.get(a.item), a.answer, 1);
+    tally.set(a.source, t);
+  }
+  for (const worker of unknownWorkers) {
+    accuracy.set(worker, laplace(tally.get(sourceOf(worker)) ?? emptyTally()));
     estimated.push(worker);
   }
 
   const logOdds = new Map<string, number>();
-  for (const v of input.votes) {
-    const a = accuracy.get(v.worker)!;
-    const relevant = clamp(a.relevant);
-    const notRelevant = clamp(a.notRelevant);
+  for (const a of answers) {
+    let used = accuracy.get(a.worker)!;
+    if (unknown(a.worker)) {
+      // cross-fitted: the source's record without this item
+      const t = { ...(tally.get(a.source) ?? emptyTally()) };
+      count(t, input.truth.get(a.item), a.answer, -1);
+      used = laplace(t);
+    }
+    const relevant = clamp(used.relevant);
+    const notRelevant = clamp(used.notRelevant);
     // log P(answer | yes) − log P(answer | no)
-    const step = v.answer === 'yes' ? Math.log(relevant) - Math.log(1 - notRelevant) : Math.log(1 - relevant) - Math.log(notRelevant);
-    logOdds.set(v.item, (logOdds.get(v.item) ?? Math.log(prior / (1 - prior))) + step);
+    const step = a.answer === 'yes' ? Math.log(relevant) - Math.log(1 - notRelevant) : Math.log(1 - relevant) - Math.log(notRelevant);
+    logOdds.set(a.item, (logOdds.get(a.item) ?? Math.log(prior / (1 - prior))) + step);
   }
+  // an item whose every source tied still has its votes: no information, "no"
+  for (const v of input.votes) if (!logOdds.has(v.item)) logOdds.set(v.item, Math.log(prior / (1 - prior)));
   const labels = new Map<string, Judgment>();
   // a difference below 1e-9 is a tie of equal likelihoods up to rounding
   for (const [item, odds] of logOdds) labels.set(item, odds > 1e-9 ? 'yes' : 'no');

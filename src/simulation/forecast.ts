@@ -39,6 +39,8 @@ export interface ForecastWorker {
   trueAccuracy: { relevant: number; notRelevant: number } | null;
   /** Careful-then-careless workers: the assignments they worked carefully before turning careless. */
   changeAfter?: number;
+  /** Copiers: the pair whose one answer they give (the pair's number), so that a yardstick counts a pair as one source. */
+  pair?: number;
 }
 
 /** A simulated worker's hidden parameters, as the forecast reports them. */
@@ -46,6 +48,7 @@ export interface HiddenWorker {
   kind: WorkerKind;
   accuracy: { relevant: number; notRelevant: number };
   changeAfter?: number;
+  pair?: number;
 }
 
 export function trueAccuracy(w: HiddenWorker): ForecastWorker['trueAccuracy'] {
@@ -64,8 +67,10 @@ export function trueAccuracy(w: HiddenWorker): ForecastWorker['trueAccuracy'] {
   }
 }
 
-const changeAfterOf = (w: HiddenWorker | undefined): { changeAfter?: number } =>
-  w?.changeAfter === undefined ? {} : { changeAfter: w.changeAfter };
+const hiddenParameters = (w: HiddenWorker | undefined): { changeAfter?: number; pair?: number } => ({
+  ...(w?.changeAfter !== undefined && { changeAfter: w.changeAfter }),
+  ...(w?.kind === 'copier' && w.pair !== undefined && { pair: w.pair }),
+});
 
 export type Interval = [number, number];
 
@@ -276,7 +281,7 @@ export function buildForecast(f: ForecastInput): Forecast {
         const hidden = f.kinds.get(w.worker);
         return hidden ? trueAccuracy(hidden) : null;
       })(),
-      ...changeAfterOf(f.kinds.get(w.worker)),
+      ...hiddenParameters(f.kinds.get(w.worker)),
     })),
     wallSeconds: tenths(f.wallSeconds),
     wall: {

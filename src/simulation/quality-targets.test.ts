@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Judgment } from '../domain/cases.js';
 import type { Forecast, ForecastWorker } from './forecast.js';
-import { meanOf, qualityFigures } from './quality-targets.js';
+import { meanOf, qualityFigures, sharedSources } from './quality-targets.js';
 
 const worker = (w: Partial<ForecastWorker> & Pick<ForecastWorker, 'workerId' | 'kind'>): ForecastWorker => ({
   assignments: 2,
@@ -69,6 +69,38 @@ describe('issue 16 quality targets from a forecast', () => {
     expect(q.llm).toEqual({ workers: 2, flagged: 2, truePositives: 1, recall: 0.5, precision: 0.5 });
     expect(q.costPerLabel).toBe(3);
     expect(q.cost).toEqual({ total: 12, quote: 10 });
+  });
+
+  it('counts the one LLM and each copying pair as one source in the optimum', () => {
+    const workers = [
+      worker({ workerId: 'l1', kind: 'llm', trueAccuracy: null }),
+      worker({ workerId: 'l2', kind: 'llm', trueAccuracy: null }),
+      worker({ workerId: 'c1', kind: 'copier', pair: 0, trueAccuracy: { relevant: 0.7, notRelevant: 0.7 } }),
+      worker({ workerId: 'c2', kind: 'copier', pair: 0, trueAccuracy: { relevant: 0.7, notRelevant: 0.7 } }),
+      worker({ workerId: 'c3', kind: 'copier', trueAccuracy: { relevant: 0.7, notRelevant: 0.7 } }),
+      worker({ workerId: 'h', kind: 'honest' }),
+    ];
+    expect(sharedSources(workers)).toEqual(
+      new Map([
+        ['l1', 'llm'],
+        ['l2', 'llm'],
+        ['c1', 'copying pair 0'],
+        ['c2', 'copying pair 0'],
+      ]),
+    );
+    // the pair's two wrong answers against one 0.8 worker: one 0.7 source, the 0.8 worker decides
+    const truth = new Map<string, Judgment>([['q\ta', 'yes']]);
+    const f = {
+      accuracy: null,
+      votes: [
+        { query_id: 'q', chunk_id: 'a', workerId: 'c1', answer: 'no' },
+        { query_id: 'q', chunk_id: 'a', workerId: 'c2', answer: 'no' },
+        { query_id: 'q', chunk_id: 'a', workerId: 'h', answer: 'yes' },
+      ],
+      workers: [...workers.slice(2, 4), worker({ workerId: 'h', kind: 'honest', trueAccuracy: { relevant: 0.8, notRelevant: 0.8 } })],
+      cost: { perLabel: null, total: 0, quote: 0 },
+    } as unknown as Forecast;
+    expect(qualityFigures(f, truth).optimum).toBe(1);
   });
 
   it('averages the defined values', () => {

@@ -13,7 +13,7 @@ export const BAD_KINDS: readonly string[] = ['spammer', 'alwaysYes', 'alwaysNo']
 export const LLM_FLAG = 'llm-assisted';
 
 export interface QualityFigures {
-  /** (a) balanced accuracy of the labels export-qrels writes by default, and the optimum from the same votes. */
+  /** (a) balanced accuracy of the labels export-qrels writes by default, and the optimum from the same votes (every answer collected, each shared source once). */
   readonly balancedAccuracy: number | null;
   readonly optimum: number | null;
   /** Workers whose true accuracy the optimum estimated from the truth (LLM-assisted ones). */
@@ -43,7 +43,7 @@ export function qualityFigures(forecast: Forecast, truth: ReadonlyMap<string, Ju
   const votes = forecast.votes.map((v) => ({ item: key(v.query_id, v.chunk_id), worker: v.workerId, answer: v.answer }));
   const accuracy = new Map(forecast.workers.map((w) => [w.workerId, w.trueAccuracy]));
   for (const v of votes) if (!accuracy.has(v.worker)) accuracy.set(v.worker, null);
-  const optimal = bayesOptimalLabels({ votes, accuracy, truth });
+  const optimal = bayesOptimalLabels({ votes, accuracy, truth, sources: sharedSources(forecast.workers) });
   const judged = new Map([...truth].filter(([item]) => optimal.labels.has(item)));
 
   const bad = forecast.workers.filter((w) => BAD_KINDS.includes(w.kind) && w.assignments >= 2);
@@ -73,6 +73,22 @@ export function qualityFigures(forecast: Forecast, truth: ReadonlyMap<string, Ju
     costPerLabel: forecast.cost.perLabel,
     cost: { total: forecast.cost.total, quote: forecast.cost.quote },
   };
+}
+
+/**
+ * The workers who answer from one shared source, as the simulation draws them
+ * (simulation/decide.ts): every LLM-assisted worker gives the one LLM's verdict, and a copying
+ * pair gives the pair's one answer (with `llmAgreement` 1, the default: below it an LLM user
+ * sometimes answers alone, and the majority of the group stands for them). The optimum counts
+ * each source once per item.
+ */
+export function sharedSources(workers: Forecast['workers']): Map<string, string> {
+  const sources = new Map<string, string>();
+  for (const w of workers) {
+    if (w.kind === 'llm') sources.set(w.workerId, 'llm');
+    else if (w.kind === 'copier' && w.pair !== undefined) sources.set(w.workerId, `copying pair ${w.pair}`);
+  }
+  return sources;
 }
 
 /** The mean of the defined values; null when none is. */
