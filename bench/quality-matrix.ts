@@ -107,6 +107,8 @@ interface CellFigures {
   badBlocked: number | null;
   carelessAfter: number | null;
   carelessWorst: number | null;
+  /** Share of the workers who turned careless (and worked after it) stopped within 2 assignments of the change. */
+  carelessStopped: number | null;
   llmRecall: number | null;
   llmPrecision: number | null;
   /** Balanced accuracy of the exported labels less the Bayes optimum's, in points. */
@@ -128,6 +130,7 @@ function cellFigures(cell: Cell, runs: readonly Run[]): CellFigures {
     badBlocked: ratio(sum(runs.map((r) => r.quality.bad.blocked)), sum(runs.map((r) => r.quality.bad.workers))),
     carelessAfter: after.length === 0 ? null : sum(after) / after.length,
     carelessWorst: after.length === 0 ? null : Math.max(...after),
+    carelessStopped: ratio(sum(runs.map((r) => r.robustness.careless.stoppedWithin)), after.length),
     llmRecall: ratio(sum(runs.map((r) => r.quality.llm.truePositives)), sum(runs.map((r) => r.quality.llm.workers))),
     llmPrecision: ratio(sum(runs.map((r) => r.quality.llm.truePositives)), sum(runs.map((r) => r.quality.llm.flagged))),
     baGap: meanOf(
@@ -194,7 +197,7 @@ try {
   for (const c of measured)
     console.log(
       `  ${c.name.padEnd(26)} honest lost ${pct(c.honestLost).padStart(6)}, stopped ${c.honestStopped}/${c.honestWorkers}; bad blocked ${pct(c.badBlocked)}; ` +
-        `careless after change ${num(c.carelessAfter)} (worst ${num(c.carelessWorst, 0)}); LLM recall ${num(c.llmRecall)}, precision ${num(c.llmPrecision)}; ` +
+        `careless after change ${num(c.carelessAfter)} (worst ${num(c.carelessWorst, 0)}, stopped within 2 ${pct(c.carelessStopped)}); LLM recall ${num(c.llmRecall)}, precision ${num(c.llmPrecision)}; ` +
         `balanced accuracy − optimum ${num(c.baGap, 1)} pt; cost per label $${num(c.costPerLabel, 3)}` +
         (reference === null || c.costPerLabel === null ? '' : ` (${(c.costPerLabel / reference).toFixed(2)}× the default population's)`),
     );
@@ -239,6 +242,7 @@ try {
     ),
     target('bad workers (2+ assignments) blocked', (c) => c.badBlocked, 'higher', 0.95, pct, percent),
     target('careless: assignments after the change', (c) => c.carelessAfter, 'lower', 2, two),
+    target('careless: stopped within 2 assignments of the change', (c) => c.carelessStopped, 'higher', 1, pct, percent),
     target('LLM-assisted recall (canary never)', (c) => c.llmRecall, 'higher', 0.8, two, { applies: (c) => c.canaryNever }),
     target('LLM-assisted precision', (c) => c.llmPrecision, 'higher', 0.9, two),
     target(

@@ -201,9 +201,11 @@ describe('robustness figures', () => {
         w({ workerId: 'c1', kind: 'careless', trueAccuracy: null, changeAfter: 2, assignments: 5, blocked: true }),
         w({ workerId: 'c2', kind: 'careless', trueAccuracy: null, changeAfter: 4, assignments: 4 }),
         w({ workerId: 'c3', kind: 'careless', trueAccuracy: null, changeAfter: 3, assignments: 4 }),
+        w({ workerId: 'c4', kind: 'careless', trueAccuracy: null, changeAfter: 3, assignments: 5, blocked: true }),
       ],
     });
     expect(f.honest).toEqual({ workers: 2, assignments: 10, lost: 2, share: 0.2, stopped: 1 });
-    expect(f.careless).toEqual({ afterChange: [3, 1], stopped: 1 });
+    // c1 stopped 3 assignments after the change, c3 never (one assignment after it), c4 within 2
+    expect(f.careless).toEqual({ afterChange: [3, 1, 2], stopped: 2, stoppedWithin: 1 });
   });
 });

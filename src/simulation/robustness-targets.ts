@@ -10,6 +10,8 @@ import type { Forecast } from './forecast.js';
 
 /** The honest workers held to the no-false-stop targets: item accuracy at least this on both classes. */
 const HONEST_FLOOR = 0.8;
+/** A careless worker is to be stopped within this many assignments after their change point. */
+export const CARELESS_WITHIN = 2;
 
 export interface RobustnessFigures {
   /** Honest workers (kind `honest`, true accuracy ≥ HONEST_FLOOR) with an assignment: their assignments lost (discarded or rejected), and how many of them were stopped. */
@@ -20,8 +22,14 @@ export interface RobustnessFigures {
     readonly share: number | null;
     readonly stopped: number;
   };
-  /** Careful-then-careless workers who submitted more assignments than their change point: how many each submitted after it, and how many were stopped. */
-  readonly careless: { readonly afterChange: readonly number[]; readonly stopped: number };
+  /**
+   * Careful-then-careless workers who submitted more assignments than their change point: how
+   * many each submitted after it, how many were stopped, and how many were stopped within
+   * `CARELESS_WITHIN` assignments of the change (the issue's target is every one of them: a
+   * worker who turned careless on their last HIT and was never stopped submitted only one
+   * assignment after the change, and is no success).
+   */
+  readonly careless: { readonly afterChange: readonly number[]; readonly stopped: number; readonly stoppedWithin: number };
 }
 
 export function robustnessFigures(forecast: Pick<Forecast, 'workers'>): RobustnessFigures {
@@ -46,6 +54,7 @@ export function robustnessFigures(forecast: Pick<Forecast, 'workers'>): Robustne
     careless: {
       afterChange: changed.map((w) => w.assignments - (w.changeAfter ?? 0)),
       stopped: changed.filter((w) => w.blocked).length,
+      stoppedWithin: changed.filter((w) => w.blocked && w.assignments - (w.changeAfter ?? 0) <= CARELESS_WITHIN).length,
     },
   };
 }
