@@ -25,6 +25,7 @@ import { BLOCKED_QUALIFICATION, blockedQualifications, ensureBlockedQualificatio
 import { bulkWriteSliced } from './bulk.js';
 import type { PipelineContext } from './context.js';
 import { roundLlmVerdicts } from './round-llm-verdicts.js';
+import { roundDriftTested } from './round-drift.js';
 import { recentByScores } from './derived-records.js';
 import { scoreStored } from './votes.js';
 
@@ -260,6 +261,13 @@ async function recountCleared(
   ctx.progress(`batch ${doc._id}: ${again.length} discarded assignments of cleared workers count again`);
 }
 
+/** Each worker's scored assignments in the batch. */
+function assignmentsByWorker(scored: readonly ScoredAssignment[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const { assignment } of scored) out.set(assignment.worker, (out.get(assignment.worker) ?? 0) + 1);
+  return out;
+}
+
 /** The assignments a drift decision withdraws: those from the change on. */
 const driftedWork = (decision: WorkerDecisionDoc): Set<string> =>
   new Set(Array.isArray(decision.evidence.after) ? (decision.evidence.after as unknown[]).map(String) : []);
@@ -268,7 +276,8 @@ const driftedWork = (decision: WorkerDecisionDoc): Set<string> =>
  * Workers who turned careless mid-batch (quality/drift.ts): each one's answers, in the order of
  * their submissions, right or wrong against the checks and the batch verdicts' references (the
  * fitted worker model's, quality/worker-model.ts: workers stopped, flagged or with P(not working)
- * ½ or more left out).
+ * ½ or more left out). `tested`: the workers tested (pipeline/round-drift.ts; all without it);
+ * the spread of a person's pace is measured on everyone's times either way.
  */
 function driftsOf(
   scored: readonly ScoredAssignment[],
@@ -277,13 +286,16 @@ function driftsOf(
   notReferences: ReadonlySet<string>,
   policy: DriftPolicy,
   references: Reference,
+  tested?: ReadonlySet<string>,
 ): Map<string, Drift> {
   const excluded = new Set([...notReferences, ...[...verdicts].filter(([, v]) => v.probabilityNotWorking >= 0.5).map(([w]) => w)]);
-  const outcomes = answerOutcomes(scored, excluded, references);
+  // each assignment's outcomes depend on it and the references alone: only the tested workers' are needed
+  const outcomes = answerOutcomes(tested ? scored.filter((s) => tested.has(s.assignment.worker)) : scored, excluded, references);
+  const inBatch = new Set(scored.map((s) => s.assignment.assignmentId));
   const speeds = assignmentSpeeds(scored);
   const byWorker = new Map<string, AssignmentDoc[]>();
   for (const a of assignments) {
-    if (notReferences.has(a.workerId) || !outcomes.has(a._id)) continue;
+    if (notReferences.has(a.workerId) || !inBatch.has(a._id)) continue;
     const mine = byWorker.get(a.workerId);
     if (mine) mine.push(a);
     else byWorker.set(a.workerId, [a]);
@@ -303,6 +315,7 @@ function driftsOf(
   };
   const drifts = new Map<string, Drift>();
   for (const [workerId, segments] of sequences) {
+    if (tested && !tested.has(workerId)) continue;
     const drift = detectDrift(segments, measured);
     if (drift.drifted) drifts.set(workerId, drift);
   }
@@ -359,6 +372,7 @@ export async function decideWorkers(
     new Set([...decided.keys(), ...flagged]),
     driftPolicy(fit.policy.agreement, fit.policy.speed),
     references,
+    roundDriftTested(ctx, doc, assignmentsByWorker(scored)),
   );
   const standings = new Map<string, WorkerStanding>();
   for (const [workerId, verdict] of [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
