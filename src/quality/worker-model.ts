@@ -50,6 +50,9 @@ const UNKNOWN_ACCURACY = 0.8;
  */
 const REFERENCE_CONFIDENCE = 0.75;
 
+/** The log odds below which a reference is none (REFERENCE_CONFIDENCE, less a rounding margin). */
+const REFERENCE_THRESHOLD = Math.log(REFERENCE_CONFIDENCE / (1 - REFERENCE_CONFIDENCE)) - 1e-9;
+
 const logit = (a: number) => {
   const p = Math.min(ACCURACY_RANGE[1], Math.max(ACCURACY_RANGE[0], a));
   return Math.log(p / (1 - p));
@@ -67,18 +70,26 @@ export function weightedReferences(
   accuracy: ReadonlyMap<string, number> = new Map(),
   apart: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
 ): (item: string, worker: string) => Judgment | null {
+  // each voter's weight, computed once (a round asks for every answer's reference, in several passes)
+  const weights = new Map<string, number>();
+  const weightOf = (w: string) => {
+    let weight = weights.get(w);
+    if (weight === undefined) weights.set(w, (weight = logit(accuracy.get(w) ?? UNKNOWN_ACCURACY)));
+    return weight;
+  };
   return (item, worker) => {
     const partners = apart.get(worker);
     let logOdds = 0;
     // a copying pair is one source: the first of them to be met on the item speaks for both
-    const spoken = new Set<string>();
+    let spoken: Set<string> | undefined;
     for (const [w, label] of answers.get(item) ?? []) {
-      if (w === worker || partners?.has(w) || spoken.has(w)) continue;
-      for (const other of apart.get(w) ?? []) spoken.add(other);
-      const weight = logit(accuracy.get(w) ?? UNKNOWN_ACCURACY);
+      if (w === worker || partners?.has(w) || spoken?.has(w)) continue;
+      const others = apart.get(w);
+      if (others) for (const other of others) (spoken ??= new Set()).add(other);
+      const weight = weightOf(w);
       logOdds += label === 'yes' ? weight : -weight;
     }
-    return Math.abs(logOdds) < Math.log(REFERENCE_CONFIDENCE / (1 - REFERENCE_CONFIDENCE)) - 1e-9 ? null : logOdds > 0 ? 'yes' : 'no';
+    return Math.abs(logOdds) < REFERENCE_THRESHOLD ? null : logOdds > 0 ? 'yes' : 'no';
   };
 }
 
@@ -148,20 +159,30 @@ export function copyingPairs(
   accuracy: ReadonlyMap<string, number>,
   policy: CopyingPolicy = DEFAULT_COPYING_POLICY,
 ): CopyingPair[] {
-  const tallies = new Map<string, { shared: number; agreed: number }>();
+  // by the pair's first id, then its second (no key built per pair), listed in the order the pairs are first met
+  const byFirst = new Map<string, Map<string, { a: string; b: string; shared: number; agreed: number }>>();
+  const tallies: { a: string; b: string; shared: number; agreed: number }[] = [];
   for (const byWorker of answers.values()) {
     const voters = [...byWorker].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (let i = 0; i < voters.length; i++)
+    for (let i = 0; i < voters.length; i++) {
+      const [a, la] = voters[i]!;
+      let withA = byFirst.get(a);
+      if (!withA) byFirst.set(a, (withA = new Map()));
       for (let j = i + 1; j < voters.length; j++) {
-        const key = JSON.stringify([voters[i]![0], voters[j]![0]]);
-        const t = tallies.get(key) ?? { shared: 0, agreed: 0 };
-        tallies.set(key, { shared: t.shared + 1, agreed: t.agreed + (voters[i]![1] === voters[j]![1] ? 1 : 0) });
+        const [b, lb] = voters[j]!;
+        let t = withA.get(b);
+        if (!t) {
+          withA.set(b, (t = { a, b, shared: 0, agreed: 0 }));
+          tallies.push(t);
+        }
+        t.shared++;
+        if (la === lb) t.agreed++;
       }
+    }
   }
   const pairs: CopyingPair[] = [];
-  for (const [key, { shared, agreed }] of tallies) {
+  for (const { a, b, shared, agreed } of tallies) {
     if (shared < policy.minShared) continue;
-    const [a, b] = JSON.parse(key) as [string, string];
     const pa = Math.min(ACCURACY_RANGE[1], Math.max(ACCURACY_RANGE[0], accuracy.get(a) ?? ACCURACY_RANGE[1]));
     const pb = Math.min(ACCURACY_RANGE[1], Math.max(ACCURACY_RANGE[0], accuracy.get(b) ?? ACCURACY_RANGE[1]));
     const expected = pa * pb + (1 - pa) * (1 - pb);
