@@ -184,7 +184,7 @@ try {
       const { quality: q, robustness: h } = run;
       console.log(
         `  ${cell.name} ${seed}: honest lost ${h.honest.lost}/${h.honest.assignments}, stopped ${h.honest.stopped}/${h.honest.workers}; ` +
-          `bad blocked ${q.bad.blocked}/${q.bad.workers}; careless after change [${h.careless.afterChange.join(', ')}] (stopped ${h.careless.stopped}); ` +
+          `bad blocked ${q.bad.blocked}/${q.bad.workers}; careless after change [${h.careless.afterChange.join(', ')}] (stopped ${h.careless.stopped}, within 2 ${h.careless.stoppedWithin}); ` +
           `LLM flagged ${q.llm.truePositives}/${q.llm.workers} (flags ${q.llm.flagged}); balanced accuracy ${pct(q.balancedAccuracy)} (optimum ${pct(q.optimum)}); ` +
           `$${num(q.costPerLabel, 3)} per label (${r.seconds.toFixed(0)} s)`,
       );
