@@ -122,10 +122,10 @@ interface RateGrid {
   readonly terms: Float64Array;
 }
 
-/** Grids kept at once (a round uses two; the oldest is forgotten first). */
-const KEPT_GRIDS = 8;
-/** Marginals kept per grid before its memory starts anew. */
-const KEPT_MARGINALS = 100_000;
+/** Grids kept at once (a round uses two, and the batch's refitted prior moves them from one round to the next; the oldest is forgotten first). */
+const KEPT_GRIDS = 4;
+/** Marginals kept per grid before its memory starts anew (a few megabytes at most, whatever the batch). */
+const KEPT_MARGINALS = 20_000;
 const rateGrids = new Map<string, RateGrid>();
 
 function rateGrid(lo: number, hi: number, alpha: number, beta: number): RateGrid {
