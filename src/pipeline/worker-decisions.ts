@@ -329,6 +329,9 @@ function driftsOf(
  */
 const recentVerdicts = recentByScores<BatchVerdicts>(4);
 
+/** P(LLM-assisted) from which a worker not flagged yet is no reference for the others' verdicts. */
+const LIKELY_LLM = 0.5;
+
 function verdictsOf(scored: readonly ScoredAssignment[], notReferences: ReadonlySet<string>): BatchVerdicts {
   const key = JSON.stringify([...notReferences].sort());
   return recentVerdicts(scored, key, () => batchVerdicts(scored, notReferences, DEFAULT_VERDICT_POLICY));
@@ -362,7 +365,11 @@ export async function decideWorkers(
   const blocksLlm = llmAssistedAction(settings.preset) === 'block';
   // the batch's verdicts under its own fitted working model (quality/batch-verdicts.ts)
   const scored = scoreStored(data.hits, data.assignments);
-  const { verdicts, fit, references } = verdictsOf(scored, new Set([...decided.keys(), ...flagged]));
+  // nor is a worker more likely than not giving one model's verdicts, flagged or not yet (as the
+  // batch verdicts leave out of the references a worker more likely not working than working):
+  // one such vote on an item of two or three others decides its reference against a careful person
+  const likelyLlm = [...llm].filter(([, v]) => (v.posterior?.probability ?? 0) >= LIKELY_LLM).map(([w]) => w);
+  const { verdicts, fit, references } = verdictsOf(scored, new Set([...decided.keys(), ...flagged, ...likelyLlm]));
   await liftStops(ctx, doc, decided, verdicts, llm);
   // drift is measured against the batch's careful workers (the fixed prior until the batch has enough of them)
   const drifts = driftsOf(
