@@ -38,7 +38,7 @@ import { DEFAULT_VERDICT_POLICY, logNotWorkingAnswers, type NotWorkingRates } fr
  * user answered. Where the LLM they paste into is not the debate's (the matrix's canary-never
  * cells, the bot crowd), their errors look like their own, and speed alone (capped) cannot
  * reach `confidence`; in the matrix cell `mixed` that bounds the recall at 8 of 12 LLM users
- * (docs/quality.md, "What the answers cannot show"; tested).
+ * (docs/quality.md, "What the answers cannot show"; decision 0014; tested).
  */
 
 export interface LlmEvidencePolicy {
