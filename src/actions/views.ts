@@ -98,7 +98,11 @@ export async function loadWorkerTable(ctx: ActionContext, batch: string, view?: 
   for (const a of bySubmission(v.data.assignments)) assignmentIds.set(a.workerId, [...(assignmentIds.get(a.workerId) ?? []), a._id]);
   const stats = await withLlmFlags(ctx.pipeline, v.data, v.aggregation.aggregate.workers);
   const stopEntries = await ctx.models.audit
-    .find({ batch, who: REVIEW_ACTOR, action: { $in: ['soft-block', 'unblock'] } }, { action: 1, subject: 1, at: 1, reason: 1, details: 1 })
+    .find(
+      // the review's stops and lifts, and a person's revoke of the soft block (stopHistory reads which)
+      { batch, $or: [{ who: REVIEW_ACTOR, action: { $in: ['soft-block', 'unblock'] } }, { action: 'revoke' }] },
+      { action: 1, subject: 1, at: 1, reason: 1, details: 1 },
+    )
     .lean<StopAuditEntry[]>();
   const stops = stopHistory(stopEntries);
   return {

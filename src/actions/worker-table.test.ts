@@ -210,6 +210,37 @@ describe('stopHistory: the stops of quality control, lifted or not, from the aud
     expect(history.get('D')![0]!.liftedAt).toBe(at(3).toISOString());
   });
 
+  it("takes a person's revoke of the soft block's qualification as a lift, and no other revoke", () => {
+    const revoke = (worker: string, minute: number, qualification: string): StopAuditEntry => ({
+      action: 'revoke',
+      subject: worker,
+      at: at(minute),
+      reason: 'revoked by the requester',
+      details: { qualification, qualificationTypeId: 'T1', value: null },
+    });
+    const history = stopHistory([
+      stop('E', 1),
+      revoke('E', 2, 'qrelay-blocked'),
+      stop('F', 1),
+      revoke('F', 2, 'qrelay-hit-routing'),
+      stop('G', 1),
+      revoke('G', 2, 'relevance-test'),
+      revoke('H', 1, 'qrelay-blocked'),
+    ]);
+    expect(history.get('E')).toEqual([
+      {
+        at: at(1).toISOString(),
+        cause: 'not-working',
+        reason: 'stopped at 1',
+        liftedAt: at(2).toISOString(),
+        liftReason: 'revoked by the requester',
+      },
+    ]);
+    expect(history.get('F')![0]!.liftedAt).toBe(at(2).toISOString());
+    expect(history.get('G')![0]!.liftedAt).toBeNull();
+    expect(history.has('H')).toBe(false);
+  });
+
   it('gives every row its stops, and none to a worker never stopped', () => {
     const rows = workerTable({
       stats: [stats('A'), stats('B')],

@@ -1,5 +1,6 @@
 import type { AssignmentDoc, HitDoc, LabelDoc } from '../db/models/index.js';
 import type { Judgment } from '../domain/cases.js';
+import { BLOCKED_QUALIFICATION, BLOCKED_TYPE_NAME } from '../pipeline/blocked-qualification.js';
 import type { WorkerFlag, WorkerStats } from '../quality/index.js';
 
 /**
@@ -60,10 +61,15 @@ export interface StopAuditEntry {
   details: Record<string, unknown>;
 }
 
+/** A person's `qrelay qualify WORKER --qualification qrelay-blocked --revoke`: the soft block taken away by hand. */
+const revokesTheSoftBlock = (e: StopAuditEntry) =>
+  e.action === 'revoke' && (e.details.qualification === BLOCKED_QUALIFICATION || e.details.qualification === BLOCKED_TYPE_NAME);
+
 /**
- * Each worker's stops from the review's audit entries (pure): a `soft-block` opens a stop, the
- * next `unblock` of the same worker lifts it. Entries are taken in time order whatever order
- * they come in; an unblock without an open stop (a person's, of a platform block) is not a stop.
+ * Each worker's stops from the audit entries (pure): the review's `soft-block` opens a stop;
+ * the next lift of the same worker closes it, whether the review's `unblock` (later evidence
+ * cleared them) or a person's revoke of the soft block's qualification. Entries are taken in
+ * time order whatever order they come in; a lift without an open stop is not a stop.
  */
 export function stopHistory(entries: readonly StopAuditEntry[]): Map<string, WorkerStop[]> {
   const byWorker = new Map<string, WorkerStop[]>();
@@ -74,7 +80,7 @@ export function stopHistory(entries: readonly StopAuditEntry[]): Map<string, Wor
     if (e.action === 'soft-block' && !open) {
       const cause = typeof e.details.cause === 'string' ? e.details.cause : 'not-working';
       stops.push({ at: e.at.toISOString(), cause, reason: e.reason, liftedAt: null, liftReason: null });
-    } else if (e.action === 'unblock' && open) {
+    } else if ((e.action === 'unblock' || revokesTheSoftBlock(e)) && open) {
       open.liftedAt = e.at.toISOString();
       open.liftReason = e.reason;
     }
