@@ -2,6 +2,7 @@ import { actionModels, auditTimes } from '../db/models/actions.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewRecord, WorkerDecisionDoc } from '../db/models/index.js';
 import { llmAssistedAction } from '../hits/index.js';
 import type { LlmAssistedVerdict } from '../quality/llm-assisted.js';
+import { flagStopsTheWorker } from '../quality/llm-flags.js';
 import {
   answerOutcomes,
   assignmentSpeeds,
@@ -43,9 +44,10 @@ import { scoreStored } from './votes.js';
  * 3. the review that follows discards (or rejects, per the batch's policy) their work not
  *    reviewed yet; their work approved in earlier rounds stays paid but its votes stop
  *    counting (no money moves); the follow-up collects those items again from other workers.
- * Under a preset with `llmAssisted: block`, a worker flagged `llm-assisted` (pipeline/llm-flags.ts)
- * is stopped the same way, with `cause: 'llm-assisted'` and the flag's evidence as the reason;
- * under `flag` (the default) the flag only lists them.
+ * Under a preset with `llmAssisted: block` (the default), a worker flagged `llm-assisted`
+ * (pipeline/llm-flags.ts) is stopped the same way, with `cause: 'llm-assisted'` and the flag's
+ * evidence as the reason, once the flag rests on the worker's own conduct (flagStopsTheWorker:
+ * not on errors shared with other LLM-like workers alone); under `flag` the flag only lists them.
  * Decisions are revisited every round (quality/revisit.ts): a stop for not doing the task
  * that later evidence clears, or for LLM-assisted answers that the recomputed flag clears
  * (not flagged, P(LLM-assisted) under ½), is lifted (the qualification revoked, the worker told, the
@@ -384,7 +386,8 @@ export async function decideWorkers(
   const standings = new Map<string, WorkerStanding>();
   for (const [workerId, verdict] of [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     let decision = decided.get(workerId);
-    const blocked = blocksLlm && flagged.has(workerId);
+    const llmVerdict = llm.get(workerId);
+    const blocked = blocksLlm && llmVerdict !== undefined && flagStopsTheWorker(llmVerdict);
     const drift = drifts.get(workerId);
     if (!decision && (verdict.stop || blocked || drift)) {
       const cause = verdict.stop ? 'not-working' : blocked ? 'llm-assisted' : 'drift';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Judgment } from '../domain/cases.js';
 import { seededRng } from '../hits/random.js';
 import { scoreAssignments } from './counted-votes.js';
-import { llmAssistedVerdicts, type LlmItemInfo } from './llm-flags.js';
+import type { LlmAssistedVerdict } from './llm-assisted.js';
+import { flagStopsTheWorker, llmAssistedVerdicts, type LlmItemInfo } from './llm-flags.js';
 import type { Answer, AssignmentRecord, HitRecord } from './types.js';
 import { workerStatistics } from './worker-stats.js';
 
@@ -197,5 +198,53 @@ describe('llmAssistedVerdicts', () => {
     expect(verdicts.get('M0')!.posterior!.events).toBeGreaterThan(100);
     expect(verdicts.get('M2')!.posterior!.shared).toBeGreaterThan(100);
     for (const w of careful) expect(verdicts.get(w)!.flagged).toBe(false);
+  });
+});
+
+describe('flagStopsTheWorker: a stop rests on the worker’s own conduct', () => {
+  const verdict = (over: Partial<LlmAssistedVerdict>): LlmAssistedVerdict => ({
+    flagged: true,
+    evidence: [],
+    agentAgreement: { items: 0, agent: null, rate: null, baseline: null, p: null },
+    medianMsPer1000Chars: null,
+    eventItems: 0,
+    canary: false,
+    factors: { agreement: 1, speed: 1, events: 1, combined: 1 },
+    posterior: { probability: 0.99, events: 1, shared: 1, eventBound: 0.1 },
+    ...over,
+  });
+
+  it('stops on page events or speed that point to an LLM, the canary, or following the LLM', () => {
+    expect(flagStopsTheWorker(verdict({ posterior: { probability: 0.99, events: 1000, shared: 0.5, eventBound: 0.1 } }))).toBe(true);
+    // no events (factor ½: most careful people have none) but reading at a tenth of a careful pace
+    expect(
+      flagStopsTheWorker(
+        verdict({
+          factors: { agreement: 1, speed: 10, events: 1, combined: 10 },
+          posterior: { probability: 0.99, events: 0.5, shared: 40, eventBound: 0.1 },
+        }),
+      ),
+    ).toBe(true);
+    expect(flagStopsTheWorker(verdict({ canary: true, posterior: { probability: 0.5, events: 0.5, shared: 1, eventBound: 0.1 } }))).toBe(
+      true,
+    );
+    const { posterior: _unused, ...withoutPosterior } = verdict({});
+    expect(flagStopsTheWorker(withoutPosterior)).toBe(true);
+  });
+
+  it('does not stop on errors shared with other LLM-like workers alone, nor when not flagged', () => {
+    // the seed-1 bot crowd's careful workers: one focus loss in 27 items, a careful pace, shared errors 1e4
+    expect(flagStopsTheWorker(verdict({ posterior: { probability: 0.999, events: 0.5, shared: 1e4, eventBound: 0.11 } }))).toBe(false);
+    expect(
+      flagStopsTheWorker(
+        verdict({
+          factors: { agreement: 1, speed: 1.5, events: 1, combined: 1.5 },
+          posterior: { probability: 0.96, events: 0.5, shared: 300, eventBound: 0.1 },
+        }),
+      ),
+    ).toBe(false);
+    expect(flagStopsTheWorker(verdict({ flagged: false, posterior: { probability: 0.2, events: 1000, shared: 1, eventBound: 0.1 } }))).toBe(
+      false,
+    );
   });
 });

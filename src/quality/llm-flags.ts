@@ -205,3 +205,19 @@ function summaryOf(observations: readonly ItemObservation[], signals = workerSig
 export function baselineOf(workers: readonly (readonly ItemObservation[])[]): AgentBaseline {
   return baselineFrom(workers.map((w) => summaryOf(w)));
 }
+
+/**
+ * Whether a flag stops the worker, where the preset blocks flagged workers (pure). A flag
+ * stops when it rests on something the worker did: the canary, following the LLM where the
+ * crowd said otherwise, or page events and reading speed that, together, point towards an LLM
+ * (a Bayes factor above 1). A flag from errors shared with other LLM-like workers alone does
+ * not stop: that evidence is the fit's reading of who else answers with one model, and on a
+ * crowd qrelay did not write the fit has taken careful workers for such a group for a few
+ * rounds before later evidence cleared them (decision 0015). Such a worker stays flagged
+ * (no reference for the others) and is stopped as soon as their own conduct adds to it.
+ */
+export function flagStopsTheWorker(v: LlmAssistedVerdict, policy: LlmEvidencePolicy = DEFAULT_LLM_EVIDENCE_POLICY): boolean {
+  if (!v.flagged) return false;
+  if (v.canary || v.following !== undefined || v.posterior === undefined) return true;
+  return v.posterior.events * correlatedSideFactor(v.factors.speed, v.factors.agreement, policy) > 1;
+}
