@@ -2,7 +2,8 @@
  * The main job's speed: `qrelay demo` on the whole sample (270 cases, as `npm start` runs
  * it) on a fresh dev database, data directory and free ports. Prints figures, asserts
  * nothing; the target is a workflow well under 2 minutes on a 2-core machine.
- *   node --import tsx bench/demo.ts [sample-size=270] [clock-speed=6000]
+ *   node --import tsx bench/demo.ts [sample-size=270]
+ * (the demo's simulated marketplace keeps its own clock: no speed to give it)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { isListening } from '../src/db/devdb.js';
 import type { DemoSummary } from '../src/demo/summary.js';
 import { paths } from '../src/paths.js';
 
-const [size = '270', speed = '6000'] = process.argv.slice(2);
+const [size = '270'] = process.argv.slice(2);
 
 async function freePort(from: number): Promise<number> {
   for (let port = from + Math.floor(Math.random() * 500); ; port++) if (!(await isListening('127.0.0.1', port))) return port;
@@ -29,11 +30,11 @@ const env: NodeJS.ProcessEnv = {
 };
 
 const started = performance.now();
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), 'demo', '--sample-size', size, '--clock-speed', speed],
-  { cwd: paths.root, env, stdio: ['ignore', 'pipe', 'inherit'] },
-);
+const child = spawn(process.execPath, ['--import', 'tsx', join(paths.root, 'src', 'cli.ts'), 'demo', '--sample-size', size], {
+  cwd: paths.root,
+  env,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 let stdout = '';
 child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
 const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -45,9 +46,7 @@ try {
   }
   const summary = JSON.parse(readFileSync(join(dataDir, 'out', 'sample', 'summary.json'), 'utf8')) as DemoSummary;
   const l = summary.latency;
-  console.log(
-    `qrelay demo, ${summary.cases} cases, clock speed ${speed}, on ${process.env.MONGODB_URI ? 'MONGODB_URI' : 'a fresh dev database'}`,
-  );
+  console.log(`qrelay demo, ${summary.cases} cases, on ${process.env.MONGODB_URI ? 'MONGODB_URI' : 'a fresh dev database'}`);
   console.log(`  process wall time (start-up, database, workflow, exit)  ${wall.toFixed(1)} s`);
   console.log(`  workflow wall time                                      ${l.totalWallSeconds.toFixed(1)} s`);
   console.log(`  of which the crowd's work and review                    ${l.workWallSeconds.toFixed(1)} s`);
