@@ -1,3 +1,4 @@
+import { logSumExp, logTruncatedBetaMarginal } from './beta-grid.js';
 import type { ScoredAssignment } from './counted-votes.js';
 import { median } from './worker-stats.js';
 import type { BetaPrior, SpeedModel } from './worker-verdict.js';
@@ -100,87 +101,8 @@ export interface Drift {
   readonly reason: string;
 }
 
-/** Points of the numerical integration over a rate's range (midpoint rule). */
-const GRID = 200;
-
-/**
- * One rate's integration grid over [lo, hi] under the prior Beta(α, β) truncated there: log p,
- * log(1 − p) and the prior's log density at each point, the prior's log normaliser, and the
- * marginals computed on it so far by (successes, failures). Every worker of a round's drift
- * test integrates over the same few grids (the policy's), and many workers' records have the
- * same counts: computing the logarithms once per grid rather than once per marginal, and each
- * marginal once, gives the very same numbers (each computed as before, in the same order) at a
- * fraction of the cost (the drift test was the largest part of a collection round's CPU).
- */
-interface RateGrid {
-  readonly logP: Float64Array;
-  readonly log1mP: Float64Array;
-  readonly density: Float64Array;
-  readonly priorNorm: number;
-  readonly marginals: Map<number, number>;
-  /** Scratch space for one marginal's terms. */
-  readonly terms: Float64Array;
-}
-
-/** Grids kept at once (a round uses two, and the batch's refitted prior moves them from one round to the next; the oldest is forgotten first). */
-const KEPT_GRIDS = 4;
-/** Marginals kept per grid before its memory starts anew (a few megabytes at most, whatever the batch). */
-const KEPT_MARGINALS = 20_000;
-const rateGrids = new Map<string, RateGrid>();
-
-function rateGrid(lo: number, hi: number, alpha: number, beta: number): RateGrid {
-  const key = `${lo}|${hi}|${alpha}|${beta}`;
-  const kept = rateGrids.get(key);
-  if (kept) return kept;
-  const logP = new Float64Array(GRID);
-  const log1mP = new Float64Array(GRID);
-  const density = new Float64Array(GRID);
-  for (let g = 0; g < GRID; g++) {
-    const p = lo + ((g + 0.5) * (hi - lo)) / GRID;
-    logP[g] = Math.log(p);
-    log1mP[g] = Math.log1p(-p);
-    density[g] = (alpha - 1) * logP[g]! + (beta - 1) * log1mP[g]!;
-  }
-  const grid = {
-    logP,
-    log1mP,
-    density,
-    priorNorm: logSumExp(density),
-    marginals: new Map<number, number>(),
-    terms: new Float64Array(GRID),
-  };
-  if (rateGrids.size >= KEPT_GRIDS) rateGrids.delete(rateGrids.keys().next().value!);
-  rateGrids.set(key, grid);
-  return grid;
-}
-
-/** log ∫ p^s (1 − p)^f prior(p) dp over the grid's range, the prior Beta(α, β) truncated there (α = β = 1: uniform). */
-function logMarginal(grid: RateGrid, successes: number, failures: number): number {
-  // counts are whole numbers of answers: one key for both (no record holds 2^26 answers)
-  const key = successes * 67_108_864 + failures;
-  const known = grid.marginals.get(key);
-  if (known !== undefined) return known;
-  const { logP, log1mP, density, terms } = grid;
-  for (let g = 0; g < GRID; g++) terms[g] = density[g]! + successes * logP[g]! + failures * log1mP[g]!;
-  const value = logSumExp(terms) - grid.priorNorm;
-  if (grid.marginals.size >= KEPT_MARGINALS) grid.marginals.clear();
-  grid.marginals.set(key, value);
-  return value;
-}
-
-/** log Σ exp(values), summed in order (as a reduce from nought would). */
-function logSumExp(values: ArrayLike<number>): number {
-  let max = -Infinity;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (v > max) max = v;
-    else if (Number.isNaN(v)) return NaN;
-  }
-  if (max === -Infinity) return -Infinity;
-  let sum = 0;
-  for (let i = 0; i < values.length; i++) sum = sum + Math.exp(values[i]! - max);
-  return max + Math.log(sum);
-}
+/** Pace priors kept at once (the batch's refitted spread moves them from one round to the next; the oldest is forgotten first). */
+const KEPT_PACE_PRIORS = 4;
 
 /** Points of the integration over a stretch's pace (log scale, PACE_LO to PACE_HI: far beyond the clamped speeds). */
 const PACE_GRID = 241;
@@ -196,7 +118,7 @@ function pacePrior(between: number): { prior: Float64Array; norm: number } {
   if (kept) return kept;
   const prior = Float64Array.from(PACES, (m) => -(m * m) / (2 * between * between));
   const entry = { prior, norm: logSumExp(prior) };
-  if (pacePriors.size >= KEPT_GRIDS) pacePriors.delete(pacePriors.keys().next().value!);
+  if (pacePriors.size >= KEPT_PACE_PRIORS) pacePriors.delete(pacePriors.keys().next().value!);
   pacePriors.set(between, entry);
   return entry;
 }
@@ -267,10 +189,8 @@ export function detectDrift(segments: readonly DriftSegment[], policy: DriftPoli
   const range = Math.log(speed.max / speed.min);
   const carefulSpeeds = pacedSpeeds(logSpeeds, speed.sigma, policy.withinSigma, policy.offPace, range);
   const carelessSpeeds = pacedSpeeds(logSpeeds, policy.carelessSigma, policy.withinSigma, 0, range);
-  const carefulGrid = rateGrid(before.min, 1, before.alpha, before.beta);
-  const carelessGrid = rateGrid(0, after, 1, 1);
-  const careful = (s: number, f: number) => logMarginal(carefulGrid, s, f);
-  const careless = (s: number, f: number) => logMarginal(carelessGrid, s, f);
+  const careful = (s: number, f: number) => logTruncatedBetaMarginal(s, f, before.min, 1, before.alpha, before.beta);
+  const careless = (s: number, f: number) => logTruncatedBetaMarginal(s, f, 0, after, 1, 1);
   const totalRight = right.reduce((a, b) => a + b, 0);
   const totalWrong = wrong.reduce((a, b) => a + b, 0);
 

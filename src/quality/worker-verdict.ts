@@ -1,4 +1,5 @@
 import type { Judgment } from '../domain/cases.js';
+import { logSumExp, logTruncatedBetaMarginal } from './beta-grid.js';
 
 /**
  * Whether a worker is doing the task at all, from the evidence a batch accumulates about
@@ -184,8 +185,7 @@ export function logNotWorkingAnswers(yes: number, no: number, rates: NotWorkingR
   if (rates.oneButton > 0 && no === 0) terms.push(Math.log(rates.oneButton / 2));
   if (rates.oneButton > 0 && yes === 0) terms.push(Math.log(rates.oneButton / 2));
   if (uniform > 1e-12) terms.push(Math.log(uniform) + logBeta(yes + 1, no + 1));
-  const top = Math.max(...terms);
-  return top + Math.log(terms.reduce((sum, t) => sum + Math.exp(t - top), 0));
+  return logSumExp(terms);
 }
 
 /** P(not working | evidence) under the policy's prior share of non-working workers. */
@@ -209,84 +209,9 @@ function logSpeedNotWorking(model: SpeedModel): number {
   return -Math.log(Math.log(model.max / model.min));
 }
 
-/** Points of the numerical integration over [min, 1] (midpoint rule; the integrands are smooth). */
-const GRID = 200;
-
-/**
- * A prior's integration grid: log p, log(1 − p) and the prior's log density at each point,
- * the log of the prior's own integral, and the results so far by (successes, failures).
- * A batch's verdicts ask the same few priors (the checks' one, and one agreement prior per
- * step of the mixture fit) about every worker, many times a round: the logarithms were most
- * of that work. Kept per prior object (and its numbers, should a caller change them); the
- * same numbers, added in the same order, as computing them anew each call.
- */
-interface PriorGrid {
-  readonly alpha: number;
-  readonly beta: number;
-  readonly min: number;
-  readonly logP: Float64Array;
-  readonly log1mP: Float64Array;
-  readonly density: Float64Array;
-  readonly logPriorMass: number;
-  /** By `successes * COUNT_KEY + failures`. */
-  readonly results: Map<number, number>;
-}
-
-const grids = new WeakMap<BetaPrior, PriorGrid>();
-/** Whole counts below this are remembered (one number keys both); others are computed each time. */
-const COUNT_KEY = 2 ** 20;
-const MAX_REMEMBERED = 100_000;
-
-function gridOf(prior: BetaPrior): PriorGrid {
-  const kept = grids.get(prior);
-  if (kept && kept.alpha === prior.alpha && kept.beta === prior.beta && kept.min === prior.min) return kept;
-  const logP = new Float64Array(GRID);
-  const log1mP = new Float64Array(GRID);
-  const density = new Float64Array(GRID);
-  for (let g = 0; g < GRID; g++) {
-    const p = prior.min + ((g + 0.5) * (1 - prior.min)) / GRID;
-    logP[g] = Math.log(p);
-    log1mP[g] = Math.log1p(-p);
-    density[g] = (prior.alpha - 1) * logP[g]! + (prior.beta - 1) * log1mP[g]!;
-  }
-  const grid = {
-    alpha: prior.alpha,
-    beta: prior.beta,
-    min: prior.min,
-    logP,
-    log1mP,
-    density,
-    logPriorMass: logSumExp(density),
-    results: new Map<number, number>(),
-  };
-  grids.set(prior, grid);
-  return grid;
-}
-
 /** log of the probability of a given sequence of s successes and f failures when p follows the truncated Beta prior. */
 function logBetaBinomial(successes: number, failures: number, prior: BetaPrior): number {
-  const grid = gridOf(prior);
-  const remembered = Number.isInteger(successes) && Number.isInteger(failures) && successes < COUNT_KEY && failures < COUNT_KEY;
-  const key = remembered ? successes * COUNT_KEY + failures : undefined;
-  const known = key === undefined ? undefined : grid.results.get(key);
-  if (known !== undefined) return known;
-  const withData = new Float64Array(GRID);
-  for (let g = 0; g < GRID; g++) withData[g] = grid.density[g]! + successes * grid.logP[g]! + failures * grid.log1mP[g]!;
-  const result = logSumExp(withData) - grid.logPriorMass;
-  if (key !== undefined) {
-    // a long-running service meets many workers' counts: forget them all now and then
-    if (grid.results.size >= MAX_REMEMBERED) grid.results.clear();
-    grid.results.set(key, result);
-  }
-  return result;
-}
-
-function logSumExp(values: Float64Array): number {
-  let max = -Infinity;
-  for (const v of values) max = Math.max(max, v);
-  let sum = 0;
-  for (const v of values) sum += Math.exp(v - max);
-  return max + Math.log(sum);
+  return logTruncatedBetaMarginal(successes, failures, prior.min, 1, prior.alpha, prior.beta);
 }
 
 /** log B(a, b) = log Γ(a) + log Γ(b) − log Γ(a + b). */
