@@ -1,6 +1,7 @@
 import type { BatchDoc } from '../db/models/index.js';
 import { llmRefitDue } from '../quality/llm-refit.js';
 import type { PipelineContext } from './context.js';
+import { SimulatedBatchMemory } from './simulated-batch-memory.js';
 
 /**
  * Which workers a simulated collection round tests for drift (docs/decisions/0013). The drift
@@ -40,11 +41,8 @@ export function workersToTest(
   return { tested, next: { wholeAt: last.wholeAt, byWorker } };
 }
 
-/** Simulated batches' drift tests, by database, batch and creation. */
-const lastTests = new Map<string, DriftTests>();
-
-/** Simulated batches remembered at once (a process simulates one, or a few: --compare-debate, --replicates). */
-const KEPT_BATCHES = 16;
+/** Simulated batches' drift tests. */
+const lastTests = new SimulatedBatchMemory<DriftTests>();
 
 /** The workers this round tests for drift (undefined: everyone), given each worker's assignments in the batch. */
 export function roundDriftTested(
@@ -53,10 +51,7 @@ export function roundDriftTested(
   assignments: ReadonlyMap<string, number>,
 ): ReadonlySet<string> | undefined {
   if (!ctx.simulatedClock) return undefined;
-  const key = `${ctx.models.batches.db.name}|${doc._id}|${new Date(doc.createdAt).getTime()}`;
-  const last = lastTests.get(key);
-  const { tested, next } = workersToTest(assignments, last);
-  if (!last && lastTests.size >= KEPT_BATCHES) lastTests.clear();
-  lastTests.set(key, next);
+  const { tested, next } = workersToTest(assignments, lastTests.get(ctx, doc));
+  lastTests.set(ctx, doc, next);
   return tested;
 }

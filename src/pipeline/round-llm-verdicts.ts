@@ -3,12 +3,10 @@ import type { LlmAssistedVerdict } from '../quality/llm-assisted.js';
 import { llmRefitDue } from '../quality/llm-refit.js';
 import type { PipelineContext } from './context.js';
 import { llmAssistedVerdictsOf } from './llm-flags.js';
+import { SimulatedBatchMemory } from './simulated-batch-memory.js';
 
-/** A simulated batch's last LLM-assisted fit: the assignments it saw and its verdicts, by database, batch and creation. */
-const lastFits = new Map<string, { assignments: number; verdicts: Map<string, LlmAssistedVerdict> }>();
-
-/** Simulated batches remembered at once (a process simulates one, or a few: --compare-debate, --replicates). */
-const KEPT_FITS = 16;
+/** A simulated batch's last LLM-assisted fit: the assignments it saw and its verdicts. */
+const lastFits = new SimulatedBatchMemory<{ assignments: number; verdicts: Map<string, LlmAssistedVerdict> }>();
 
 /**
  * The batch's LLM-assisted verdicts for a collection round's worker decisions. A simulated
@@ -22,11 +20,9 @@ export async function roundLlmVerdicts(
   data: { hits: readonly HitDoc[]; assignments: readonly AssignmentDoc[] },
 ): Promise<Map<string, LlmAssistedVerdict>> {
   if (!ctx.simulatedClock) return llmAssistedVerdictsOf(ctx, data);
-  const key = `${ctx.models.batches.db.name}|${doc._id}|${new Date(doc.createdAt).getTime()}`;
-  const last = lastFits.get(key);
+  const last = lastFits.get(ctx, doc);
   if (last && !llmRefitDue(data.assignments.length, last.assignments)) return last.verdicts;
   const verdicts = await llmAssistedVerdictsOf(ctx, data);
-  if (!last && lastFits.size >= KEPT_FITS) lastFits.clear();
-  lastFits.set(key, { assignments: data.assignments.length, verdicts });
+  lastFits.set(ctx, doc, { assignments: data.assignments.length, verdicts });
   return verdicts;
 }
