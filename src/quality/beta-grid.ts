@@ -21,6 +21,10 @@ const COUNT_KEY = 2 ** 20;
 const KEPT_MARGINALS = 100_000;
 
 interface RateGrid {
+  readonly lo: number;
+  readonly hi: number;
+  readonly alpha: number;
+  readonly beta: number;
   readonly logP: Float64Array;
   readonly log1mP: Float64Array;
   readonly density: Float64Array;
@@ -31,12 +35,11 @@ interface RateGrid {
   readonly terms: Float64Array;
 }
 
-const grids = new Map<string, RateGrid>();
+/** The grids kept, oldest first: a few, found by their four numbers (no key built on this hot path). */
+const grids: RateGrid[] = [];
 
 function gridOf(lo: number, hi: number, alpha: number, beta: number): RateGrid {
-  const key = `${lo}|${hi}|${alpha}|${beta}`;
-  const kept = grids.get(key);
-  if (kept) return kept;
+  for (const g of grids) if (g.lo === lo && g.hi === hi && g.alpha === alpha && g.beta === beta) return g;
   const logP = new Float64Array(GRID);
   const log1mP = new Float64Array(GRID);
   const density = new Float64Array(GRID);
@@ -47,6 +50,10 @@ function gridOf(lo: number, hi: number, alpha: number, beta: number): RateGrid {
     density[g] = (alpha - 1) * logP[g]! + (beta - 1) * log1mP[g]!;
   }
   const grid = {
+    lo,
+    hi,
+    alpha,
+    beta,
     logP,
     log1mP,
     density,
@@ -54,8 +61,8 @@ function gridOf(lo: number, hi: number, alpha: number, beta: number): RateGrid {
     marginals: new Map<number, number>(),
     terms: new Float64Array(GRID),
   };
-  if (grids.size >= KEPT_GRIDS) grids.delete(grids.keys().next().value!);
-  grids.set(key, grid);
+  if (grids.length >= KEPT_GRIDS) grids.shift();
+  grids.push(grid);
   return grid;
 }
 
