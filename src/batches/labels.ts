@@ -2,6 +2,7 @@ import type { BatchDoc, BatchSettings, BatchSummary, HitDoc, LabelDoc } from '..
 import { caseKey } from '../ingest/index.js';
 import { itemId } from './names.js';
 import { completeItems } from './redundancy.js';
+import type { ScoredAssignment } from '../quality/index.js';
 import { aggregateStored, type BatchAggregate } from './votes.js';
 import type { BatchData } from './repository.js';
 
@@ -27,38 +28,54 @@ export interface BatchAggregation {
   summary: BatchSummary;
 }
 
-export function buildLabels(doc: BatchDoc, data: BatchData, now: Date): BatchAggregation {
-  const settings = doc.settings as BatchSettings;
-  const aggregate = aggregateStored(data.hits, data.assignments, settings);
-  const complete = completeItems(settings, aggregate.valid);
-  const byItem = new Map(aggregate.result.items.map((it) => [it.item, it]));
-  const voters = new Map<string, string[]>();
-  for (const v of aggregate.used) voters.set(v.item, [...(voters.get(v.item) ?? []), v.worker]);
-  const labels: LabelDoc[] = [...plannedItems(data.hits)].map(([id, ids]) => {
-    const it = byItem.get(id);
-    const valid = aggregate.validCounts.get(id) ?? 0;
-    return {
-      _id: id,
-      batch: doc._id,
-      queryId: ids.queryId,
-      chunkId: ids.chunkId,
-      label: it?.label ?? null,
-      method: settings.aggregator,
-      decidedBy: it?.decidedBy ?? 'no-votes',
-      votes: { yes: it?.counts.yes ?? 0, no: it?.counts.no ?? 0 },
-      validVotes: valid,
-      workers: voters.get(id) ?? [],
-      probabilities: it ? { yes: it.probabilities.yes, no: it.probabilities.no } : null,
-      complete: complete(id, valid),
-      updatedAt: now,
-    };
-  });
-  const summary: BatchSummary = {
+/** The settings a batch's labels are made under: labels built under others are built anew. */
+const labelSettings = (s: BatchSettings) => JSON.stringify([s.aggregator, s.voteTarget, s.tie, s.redundancy ?? null, s.recollect ?? null]);
+
+/** One item's label from the batch's aggregate (pure). */
+function itemLabel(
+  doc: BatchDoc,
+  settings: BatchSettings,
+  id: string,
+  ids: { queryId: string; chunkId: string },
+  aggregate: BatchAggregate,
+  it: BatchAggregate['result']['items'][number] | undefined,
+  workers: string[] | undefined,
+  complete: (item: string, validVotes: number) => boolean,
+  now: Date,
+): LabelDoc {
+  const valid = aggregate.validCounts.get(id) ?? 0;
+  return {
+    _id: id,
+    batch: doc._id,
+    queryId: ids.queryId,
+    chunkId: ids.chunkId,
+    label: it?.label ?? null,
+    method: settings.aggregator,
+    decidedBy: it?.decidedBy ?? 'no-votes',
+    votes: { yes: it?.counts.yes ?? 0, no: it?.counts.no ?? 0 },
+    validVotes: valid,
+    workers: workers ?? [],
+    probabilities: it ? { yes: it.probabilities.yes, no: it.probabilities.no } : null,
+    complete: complete(id, valid),
+    updatedAt: now,
+  };
+}
+
+function summaryOf(aggregate: BatchAggregate, labels: readonly LabelDoc[], now: Date): BatchSummary {
+  let itemsComplete = 0;
+  let labelled = 0;
+  let unresolved = 0;
+  for (const l of labels) {
+    if (l.complete) itemsComplete++;
+    if (l.label !== null) labelled++;
+    else if (l.validVotes > 0) unresolved++;
+  }
+  return {
     at: now,
     items: labels.length,
-    itemsComplete: labels.filter((l) => l.complete).length,
-    labels: labels.filter((l) => l.label !== null).length,
-    unresolved: labels.filter((l) => l.label === null && l.validVotes > 0).length,
+    itemsComplete,
+    labels: labelled,
+    unresolved,
     validVotes: aggregate.valid.length,
     fleissKappa: aggregate.fleissKappa.value,
     fleissKappaReason: aggregate.fleissKappa.reason ?? null,
@@ -66,5 +83,93 @@ export function buildLabels(doc: BatchDoc, data: BatchData, now: Date): BatchAgg
     krippendorffAlphaReason: aggregate.krippendorffAlpha.reason ?? null,
     agreementItems: aggregate.agreementItems,
   };
-  return { aggregate, labels, summary };
+}
+
+export function buildLabels(doc: BatchDoc, data: BatchData, now: Date): BatchAggregation {
+  const settings = doc.settings as BatchSettings;
+  const aggregate = aggregateStored(data.hits, data.assignments, settings);
+  const complete = completeItems(settings, aggregate.valid);
+  const byItem = new Map(aggregate.result.items.map((it) => [it.item, it]));
+  const voters = new Map<string, string[]>();
+  for (const v of aggregate.used) {
+    const of = voters.get(v.item);
+    if (of) of.push(v.worker);
+    else voters.set(v.item, [v.worker]);
+  }
+  const labels: LabelDoc[] = [...plannedItems(data.hits)].map(([id, ids]) =>
+    itemLabel(doc, settings, id, ids, aggregate, byItem.get(id), voters.get(id), complete, now),
+  );
+  return { aggregate, labels, summary: summaryOf(aggregate, labels, now) };
+}
+
+/** What an incremental build of a batch's labels starts from: the last build's scores and labels. */
+export interface LastLabels {
+  settings: string;
+  scored: ReadonlySet<ScoredAssignment>;
+  /** Label id -> the label as last built. */
+  labels: Map<string, LabelDoc>;
+}
+
+/**
+ * buildLabels, building anew only the labels of the items whose votes may have changed since
+ * `last` (pure): an item's label is a function of its own votes in submission order (the
+ * majority of its first votes, its valid count, whether it is decided), and the scores of
+ * unchanged assignments are the very same objects from one build to the next
+ * (derived-records.ts), so the items of the assignments scored anew, or gone, are the ones
+ * to build again. A label not built again is last time's object, its `updatedAt` when it
+ * was built. Dawid-Skene (every label depends on every answer), other settings, or no
+ * `last`: every label is built. The labels and summary are those of buildLabels but for
+ * the `updatedAt` of labels kept.
+ */
+export function buildLabelsSince(
+  doc: BatchDoc,
+  data: BatchData,
+  now: Date,
+  last: LastLabels | undefined,
+): { aggregation: BatchAggregation; next: LastLabels; built: ReadonlySet<string> | undefined } {
+  const settings = doc.settings as BatchSettings;
+  const key = labelSettings(settings);
+  const aggregate = aggregateStored(data.hits, data.assignments, settings);
+  const scored = new Set(aggregate.scored);
+  const planned = plannedItems(data.hits);
+  if (!last || last.settings !== key || settings.aggregator !== 'majority') {
+    const aggregation = buildLabels(doc, data, now);
+    return {
+      aggregation,
+      next: { settings: key, scored: new Set(aggregation.aggregate.scored), labels: new Map(aggregation.labels.map((l) => [l._id, l])) },
+      built: undefined,
+    };
+  }
+  const touched = new Set<string>();
+  for (const s of scored) if (!last.scored.has(s)) for (const item of s.hit.items) touched.add(item);
+  for (const s of last.scored) if (!scored.has(s)) for (const item of s.hit.items) touched.add(item);
+  for (const id of planned.keys()) if (!last.labels.has(id)) touched.add(id);
+  const byItem = new Map(aggregate.result.items.flatMap((it) => (touched.has(it.item) ? [[it.item, it] as const] : [])));
+  const voters = new Map<string, string[]>();
+  for (const v of aggregate.used) {
+    if (!touched.has(v.item)) continue;
+    const of = voters.get(v.item);
+    if (of) of.push(v.worker);
+    else voters.set(v.item, [v.worker]);
+  }
+  // whether an item is decided depends on its own valid votes alone
+  const complete = completeItems(
+    settings,
+    aggregate.valid.filter((v) => touched.has(v.item)),
+  );
+  const built = new Set<string>();
+  const next = new Map(last.labels);
+  const labels: LabelDoc[] = [...planned].map(([id, ids]) => {
+    const kept = touched.has(id) ? undefined : last.labels.get(id);
+    if (kept) return kept;
+    built.add(id);
+    const label = itemLabel(doc, settings, id, ids, aggregate, byItem.get(id), voters.get(id), complete, now);
+    next.set(id, label);
+    return label;
+  });
+  return {
+    aggregation: { aggregate, labels, summary: summaryOf(aggregate, labels, now) },
+    next: { settings: key, scored, labels: next },
+    built,
+  };
 }

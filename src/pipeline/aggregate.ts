@@ -1,4 +1,5 @@
 import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } from '../batches/index.js';
+import { buildLabelsSince, type LastLabels } from '../batches/labels.js';
 import type { BatchDoc, LabelDoc } from '../db/models/index.js';
 import { bulkWriteSliced, insertMissing } from './bulk.js';
 import { handOver } from './alongside.js';
@@ -77,7 +78,10 @@ export function labelContents(
 /**
  * Computes and writes the batch's labels and summary. `known`: the content of every stored
  * label as a collection round left it (round-memory.ts), in place of reading them all, and
- * `built` the labels it was made from; both are brought up to date with what this call writes. The batch's revision is bumped: whoever
+ * `built` the labels it was made from; both are brought up to date with what this call
+ * writes. With `last` (the scores and labels of the last round's build), only the labels of
+ * the items whose votes changed since are built and compared (batches/labels.ts
+ * buildLabelsSince): a round's new work touches a few items of the batch. The batch's revision is bumped: whoever
  * aggregates (a round, an override, a manual label) has changed what the labels come from.
  * `pending`: the writes are started and added there rather than awaited (a collection round
  * goes on with its reputation meanwhile, and awaits them before it ends).
@@ -86,10 +90,13 @@ export async function aggregateBatch(
   ctx: PipelineContext,
   doc: BatchDoc,
   data?: BatchData,
-  known?: { labels?: Map<string, string>; built?: Map<string, LabelDoc> },
+  known?: { labels?: Map<string, string>; built?: Map<string, LabelDoc>; last?: LastLabels },
   pending?: Promise<void>[],
 ): Promise<BatchAggregation> {
-  const result = buildLabels(doc, data ?? (await loadBatchData(ctx, doc._id)), ctx.now());
+  const batchData = data ?? (await loadBatchData(ctx, doc._id));
+  // labels built since the last round only with its stored contents to compare them with
+  const since = known?.labels ? buildLabelsSince(doc, batchData, ctx.now(), known.last) : undefined;
+  const result = since?.aggregation ?? buildLabels(doc, batchData, ctx.now());
   // only labels that changed are written: a round usually changes a few
   const stored =
     known?.labels ??
@@ -99,17 +106,22 @@ export async function aggregateBatch(
         labelContent({ ...l, probabilities: l.probabilities ?? null }),
       ]),
     );
-  const contents = labelContents(result.labels, {
+  // the labels built now (all without `since`); the others are last round's, their contents as stored
+  const fresh = since?.built ? result.labels.filter((l) => since.built!.has(l._id)) : result.labels;
+  const freshContents = labelContents(fresh, {
     ...(known?.labels && { contents: known.labels }),
     ...(known?.built && { built: known.built }),
   });
-  const changed = result.labels.filter((l) => stored.get(l._id) !== contents.get(l._id));
+  const changed = fresh.filter((l) => stored.get(l._id) !== freshContents.get(l._id));
   const writes = writeAggregation(ctx, doc, result, changed, stored);
   if (pending) handOver(pending, writes);
   else await writes;
   if (known) {
-    known.labels = contents;
-    known.built = new Map(result.labels.map((l) => [l._id, l]));
+    // (the writes above took what they compare with before this returned: the contents are brought up to date in place)
+    if (since?.built) for (const [id, content] of freshContents) known.labels!.set(id, content);
+    else known.labels = freshContents;
+    known.built = since?.next.labels ?? new Map(result.labels.map((l) => [l._id, l]));
+    if (since) known.last = since.next;
   }
   return result;
 }

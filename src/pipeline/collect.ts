@@ -400,7 +400,7 @@ async function round(
     data = await reloadHits(ctx, batch, data);
   }
   doc = await requireBatch(ctx, batch);
-  const known = { labels: recalled?.labels, built: recalled?.built };
+  const known = { labels: recalled?.labels, built: recalled?.built, last: recalled?.lastLabels };
   // the labels are written while the reputation is computed and set (other collections, and
   // on the dev database the platform's writes go to another database): awaited before the round ends
   const labelWrites: Promise<void>[] = [];
@@ -416,6 +416,7 @@ async function round(
       data,
       labels: known.labels!,
       ...(known.built && { built: known.built }),
+      ...(known.last && { lastLabels: known.last }),
       ...(reputation.records && { reputation: reputation.records }),
       ...(reputation.qualification && { reputationQualification: reputation.qualification }),
     },

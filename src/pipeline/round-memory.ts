@@ -1,5 +1,6 @@
 import type { BatchData } from '../batches/index.js';
 import type { BatchDoc, LabelDoc } from '../db/models/index.js';
+import type { LastLabels } from '../batches/labels.js';
 import type { ReputationRecord } from '../quality/reputation.js';
 
 /**
@@ -28,6 +29,8 @@ export interface RoundMemory {
   labels: Map<string, string>;
   /** Label id -> the label as built when its content was taken (aggregate.ts: unchanged labels are not serialized again). */
   built?: Map<string, LabelDoc>;
+  /** The scores and labels the labels were last built from: the next round builds only those of the items they touch (aggregate.ts). */
+  lastLabels?: LastLabels;
   /** Worker id -> the batch's reputation record as stored and pushed (reputation.ts). */
   reputation?: Map<string, ReputationRecord>;
   /** The reputation qualification type the round pushed with, and its target (reputation.ts). */
