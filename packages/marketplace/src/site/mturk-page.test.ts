@@ -85,6 +85,40 @@ describe('MTurk pages', () => {
     expect(rewriteMturkPage(page, { origin })).toBe(page);
   });
 
+  it('finds the addresses of a long page near its top, further down, and in misnested markup alike', () => {
+    const text = (n: number) => `<p>${'Words of a long case, and “quotes” — '.repeat(n)}</p>`;
+    const form = [
+      '<form method="post" action="https://www.mturk.com/mturk/externalSubmit">',
+      '<input type="hidden" name="assignmentId" value="">',
+    ].join('\n');
+    const script = '<script>var a = "assignmentId"; f.action = "https://www.mturk.com/mturk/externalSubmit";</script>';
+    const expected = (page: string) =>
+      page
+        .replace('action="https://www.mturk.com/mturk/externalSubmit"', `action="${submitUrl}"`)
+        .replace('name="assignmentId" value=""', 'name="assignmentId" value="A2"');
+    const opts = { origin, submitUrl, assignmentId: 'A2' };
+    // spots at the top of a page of 40 KB, an inline script naming the same words at its end
+    const top = `<!DOCTYPE html><html><body>${form}${text(1000)}</form>${script}</body></html>`;
+    expect(rewriteMturkPage(top, opts)).toBe(expected(top));
+    // spots past the start that is parsed with locations first
+    const down = `<!DOCTYPE html><html><body>${text(400)}${form}${text(400)}</form>${script}</body></html>`;
+    expect(down.indexOf('assignmentId')).toBeGreaterThan(8192);
+    expect(rewriteMturkPage(down, opts)).toBe(expected(down));
+    // a second form and input further down, after the first form was closed
+    const both = `<html><body>${form}</form>${text(400)}<form action="https://www.mturk.com/mturk/externalSubmit"><input name="assignmentId"></form></body></html>`;
+    expect(rewriteMturkPage(both, opts)).toBe(
+      expected(both).replace(
+        '<form action="https://www.mturk.com/mturk/externalSubmit"><input name="assignmentId">',
+        `<form action="${submitUrl}"><input value="A2" name="assignmentId">`,
+      ),
+    );
+    // an input inside a table that the form's end tag does not close: in the form as a browser builds it
+    const table = `<html><body><table><form action="https://www.mturk.com/mturk/externalSubmit"><tr><td><input name="assignmentId" value=""></td></tr></form></table>${text(400)}</body></html>`;
+    const tableOut = rewriteMturkPage(table, opts);
+    expect(tableOut).toContain(`action="${submitUrl}"`);
+    expect(tableOut).toContain('name="assignmentId" value=""');
+  });
+
   it('serves the two scripts and lets the frame load exactly them', () => {
     expect(mturkScript('externalHIT_v1.js')).toContain('function turkSetAssignmentID');
     expect(mturkScript('crowd-html-elements.js')).toContain("'crowd-form': CrowdForm");

@@ -62,38 +62,82 @@ interface Spot {
   assignmentId?: true;
 }
 
-/** Where `html` names MTurk's scripts and submission address (pure; found by parsing it). */
-function spotsOf(html: string): Spot[] {
-  const doc = parse(html, { sourceCodeLocationInfo: true });
-  const spots: Spot[] = [];
+/**
+ * An element that may hold spots (a `<script src>` of MTurk's, a form or `formaction` naming
+ * MTurk's submission address, an `assignmentId` input): what it is (`sign`), whether it sits in
+ * a form, and its spots when its tree was parsed with source locations.
+ */
+interface Candidate {
+  sign: string;
+  inForm: boolean;
+  spots: Spot[];
+}
+
+/** The candidates of a parsed page, in document order (pure). */
+function candidatesOf(doc: HtmlNode): Candidate[] {
+  const out: Candidate[] = [];
   const forms = new Set<HtmlNode>();
   for (const el of elements(doc)) {
     if (el.tagName === 'form') forms.add(el);
     const at = el.sourceCodeLocation?.attrs;
-    if (el.tagName === 'input' && attr(el, 'name') === 'assignmentId' && inForm(el, forms)) {
+    const signs: string[] = [];
+    const spots: Spot[] = [];
+    let inAForm = false;
+    if (el.tagName === 'input' && attr(el, 'name') === 'assignmentId') {
+      inAForm = inForm(el, forms);
+      signs.push(`assignmentId=${attr(el, 'value') ?? ''}`);
       const value = at?.value;
       const tag = el.sourceCodeLocation?.startTag;
-      if (value) spots.push({ start: value.startOffset, end: value.endOffset, attr: 'value', assignmentId: true });
+      if (inAForm && value) spots.push({ start: value.startOffset, end: value.endOffset, attr: 'value', assignmentId: true });
       // `<input` then a space: the new attribute goes right after the tag's name
-      else if (tag) spots.push({ start: tag.startOffset + 6, end: tag.startOffset + 6, attr: 'value', assignmentId: true });
+      else if (inAForm && tag) spots.push({ start: tag.startOffset + 6, end: tag.startOffset + 6, attr: 'value', assignmentId: true });
     }
-    if (!at) continue;
     for (const a of el.attrs) {
-      const loc = at[a.name];
-      if (!loc) continue;
-      const spot = { start: loc.startOffset, end: loc.endOffset, attr: a.name };
-      if (el.tagName === 'script' && a.name === 'src') {
-        const name = mturkScriptOf(a.value);
-        if (name) spots.push({ ...spot, script: name });
-      } else if (a.name === 'action' && (el.tagName === 'form' || el.tagName === 'crowd-form') && isMturkSubmitAddress(a.value)) {
-        spots.push(spot);
-      } else if (a.name === 'formaction' && isMturkSubmitAddress(a.value)) {
-        spots.push(spot);
+      const loc = at?.[a.name];
+      const spot = loc && { start: loc.startOffset, end: loc.endOffset, attr: a.name };
+      let script: MturkScriptName | undefined;
+      if (el.tagName === 'script' && a.name === 'src' && (script = mturkScriptOf(a.value))) {
+        signs.push(`src=${a.value}`);
+        if (spot) spots.push({ ...spot, script });
+      } else if (
+        (a.name === 'action' && (el.tagName === 'form' || el.tagName === 'crowd-form') && isMturkSubmitAddress(a.value)) ||
+        (a.name === 'formaction' && isMturkSubmitAddress(a.value))
+      ) {
+        signs.push(`${a.name}=${a.value}`);
+        if (spot) spots.push(spot);
       }
     }
+    if (signs.length > 0) out.push({ sign: `${el.tagName} ${signs.join(' ')}`, inForm: inAForm, spots });
+  }
+  return out;
+}
+
+/** How much of a page's start is parsed with locations (where its spots usually lie) before the whole of it is. */
+const FIRST_PREFIX = 8192;
+
+/**
+ * Where `html` names MTurk's scripts and submission address (pure; found by parsing it).
+ * Locating every node of a page doubles the cost of parsing it (a HIT page of 46 KB: about
+ * 4 ms), and a page's spots usually sit near its top (a form's action and its assignmentId
+ * input). So a long page is parsed whole without locations, to learn its candidates, and
+ * only its first FIRST_PREFIX characters with locations: parsing the start of a page builds
+ * the same elements from it as parsing the whole does (the same tokens, and an element once
+ * made is never removed), so when the start holds all of the whole's candidates, alike in
+ * order, kind and form, their locations are the start's. Otherwise (a spot further down, or
+ * an element that misnested markup moved later) the page is parsed whole with locations.
+ */
+function spotsOf(html: string): Spot[] {
+  const located = (text: string) => candidatesOf(parse(text, { sourceCodeLocationInfo: true }));
+  let found: Candidate[];
+  if (html.length <= FIRST_PREFIX) found = located(html);
+  else {
+    const whole = candidatesOf(parse(html));
+    const start = whole.length > 0 ? located(html.slice(0, FIRST_PREFIX)) : [];
+    const same = start.length === whole.length && start.every((c, i) => c.sign === whole[i]!.sign && c.inForm === whole[i]!.inForm);
+    found = same ? start : located(html);
   }
   // from the end, so that each splice leaves the offsets before it as they were
-  return spots.sort((x, y) => y.start - x.start);
+  return found.flatMap((c) => c.spots).sort((x, y) => y.start - x.start);
 }
 
 /**
