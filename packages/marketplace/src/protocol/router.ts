@@ -10,7 +10,7 @@ import type { ChaosControl } from './chaos-control.js';
 import { errorBody, fromDomainError, requestError, serviceFault, throttled, WireError } from './errors.js';
 import type { OwnHosts } from './own-hosts.js';
 import { verifySignature } from './sigv4.js';
-import { wireJson } from './wire-json.js';
+import { questionEncodings, wireJson, type QuestionEncodings } from './wire-json.js';
 
 /**
  * The MTurk Requester API on `POST /`: JSON 1.1, `X-Amz-Target:
@@ -23,12 +23,12 @@ const CONTENT_TYPE = 'application/x-amz-json-1.1';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function send(res: Response, status: number, body: unknown): void {
-  res.status(status).type(CONTENT_TYPE).send(wireJson(body));
+function send(res: Response, status: number, body: unknown, kept: QuestionEncodings): void {
+  res.status(status).type(CONTENT_TYPE).send(wireJson(body, kept));
 }
 
-function sendError(res: Response, err: WireError): void {
-  send(res, err.status, errorBody(err, Date.now()));
+function sendError(res: Response, err: WireError, kept: QuestionEncodings): void {
+  send(res, err.status, errorBody(err, Date.now()), kept);
 }
 
 // the signature covers the path as the client sent it, whatever prefix this router is mounted under
@@ -37,6 +37,8 @@ const queryOf = (url: string) => (url.includes('?') ? url.slice(url.indexOf('?')
 
 export function requesterApiRouter(mp: Marketplace, chaos: ChaosControl, ownHosts?: OwnHosts): Router {
   const router = express.Router();
+  // this marketplace's HITs' Questions, encoded (wire-json.ts)
+  const kept = questionEncodings();
   router.post('/', express.raw({ type: () => true, limit: '2mb' }), async (req: Request, res: Response) => {
     const started = Date.now();
     const requestId = randomUUID();
@@ -82,7 +84,7 @@ export function requesterApiRouter(mp: Marketplace, chaos: ChaosControl, ownHost
         throw requestError('ValidationException', `${shown.join('; ')}${more}`);
       }
       const output = await operations[operation]!(mp, parsed.value);
-      send(res, 200, serializeOutput(operation, output));
+      send(res, 200, serializeOutput(operation, output), kept);
     } catch (err) {
       const wire =
         err instanceof WireError
@@ -93,7 +95,7 @@ export function requesterApiRouter(mp: Marketplace, chaos: ChaosControl, ownHost
       if (!(err instanceof WireError) && !(err instanceof DomainError))
         mp.logger.error({ err, operation, requestId }, 'marketplace operation failed');
       status = wire.status;
-      sendError(res, wire);
+      sendError(res, wire, kept);
     } finally {
       mp.logger.debug({ operation, status, requestId, ms: Date.now() - started }, 'marketplace request');
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wireJson } from './wire-json.js';
+import { questionEncodings, wireJson } from './wire-json.js';
 
 const page = (n: number) =>
   `<HTMLQuestion><HTMLContent><![CDATA[${'<p class="x">a "quoted" text — ünïcode, tab\t, nul \u0000, \\ back</p>\n'.repeat(n)}]]></HTMLContent></HTMLQuestion>`;
@@ -19,8 +19,27 @@ describe('wireJson', () => {
       // a caller's text that looks like the mark's start, in another member and in a short Question
       { HIT: { HITId: 'A2', Question: '\u0000abc:0', RequesterAnnotation: '\u0000' + 'f'.repeat(18) + ':0', Description: big } },
     ];
-    for (const body of bodies) expect(wireJson(body).toString('utf8')).toBe(JSON.stringify(body));
+    const kept = questionEncodings();
+    for (const body of bodies) expect(wireJson(body, kept).toString('utf8')).toBe(JSON.stringify(body));
     // and again, from what it kept
-    for (const body of bodies) expect(wireJson(body).equals(Buffer.from(JSON.stringify(body), 'utf8'))).toBe(true);
+    for (const body of bodies) expect(wireJson(body, kept).equals(Buffer.from(JSON.stringify(body), 'utf8'))).toBe(true);
+    expect(kept.count).toBe(4);
+  });
+
+  it('keeps Questions by HIT id, not by their text, and encodes anew a HIT id seen with another Question', () => {
+    const kept = questionEncodings();
+    const a = page(100);
+    wireJson({ HIT: { HITId: 'H1', Question: a } }, kept);
+    expect(kept.count).toBe(1);
+    // the same Question under another HIT: kept twice, each under its HIT
+    wireJson({ HIT: { HITId: 'H2', Question: a } }, kept);
+    expect(kept.count).toBe(2);
+    // a Question with no HIT id beside it is encoded as it is, and not kept
+    expect(wireJson({ Question: a }, kept).toString('utf8')).toBe(JSON.stringify({ Question: a }));
+    expect(kept.count).toBe(2);
+    const b = page(101);
+    expect(wireJson({ HIT: { HITId: 'H1', Question: b } }, kept).toString('utf8')).toBe(
+      JSON.stringify({ HIT: { HITId: 'H1', Question: b } }),
+    );
   });
 });
