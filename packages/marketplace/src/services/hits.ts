@@ -7,7 +7,7 @@ import { checkRequirements, type QualificationKind } from '../domain/requirement
 import { isSystemQualification, SYSTEM_QUALIFICATION_IDS } from '../domain/system-qualifications.js';
 import { hashId, newEntityId, seededEntityId } from '../ids.js';
 import type { HitTypeDoc } from '../store/models.js';
-import { SizedCache } from '../store/sized-cache.js';
+import { SizedCache, stringBytes } from '../store/sized-cache.js';
 import { keepWantedEvents } from './events.js';
 import { claimToken, TOKEN_WINDOW_MS } from './payments.js';
 
@@ -211,7 +211,7 @@ async function createHitNow(mp: Marketplace, req: NewHitRequest): Promise<HitSta
 /**
  * A HIT's question never changes once the HIT exists, and every accept, frame and submit
  * needs it parsed, and every GetHIT, ListHITs and GetAssignment answers its XML: the XML of
- * the most recently used ones is kept (up to QUESTION_XML_BUDGET characters: a requester
+ * the most recently used ones is kept (up to QUESTION_XML_BUDGET bytes: a requester
  * polling every HIT of a 451-HIT batch each round read each one from the database, since a
  * cache of 256 that is read in a cycle of 451 never hits), and the most recently used
  * QUESTION_CACHE_SIZE kept parsed (a parse of up to 64 KB of XML less per use). Only the
@@ -229,7 +229,7 @@ function cacheOf<V>(caches: WeakMap<Marketplace, SizedCache<V>>, mp: Marketplace
   return cache;
 }
 
-const xmlCache = (mp: Marketplace) => cacheOf(xmlCaches, mp, () => new SizedCache<string>(QUESTION_XML_BUDGET, (xml) => xml.length));
+const xmlCache = (mp: Marketplace) => cacheOf(xmlCaches, mp, () => new SizedCache<string>(QUESTION_XML_BUDGET, stringBytes));
 
 export async function questionXml(mp: Marketplace, hitId: string): Promise<string | undefined> {
   const cache = xmlCache(mp);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'parse5';
 import { attr, elements, escapeHtml, type HtmlElement, type HtmlNode } from '../html-tree.js';
-import { SizedCache } from '../store/sized-cache.js';
+import { SizedCache, stringBytes } from '../store/sized-cache.js';
 import { SITE_TEMPLATE_DIR } from './views.js';
 
 /**
@@ -152,7 +152,7 @@ function cachedSpots(html: string): Spot[] {
   if (kept) return kept.spots;
   const spots = spotsOf(html);
   // the page is the key: its length is most of what an entry holds
-  spotCache.set(html, { size: html.length, spots });
+  spotCache.set(html, { size: stringBytes(html), spots });
   return spots;
 }
 

@@ -1,12 +1,12 @@
 import { HeldDocuments, type Writes } from './background-writer.js';
 import { insertOrReplaceText, insertOrReplaceTexts, type MarketplaceModels, type TextDoc } from './models.js';
-import { SizedCache } from './sized-cache.js';
+import { SizedCache, stringBytes } from './sized-cache.js';
 
 /**
  * Submitted answers (QuestionFormAnswers XML) by assignment id. Each is written once when
  * its assignment is submitted, and read when the requester reviews it (ListAssignmentsForHIT,
  * GetAssignment), often more than once: what this process wrote is kept in memory (up to
- * ANSWER_BUDGET characters, the most recent first), so a review costs no read per
+ * ANSWER_BUDGET bytes, the most recent first), so a review costs no read per
  * assignment. Only writes fill the cache, so it never holds an answer older than the one
  * stored; after a restart, answers are read from the database.
  *
@@ -17,7 +17,7 @@ import { SizedCache } from './sized-cache.js';
 const ANSWER_BUDGET = 32 * 1024 * 1024;
 
 export class AnswerStore {
-  private readonly cache = new SizedCache<string>(ANSWER_BUDGET, (xml) => xml.length);
+  private readonly cache = new SizedCache<string>(ANSWER_BUDGET, stringBytes);
   /** `background` writes: answers stored and not written yet. */
   private readonly unwritten: HeldDocuments<TextDoc> | undefined;
 

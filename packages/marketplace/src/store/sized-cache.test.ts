@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SizedCache } from './sized-cache.js';
+import { SizedCache, stringBytes } from './sized-cache.js';
 
 const strings = (budget: number) => new SizedCache<string>(budget, (s) => s.length);
 
@@ -58,5 +58,22 @@ describe('SizedCache', () => {
     c.delete('missing');
     expect(c.get('a')).toBeUndefined();
     expect(c.size).toBe(0);
+  });
+
+  it('counts a string by the bytes its characters take: one each when all fit in one byte, two each otherwise', () => {
+    expect(stringBytes('')).toBe(0);
+    expect(stringBytes('plain ascii')).toBe(11);
+    expect(stringBytes('ça ü ÿ')).toBe(6);
+    expect(stringBytes('query–chunk')).toBe(22);
+    expect(stringBytes('a😀')).toBe(6);
+    // a cache of such strings holds half as many two-byte ones
+    const c = new SizedCache<string>(10, stringBytes);
+    c.set('a', 'abcd');
+    c.set('b', '–x');
+    c.set('c', 'ab');
+    expect([c.get('a'), c.get('b'), c.get('c')]).toEqual(['abcd', '–x', 'ab']);
+    c.set('d', '––');
+    expect(c.get('a')).toBeUndefined();
+    expect(c.size).toBe(10);
   });
 });

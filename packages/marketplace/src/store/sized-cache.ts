@@ -1,8 +1,17 @@
+/** A character that does not fit in one byte (V8 keeps a string without any one byte a character). */
+const WIDE = /[\u0100-\uffff]/;
+
 /**
- * A least-recently-used cache bounded by the total size of its values (for strings, their
- * length), not by their number: a HIT's question is a few kB or 64 kB, and a batch of a
- * thousand HITs should fit as well as one of ten. A value larger than the whole budget is
- * not kept.
+ * The bytes a string's characters take in memory: one each when all fit in one byte, two
+ * each otherwise (a HIT page with a single "–" in its title is two bytes a character).
+ */
+export const stringBytes = (text: string): number => (WIDE.test(text) ? 2 * text.length : text.length);
+
+/**
+ * A least-recently-used cache bounded by the total size of its values (for strings, the
+ * bytes they take: stringBytes), not by their number: a HIT's question is a few kB or
+ * 64 kB, and a batch of a thousand HITs should fit as well as one of ten. A value larger
+ * than the whole budget is not kept.
  */
 export class SizedCache<V> {
   private readonly entries = new Map<string, V>();
