@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { labelsByItem, majorityVote } from '../aggregate/index.js';
+import { labelsByItem, majorityVote, type ConfusionCounts } from '../aggregate/index.js';
 import type { Judgment } from '../domain/cases.js';
 import { countedVotes, scoreAssignments } from './counted-votes.js';
-import { CATEGORIES, confusionPriorFromEvidence, dawidSkeneWithEvidence, evidenceVotes, labelDifferences } from './evidence-aggregation.js';
+import {
+  CATEGORIES,
+  confusionPriorFromEvidence,
+  dawidSkeneWithEvidence,
+  evidenceVotes,
+  labelDifferences,
+  LLM_SOURCE,
+  sharedSources,
+  votesBySource,
+} from './evidence-aggregation.js';
 import { workerEvidence } from './worker-evidence.js';
 import type { AssignmentRecord, HitRecord } from './types.js';
 
@@ -116,3 +125,116 @@ describe('Dawid–Skene with gold checks and worker priors from the evidence', (
     ]);
   });
 });
+
+describe('Dawid–Skene counts a shared source once', () => {
+  const prior = (right: number): ConfusionCounts<Judgment> => ({ yes: { yes: right, no: 1 }, no: { yes: 1, no: right } });
+
+  it("speaks for a source's members with their majority, drops a tie, and passes others through", () => {
+    const sources = new Map([
+      ['m1', 'model'],
+      ['m2', 'model'],
+      ['m3', 'model'],
+    ]);
+    const { votes, priors } = votesBySource(
+      [
+        { item: 'a', worker: 'c', label: 'no' },
+        { item: 'a', worker: 'm1', label: 'yes' },
+        { item: 'a', worker: 'm2', label: 'yes' },
+        { item: 'a', worker: 'm3', label: 'no' },
+        { item: 'b', worker: 'm1', label: 'yes' },
+        { item: 'b', worker: 'm2', label: 'no' },
+        { item: 'c', worker: 'm3', label: 'no' },
+      ],
+      { c: prior(3), m1: prior(2), m2: prior(4), m3: prior(6) },
+      sources,
+    );
+    expect(votes).toEqual([
+      { item: 'a', worker: 'c', label: 'no' },
+      { item: 'a', worker: 'model', label: 'yes' },
+      { item: 'c', worker: 'model', label: 'no' },
+    ]);
+    expect(priors).toEqual({ c: prior(3), model: prior(4) });
+  });
+
+  it('leaves votes and priors as they are without sources', () => {
+    const votes = [{ item: 'a', worker: 'c', label: 'no' as const }];
+    expect(votesBySource(votes, { c: prior(3) }, new Map())).toEqual({ votes, priors: { c: prior(3) } });
+  });
+
+  it('lets a careful worker decide where two users of one model agree on its errors', () => {
+    const { truth, hits, assignments } = modelPair();
+    const scored = scoreAssignments(assignments, hits);
+    const wrong = (labels: ReadonlyMap<string, Judgment | null>) => [...truth].filter(([item, t]) => labels.get(item) !== t).length;
+    const apart = dawidSkeneWithEvidence(scored, { kind: 'unresolved' }, new Map());
+    const once = dawidSkeneWithEvidence(
+      scored,
+      { kind: 'unresolved' },
+      new Map([
+        ['m1', LLM_SOURCE],
+        ['m2', LLM_SOURCE],
+      ]),
+    );
+    // counted as two people, the pair outvotes the careful worker on the model's errors
+    expect(wrong(labelsByItem(apart.result))).toBe(8);
+    expect(wrong(labelsByItem(once.result))).toBe(0);
+    expect(once.result.workers.map((w) => w.worker)).toEqual(['careful', LLM_SOURCE]);
+    expect(once.votesUsed).toBe(apart.votesUsed);
+  });
+
+  it('counts the workers whose comments echo the canary as one source by default', () => {
+    const { truth, hits, assignments } = modelPair();
+    const echoed = assignments.map((a) =>
+      a.worker === 'careful'
+        ? a
+        : {
+            ...a,
+            answers: a.answers.map((x, n) =>
+              n === 0 ? { ...x, canary: 'quokka', comment: 'Relevant: quokka.' } : { ...x, canary: 'quokka' },
+            ),
+          },
+    );
+    const scored = scoreAssignments(echoed, hits);
+    expect(sharedSources(scored)).toEqual(
+      new Map([
+        ['m1', LLM_SOURCE],
+        ['m2', LLM_SOURCE],
+      ]),
+    );
+    const labels = labelsByItem(dawidSkeneWithEvidence(scored, { kind: 'unresolved' }).result);
+    expect([...truth].filter(([item, t]) => labels.get(item) !== t)).toEqual([]);
+  });
+
+  it('finds no shared source among careful workers without signs of a model', () => {
+    const { hits, assignments } = batch();
+    const careful = scoreAssignments(assignments, hits).filter((s) => !s.assignment.worker.startsWith('yes'));
+    expect(sharedSources(careful)).toEqual(new Map());
+  });
+});
+
+/**
+ * 8 HITs of 6 real items and 2 checks taken by a careful worker, right everywhere, and two
+ * users of one model, who give its verdict: wrong on one item per HIT and on one check in two HITs.
+ */
+function modelPair() {
+  const truth = new Map<string, Judgment>();
+  const hits: HitRecord[] = [];
+  const assignments: AssignmentRecord[] = [];
+  for (let h = 0; h < 8; h++) {
+    const items = Array.from({ length: 6 }, (_, i) => `p${h}i${i}`);
+    items.forEach((item, i) => truth.set(item, (h + i) % 3 === 0 ? 'yes' : 'no'));
+    const checks = [
+      { item: `py${h}`, expected: 'yes' as const },
+      { item: `pn${h}`, expected: 'no' as const },
+    ];
+    hits.push({ hitId: `P${h}`, items, checks });
+    for (const worker of ['careful', 'm1', 'm2']) {
+      const model = worker !== 'careful';
+      const answers = [
+        ...items.map((item, i) => ({ item, label: model && i === h % 6 ? flip(truth.get(item)!) : truth.get(item)! })),
+        ...checks.map((c, k) => ({ item: c.item, label: model && k === 0 && h % 2 === 0 ? flip(c.expected) : c.expected })),
+      ];
+      assignments.push({ assignmentId: `P${h}-${worker}`, hitId: `P${h}`, worker, status: 'approved', answers });
+    }
+  }
+  return { truth, hits, assignments };
+}

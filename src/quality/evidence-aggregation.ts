@@ -3,6 +3,7 @@ import type { Judgment } from '../domain/cases.js';
 import type { ScoredAssignment } from './counted-votes.js';
 import { workerVerdict, type WorkerEvidence } from './worker-verdict.js';
 import { workerEvidence } from './worker-evidence.js';
+import { llmAssistedVerdicts } from './llm-flags.js';
 
 /**
  * Dawid–Skene that uses everything a batch knows (pure):
@@ -18,7 +19,14 @@ import { workerEvidence } from './worker-evidence.js';
  *   task | checks, agreement)) the worker reads the items (pseudo-counts 3 right, 1 wrong
  *   per class: a mild belief that people do better than chance), with probability p their
  *   answers ignore the item (both rows follow their own share of "yes"). The prior weighs 4
- *   answers per class: it decides for workers with few answers and yields to the data.
+ *   answers per class: it decides for workers with few answers and yields to the data;
+ * - **one shared source counted once**: the workers the LLM-assisted evidence flags from the
+ *   answers themselves (llm-flags.ts over the assignments alone: shared errors, page events,
+ *   canary) answer with one model, so on each item they speak as one worker, with their
+ *   majority (a tie says nothing) and one confusion matrix fitted on all their answers
+ *   (prior: the mean of theirs). Their answers keep the information of one more reader of
+ *   the model's accuracy, while a group of them cannot outvote people as several
+ *   independent votes (the Bayes optimum of the quality targets counts them so too).
  * Labels are returned for real items only; check items shape the workers' matrices.
  */
 
@@ -79,11 +87,66 @@ export interface EvidenceDawidSkene {
   readonly goldItems: number;
 }
 
-/** Dawid–Skene over every answer, checks as gold, worker priors from the evidence. */
-export function dawidSkeneWithEvidence(scored: readonly ScoredAssignment[], tiePolicy: TiePolicy<Judgment>): EvidenceDawidSkene {
+/** The key under which the LLM-flagged workers answer as one source. */
+export const LLM_SOURCE = 'llm-assisted workers (one source)';
+
+/** Worker -> the shared source they answer from: every worker the LLM-assisted evidence flags from the assignments alone. */
+export function sharedSources(scored: readonly ScoredAssignment[]): Map<string, string> {
+  const verdicts = llmAssistedVerdicts(scored, new Map());
+  return new Map([...verdicts].filter(([, v]) => v.flagged).map(([worker]) => [worker, LLM_SOURCE]));
+}
+
+/**
+ * The votes with each shared source speaking once per item (its members' majority; a tie
+ * drops the item for that source), and the priors with each source's the mean of its members'.
+ */
+export function votesBySource(
+  votes: readonly Vote<Judgment>[],
+  priors: Readonly<Record<string, ConfusionCounts<Judgment>>>,
+  sources: ReadonlyMap<string, string>,
+): { votes: Vote<Judgment>[]; priors: Record<string, ConfusionCounts<Judgment>> } {
+  const spoken = new Map<string, { item: string; worker: string; yes: number; no: number }>();
+  const out: Vote<Judgment>[] = [];
+  for (const v of votes) {
+    const source = sources.get(v.worker);
+    if (source === undefined) {
+      out.push(v);
+      continue;
+    }
+    const key = JSON.stringify([source, v.item]);
+    const s = spoken.get(key) ?? { item: v.item, worker: source, yes: 0, no: 0 };
+    if (v.label === 'yes') s.yes++;
+    else s.no++;
+    spoken.set(key, s);
+  }
+  for (const s of spoken.values()) if (s.yes !== s.no) out.push({ item: s.item, worker: s.worker, label: s.yes > s.no ? 'yes' : 'no' });
+  const merged: Record<string, ConfusionCounts<Judgment>> = {};
+  const members = new Map<string, ConfusionCounts<Judgment>[]>();
+  for (const [worker, prior] of Object.entries(priors)) {
+    const source = sources.get(worker);
+    if (source === undefined) merged[worker] = prior;
+    else members.set(source, [...(members.get(source) ?? []), prior]);
+  }
+  for (const [source, list] of members) {
+    const mean = (truth: Judgment, answer: Judgment) => list.reduce((sum, p) => sum + p[truth][answer], 0) / list.length;
+    merged[source] = { yes: { yes: mean('yes', 'yes'), no: mean('yes', 'no') }, no: { yes: mean('no', 'yes'), no: mean('no', 'no') } };
+  }
+  return { votes: out, priors: merged };
+}
+
+/** Dawid–Skene over every answer, checks as gold, worker priors from the evidence, each shared source once (`sources`). */
+export function dawidSkeneWithEvidence(
+  scored: readonly ScoredAssignment[],
+  tiePolicy: TiePolicy<Judgment>,
+  sources: ReadonlyMap<string, string> = sharedSources(scored),
+): EvidenceDawidSkene {
   const evidence = evidenceVotes(scored);
-  const workers = Object.fromEntries([...workerEvidence(scored)].map(([worker, e]) => [worker, confusionPriorFromEvidence(e)]));
-  const fitted = dawidSkene<Judgment>({ tiePolicy, gold: evidence.gold, confusionPrior: { workers } }).fit(evidence.votes, CATEGORIES);
+  const priors = Object.fromEntries([...workerEvidence(scored)].map(([worker, e]) => [worker, confusionPriorFromEvidence(e)]));
+  const bySource = votesBySource(evidence.votes, priors, sources);
+  const fitted = dawidSkene<Judgment>({ tiePolicy, gold: evidence.gold, confusionPrior: { workers: bySource.priors } }).fit(
+    bySource.votes,
+    CATEGORIES,
+  );
   const items = fitted.items.filter((it) => evidence.realItems.has(it.item));
   const goldItems = fitted.items.length - items.length;
   return {
