@@ -18,34 +18,43 @@ import { scoreAssignments, type AssignmentRecord, type HitRecord, type ScoredAss
 
 type Build<D, R> = (doc: D) => R;
 
-const time = (d: Date | string | null | undefined) => (d ? new Date(d).getTime() : null);
+const time = (d: Date | string | null | undefined) => (d instanceof Date ? d.getTime() : d ? new Date(d).getTime() : null);
 
-/** The fields of an assignment its record is made of besides its answers (compared as one string). */
-function assignmentStamp(a: AssignmentDoc): string {
-  return [
-    a._id,
-    a.hit,
-    a.workerId,
-    a.reviewState,
-    a.outcome,
-    a.review?.countsVotes,
-    a.override ? a.override.decision : '-',
-    time(a.acceptedAt),
-    time(a.submittedAt),
-  ].join('\u0000');
-}
+/**
+ * The fields of an assignment its record is made of besides its answers, compared one by one
+ * with what they were when the record was built (a round scores the whole batch several times:
+ * a string of them joined per assignment and call was most of a call's cost).
+ */
+type AssignmentFields = readonly unknown[];
 
-const assignmentRecords = new WeakMap<AssignmentDoc, { stamp: string; answers: AssignmentDoc['answers']; record: AssignmentRecord }>();
+const assignmentFields = (a: AssignmentDoc): AssignmentFields => [
+  a._id,
+  a.hit,
+  a.workerId,
+  a.reviewState,
+  a.outcome,
+  a.review?.countsVotes,
+  a.override ? a.override.decision : '-',
+  time(a.acceptedAt),
+  time(a.submittedAt),
+];
+
+const sameFields = (before: AssignmentFields, now: AssignmentFields) => before.every((v, i) => v === now[i]);
+
+const assignmentRecords = new WeakMap<
+  AssignmentDoc,
+  { fields: AssignmentFields; answers: AssignmentDoc['answers']; record: AssignmentRecord }
+>();
 const hitRecords = new WeakMap<HitDoc, { id: string; batch: string; items: HitDoc['items']; record: HitRecord }>();
 const scores = new WeakMap<AssignmentRecord, { hit: HitRecord; scored: ScoredAssignment }>();
 
 /** `build(a)`, or the record built for this document while the fields it is made of stay the same. */
 export function rememberedAssignmentRecord(a: AssignmentDoc, build: Build<AssignmentDoc, AssignmentRecord>): AssignmentRecord {
-  const stamp = assignmentStamp(a);
   const kept = assignmentRecords.get(a);
-  if (kept && kept.stamp === stamp && kept.answers === a.answers) return kept.record;
+  const fields = assignmentFields(a);
+  if (kept && kept.answers === a.answers && sameFields(kept.fields, fields)) return kept.record;
   const record = build(a);
-  assignmentRecords.set(a, { stamp, answers: a.answers, record });
+  assignmentRecords.set(a, { fields, answers: a.answers, record });
   return record;
 }
 

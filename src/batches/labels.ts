@@ -3,7 +3,7 @@ import { caseKey } from '../ingest/index.js';
 import { itemId } from './names.js';
 import { completeItems } from './redundancy.js';
 import type { ScoredAssignment } from '../quality/index.js';
-import { aggregateStored, type BatchAggregate } from './votes.js';
+import { aggregateStored, itemsOfChanged, type BatchAggregate } from './votes.js';
 import type { BatchData } from './repository.js';
 
 /**
@@ -108,6 +108,14 @@ export interface LastLabels {
   scored: ReadonlySet<ScoredAssignment>;
   /** Label id -> the label as last built. */
   labels: Map<string, LabelDoc>;
+  /** The batch's planned items and the HITs' item lists they were read from (plannedItems). */
+  planned: { of: readonly HitDoc['items'][]; items: Map<string, { queryId: string; chunkId: string }> };
+}
+
+/** plannedItems(hits), or `kept`'s when the HITs are the same and hold the same item lists. */
+function plannedSince(hits: readonly HitDoc[], kept: LastLabels['planned'] | undefined): LastLabels['planned'] {
+  if (kept && kept.of.length === hits.length && hits.every((h, i) => h.items === kept.of[i])) return kept;
+  return { of: hits.map((h) => h.items), items: plannedItems(hits) };
 }
 
 /**
@@ -131,18 +139,17 @@ export function buildLabelsSince(
   const key = labelSettings(settings);
   const aggregate = aggregateStored(data.hits, data.assignments, settings);
   const scored = new Set(aggregate.scored);
-  const planned = plannedItems(data.hits);
+  const plan = plannedSince(data.hits, last?.planned);
+  const planned = plan.items;
   if (!last || last.settings !== key || settings.aggregator !== 'majority') {
     const aggregation = buildLabels(doc, data, now);
     return {
       aggregation,
-      next: { settings: key, scored: new Set(aggregation.aggregate.scored), labels: new Map(aggregation.labels.map((l) => [l._id, l])) },
+      next: { settings: key, scored, labels: new Map(aggregation.labels.map((l) => [l._id, l])), planned: plan },
       built: undefined,
     };
   }
-  const touched = new Set<string>();
-  for (const s of scored) if (!last.scored.has(s)) for (const item of s.hit.items) touched.add(item);
-  for (const s of last.scored) if (!scored.has(s)) for (const item of s.hit.items) touched.add(item);
+  const touched = itemsOfChanged(scored, last.scored);
   for (const id of planned.keys()) if (!last.labels.has(id)) touched.add(id);
   const byItem = new Map(aggregate.result.items.flatMap((it) => (touched.has(it.item) ? [[it.item, it] as const] : [])));
   const voters = new Map<string, string[]>();
@@ -169,7 +176,7 @@ export function buildLabelsSince(
   });
   return {
     aggregation: { aggregate, labels, summary: summaryOf(aggregate, labels, now) },
-    next: { settings: key, scored, labels: next },
+    next: { settings: key, scored, labels: next, planned: plan },
     built,
   };
 }

@@ -156,13 +156,62 @@ export function aggregateStored(
   return recentAggregate(scored, key, () => aggregateScored(scored, settings));
 }
 
+/** The last majority labels computed (of any batch), from the scores they were computed from. */
+let lastMajority: { key: string; scored: ReadonlySet<ScoredAssignment>; result: AggregationResult<Judgment> } | undefined;
+
+/**
+ * The items of the assignments among `scored` and `before` that are not in both (pure): the
+ * items whose votes may differ between the two, since an item's votes are the answers to it.
+ */
+export function itemsOfChanged(scored: ReadonlySet<ScoredAssignment>, before: ReadonlySet<ScoredAssignment>): Set<string> {
+  const items = new Set<string>();
+  for (const s of scored) if (!before.has(s)) for (const item of s.hit.items) items.add(item);
+  for (const s of before) if (!scored.has(s)) for (const item of s.hit.items) items.add(item);
+  return items;
+}
+
+/**
+ * The majority labels of `used` (pure), refitting only the items whose votes may have changed
+ * since `last`: each item's majority is its own votes' (the scores of unchanged assignments
+ * are the same objects from one round to the next, derived-records.ts). Without `last`, every
+ * item is fitted.
+ */
+export function majoritySince(
+  used: readonly Vote<Judgment>[],
+  scored: ReadonlySet<ScoredAssignment>,
+  tiePolicy: TiePolicy<Judgment>,
+  last: { scored: ReadonlySet<ScoredAssignment>; result: AggregationResult<Judgment> } | undefined,
+): AggregationResult<Judgment> {
+  const fit = (votes: readonly Vote<Judgment>[]) => fitAggregator('majority', { used: votes, scored: [], tiePolicy });
+  if (!last) return fit(used);
+  const touched = itemsOfChanged(scored, last.scored);
+  const fresh = fit(used.filter((v) => touched.has(v.item))).items;
+  // both lists sorted by item id in UTF-16 code units (aggregate/votes.ts), as `<` compares strings: merged in that order
+  const items: (typeof fresh)[number][] = [];
+  let f = 0;
+  for (const it of last.result.items) {
+    if (touched.has(it.item)) continue;
+    while (f < fresh.length && fresh[f]!.item < it.item) items.push(fresh[f++]!);
+    items.push(it);
+  }
+  while (f < fresh.length) items.push(fresh[f++]!);
+  return { ...last.result, items, unresolved: items.filter((it) => it.label === null).length };
+}
+
 function aggregateScored(scored: ScoredAssignment[], settings: Pick<BatchSettings, 'voteTarget' | 'aggregator' | 'tie'>): BatchAggregate {
   const valid = countedVotes(scored);
   const used = labelVotes(valid, settings.voteTarget);
   const tiePolicy = tiePolicyOf(settings.tie);
   // κ and α count the same votes: indexed once for both
   const pairableIndex = indexVotes(pairableVotes(used), CATEGORIES);
-  const result = fitAggregator(settings.aggregator, { used, scored, tiePolicy });
+  let result: AggregationResult<Judgment>;
+  if (settings.aggregator === 'majority') {
+    // a collection round's new work changes a few items' votes: the others keep their majority
+    const key = JSON.stringify([settings.voteTarget, settings.tie]);
+    const set = new Set(scored);
+    result = majoritySince(used, set, tiePolicy, lastMajority?.key === key ? lastMajority : undefined);
+    lastMajority = { key, scored: set, result };
+  } else result = fitAggregator(settings.aggregator, { used, scored, tiePolicy });
   const validCounts = new Map<string, number>();
   for (const v of valid) validCounts.set(v.item, (validCounts.get(v.item) ?? 0) + 1);
   let workers: WorkerStats[] | undefined;

@@ -5,6 +5,8 @@ import type { Judgment } from '../domain/cases.js';
 import type { PlannedItem } from '../hits/index.js';
 import { scoreAssignments } from '../quality/index.js';
 import { aggregateStored, assignmentRecord, bySubmission, hitRecord, labelVotes, scoreStored } from './votes.js';
+import { majorityVote } from '../aggregate/index.js';
+import { majoritySince } from '../batches/votes.js';
 
 const key = (n: number) => n.toString(16).padStart(16, '0');
 const items: PlannedItem[] = [
@@ -203,6 +205,29 @@ describe('remembered records and scores', () => {
     expect(scoreStored(hits, as)).toEqual(fromScratch(as));
   });
 
+  it('builds the record again when any field it is made of changed in place: override, outcome, times', () => {
+    const as = batch();
+    const mine = () => scoreStored(hits, as).find((s) => s.assignment.assignmentId === as[0]!._id)!;
+    let last = mine();
+    const changes: ((a: AssignmentDoc) => void)[] = [
+      (a) => Object.assign(a, { reviewState: 'done', outcome: 'approved', review: review('approve') }),
+      (a) => (a.override = { decision: 'reject', who: 'p', reason: 'r', at: new Date() }),
+      (a) => (a.outcome = 'rejected'),
+      (a) => (a.submittedAt = new Date(Date.UTC(2026, 0, 1, 1))),
+      (a) => (a.acceptedAt = '2026-01-01T00:00:00.000Z' as unknown as Date),
+      (a) => (a.hit = 'b|1'),
+    ];
+    for (const change of changes) {
+      change(as[0]!);
+      const now = mine();
+      expect(now).not.toBe(last);
+      expect(scoreStored(hits, as)).toEqual(fromScratch(as));
+      // unchanged since: the same score
+      expect(mine()).toBe(now);
+      last = now;
+    }
+  });
+
   it('keeps the quality module’s errors, naming the assignment’s place in the whole list', () => {
     const as = batch();
     scoreStored(hits, as);
@@ -224,5 +249,55 @@ describe('remembered records and scores', () => {
     const changed = aggregateStored(hits, as, settings);
     expect(changed).not.toBe(one);
     expect(changed.workers.map((w) => w.worker).sort()).toEqual(['W1', 'W3', 'W4', 'W5']);
+  });
+});
+
+describe('majoritySince', () => {
+  const settings = { voteTarget: 3, aggregator: 'majority' as const, tie: 'unresolved' as const };
+  // b|2 holds the check and B alone (a repost of B)
+  const hits = [hit, { ...hit, _id: 'b|1' } as HitDoc, { ...hit, _id: 'b|2', items: [items[1]!, items[2]!] } as HitDoc];
+  const onB = (worker: string, labels: [Judgment, Judgment, Judgment]) => {
+    const a = assignment(worker, labels, { hit: 'b|2', hitId: 'H2' });
+    a.answers = a.answers.slice(1);
+    return a;
+  };
+  const fromScratch = (agg: ReturnType<typeof aggregateStored>) =>
+    majorityVote<Judgment>({ tiePolicy: { kind: 'unresolved' } }).fit(agg.used, ['yes', 'no']);
+
+  it('refits only the items of the assignments scored anew or gone, with the labels of a fit from scratch', () => {
+    const as: AssignmentDoc[] = [];
+    const tie = { kind: 'unresolved' } as const;
+    let last: Parameters<typeof majoritySince>[3];
+    const rounds: (() => void)[] = [
+      () => as.push(assignment('W1', ['yes', 'no', 'no'])),
+      () => as.push(assignment('W2', ['no', 'no', 'yes']), assignment('W3', ['no', 'no', 'yes'], { hit: 'b|1', hitId: 'H1' })),
+      () => Object.assign(as[0]!, { reviewState: 'done', outcome: 'approved', review: review('approve') }),
+      () => (as[1]!.review = { ...review('approve'), countsVotes: false }),
+      () => as.push(onB('W4', ['yes', 'no', 'yes'])),
+      () => as.splice(0, 1),
+    ];
+    for (const round of rounds) {
+      round();
+      const agg = aggregateStored(hits, as, settings);
+      const set = new Set(agg.scored);
+      const since = majoritySince(agg.used, set, tie, last);
+      expect(since).toEqual(fromScratch(agg));
+      expect(agg.result).toEqual(fromScratch(agg));
+      last = { scored: set, result: since };
+    }
+  });
+
+  it('keeps the very item results of items nobody answered since', () => {
+    const as = [assignment('W1', ['yes', 'no', 'no']), assignment('W2', ['yes', 'no', 'no'])];
+    const tie = { kind: 'unresolved' } as const;
+    const first = aggregateStored(hits, as, settings);
+    const set = new Set(first.scored);
+    const before = majoritySince(first.used, set, tie, undefined);
+    // a new HIT's assignment answering B alone (its check and B): A keeps its result object
+    as.push(onB('W3', ['no', 'no', 'no']));
+    const next = aggregateStored(hits, as, settings);
+    const after = majoritySince(next.used, new Set(next.scored), tie, { scored: set, result: before });
+    expect(after.items.find((it) => it.item === A)).toBe(before.items.find((it) => it.item === A));
+    expect(after).toEqual(fromScratch(next));
   });
 });
