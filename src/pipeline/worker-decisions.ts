@@ -216,9 +216,11 @@ async function recountCleared(
   decided: ReadonlyMap<string, WorkerDecisionDoc>,
   verdicts: ReadonlyMap<string, WorkerVerdict>,
 ): Promise<void> {
-  const byId = new Map(data.assignments.map((a) => [a._id, a]));
+  // only discarded work can count again (recounts): the rest of the batch is not mapped every round
+  const discarded = data.assignments.filter((a) => a.review?.countsVotes === false);
+  const byId = new Map(discarded.map((a) => [a._id, a]));
   const again = recounts(
-    data.assignments.map((a) => ({
+    discarded.map((a) => ({
       assignmentId: a._id,
       workerId: a.workerId,
       done: a.reviewState === 'done',
@@ -304,8 +306,10 @@ function driftsOf(
   }
   const time = (a: AssignmentDoc) => (a.submittedAt ? new Date(a.submittedAt).getTime() : 0);
   const sequences = [...byWorker].map(([workerId, mine]): [string, DriftSegment[]] => {
-    mine.sort((x, y) => time(x) - time(y) || (x._id < y._id ? -1 : 1));
-    return [workerId, mine.map((a) => ({ assignmentId: a._id, outcomes: outcomes.get(a._id) ?? [], speed: speeds.get(a._id) }))];
+    // each time read once, not once per comparison (every worker's record is ordered every round)
+    const timed = mine.map((a) => ({ a, at: time(a) }));
+    timed.sort((x, y) => x.at - y.at || (x.a._id < y.a._id ? -1 : 1));
+    return [workerId, timed.map(({ a }) => ({ assignmentId: a._id, outcomes: outcomes.get(a._id) ?? [], speed: speeds.get(a._id) }))];
   });
   // one person's HITs spread around their own pace as this batch's people do (drift.ts withinSpread)
   const measured = {

@@ -271,6 +271,18 @@ export function withinSpread(sequences: readonly (readonly DriftSegment[])[], fa
   return Math.max(MIN_WITHIN_SIGMA, (median(differences) as number) / (0.6745 * Math.SQRT2));
 }
 
+/** An assignment record's times per item and their median, taken once per record (a round measures every assignment's). */
+const recordTimes = new WeakMap<ScoredAssignment['assignment'], { ms: number[]; median: number | null }>();
+
+function timesOf(assignment: ScoredAssignment['assignment']): { ms: readonly number[]; median: number | null } {
+  let kept = recordTimes.get(assignment);
+  if (!kept) {
+    const ms = assignment.answers.flatMap((a) => (a.timeMs === undefined ? [] : [a.timeMs]));
+    recordTimes.set(assignment, (kept = { ms, median: median(ms) }));
+  }
+  return kept;
+}
+
 /**
  * Each assignment's median time per item divided by the batch's typical one (the median of the
  * workers' medians, as `workerEvidence` takes it), for `DriftSegment.speed`; assignments without
@@ -280,12 +292,13 @@ export function assignmentSpeeds(scored: readonly ScoredAssignment[]): Map<strin
   const byWorker = new Map<string, number[]>();
   const byAssignment = new Map<string, number>();
   for (const { assignment } of scored) {
-    const ms = assignment.answers.flatMap((a) => (a.timeMs === undefined ? [] : [a.timeMs]));
-    if (ms.length === 0) continue;
-    byAssignment.set(assignment.assignmentId, median(ms) as number);
+    const { ms, median: own } = timesOf(assignment);
+    if (own === null) continue;
+    byAssignment.set(assignment.assignmentId, own);
     const mine = byWorker.get(assignment.worker);
     if (mine) mine.push(...ms);
-    else byWorker.set(assignment.worker, ms);
+    // a copy: the record's own times stay as they are
+    else byWorker.set(assignment.worker, [...ms]);
   }
   if (byWorker.size < 3) return new Map();
   const typical = median([...byWorker.values()].map((ms) => median(ms) as number)) as number;
