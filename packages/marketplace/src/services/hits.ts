@@ -213,13 +213,14 @@ async function createHitNow(mp: Marketplace, req: NewHitRequest): Promise<HitSta
  * needs it parsed, and every GetHIT, ListHITs and GetAssignment answers its XML: the XML of
  * the most recently used ones is kept (up to QUESTION_XML_BUDGET bytes: a requester
  * polling every HIT of a 451-HIT batch each round read each one from the database, since a
- * cache of 256 that is read in a cycle of 451 never hits), and the most recently used
+ * cache of 256 that is read in a cycle of 451 never hits; the paper's pages are two bytes a
+ * character, 92 KB each, and 451 of them fit), and the most recently used
  * QUESTION_CACHE_SIZE kept parsed (a parse of up to 64 KB of XML less per use). Only the
  * question of a HIT that exists is kept: a question stored by a CreateHIT that failed
  * before its HIT was written may be replaced by the retry.
  */
 const QUESTION_CACHE_SIZE = 256;
-const QUESTION_XML_BUDGET = 32 * 1024 * 1024;
+const QUESTION_XML_BUDGET = 48 * 1024 * 1024;
 const xmlCaches = new WeakMap<Marketplace, SizedCache<string>>();
 const questionCaches = new WeakMap<Marketplace, SizedCache<Question>>();
 
