@@ -45,7 +45,9 @@ export function batchVerdicts(
   passes = 5,
 ): BatchVerdicts {
   let leftOut: ReadonlySet<string> = new Set(notReferences);
-  let references: Reference = weightedReferences(itemAnswers(scored, leftOut));
+  // the items' answers without the workers left out: the same set of workers, the same answers (not gathered again)
+  let answers = itemAnswers(scored, leftOut);
+  let references: Reference = weightedReferences(answers);
   let copying: CopyingPair[] = [];
   for (let pass = 1; ; pass++) {
     const evidence = workerEvidence(scored, leftOut, references);
@@ -56,7 +58,7 @@ export function batchVerdicts(
     if (pass >= passes || (pass >= 2 && same)) return { verdicts, evidence, fit, leftOut, references, copying };
     leftOut = next;
     const accuracy = reliabilities(evidence, verdicts, { mean: fit.agreementMean, concentration: fit.concentration });
-    const answers = itemAnswers(scored, leftOut);
+    if (!same) answers = itemAnswers(scored, leftOut);
     copying = copyingPairs(answers, accuracy);
     references = weightedReferences(answers, accuracy, partnersOf(copying));
   }

@@ -142,26 +142,22 @@ export interface CopyingPair {
   readonly reason: string;
 }
 
-/** log of ∫ r^k (1 − r)^(n − k) dr / (1 − e) over [e, 1] (midpoint rule). */
-function logUniformAbove(k: number, n: number, e: number): number {
-  const grid = 200;
-  const terms: number[] = [];
-  for (let g = 0; g < grid; g++) {
-    const r = e + ((g + 0.5) * (1 - e)) / grid;
-    terms.push(k * Math.log(r) + (n - k) * Math.log1p(-Math.min(r, 1 - 1e-12)));
-  }
-  const max = Math.max(...terms);
-  return max + Math.log(terms.reduce((s, t) => s + Math.exp(t - max), 0) / grid);
+/** Each pair of workers' shared and agreeing items (pure), tallied once per answers map (a batch's verdicts judge the same answers in several passes). */
+const talliesOf = new WeakMap<object, readonly PairTally[]>();
+
+interface PairTally {
+  readonly a: string;
+  readonly b: string;
+  shared: number;
+  agreed: number;
 }
 
-export function copyingPairs(
-  answers: ReadonlyMap<string, ReadonlyMap<string, Judgment>>,
-  accuracy: ReadonlyMap<string, number>,
-  policy: CopyingPolicy = DEFAULT_COPYING_POLICY,
-): CopyingPair[] {
+function pairTallies(answers: ReadonlyMap<string, ReadonlyMap<string, Judgment>>): readonly PairTally[] {
+  const kept = talliesOf.get(answers);
+  if (kept) return kept;
   // by the pair's first id, then its second (no key built per pair), listed in the order the pairs are first met
-  const byFirst = new Map<string, Map<string, { a: string; b: string; shared: number; agreed: number }>>();
-  const tallies: { a: string; b: string; shared: number; agreed: number }[] = [];
+  const byFirst = new Map<string, Map<string, PairTally>>();
+  const tallies: PairTally[] = [];
   for (const byWorker of answers.values()) {
     const voters = [...byWorker].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     for (let i = 0; i < voters.length; i++) {
@@ -180,8 +176,29 @@ export function copyingPairs(
       }
     }
   }
+  talliesOf.set(answers, tallies);
+  return tallies;
+}
+
+/** log of ∫ r^k (1 − r)^(n − k) dr / (1 − e) over [e, 1] (midpoint rule). */
+function logUniformAbove(k: number, n: number, e: number): number {
+  const grid = 200;
+  const terms: number[] = [];
+  for (let g = 0; g < grid; g++) {
+    const r = e + ((g + 0.5) * (1 - e)) / grid;
+    terms.push(k * Math.log(r) + (n - k) * Math.log1p(-Math.min(r, 1 - 1e-12)));
+  }
+  const max = Math.max(...terms);
+  return max + Math.log(terms.reduce((s, t) => s + Math.exp(t - max), 0) / grid);
+}
+
+export function copyingPairs(
+  answers: ReadonlyMap<string, ReadonlyMap<string, Judgment>>,
+  accuracy: ReadonlyMap<string, number>,
+  policy: CopyingPolicy = DEFAULT_COPYING_POLICY,
+): CopyingPair[] {
   const pairs: CopyingPair[] = [];
-  for (const { a, b, shared, agreed } of tallies) {
+  for (const { a, b, shared, agreed } of pairTallies(answers)) {
     if (shared < policy.minShared) continue;
     const pa = Math.min(ACCURACY_RANGE[1], Math.max(ACCURACY_RANGE[0], accuracy.get(a) ?? ACCURACY_RANGE[1]));
     const pb = Math.min(ACCURACY_RANGE[1], Math.max(ACCURACY_RANGE[0], accuracy.get(b) ?? ACCURACY_RANGE[1]));
