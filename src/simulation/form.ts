@@ -1,5 +1,5 @@
 import { parse } from 'parse5';
-import { attr, elements, hasAttr, isElement, textContent, type HtmlElement, type HtmlNode } from '@qrelay/marketplace';
+import { attr, childNodes, elements, hasAttr, isElement, textContent, type HtmlElement, type HtmlNode } from '@qrelay/marketplace';
 
 /**
  * A HIT page's form as a simulated worker reads it (docs/hit-page-contract.md): the
@@ -59,13 +59,28 @@ export class PageFormError extends Error {}
 
 const NOT_SUBMITTED = new Set(['submit', 'button', 'reset', 'image', 'file']);
 
+/**
+ * The page's form: the first that holds an item (`data-sim-key`), else the first. One walk
+ * of the page, every form met on the way told whether an item lies inside it (walking each
+ * form's elements again was a sixth of reading a HIT page).
+ */
 function formOf(doc: HtmlNode): HtmlElement {
-  const all = [...elements(doc)];
-  const nativeForms = all.filter((e) => e.tagName === 'form');
+  const nativeForms: HtmlElement[] = [];
+  const crowdForms: HtmlElement[] = [];
+  const withItem = new Set<HtmlElement>();
+  const visit = (node: HtmlNode, around: readonly HtmlElement[]): void => {
+    for (const c of childNodes(node)) {
+      if (!isElement(c)) continue;
+      if (around.length > 0 && hasAttr(c, 'data-sim-key')) for (const f of around) withItem.add(f);
+      const isForm = c.tagName === 'form' || c.tagName === 'crowd-form';
+      if (isForm) (c.tagName === 'form' ? nativeForms : crowdForms).push(c);
+      visit(c, isForm ? [...around, c] : around);
+    }
+  };
+  visit(doc, []);
   // a <crowd-form> page: the script builds the form a browser submits (mturk-page.ts)
-  const forms = nativeForms.length > 0 ? nativeForms : all.filter((e) => e.tagName === 'crowd-form');
-  const withItems = forms.find((f) => [...elements(f)].some((e) => hasAttr(e, 'data-sim-key')));
-  const form = withItems ?? forms[0];
+  const forms = nativeForms.length > 0 ? nativeForms : crowdForms;
+  const form = forms.find((f) => withItem.has(f)) ?? forms[0];
   if (!form) throw new PageFormError('the HIT page has no <form> to fill in');
   return form;
 }

@@ -29,7 +29,7 @@ export { formAnswersXml, parseAnswersXml } from './domain/answers-xml.js';
 export { parseAnswerKey, type AnswerKey } from './domain/answer-key.js';
 export { parseTest } from './domain/question-xml.js';
 export { testOf } from './services/qualifications.js';
-export { attr, elements, hasAttr, isElement, textContent, type HtmlElement, type HtmlNode } from './html-tree.js';
+export { attr, childNodes, elements, hasAttr, isElement, textContent, type HtmlElement, type HtmlNode } from './html-tree.js';
 
 // A requester's records, carried from one marketplace to another (records/): GET and POST /admin/records.
 export { exportRequesterRecords } from './records/export.js';
