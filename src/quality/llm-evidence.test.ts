@@ -11,8 +11,10 @@ import {
   eventRateFactor,
   sharedErrorFactors,
   sideFactor,
+  type CheckAnswer,
   type Vote,
 } from './llm-evidence.js';
+import { pairs, seedGroups } from './llm-groups.js';
 
 const flip = (j: Judgment): Judgment => (j === 'yes' ? 'no' : 'yes');
 
@@ -25,24 +27,62 @@ function batch(
   seed: string,
   options: { careful: readonly number[]; llm: number; llmAccuracy: number; items?: number; alwaysNo?: number },
 ): Vote[] {
+  return crowd(seed, options).votes;
+}
+
+/**
+ * `batch`, with LLM users drawn `llmWeight` times as often as the others (the majority on many
+ * items) and, with `checkEvery`, a gold check with each worker's first answer and every
+ * `checkEvery`-th after it, drawn from 40 gold items: careful workers right with their accuracy,
+ * LLM users answering the LLM's verdict on the gold item (one verdict for all of them).
+ */
+function crowd(
+  seed: string,
+  options: {
+    careful: readonly number[];
+    llm: number;
+    llmAccuracy: number;
+    items?: number;
+    alwaysNo?: number;
+    llmWeight?: number;
+    checkEvery?: number;
+  },
+): { votes: Vote[]; checks: CheckAnswer[] } {
   const rng = seededRng(seed);
   const workers = [
-    ...options.careful.map((accuracy, i) => ({ id: `C${i}`, llm: false, accuracy })),
-    ...Array.from({ length: options.llm }, (_, i) => ({ id: `L${i}`, llm: true, accuracy: 0 })),
-    ...Array.from({ length: options.alwaysNo ?? 0 }, (_, i) => ({ id: `N${i}`, llm: false, accuracy: -1 })),
+    ...options.careful.map((accuracy, i) => ({ id: `C${i}`, llm: false, accuracy, weight: 1 })),
+    ...Array.from({ length: options.llm }, (_, i) => ({ id: `L${i}`, llm: true, accuracy: 0, weight: options.llmWeight ?? 1 })),
+    ...Array.from({ length: options.alwaysNo ?? 0 }, (_, i) => ({ id: `N${i}`, llm: false, accuracy: -1, weight: 1 })),
   ];
+  const gold = Array.from({ length: options.checkEvery ? 40 : 0 }, (_, g) => {
+    const truth: Judgment = rng.next() < 0.5 ? 'yes' : 'no';
+    return { item: `g${g}`, truth, llm: rng.next() < options.llmAccuracy ? truth : flip(truth) };
+  });
+  const answered = new Map<string, number>();
   const votes: Vote[] = [];
+  const checks: CheckAnswer[] = [];
   for (let t = 0; t < (options.items ?? 150); t++) {
     const truth: Judgment = rng.next() < 0.4 ? 'yes' : 'no';
     const llmVerdict = rng.next() < options.llmAccuracy ? truth : flip(truth);
     const pool = [...workers];
     for (let k = 0; k < 5; k++) {
-      const w = pool.splice(Math.floor(rng.next() * pool.length), 1)[0]!;
+      // by weight (with every weight 1, the index is ⌊u × the pool's size⌋)
+      let r = rng.next() * pool.reduce((sum, w) => sum + w.weight, 0);
+      let at = 0;
+      while (at < pool.length - 1 && r >= pool[at]!.weight) r -= pool[at++]!.weight;
+      const w = pool.splice(at, 1)[0]!;
       const answer = w.llm ? llmVerdict : w.accuracy < 0 ? 'no' : rng.next() < w.accuracy ? truth : flip(truth);
       votes.push({ worker: w.id, item: `i${t}`, answer });
+      const n = (answered.get(w.id) ?? 0) + 1;
+      answered.set(w.id, n);
+      if (options.checkEvery && n % options.checkEvery === 1) {
+        const g = gold[Math.floor(rng.next() * gold.length)]!;
+        const right = w.llm ? g.llm === g.truth : w.accuracy >= 0 && rng.next() < w.accuracy;
+        checks.push({ worker: w.id, item: g.item, expected: g.truth, answer: w.llm ? g.llm : right ? g.truth : flip(g.truth) });
+      }
     }
   }
-  return votes;
+  return { votes, checks };
 }
 
 const spread = (n: number, lo: number, hi: number) => Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / Math.max(1, n - 1));
@@ -162,6 +202,38 @@ describe('sharedErrorFactors', () => {
     expect(flagged(unbounded).length).toBeGreaterThan(round.llmUsers.length + 4);
   });
 
+  /** A recorded last round of bench/crowd-external.ts with the workers' gold checks (its `source` says which run). */
+  const recorded = (name: string) =>
+    JSON.parse(readFileSync(join(paths.root, 'test/fixtures/llm-evidence', name), 'utf8')) as {
+      llmUsers: string[];
+      votes: Vote[];
+      checks: CheckAnswer[];
+      side: [string, number][];
+    };
+  const flaggedBy = (fit: ReturnType<typeof sharedErrorFactors>) =>
+    [...fit.posteriors].filter(([, p]) => p >= DEFAULT_LLM_EVIDENCE_POLICY.confidence).map(([w]) => w);
+
+  it('finds, through their gold checks, the unseen users of one model who were the majority on many items (a bot crowd round)', () => {
+    const round = recorded('crowd-external-unseen-round.json');
+    const side = new Map(round.side);
+    // without the checks, the truth fitted is their verdict: none is found (decision 0014)
+    expect(flaggedBy(sharedErrorFactors(round.votes, side))).toEqual([]);
+    const fit = sharedErrorFactors(round.votes, side, DEFAULT_LLM_EVIDENCE_POLICY, round.checks);
+    const flagged = flaggedBy(fit);
+    expect(flagged.filter((w) => round.llmUsers.includes(w)).length).toBeGreaterThanOrEqual(4);
+    expect(flagged.filter((w) => !round.llmUsers.includes(w))).toEqual([]);
+    expect(fit.group!.checkFactor).toBeGreaterThan(DEFAULT_LLM_EVIDENCE_POLICY.groups.minCheckFactor);
+  });
+
+  it('keeps the fit as it is on a bot crowd round where a proposed group held a careful bot', () => {
+    const round = recorded('crowd-external-checks-round.json');
+    const side = new Map(round.side);
+    expect(seedGroups(pairs(round.votes, round.checks)).length).toBeGreaterThan(0);
+    const fit = sharedErrorFactors(round.votes, side, DEFAULT_LLM_EVIDENCE_POLICY, round.checks);
+    expect(fit.group).toBeUndefined();
+    expect(flaggedBy(fit).sort()).toEqual([...round.llmUsers].sort());
+  });
+
   describe('an LLM user the page does not see (a stated limit: what the matrix cell `mixed` misses)', () => {
     /**
      * 150 items, 5 votes each: careful workers C0-C13 (0.80-0.95), X answers one LLM's verdict
@@ -207,6 +279,52 @@ describe('sharedErrorFactors', () => {
         // the shared-error factor says little either way: the LLM's errors there look like X's own
         expect(fit.factors.get('X')!).toBeLessThan(2);
       }
+    });
+  });
+
+  describe('a group of LLM users the page does not see, the majority on many items (llm-groups.ts)', () => {
+    const { confidence } = DEFAULT_LLM_EVIDENCE_POLICY;
+    const llm = ['L0', 'L1', 'L2', 'L3', 'L4', 'L5'];
+    const careful = (fit: ReturnType<typeof sharedErrorFactors>) =>
+      [...fit.posteriors].filter(([w]) => w.startsWith('C')).map(([, p]) => p);
+
+    it('is found through their gold checks, where their answers alone clear them', () => {
+      for (const llmAccuracy of [0.65, 0.75])
+        for (const seed of ['group-0', 'group-1', 'group-2', 'group-3']) {
+          const { votes, checks } = crowd(seed, { careful: spread(14, 0.8, 0.95), llm: 6, llmAccuracy, llmWeight: 3, checkEvery: 8 });
+          const asIs = sharedErrorFactors(votes);
+          for (const w of llm) expect(asIs.posteriors.get(w)!).toBeLessThan(0.5);
+          const fit = sharedErrorFactors(votes, new Map(), DEFAULT_LLM_EVIDENCE_POLICY, checks);
+          for (const w of llm) expect(fit.posteriors.get(w)!).toBeGreaterThan(confidence);
+          for (const p of careful(fit)) expect(p).toBeLessThan(0.5);
+          expect(fit.group!.checkFactor).toBeGreaterThan(DEFAULT_LLM_EVIDENCE_POLICY.groups.minCheckFactor);
+        }
+    });
+
+    it('is taken for none in careful crowds (0.80-0.97, or 0.65-0.97 with more checks), though groups are put to the fit', () => {
+      let proposed = 0;
+      for (let s = 0; s < 6; s++)
+        for (const options of [
+          { careful: spread(18, 0.8, 0.97), checkEvery: 8 },
+          { careful: spread(18, 0.65, 0.97), checkEvery: 4 },
+        ]) {
+          const { votes, checks } = crowd(`careful-groups-${s}`, { ...options, llm: 0, llmAccuracy: 0 });
+          proposed += seedGroups(pairs(votes, checks)).length;
+          const fit = sharedErrorFactors(votes, new Map(), DEFAULT_LLM_EVIDENCE_POLICY, checks);
+          expect(fit.group).toBeUndefined();
+          for (const p of careful(fit)) expect(p).toBeLessThan(0.5);
+        }
+      expect(proposed).toBeGreaterThan(3);
+    });
+
+    it('leaves a copying pair to the other evidence: a pair is no group', () => {
+      const { votes, checks } = crowd('copiers', { careful: spread(18, 0.8, 0.97), llm: 0, llmAccuracy: 0, checkEvery: 8 });
+      // P copies C3's answers, checks too
+      const copied = [...votes, ...votes.filter((v) => v.worker === 'C3').map((v) => ({ ...v, worker: 'P' }))];
+      const copiedChecks = [...checks, ...checks.filter((c) => c.worker === 'C3').map((c) => ({ ...c, worker: 'P' }))];
+      const fit = sharedErrorFactors(copied, new Map(), DEFAULT_LLM_EVIDENCE_POLICY, copiedChecks);
+      expect(fit.group).toBeUndefined();
+      for (const w of ['P', 'C3']) expect(fit.posteriors.get(w)!).toBeLessThan(confidence);
     });
   });
 

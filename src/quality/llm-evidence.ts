@@ -1,5 +1,17 @@
 import type { Judgment } from '../domain/cases.js';
+import {
+  DEFAULT_LLM_GROUP_POLICY,
+  outcomeLogLikelihood,
+  pairs,
+  prefersGroup,
+  seedGroups,
+  type CheckAnswer,
+  type LlmGroupPolicy,
+  type Outcome,
+} from './llm-groups.js';
 import { DEFAULT_VERDICT_POLICY, logNotWorkingAnswers, type NotWorkingRates } from './worker-verdict.js';
+
+export type { CheckAnswer } from './llm-groups.js';
 
 /**
  * Evidence that a worker answers with an LLM, without the canary (pure, issue 35 item 3).
@@ -25,7 +37,12 @@ import { DEFAULT_VERDICT_POLICY, logNotWorkingAnswers, type NotWorkingRates } fr
  *    answers are "yes" at one rate whatever the item (the worker verdict's not-working model),
  *    so one-button workers, who share every "error" with each other, are explained by that and
  *    not by an LLM.
- * 3. Side factors from elsewhere (reading speed, agreement with the debate's agents), passed in
+ * 3. Groups of one model's users (`checks` given: llm-groups.ts). Where such users are the
+ *    majority on many items, the fitted truth is their verdict and the fit clears them. Workers
+ *    who agree beyond what their gold checks allow, three or more, seed a second fit that holds
+ *    them in the LLM class; its outcome is taken where the gold checks, which neither fit sees,
+ *    favour it (decision 0016).
+ * 4. Side factors from elsewhere (reading speed, agreement with the debate's agents), passed in
  *    as Bayes factors and capped by the caller. Reading speed and agent agreement are not
  *    independent (a careful person who skims also tends to go with the debate's more convincing
  *    agent), so where both point the same way they count once, as the stronger of the two
@@ -35,7 +52,7 @@ import { DEFAULT_VERDICT_POLICY, logNotWorkingAnswers, type NotWorkingRates } fr
  * worker; a worker is flagged at `confidence`.
  *
  * What this cannot see: an LLM user the page does not see (no events) whose items no other LLM
- * user answered. Where the LLM they paste into is not the debate's (the matrix's canary-never
+ * user answered, and a group of them whose model was right on the gold checks they met. Where the LLM they paste into is not the debate's (the matrix's canary-never
  * cells, the bot crowd), their errors look like their own, and speed alone (capped) cannot
  * reach `confidence`; in the matrix cell `mixed` that bounds the recall at 8 of 12 LLM users
  * (docs/quality.md, "What the answers cannot show"; decision 0014; tested).
@@ -86,6 +103,8 @@ export interface LlmEvidencePolicy {
    */
   readonly priorNotReading: number;
   readonly notReadingRates: NotWorkingRates;
+  /** Groups of one model's users that the fit reads as the truth, put to it from outside (llm-groups.ts). */
+  readonly groups: LlmGroupPolicy;
 }
 
 export const DEFAULT_LLM_EVIDENCE_POLICY: LlmEvidencePolicy = {
@@ -104,6 +123,7 @@ export const DEFAULT_LLM_EVIDENCE_POLICY: LlmEvidencePolicy = {
   rounds: 25,
   priorNotReading: DEFAULT_VERDICT_POLICY.priorNotWorking,
   notReadingRates: DEFAULT_VERDICT_POLICY.notWorkingRates,
+  groups: DEFAULT_LLM_GROUP_POLICY,
 };
 
 export interface WorkerEvents {
@@ -183,6 +203,12 @@ export interface SharedErrorFit {
   readonly alpha: number;
   readonly beta: number;
   readonly share: number;
+  /**
+   * The seed group whose outcome was taken (llm-groups.ts), with the likelihood ratios of the
+   * gold checks alone and of votes and checks together against the fit as it is; absent where
+   * the fit as it is stands.
+   */
+  readonly group?: { readonly seed: readonly string[]; readonly checkFactor: number; readonly factor: number };
 }
 
 // the four joint states of an item: (truth, LLM verdict)
@@ -199,14 +225,51 @@ const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /**
  * The latent-class fit (see the module's comment). `side`: each worker's other Bayes factors
- * (events, speed, agents), multiplied in; workers without one get 1. Deterministic: workers
- * and items are taken in sorted order.
+ * (events, speed, agents), multiplied in; workers without one get 1. `checks`: the workers'
+ * answers to gold checks, which the fit never sees; with them, groups of workers who agree
+ * beyond what their checks allow seed a second fit, whose outcome is taken where the checks
+ * and the votes favour it (llm-groups.ts). Deterministic: workers and items are taken in
+ * sorted order.
  */
 export function sharedErrorFactors(
   votes: readonly Vote[],
   side: ReadonlyMap<string, number> = new Map(),
   policy: LlmEvidencePolicy = DEFAULT_LLM_EVIDENCE_POLICY,
+  checks: readonly CheckAnswer[] = [],
 ): SharedErrorFit {
+  const asIs = fitSharedErrors(votes, side, policy, new Set());
+  if (checks.length === 0) return asIs.fit;
+  const groups = seedGroups(pairs(votes, checks, policy.groups), policy.groups);
+  if (groups.length === 0) return asIs.fit;
+  const asIsScore = outcomeLogLikelihood(votes, checks, asIs.outcome);
+  for (const group of groups) {
+    // the group outcome: the fit with the seed in the LLM class, then with those it kept there, until they stay
+    let seed = group;
+    let seeded = fitSharedErrors(votes, side, policy, new Set(seed));
+    for (let i = 1; i < policy.groups.refits; i++) {
+      const kept = [...seeded.outcome.llm].sort();
+      if (kept.length < policy.groups.minGroup || kept.join('\u0000') === seed.join('\u0000')) break;
+      seed = kept;
+      seeded = fitSharedErrors(votes, side, policy, new Set(seed));
+    }
+    const score = outcomeLogLikelihood(votes, checks, seeded.outcome);
+    const added = [...seeded.outcome.llm].filter((w) => !asIs.outcome.llm.has(w)).length;
+    if (prefersGroup(asIsScore, score, added, policy.groups)) {
+      const checkGain = score.checks - asIsScore.checks;
+      const factor = Math.exp(checkGain + score.votes - asIsScore.votes);
+      return { ...seeded.fit, group: { seed, checkFactor: Math.exp(checkGain), factor } };
+    }
+  }
+  return asIs.fit;
+}
+
+/** One run of the fit, with `seed` held in the LLM class in every round but the last (whose posteriors are the result). */
+function fitSharedErrors(
+  votes: readonly Vote[],
+  side: ReadonlyMap<string, number>,
+  policy: LlmEvidencePolicy,
+  seed: ReadonlySet<string>,
+): { fit: SharedErrorFit; outcome: Outcome } {
   // one vote per worker and item (the first)
   const seen = new Set<string>();
   const unique = votes.filter((v) => {
@@ -219,7 +282,8 @@ export function sharedErrorFactors(
 
   const sideLog = workers.map((w) => Math.log(side.get(w) ?? 1));
   let share = policy.priorLlm / (policy.priorLlm + policy.priorCareful);
-  const q = workers.map((_, i) => sigmoid(logit(share) + sideLog[i]!));
+  const held = workers.map((w) => seed.has(w));
+  const q = workers.map((_, i) => (held[i] ? policy.confidence : sigmoid(logit(share) + sideLog[i]!)));
   const acc = workers.map(() => 0.8);
   let alpha = 0.8;
   let beta = 0.9;
@@ -323,7 +387,7 @@ export function sharedErrorFactors(
       const odds = logit(share) + sideLog[w]!;
       // the last round's posteriors are the result: there, every worker's evidence counts in full
       const weight = last || odds + evidence >= confident ? evidence : Math.min(evidence, feedback);
-      q[w] = sigmoid(odds + weight);
+      q[w] = held[w] && !last ? Math.max(policy.confidence, sigmoid(odds + weight)) : sigmoid(odds + weight);
     });
     // parameters
     share = (q.reduce((a, b) => a + b, 0) + policy.priorLlm) / (workers.length + policy.priorLlm + policy.priorCareful);
@@ -362,11 +426,20 @@ export function sharedErrorFactors(
   }
   const cap = Math.log(policy.maxSharedFactor);
   return {
-    factors: new Map(workers.map((w, i) => [w, Math.exp(clamp(shared[i]!, -cap, cap))])),
-    posteriors: new Map(workers.map((w, i) => [w, q[i]!])),
-    alpha,
-    beta,
-    share,
+    fit: {
+      factors: new Map(workers.map((w, i) => [w, Math.exp(clamp(shared[i]!, -cap, cap))])),
+      posteriors: new Map(workers.map((w, i) => [w, q[i]!])),
+      alpha,
+      beta,
+      share,
+    },
+    outcome: {
+      llm: new Set(workers.filter((_, i) => q[i]! >= 0.5)),
+      accuracy: new Map(workers.map((w, i) => [w, acc[i]!])),
+      alpha,
+      beta,
+      rho,
+    },
   };
 }
 

@@ -201,6 +201,64 @@ describe('llmAssistedVerdicts', () => {
   });
 });
 
+describe('llmAssistedVerdicts with gold checks: users of one model the page does not see, the majority on most items', () => {
+  /**
+   * 40 HITs of 5 items and one gold check (of 20 gold items), each done by 5 workers: 3 of 5
+   * users of one model (M0-M4: its verdict, right on 70% of items and gold items alike; no page
+   * event, a careful pace) and 2 of 10 careful workers (90% right, checks too).
+   */
+  const r = seededRng('one-model-group');
+  const groupItems = Array.from({ length: 200 }, (_, i) => {
+    const truth: Judgment = r.next() < 0.4 ? 'yes' : 'no';
+    return { id: `g|i${i}`, truth, model: r.next() < 0.7 ? truth : flip(truth) };
+  });
+  const gold = Array.from({ length: 20 }, (_, i) => {
+    const truth: Judgment = i % 2 ? 'yes' : 'no';
+    return { id: `g|gold${i}`, truth, model: r.next() < 0.7 ? truth : flip(truth) };
+  });
+  const users = ['M0', 'M1', 'M2', 'M3', 'M4'];
+  const people = Array.from({ length: 10 }, (_, w) => `P${w}`);
+  const groupHits = (withChecks: boolean): HitRecord[] =>
+    Array.from({ length: 40 }, (_, h) => ({
+      hitId: `G${h}`,
+      items: groupItems.slice(h * 5, h * 5 + 5).map((it) => it.id),
+      checks: withChecks ? [{ item: gold[h % 20]!.id, expected: gold[h % 20]!.truth }] : [],
+    }));
+  const scoredGroup = (withChecks: boolean) =>
+    scoreAssignments(
+      Array.from({ length: 40 }, (_, h) =>
+        [0, 1, 2, 3, 4].map((k) => {
+          const worker = k < 3 ? users[(h + k) % 5]! : people[(2 * h + k) % 10]!;
+          const a = seededRng(`${worker}|G${h}`);
+          const label = (x: { truth: Judgment; model: Judgment }) => (k < 3 ? x.model : a.next() < 0.9 ? x.truth : flip(x.truth));
+          const list: Answer[] = groupItems
+            .slice(h * 5, h * 5 + 5)
+            .map((it) => ({ item: it.id, label: label(it), timeMs: 40_000 + a.next() * 20_000 }));
+          if (withChecks) list.push({ item: gold[h % 20]!.id, label: label(gold[h % 20]!) });
+          return { assignmentId: `${worker}-G${h}`, hitId: `G${h}`, worker, status: 'approved' as const, answers: list };
+        }),
+      ).flat(),
+      groupHits(withChecks),
+    );
+
+  it('flags the group through the checks its members fail together, stops none of them, and flags no careful worker', () => {
+    const verdicts = llmAssistedVerdicts(scoredGroup(true), new Map());
+    for (const w of users) {
+      const v = verdicts.get(w)!;
+      expect(v.flagged).toBe(true);
+      expect(v.evidence.join(' ')).toMatch(/started with \d+ workers who agree beyond what their gold checks allow/);
+      // their flag rests on the errors they share alone: it keeps them out of the references, it does not stop them
+      expect(flagStopsTheWorker(v)).toBe(false);
+    }
+    for (const w of people) expect(verdicts.get(w)!.flagged).toBe(false);
+  });
+
+  it('reads the group as the truth without the checks (decision 0014)', () => {
+    const verdicts = llmAssistedVerdicts(scoredGroup(false), new Map());
+    for (const w of users) expect(verdicts.get(w)!.flagged).toBe(false);
+  });
+});
+
 describe('flagStopsTheWorker: a stop rests on the worker’s own conduct', () => {
   const verdict = (over: Partial<LlmAssistedVerdict>): LlmAssistedVerdict => ({
     flagged: true,

@@ -19,6 +19,7 @@ import {
   eventRateFactor,
   sharedErrorFactors,
   sideFactor,
+  type CheckAnswer,
   type LlmEvidencePolicy,
   type Vote,
 } from './llm-evidence.js';
@@ -48,6 +49,8 @@ export function llmAssistedVerdicts(
 ): Map<string, LlmAssistedVerdict> {
   // every worker's answer on each real item (the first), and their items with a page event
   const votes: Vote[] = [];
+  // every worker's answer on each gold check (the first): the one evidence of accuracy the votes do not set
+  const checks: CheckAnswer[] = [];
   const events = new Map<string, { items: number; eventItems: number }>();
   const byWorker = new Map<string, { observations: ItemObservation[]; seen: Set<string>; texts: string[]; canaries: Set<string> }>();
   // every worker's answers on items with an LLM verdict (the agents' where they agree, else the adjudicator's)
@@ -62,6 +65,8 @@ export function llmAssistedVerdicts(
     for (const a of assignment.answers) {
       if (a.comment) mine.texts.push(a.comment);
       if (a.canary) mine.canaries.add(a.canary);
+      const check = hit.checks.find((c) => c.item === a.item);
+      if (check) checks.push({ worker: assignment.worker, item: a.item, answer: a.label, expected: check.expected });
       if (seen.has(a.item) || !real.includes(a.item)) continue;
       seen.add(a.item);
       votes.push({ worker: assignment.worker, item: a.item, answer: a.label });
@@ -109,7 +114,7 @@ export function llmAssistedVerdicts(
   }
   // the per-signal rule no longer flags, but still keeps a worker out of the references below
   const suspected = excluded;
-  verdicts = withPosteriors(verdicts, votes, events, evidencePolicy);
+  verdicts = withPosteriors(verdicts, votes, checks, events, evidencePolicy);
   excluded = new Set([...verdicts].filter(([w, v]) => v.flagged || suspected.has(w)).map(([w]) => w));
   if (llmLabels.size === 0) return verdicts;
   // Following the LLM where the crowd says otherwise, against the workers not flagged above.
@@ -133,6 +138,7 @@ export function llmAssistedVerdicts(
 function withPosteriors(
   verdicts: ReadonlyMap<string, LlmAssistedVerdict>,
   votes: readonly Vote[],
+  checks: readonly CheckAnswer[],
   events: ReadonlyMap<string, { items: number; eventItems: number }>,
   policy: LlmEvidencePolicy,
 ): Map<string, LlmAssistedVerdict> {
@@ -145,7 +151,7 @@ function withPosteriors(
     eventFactors.set(worker, ev);
     side.set(worker, ev * correlatedSideFactor(v.factors.speed, v.factors.agreement, policy));
   }
-  const fit = sharedErrorFactors(votes, side, policy);
+  const fit = sharedErrorFactors(votes, side, policy, checks);
   const out = new Map<string, LlmAssistedVerdict>();
   for (const [worker, v] of verdicts) {
     const posterior = fit.posteriors.get(worker) ?? null;
@@ -159,7 +165,11 @@ function withPosteriors(
         `answers shared with the other LLM-like workers where the others said otherwise (Bayes factor ${fmt(shared)}), ` +
         `reading speed (Bayes factor ${fmt(sideFactor(v.factors.speed, policy))}) and agreement with a debating agent ` +
         `(Bayes factor ${fmt(sideFactor(v.factors.agreement, policy))}) counted as ${fmt(correlatedSideFactor(v.factors.speed, v.factors.agreement, policy))} (they go together in people who skim: the stronger of the two where both point the same way, else their product); ` +
-        `the three multiplied with the prior odds; fitted LLM accuracy ${(100 * fit.alpha).toFixed(0)}%, share of LLM users ${(100 * fit.share).toFixed(0)}%`
+        `the three multiplied with the prior odds; fitted LLM accuracy ${(100 * fit.alpha).toFixed(0)}%, share of LLM users ${(100 * fit.share).toFixed(0)}%` +
+        (fit.group
+          ? `; the fit was started with ${fit.group.seed.length} workers who agree beyond what their gold checks allow as users of one model, ` +
+            `an outcome the gold checks favour ${fmt(fit.group.checkFactor)} to 1 over the fit without it`
+          : '')
       : null;
     // the per-signal sentences stand beside the posterior's; without it, only the canary's
     const kept = flag ? v.evidence : v.evidence.filter((e) => e === CANARY_EVIDENCE);
