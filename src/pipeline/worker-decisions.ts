@@ -27,6 +27,7 @@ import { bulkWriteSliced } from './bulk.js';
 import type { PipelineContext } from './context.js';
 import { roundLlmVerdicts } from './round-llm-verdicts.js';
 import { roundDriftTested } from './round-drift.js';
+import { roundVerdicts } from './round-verdicts.js';
 import { recentByScores } from './derived-records.js';
 import { scoreStored } from './votes.js';
 
@@ -375,7 +376,10 @@ export async function decideWorkers(
   // batch verdicts leave out of the references a worker more likely not working than working):
   // one such vote on an item of two or three others decides its reference against a careful person
   const likelyLlm = [...llm].filter(([, v]) => (v.posterior?.probability ?? 0) >= LIKELY_LLM).map(([w]) => w);
-  const { verdicts, fit, references } = verdictsOf(scored, new Set([...decided.keys(), ...flagged, ...likelyLlm]));
+  const notReferences = new Set([...decided.keys(), ...flagged, ...likelyLlm]);
+  const counts = assignmentsByWorker(scored);
+  // a simulated batch keeps its fit between growths and re-judges the workers with new work (round-verdicts.ts)
+  const { verdicts, fit, references } = roundVerdicts(ctx, doc, scored, notReferences, counts, () => verdictsOf(scored, notReferences));
   await liftStops(ctx, doc, decided, verdicts, llm);
   // drift is measured against the batch's careful workers (the fixed prior until the batch has enough of them)
   const drifts = driftsOf(
@@ -385,7 +389,7 @@ export async function decideWorkers(
     new Set([...decided.keys(), ...flagged]),
     driftPolicy(fit.policy.agreement, fit.policy.speed),
     references,
-    roundDriftTested(ctx, doc, assignmentsByWorker(scored)),
+    roundDriftTested(ctx, doc, counts),
   );
   const standings = new Map<string, WorkerStanding>();
   for (const [workerId, verdict] of [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Judgment } from '../domain/cases.js';
 import { seededRng } from '../hits/random.js';
-import { batchVerdicts } from './batch-verdicts.js';
+import { batchVerdicts, rejudgedVerdicts } from './batch-verdicts.js';
 import { scoreAssignments } from './counted-votes.js';
 import type { AssignmentRecord, HitRecord } from './types.js';
 import { workerEvidence } from './worker-evidence.js';
@@ -146,5 +146,40 @@ describe('batchVerdicts', () => {
     expect(rate(evidence.get('p1'))).toBeLessThan(0.85);
     // and the careful workers are compared with the pair as one source
     for (let c = 0; c < 10; c++) expect(verdicts.get(`careful-${c}`)?.stop).toBe(false);
+  });
+});
+
+describe('rejudgedVerdicts', () => {
+  const { scored } = hostileBatch('b1', 120);
+  // the batch as fitted (its first 100 HITs' assignments), and grown by a fifth
+  const earlier = scored.slice(0, 300);
+  const kept = batchVerdicts(earlier);
+  const workersOf = (s: typeof scored) => new Set(s.map((x) => x.assignment.worker));
+
+  it('on the batch it was fitted on, re-judging everyone gives the fit\'s own verdicts', () => {
+    const again = rejudgedVerdicts(earlier, kept, workersOf(earlier));
+    expect(again.verdicts).toEqual(kept.verdicts);
+    expect(again.evidence).toEqual(kept.evidence);
+    expect(again.fit).toBe(kept.fit);
+    expect(again.leftOut).toBe(kept.leftOut);
+  });
+
+  it('keeps the verdict of a worker without new work and re-judges those given', () => {
+    const grown = rejudgedVerdicts(scored, kept, new Set(['careful-0', 'clicker-0']));
+    for (const [worker, verdict] of kept.verdicts)
+      if (worker !== 'careful-0' && worker !== 'clicker-0') expect(grown.verdicts.get(worker), worker).toBe(verdict);
+    const judged = workerVerdict(grown.evidence.get('careful-0')!, kept.fit.policy);
+    expect(grown.verdicts.get('careful-0')).toEqual(judged);
+    expect(grown.verdicts.get('careful-0')?.evidence).not.toEqual(kept.verdicts.get('careful-0')?.evidence);
+    expect(grown.verdicts.get('clicker-0')?.stop).toBe(true);
+  });
+
+  it('compares the new items with references from the kept weights, and judges a worker new since the fit', () => {
+    const newcomer = scored.filter((s) => s.assignment.hitId === 'H110').map((s) => ({ ...s, assignment: { ...s.assignment, worker: 'new-0' } }));
+    const grown = rejudgedVerdicts([...scored, ...newcomer.slice(0, 1)], kept, new Set());
+    const before = kept.evidence.get('careful-1')!.compared.length;
+    expect(grown.evidence.get('careful-1')!.compared.length).toBeGreaterThan(before);
+    expect(grown.verdicts.get('careful-1')).toBe(kept.verdicts.get('careful-1'));
+    expect(grown.verdicts.get('new-0')).toEqual(workerVerdict(grown.evidence.get('new-0')!, kept.fit.policy));
   });
 });

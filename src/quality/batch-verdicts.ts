@@ -36,6 +36,8 @@ export interface BatchVerdicts {
   readonly references: Reference;
   /** Pairs of workers whose agreement is beyond what their accuracies explain. */
   readonly copying: readonly CopyingPair[];
+  /** What the last pass's references weighed: each worker's estimated accuracy, and the copying partners kept apart (none in a first pass). */
+  readonly weights: { readonly accuracy: ReadonlyMap<string, number>; readonly apart: ReadonlyMap<string, ReadonlySet<string>> };
 }
 
 export function batchVerdicts(
@@ -49,17 +51,39 @@ export function batchVerdicts(
   let answers = itemAnswers(scored, leftOut);
   let references: Reference = weightedReferences(answers);
   let copying: CopyingPair[] = [];
+  let weights: BatchVerdicts['weights'] = { accuracy: new Map(), apart: new Map() };
   for (let pass = 1; ; pass++) {
     const evidence = workerEvidence(scored, leftOut, references);
     const fit = fitVerdictPolicy(evidence.values(), base);
     const verdicts = new Map([...evidence].map(([worker, e]) => [worker, workerVerdict(e, fit.policy)] as const));
     const next = new Set([...notReferences, ...[...verdicts].filter(([, v]) => v.probabilityNotWorking >= 0.5).map(([w]) => w)]);
     const same = next.size === leftOut.size && [...next].every((w) => leftOut.has(w));
-    if (pass >= passes || (pass >= 2 && same)) return { verdicts, evidence, fit, leftOut, references, copying };
+    if (pass >= passes || (pass >= 2 && same)) return { verdicts, evidence, fit, leftOut, references, copying, weights };
     leftOut = next;
     const accuracy = reliabilities(evidence, verdicts, { mean: fit.agreementMean, concentration: fit.concentration });
     if (!same) answers = itemAnswers(scored, leftOut);
     copying = copyingPairs(answers, accuracy);
-    references = weightedReferences(answers, accuracy, partnersOf(copying));
+    weights = { accuracy, apart: partnersOf(copying) };
+    references = weightedReferences(answers, weights.accuracy, weights.apart);
   }
+}
+
+/**
+ * The verdicts of a batch that grew since `kept` was fitted (pure; docs/decisions/0017): the
+ * fitted working model, the workers left out of the references and the references' weights
+ * (each worker's accuracy, the copying partners) stay those of `kept`; the references are taken
+ * again over the batch's answers now (the new items get one), every worker's evidence against
+ * them, and only the workers in `rejudge` (those with new work) get a new verdict, under the
+ * kept fit's policy; the others keep theirs. A worker new since `kept` weighs as one the model
+ * knows nothing of (worker-model.ts).
+ */
+export function rejudgedVerdicts(scored: readonly ScoredAssignment[], kept: BatchVerdicts, rejudge: ReadonlySet<string>): BatchVerdicts {
+  const references = weightedReferences(itemAnswers(scored, kept.leftOut), kept.weights.accuracy, kept.weights.apart);
+  const evidence = workerEvidence(scored, kept.leftOut, references);
+  const verdicts = new Map<string, WorkerVerdict>();
+  for (const [worker, e] of evidence) {
+    const before = kept.verdicts.get(worker);
+    verdicts.set(worker, before && !rejudge.has(worker) ? before : workerVerdict(e, kept.fit.policy));
+  }
+  return { ...kept, verdicts, evidence, references };
 }
