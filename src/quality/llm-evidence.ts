@@ -1,5 +1,6 @@
 import type { Judgment } from '../domain/cases.js';
 import {
+  checkGainBound,
   DEFAULT_LLM_GROUP_POLICY,
   outcomeLogLikelihood,
   pairs,
@@ -241,8 +242,10 @@ export function sharedErrorFactors(
   if (checks.length === 0) return asIs.fit;
   const groups = seedGroups(pairs(votes, checks, policy.groups), policy.groups);
   if (groups.length === 0) return asIs.fit;
-  const asIsScore = outcomeLogLikelihood(votes, checks, asIs.outcome);
+  let asIsScore: { votes: number; checks: number } | undefined;
   for (const group of groups) {
+    if (checkGainBound(group, checks, asIs.outcome) < Math.log(policy.groups.minSeedCheckFactor)) continue;
+    asIsScore ??= outcomeLogLikelihood(votes, checks, asIs.outcome);
     // the group outcome: the fit with the seed in the LLM class, then with those it kept there, until they stay
     let seed = group;
     let seeded = fitSharedErrors(votes, side, policy, new Set(seed));

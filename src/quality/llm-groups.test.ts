@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkCounts,
+  checkGainBound,
   DEFAULT_LLM_GROUP_POLICY,
   outcomeLogLikelihood,
   pairFactor,
@@ -158,6 +159,38 @@ describe('outcomeLogLikelihood', () => {
     const asCareful = outcomeLogLikelihood([], checks, outcome([], 0.8, 0.8)).checks;
     const asLlm = outcomeLogLikelihood([], checks, { ...outcome(['A', 'B', 'C'], 0.8, 0.8), beta: 0.99 }).checks;
     expect(asLlm).toBeLessThan(asCareful);
+  });
+});
+
+describe('checkGainBound', () => {
+  const asIs = (accuracy: number): Outcome => ({
+    llm: new Set(),
+    accuracy: new Map(['A', 'B', 'C', 'D'].map((w) => [w, accuracy])),
+    alpha: 0.8,
+    beta: 0.9,
+    rho: 0.5,
+  });
+  const members = ['A', 'B', 'C'];
+
+  it('is large where the members, taken as accurate, fail the same checks together', () => {
+    // six checks, each met by all three: two failed by all of them
+    const checks = ['g1', 'g2', 'g3', 'g4', 'g5', 'g6'].flatMap((g, n) => members.map((w) => check(w, g, n >= 2)));
+    expect(checkGainBound(members, checks, asIs(0.95))).toBeGreaterThan(Math.log(DEFAULT_LLM_GROUP_POLICY.minCheckFactor));
+  });
+
+  it('is small where their checks are as good as the fit says, or their failures their own', () => {
+    const good = ['g1', 'g2', 'g3', 'g4'].flatMap((g) => members.map((w) => check(w, g, true)));
+    expect(checkGainBound(members, good, asIs(0.95))).toBeLessThan(Math.log(DEFAULT_LLM_GROUP_POLICY.minCheckFactor));
+    // each fails a different check: no one verdict explains that
+    const own = ['g1', 'g2', 'g3'].flatMap((g, n) => members.map((w, m) => check(w, g, n !== m)));
+    expect(checkGainBound(members, own, asIs(0.8))).toBeLessThan(0);
+  });
+
+  it("counts the members' checks only, each first answer once", () => {
+    const checks = [check('A', 'g1', false), check('B', 'g1', false), check('D', 'g2', false)];
+    const twice = [...checks, check('A', 'g1', true)];
+    expect(checkGainBound(members, twice, asIs(0.9))).toBeCloseTo(checkGainBound(members, checks, asIs(0.9)), 12);
+    expect(checkGainBound(members, [check('D', 'g2', false)], asIs(0.9))).toBe(0);
   });
 });
 

@@ -47,6 +47,12 @@ export interface LlmGroupPolicy {
    * model join).
    */
   readonly refits: number;
+  /**
+   * The most the seed's own gold checks could favour it as one model's users (`checkGainBound`)
+   * must reach this, or the group outcome is not fitted: a fit costs a whole batch's votes, and
+   * careful groups are proposed in most batches.
+   */
+  readonly minSeedCheckFactor: number;
   /** Likelihood ratio of the gold checks alone, group outcome against the fit as it is, needed to take the group's. */
   readonly minCheckFactor: number;
   /** Likelihood ratio of votes and checks together needed to take the group outcome. */
@@ -60,6 +66,7 @@ export const DEFAULT_LLM_GROUP_POLICY: LlmGroupPolicy = {
   oneModelAgreement: 0.95,
   maxGroups: 2,
   refits: 3,
+  minSeedCheckFactor: 10,
   minCheckFactor: 100,
   minFactor: 100,
 };
@@ -285,6 +292,40 @@ export function outcomeLogLikelihood(
     checkSum += logSumExp([Math.log(alpha) + given(list, y, y), Math.log(1 - alpha) + given(list, y, flip(y))]);
   }
   return { votes, checks: checkSum };
+}
+
+/**
+ * How much the seed's own gold checks could favour reading it as one model's users, at best
+ * (log likelihood ratio): the checks under the model's verdict at the most favourable accuracy
+ * α (a grid on [½, 0.98], follow rate 0.99), against each member right with their accuracy in
+ * the fit as it is. Where this is under `minSeedCheckFactor` the group outcome is not fitted: its
+ * evidence would have to come mostly from other workers' checks, and a fit costs a whole
+ * batch's votes.
+ */
+export function checkGainBound(seed: readonly string[], checks: readonly CheckAnswer[], asIs: Outcome): number {
+  const members = new Set(seed);
+  const mine = firstAnswers(checks.filter((c) => members.has(c.worker)));
+  const accuracy = (w: string) => clamp(asIs.accuracy.get(w) ?? 0.8, 0.05, 0.98);
+  let careful = 0;
+  for (const c of mine) careful += Math.log(c.answer === c.expected ? accuracy(c.worker) : 1 - accuracy(c.worker));
+  // per check item: the members who answered it right and wrong
+  const byItem = new Map<string, { right: number; wrong: number }>();
+  for (const c of mine) {
+    const n = byItem.get(c.item) ?? { right: 0, wrong: 0 };
+    if (c.answer === c.expected) n.right++;
+    else n.wrong++;
+    byItem.set(c.item, n);
+  }
+  const follow = Math.log(0.99);
+  const stray = Math.log(0.01);
+  let best = -Infinity;
+  for (let alpha = 0.5; alpha <= 0.98 + 1e-9; alpha += 0.02) {
+    let sum = 0;
+    for (const { right, wrong } of byItem.values())
+      sum += logSumExp([Math.log(alpha) + right * follow + wrong * stray, Math.log(1 - alpha) + right * stray + wrong * follow]);
+    best = Math.max(best, sum);
+  }
+  return best - careful;
 }
 
 /**
