@@ -1,4 +1,4 @@
-import type { IndexedVotes, Vote } from './votes.js';
+import type { ItemCounts, Vote } from './votes.js';
 
 /** Measure names as the reports print them (`fleissKappa`, `krippendorffAlpha` in `qrelay report --format json`). */
 export type AgreementMeasureName = 'fleissKappa' | 'krippendorffAlpha';
@@ -28,6 +28,7 @@ export interface AgreementMeasure<R extends AgreementResult = AgreementResult> {
   /**
    * The same on votes already checked and indexed (`indexVotes`), so that measures over
    * the same votes share one indexing: `compute(votes, c)` is `computeIndexed(indexVotes(votes, c))`.
+   * The measures read each item's counts per category alone (ItemCounts).
    */
-  computeIndexed<L extends string>(data: IndexedVotes<L>): R;
+  computeIndexed<L extends string>(data: ItemCounts<L>): R;
 }

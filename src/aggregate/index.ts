@@ -4,7 +4,7 @@
  *   const result = majorityVote<Judgment>().fit(votes, ['yes', 'no']);
  *   const kappa = fleissKappa.compute(votes, ['yes', 'no']);
  */
-export { indexVotes, pairableVotes, type IndexedVotes, type Vote } from './votes.js';
+export { byCodeUnits, indexVotes, pairableVotes, type IndexedVotes, type ItemCounts, type Vote } from './votes.js';
 export {
   DEFAULT_TIE_POLICY,
   labelsByItem,

@@ -26,6 +26,9 @@ export interface IndexedVotes<L extends string> {
   readonly counts: Float64Array;
 }
 
+/** What the agreement measures read of indexed votes: the items, in order, and each one's votes per category. */
+export type ItemCounts<L extends string> = Pick<IndexedVotes<L>, 'categories' | 'items' | 'counts'>;
+
 /** Orders ids by UTF-16 code units: the same order on every machine and locale. */
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

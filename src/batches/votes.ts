@@ -1,10 +1,12 @@
 import {
+  byCodeUnits,
   fleissKappa,
   indexVotes,
   krippendorffAlpha,
   pairableVotes,
   type AggregationResult,
   type FleissKappaResult,
+  type ItemCounts,
   type KrippendorffAlphaResult,
   type TiePolicy,
   type Vote,
@@ -198,17 +200,67 @@ export function majoritySince(
   return { ...last.result, items, unresolved: items.filter((it) => it.label === null).length };
 }
 
+/** What κ and α were last computed from: the scores, and each item's counts per category of its pairable votes (sorted by item). */
+export interface AgreementCounts {
+  readonly scored: ReadonlySet<ScoredAssignment>;
+  readonly items: readonly string[];
+  readonly byItem: ReadonlyMap<string, Float64Array>;
+}
+
+/** The last counts κ and α were computed from (of any batch), by vote target. */
+let lastAgreement: { key: number; counts: AgreementCounts } | undefined;
+
+/**
+ * The counts κ and α read (pure): those of indexVotes(pairableVotes(used)), counting anew
+ * only the items whose votes may have changed since `last` (itemsOfChanged), the others'
+ * taken from `last`; the same items in the same order with the same counts, so κ and α are
+ * the same to the last bit. Indexing every vote of the batch (checked, sorted) each round
+ * was a cost growing with the batch. Without `last`, every vote is indexed.
+ */
+export function agreementCountsSince(
+  used: readonly Vote<Judgment>[],
+  scored: ReadonlySet<ScoredAssignment>,
+  last: AgreementCounts | undefined,
+): { counts: ItemCounts<Judgment>; next: AgreementCounts } {
+  const K = CATEGORIES.length;
+  const countsOf = (index: ItemCounts<Judgment>) =>
+    new Map(index.items.map((item, i) => [item, index.counts.slice(i * K, (i + 1) * K)] as const));
+  if (!last) {
+    const index = indexVotes(pairableVotes(used), CATEGORIES);
+    return { counts: index, next: { scored, items: index.items, byItem: countsOf(index) } };
+  }
+  const touched = itemsOfChanged(scored, last.scored);
+  const fresh = indexVotes(pairableVotes(used.filter((v) => touched.has(v.item))), CATEGORIES);
+  const byItem = new Map(last.byItem);
+  for (const item of touched) byItem.delete(item);
+  for (const [item, c] of countsOf(fresh)) byItem.set(item, c);
+  // both lists sorted by code units (aggregate/votes.ts): merged in that order
+  const items: string[] = [];
+  let f = 0;
+  for (const item of last.items) {
+    if (touched.has(item)) continue;
+    while (f < fresh.items.length && byCodeUnits(fresh.items[f]!, item) < 0) items.push(fresh.items[f++]!);
+    items.push(item);
+  }
+  while (f < fresh.items.length) items.push(fresh.items[f++]!);
+  const counts = new Float64Array(items.length * K);
+  items.forEach((item, i) => counts.set(byItem.get(item)!, i * K));
+  return { counts: { categories: CATEGORIES, items, counts }, next: { scored, items, byItem } };
+}
+
 function aggregateScored(scored: ScoredAssignment[], settings: Pick<BatchSettings, 'voteTarget' | 'aggregator' | 'tie'>): BatchAggregate {
   const valid = countedVotes(scored);
   const used = labelVotes(valid, settings.voteTarget);
   const tiePolicy = tiePolicyOf(settings.tie);
-  // κ and α count the same votes: indexed once for both
-  const pairableIndex = indexVotes(pairableVotes(used), CATEGORIES);
+  const set = new Set(scored);
+  // κ and α count the same votes: counted once for both, anew only for the items the new work touched
+  const agreement = agreementCountsSince(used, set, lastAgreement?.key === settings.voteTarget ? lastAgreement.counts : undefined);
+  lastAgreement = { key: settings.voteTarget, counts: agreement.next };
+  const pairableIndex = agreement.counts;
   let result: AggregationResult<Judgment>;
   if (settings.aggregator === 'majority') {
     // a collection round's new work changes a few items' votes: the others keep their majority
     const key = JSON.stringify([settings.voteTarget, settings.tie]);
-    const set = new Set(scored);
     result = majoritySince(used, set, tiePolicy, lastMajority?.key === key ? lastMajority : undefined);
     lastMajority = { key, scored: set, result };
   } else result = fitAggregator(settings.aggregator, { used, scored, tiePolicy });

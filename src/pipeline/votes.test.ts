@@ -5,8 +5,8 @@ import type { Judgment } from '../domain/cases.js';
 import type { PlannedItem } from '../hits/index.js';
 import { scoreAssignments } from '../quality/index.js';
 import { aggregateStored, assignmentRecord, bySubmission, hitRecord, labelVotes, scoreStored } from './votes.js';
-import { majorityVote } from '../aggregate/index.js';
-import { majoritySince } from '../batches/votes.js';
+import { fleissKappa, indexVotes, krippendorffAlpha, majorityVote, pairableVotes } from '../aggregate/index.js';
+import { agreementCountsSince, CATEGORIES, majoritySince } from '../batches/votes.js';
 
 const key = (n: number) => n.toString(16).padStart(16, '0');
 const items: PlannedItem[] = [
@@ -252,15 +252,26 @@ describe('remembered records and scores', () => {
   });
 });
 
+/** The incremental builds' batch: two HITs of A, the check and B; b|2 holds the check and B alone (a repost of B). */
+const settings = { voteTarget: 3, aggregator: 'majority' as const, tie: 'unresolved' as const };
+const hits = [hit, { ...hit, _id: 'b|1' } as HitDoc, { ...hit, _id: 'b|2', items: [items[1]!, items[2]!] } as HitDoc];
+const onB = (worker: string, labels: [Judgment, Judgment, Judgment]) => {
+  const a = assignment(worker, labels, { hit: 'b|2', hitId: 'H2' });
+  a.answers = a.answers.slice(1);
+  return a;
+};
+/** A batch's rounds, each changing `as` as a round's work does: new assignments, a review, one discarded, one gone. */
+const roundsOf = (as: AssignmentDoc[]): (() => void)[] => [
+  () => as.push(assignment('W1', ['yes', 'no', 'no'])),
+  () => as.push(assignment('W2', ['no', 'no', 'yes']), assignment('W3', ['no', 'no', 'yes'], { hit: 'b|1', hitId: 'H1' })),
+  () => Object.assign(as[0]!, { reviewState: 'done', outcome: 'approved', review: review('approve') }),
+  () => as.push(assignment('W5', ['yes', 'no', 'yes'])),
+  () => (as[1]!.review = { ...review('approve'), countsVotes: false }),
+  () => as.push(onB('W4', ['yes', 'no', 'yes'])),
+  () => as.splice(0, 1),
+];
+
 describe('majoritySince', () => {
-  const settings = { voteTarget: 3, aggregator: 'majority' as const, tie: 'unresolved' as const };
-  // b|2 holds the check and B alone (a repost of B)
-  const hits = [hit, { ...hit, _id: 'b|1' } as HitDoc, { ...hit, _id: 'b|2', items: [items[1]!, items[2]!] } as HitDoc];
-  const onB = (worker: string, labels: [Judgment, Judgment, Judgment]) => {
-    const a = assignment(worker, labels, { hit: 'b|2', hitId: 'H2' });
-    a.answers = a.answers.slice(1);
-    return a;
-  };
   const fromScratch = (agg: ReturnType<typeof aggregateStored>) =>
     majorityVote<Judgment>({ tiePolicy: { kind: 'unresolved' } }).fit(agg.used, ['yes', 'no']);
 
@@ -268,15 +279,7 @@ describe('majoritySince', () => {
     const as: AssignmentDoc[] = [];
     const tie = { kind: 'unresolved' } as const;
     let last: Parameters<typeof majoritySince>[3];
-    const rounds: (() => void)[] = [
-      () => as.push(assignment('W1', ['yes', 'no', 'no'])),
-      () => as.push(assignment('W2', ['no', 'no', 'yes']), assignment('W3', ['no', 'no', 'yes'], { hit: 'b|1', hitId: 'H1' })),
-      () => Object.assign(as[0]!, { reviewState: 'done', outcome: 'approved', review: review('approve') }),
-      () => (as[1]!.review = { ...review('approve'), countsVotes: false }),
-      () => as.push(onB('W4', ['yes', 'no', 'yes'])),
-      () => as.splice(0, 1),
-    ];
-    for (const round of rounds) {
+    for (const round of roundsOf(as)) {
       round();
       const agg = aggregateStored(hits, as, settings);
       const set = new Set(agg.scored);
@@ -299,5 +302,40 @@ describe('majoritySince', () => {
     const after = majoritySince(next.used, new Set(next.scored), tie, { scored: set, result: before });
     expect(after.items.find((it) => it.item === A)).toBe(before.items.find((it) => it.item === A));
     expect(after).toEqual(fromScratch(next));
+  });
+});
+
+describe('agreementCountsSince', () => {
+  const fromScratch = (agg: ReturnType<typeof aggregateStored>) => indexVotes(pairableVotes(agg.used), CATEGORIES);
+
+  it('counts anew only the items of the assignments scored anew or gone: the counts, κ and α of an index from scratch', () => {
+    const as: AssignmentDoc[] = [];
+    let last: Parameters<typeof agreementCountsSince>[2];
+    for (const round of roundsOf(as)) {
+      round();
+      const agg = aggregateStored(hits, as, settings);
+      const { counts, next } = agreementCountsSince(agg.used, new Set(agg.scored), last);
+      const scratch = fromScratch(agg);
+      expect(counts.items).toEqual(scratch.items);
+      expect([...counts.counts]).toEqual([...scratch.counts]);
+      expect(fleissKappa.computeIndexed(counts)).toEqual(fleissKappa.computeIndexed(scratch));
+      expect(krippendorffAlpha.computeIndexed(counts)).toEqual(krippendorffAlpha.computeIndexed(scratch));
+      expect(agg.fleissKappa).toEqual(fleissKappa.computeIndexed(scratch));
+      expect(agg.agreementItems).toBe(scratch.items.length);
+      last = next;
+    }
+  });
+
+  it('keeps the counts of items nobody answered since, and indexes everything without a last build', () => {
+    const as = [assignment('W1', ['yes', 'no', 'no']), assignment('W2', ['yes', 'no', 'yes'])];
+    const first = aggregateStored(hits, as, settings);
+    const before = agreementCountsSince(first.used, new Set(first.scored), undefined);
+    expect(before.counts).toEqual(fromScratch(first));
+    as.push(onB('W3', ['no', 'no', 'no']));
+    const grown = aggregateStored(hits, as, settings);
+    const after = agreementCountsSince(grown.used, new Set(grown.scored), before.next);
+    expect(after.next.byItem.get(A)).toBe(before.next.byItem.get(A));
+    expect(after.next.byItem.get(B)).not.toBe(before.next.byItem.get(B));
+    expect([...after.counts.counts]).toEqual([...fromScratch(grown).counts]);
   });
 });
