@@ -108,7 +108,7 @@ function printRun(r: LifecycleRun): void {
     `  per 1,000 assignments: ${perThousand(totalOf(r), f.assignments).toFixed(1)} s in all, crowd ${perThousand(f.wall.crowdSeconds, f.assignments).toFixed(1)} s, rounds ${perThousand(f.wall.roundsSeconds, f.assignments).toFixed(1)} s, publish ${perThousand(f.wall.publishSeconds, f.assignments).toFixed(1)} s`,
   );
   console.log(
-    `  forecast: κ ${f.fleissKappa?.toFixed(3)}, balanced accuracy ${((f.accuracy?.balancedAccuracy ?? 0) * 100).toFixed(1)}%, cost $${f.cost.total.toFixed(2)} against a quote of $${f.cost.quote.toFixed(2)} (${(((f.cost.total - f.cost.quote) / f.cost.quote) * 100).toFixed(1)}%: ${f.cost.extraAssignments} extra assignments, ${f.cost.discardedAssignments} discarded), last vote after ${((f.latency.lastVoteSeconds ?? 0) / 3600).toFixed(1)} h simulated`,
+    `  forecast: κ ${f.fleissKappa?.toFixed(3)}, balanced accuracy ${((f.accuracy?.balancedAccuracy ?? 0) * 100).toFixed(1)}%, cost $${f.cost.total.toFixed(2)} against a quote of $${f.cost.quote.toFixed(2)} (${(((f.cost.total - f.cost.quote) / f.cost.quote) * 100).toFixed(1)}%: ${f.cost.extraAssignments} extra assignments, ${f.cost.discardedAssignments} discarded), ${f.workers.filter((w) => w.blocked).length} of ${f.workers.length} workers stopped, last vote after ${((f.latency.lastVoteSeconds ?? 0) / 3600).toFixed(1)} h simulated`,
   );
 }
 

@@ -93,6 +93,7 @@ const ForecastFigures = z.object({
   accuracy: z.object({ balancedAccuracy: z.number().nullable() }).nullable(),
   cost: z.object({ total: z.number(), quote: z.number(), extraAssignments: z.number(), discardedAssignments: z.number() }),
   latency: z.object({ lastVoteSeconds: z.number().nullable() }),
+  workers: z.array(z.object({ blocked: z.boolean() })),
   wall: z.object({
     copySeconds: seconds,
     publishSeconds: seconds,
