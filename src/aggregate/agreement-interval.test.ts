@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../hits/random.js';
-import { agreementInterval, quantile } from './agreement-interval.js';
+import { agreementInterval, agreementIntervalIndexed, quantile } from './agreement-interval.js';
 import { fleissKappa } from './fleiss-kappa.js';
 import { krippendorffAlpha } from './krippendorff-alpha.js';
-import type { Vote } from './votes.js';
+import { indexVotes, type Vote } from './votes.js';
 
 const fixture = JSON.parse(readFileSync(new URL('../../test/fixtures/aggregate/fleiss-unequal.json', import.meta.url), 'utf8')) as {
   sets: { name: string; categories: string[]; votes: Vote[]; irrCAC: { fleissKappa: number; standardError: number } }[];
@@ -41,6 +41,16 @@ describe('agreementInterval', () => {
       expect((interval.high! - interval.low!) / implied).toBeLessThan(1.2);
     },
   );
+
+  it('gives the same interval from votes indexed already, whatever their order', () => {
+    for (const measure of ['fleissKappa', 'krippendorffAlpha'] as const) {
+      const { votes, categories } = set('adaptive');
+      const indexed = indexVotes([...votes].reverse(), categories);
+      const fromVotes = agreementInterval(measure, votes, categories, { random: random('i'), replicates: 200 });
+      expect(agreementIntervalIndexed(measure, indexed, { random: random('i'), replicates: 200 })).toEqual(fromVotes);
+      expect(fromVotes.low).not.toBeNull();
+    }
+  });
 
   it('narrows as items are added', () => {
     const small = set('equal-3');

@@ -1,7 +1,7 @@
 import type { AgreementMeasureName } from './agreement.js';
 import { fleissKappaOfCounts } from './fleiss-kappa.js';
 import { krippendorffAlphaOfCounts } from './krippendorff-alpha.js';
-import { indexVotes, type Vote } from './votes.js';
+import { indexVotes, type ItemCounts, type Vote } from './votes.js';
 
 /** A percentile bootstrap interval for an agreement measure, resampling items. */
 export interface AgreementInterval {
@@ -41,12 +41,23 @@ export function agreementInterval<L extends string>(
   categories: readonly L[],
   options: AgreementIntervalOptions,
 ): AgreementInterval {
+  return agreementIntervalIndexed(measure, indexVotes(votes, categories), options);
+}
+
+/**
+ * `agreementInterval` of votes indexed already (`indexVotes(votes, categories)`): a caller
+ * that computes κ and α and both their intervals over the same votes indexes them once.
+ */
+export function agreementIntervalIndexed<L extends string>(
+  measure: AgreementMeasureName,
+  data: ItemCounts<L>,
+  options: AgreementIntervalOptions,
+): AgreementInterval {
   const replicates = options.replicates ?? 1000;
   const level = options.level ?? 0.95;
   if (!Number.isInteger(replicates) || replicates < 1) throw new RangeError(`replicates: ${replicates} is not a whole number of 1 or more`);
   if (!(level > 0 && level < 1)) throw new RangeError(`level: ${level} is not between 0 and 1`);
-  const data = indexVotes(votes, categories);
-  const K = categories.length;
+  const K = data.categories.length;
   const n = data.items.length;
   const empty = { measure, level, low: null, high: null, replicates, undefinedReplicates: replicates };
   if (n === 0) return empty;

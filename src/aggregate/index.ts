@@ -38,4 +38,9 @@ export {
 export type { AgreementMeasure, AgreementMeasureName, AgreementResult } from './agreement.js';
 export { fleissKappa, type FleissKappaResult } from './fleiss-kappa.js';
 export { krippendorffAlpha, type KrippendorffAlphaResult } from './krippendorff-alpha.js';
-export { agreementInterval, type AgreementInterval, type AgreementIntervalOptions } from './agreement-interval.js';
+export {
+  agreementInterval,
+  agreementIntervalIndexed,
+  type AgreementInterval,
+  type AgreementIntervalOptions,
+} from './agreement-interval.js';

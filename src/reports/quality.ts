@@ -147,7 +147,7 @@ export function qualityReport(
     agreementItems: pairableIndex.items.length,
     fleissKappa: fleissKappa.computeIndexed(pairableIndex),
     krippendorffAlpha: krippendorffAlpha.computeIndexed(pairableIndex),
-    agreementIntervals: agreementIntervals(pairable, facts.input.batch),
+    agreementIntervals: agreementIntervals(pairableIndex, facts.input.batch),
     attentionChecks: attentionChecks(facts),
     gold: { ...tableAccuracy(gold), table: gold },
     aggregation: compareAggregations({

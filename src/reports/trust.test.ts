@@ -4,7 +4,8 @@ import type { Judgment } from '../domain/cases.js';
 import { buildReport } from './build.js';
 import { checkReportContract } from './contract.js';
 import type { ReportInput } from './input.js';
-import { tableAccuracy } from './trust.js';
+import { agreementIntervals, tableAccuracy } from './trust.js';
+import { indexVotes, type Vote } from '../aggregate/index.js';
 
 const Y: Judgment = 'yes';
 const N: Judgment = 'no';
@@ -73,6 +74,16 @@ describe('the report a reviewer trusts', () => {
     }
     // seeded by the batch: the same report twice gives the same intervals
     expect(buildReport(batch()).quality.agreementIntervals).toEqual(q.agreementIntervals);
+  });
+
+  it('gives the same intervals from the votes indexed once as from the votes', () => {
+    const votes: Vote<Judgment>[] = Array.from({ length: 30 }, (_, i) =>
+      ['w1', 'w2', 'w3'].map((worker, w) => ({ item: `i${i}`, worker, label: (i + w) % 4 === 0 ? N : Y })),
+    ).flat();
+    const fromVotes = agreementIntervals(votes, 'b1');
+    expect(agreementIntervals(indexVotes(votes, [Y, N]), 'b1')).toEqual(fromVotes);
+    expect(fromVotes.fleissKappa.low).not.toBeNull();
+    expect(fromVotes.krippendorffAlpha.low).not.toBeNull();
   });
 
   it('keeps κ and α on the same items mid-batch, leaving out items with one vote from both', () => {

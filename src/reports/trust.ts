@@ -1,10 +1,12 @@
 import {
-  agreementInterval,
+  agreementIntervalIndexed,
+  indexVotes,
   labelsByItem,
   type AgreementInterval,
   type AggregationResult,
   type AggregatorId,
   type DawidSkeneResult,
+  type ItemCounts,
   type Vote,
 } from '../aggregate/index.js';
 import type { Judgment } from '../domain/cases.js';
@@ -101,11 +103,16 @@ export interface AgreementIntervals {
   readonly krippendorffAlpha: AgreementInterval;
 }
 
-/** 95% percentile-bootstrap intervals of κ and α over the same votes, 1,000 resamples of items, seeded by the batch name. */
-export function agreementIntervals(votes: readonly Vote<Judgment>[], seed: string): AgreementIntervals {
+/**
+ * 95% percentile-bootstrap intervals of κ and α over the same votes, 1,000 resamples of items,
+ * seeded by the batch name. `votes` may come indexed already (`indexVotes(votes, ['yes', 'no'])`,
+ * as the report indexes them for κ and α): then they are not indexed again for each interval.
+ */
+export function agreementIntervals(votes: readonly Vote<Judgment>[] | ItemCounts<Judgment>, seed: string): AgreementIntervals {
+  const data = 'counts' in votes ? votes : indexVotes(votes, CATEGORIES);
   const interval = (measure: 'fleissKappa' | 'krippendorffAlpha') => {
     const rng = seededRng(`report-agreement-interval|${seed}|${measure}`);
-    return agreementInterval(measure, votes, CATEGORIES, { random: () => rng.next(), replicates: 1000, level: 0.95 });
+    return agreementIntervalIndexed(measure, data, { random: () => rng.next(), replicates: 1000, level: 0.95 });
   };
   return { fleissKappa: interval('fleissKappa'), krippendorffAlpha: interval('krippendorffAlpha') };
 }
