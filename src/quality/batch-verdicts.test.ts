@@ -156,7 +156,7 @@ describe('rejudgedVerdicts', () => {
   const kept = batchVerdicts(earlier);
   const workersOf = (s: typeof scored) => new Set(s.map((x) => x.assignment.worker));
 
-  it('on the batch it was fitted on, re-judging everyone gives the fit\'s own verdicts', () => {
+  it("on the batch it was fitted on, re-judging everyone gives the fit's own verdicts", () => {
     const again = rejudgedVerdicts(earlier, kept, workersOf(earlier));
     expect(again.verdicts).toEqual(kept.verdicts);
     expect(again.evidence).toEqual(kept.evidence);
@@ -175,7 +175,9 @@ describe('rejudgedVerdicts', () => {
   });
 
   it('compares the new items with references from the kept weights, and judges a worker new since the fit', () => {
-    const newcomer = scored.filter((s) => s.assignment.hitId === 'H110').map((s) => ({ ...s, assignment: { ...s.assignment, worker: 'new-0' } }));
+    const newcomer = scored
+      .filter((s) => s.assignment.hitId === 'H110')
+      .map((s) => ({ ...s, assignment: { ...s.assignment, worker: 'new-0' } }));
     const grown = rejudgedVerdicts([...scored, ...newcomer.slice(0, 1)], kept, new Set());
     const before = kept.evidence.get('careful-1')!.compared.length;
     expect(grown.evidence.get('careful-1')!.compared.length).toBeGreaterThan(before);
