@@ -11,6 +11,10 @@ const forecast = {
   cost: { total: 1638, quote: 1623.6, extraAssignments: 12, discardedAssignments: 17, perLabel: 0.4 },
   latency: { lastVoteSeconds: 44_640, p50Seconds: 3600 },
   votes: [],
+  workers: [
+    { workerId: 'AW1', kind: 'spammer', assignments: 3, blocked: true },
+    { workerId: 'AW2', kind: 'diligent', assignments: 5, blocked: false },
+  ],
   wall: { copySeconds: 1.5, publishSeconds: 4.4, crowdSeconds: 10.6, roundsSeconds: 28.2, rounds: 68, endSeconds: 0.9 },
 };
 
@@ -27,6 +31,7 @@ describe('parseForecast', () => {
       accuracy: { balancedAccuracy: 0.933 },
       cost: { total: 1638, quote: 1623.6, extraAssignments: 12, discardedAssignments: 17 },
       latency: { lastVoteSeconds: 44_640 },
+      workers: [{ blocked: true }, { blocked: false }],
       wall: forecast.wall,
     });
   });
@@ -48,6 +53,8 @@ describe('parseForecast', () => {
     expect(() => parseForecast('')).toThrow(/wrote no JSON object on stdout/);
     expect(() => parseForecast('{"assignments": 3,')).toThrow(/the last JSON line of qrelay simulate --json does not parse/);
     const { wall: _wall, ...withoutWall } = forecast;
+    const { workers: _workers, ...withoutWorkers } = forecast;
+    expect(() => parseForecast(JSON.stringify(withoutWorkers))).toThrow(/lacks what the benchmark reads[\s\S]*workers/);
     expect(() => parseForecast(JSON.stringify(withoutWall))).toThrow(/lacks what the benchmark reads[\s\S]*wall/);
     expect(() => parseForecast(JSON.stringify({ ...forecast, wall: { ...forecast.wall, crowdSeconds: -1 } }))).toThrow(/crowdSeconds/);
   });
