@@ -9,6 +9,8 @@
  * over the cells where the target applies and the worst cell, beside the target. Asserts nothing.
  *   node --import tsx bench/quality-matrix.ts [seeds=5] [cases=150; 270 under --scale paper]
  *   QRELAY_BENCH_MATRIX_CELLS=honest-only,mixed ...   # only the cells whose name contains one of these
+ *   QRELAY_BENCH_MATRIX_KEEP=/tmp/dir ...   # keep each run's forecast (CELL-SEED.forecast.json) and the inputs
+ *     and verdicts of its last LLM-assisted fit (CELL-SEED.round.json, QRELAY_LLM_RECORD), to replay them
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +29,8 @@ const seedCount = Number(process.argv[2] ?? '5');
 const caseCount = Number(process.argv[3] ?? (process.env.QRELAY_BENCH_SCALE === 'paper' ? '270' : '150'));
 const seeds = Array.from({ length: seedCount }, (_, i) => `matrix-${i + 1}`);
 const only = (process.env.QRELAY_BENCH_MATRIX_CELLS ?? '').split(',').filter((c) => c !== '');
+// a directory to keep each run's forecast and its last LLM-assisted fit's inputs in (for study)
+const keep = process.env.QRELAY_BENCH_MATRIX_KEEP ?? '';
 
 interface Cell {
   name: string;
@@ -155,7 +159,6 @@ for (const line of readFileSync(files.truth, 'utf8').split('\n')) {
   const t = JSON.parse(line) as { query_id: string; chunk_id: string; label: Judgment };
   truth.set(`${t.query_id}\t${t.chunk_id}`, t.label);
 }
-const qrelay = (args: string[]) => runQrelay(env, args);
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
 const num = (x: number | null, digits = 2) => (x === null ? 'n/a' : x.toFixed(digits));
 
@@ -170,7 +173,12 @@ try {
     const runs: Run[] = [];
     for (const seed of seeds) {
       const options = ['--population', population, '--truth', files.truth, '--seed', seed];
-      const simulate = () => qrelay([...'simulate matrix --as matrix-sim --replace --json'.split(' '), ...options]);
+      const kept = keep === '' ? null : join(keep, `${cell.name}-${seed}`);
+      const simulate = () =>
+        runQrelay(kept === null ? env : { ...env, QRELAY_LLM_RECORD: `${kept}.round.json` }, [
+          ...'simulate matrix --as matrix-sim --replace --json'.split(' '),
+          ...options,
+        ]);
       let r = await simulate();
       // the same seed gives the same run: a second failure is the code's, a first may be the shared machine's
       if (r.code !== 0) {
@@ -179,6 +187,7 @@ try {
       }
       if (r.code !== 0) throw new Error(`qrelay simulate (cell ${cell.name}, seed ${seed}) exited with ${r.code}`);
       const forecast = JSON.parse(r.stdout) as Forecast;
+      if (kept !== null) writeFileSync(`${kept}.forecast.json`, r.stdout);
       const run = { seed, quality: qualityFigures(forecast, truth), robustness: robustnessFigures(forecast) };
       runs.push(run);
       const { quality: q, robustness: h } = run;

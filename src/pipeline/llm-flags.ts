@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { BatchData } from '../batches/repository.js';
 import type { Judgment } from '../domain/cases.js';
 import { llmModels } from '../debate/store.js';
@@ -55,7 +56,11 @@ function pageKeys(hit: HitDoc): readonly { id: string; key: string }[] {
   return keys;
 }
 
-/** Every worker's `llm-assisted` verdict in the batch, with the items' debates and texts loaded. */
+/**
+ * Every worker's `llm-assisted` verdict in the batch, with the items' debates and texts loaded.
+ * With QRELAY_LLM_RECORD set (a file path), each call writes its inputs and verdicts there, the
+ * last call's kept: how bench/quality-matrix.ts keeps a run's last fit to be replayed.
+ */
 export async function llmAssistedVerdictsOf(
   ctx: PipelineContext,
   data: { readonly hits: readonly HitDoc[]; readonly assignments: readonly AssignmentDoc[] },
@@ -76,7 +81,12 @@ export async function llmAssistedVerdictsOf(
     });
   }
   const infos = new Map([...keyOf].map(([id, key]) => [id, itemInfos.get(key) as LlmItemInfo]));
-  return llmAssistedVerdicts(scoreStored(data.hits, data.assignments), infos, undefined, await adjudicatorLabelsOf(ctx, data.hits));
+  const scored = scoreStored(data.hits, data.assignments);
+  const adjudicator = await adjudicatorLabelsOf(ctx, data.hits);
+  const verdicts = llmAssistedVerdicts(scored, infos, undefined, adjudicator);
+  const record = process.env.QRELAY_LLM_RECORD;
+  if (record) writeFileSync(record, JSON.stringify({ scored, infos: [...infos], adjudicator: [...adjudicator], verdicts: [...verdicts] }));
+  return verdicts;
 }
 
 /** The adjudicator's stored labels for the batch's items (`qrelay adjudicate`), by item id; empty when it has not run. */

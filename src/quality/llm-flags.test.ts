@@ -99,6 +99,40 @@ describe('llmAssistedVerdicts', () => {
     expect(v.agentAgreement.baseline).toBeCloseTo(expected, 12);
   });
 
+  it('takes the careful baseline from the work the review counts: discarded fast work does not speed it up', () => {
+    // U reads at 32 s an item and leaves no page trace; as many spammers as careful workers answer at random in ~5 s an item
+    const reader = hits.map((_, h) =>
+      assignment(
+        'U',
+        h,
+        answers('careful', 'U', h, () => ({ timeMs: 32_000 })),
+      ),
+    );
+    const spam = (discarded: boolean) =>
+      Array.from({ length: 12 }, (_, p) => `P${p}`).flatMap((w) =>
+        hits.map((_, h) => {
+          const r = seededRng(`${w}|${h}`);
+          const list = items.slice(h * 10, h * 10 + 10).map((it) => ({
+            item: it.id,
+            label: (r.next() < 0.5 ? 'yes' : 'no') as Judgment,
+            timeMs: 4_000 + r.next() * 2_000,
+          }));
+          return { ...assignment(w, h, list), ...(discarded && { discarded: true }) };
+        }),
+      );
+    const crowd = careful.flatMap((w) => hits.map((_, h) => assignment(w, h, answers('careful', w, h))));
+    const of = (extra: AssignmentRecord[]) => llmAssistedVerdicts(scoreAssignments([...crowd, ...reader, ...extra], hits), info).get('U')!;
+    const alone = of([]);
+    const discarded = of(spam(true));
+    const counted = of(spam(false));
+    // the spammers' discarded work is no part of what careful people do: U is compared as without them
+    expect(discarded.factors.speed).toBe(alone.factors.speed);
+    expect(discarded.agentAgreement.baseline).toBe(alone.agentAgreement.baseline);
+    expect(alone.factors.speed).toBeGreaterThan(3);
+    // counted, their speed pulls the careful centre and spread towards theirs, and U looks less fast
+    expect(counted.factors.speed).toBeLessThan(alone.factors.speed);
+  });
+
   it('does not flag a careful worker who reads fast and goes with agent A, without page events or shared errors', () => {
     // S reads like the LLM users (~12 s an item) and sides with agent A on 85% of the items, never leaving the page
     const skimmer = hits.map((_, h) => {

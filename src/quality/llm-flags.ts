@@ -53,10 +53,12 @@ export function llmAssistedVerdicts(
   const checks: CheckAnswer[] = [];
   const events = new Map<string, { items: number; eventItems: number }>();
   const byWorker = new Map<string, { observations: ItemObservation[]; seen: Set<string>; texts: string[]; canaries: Set<string> }>();
+  // per worker, the observations of their assignments the review counts: the careful baseline's
+  const counted = new Map<string, ItemObservation[]>();
   // every worker's answers on items with an LLM verdict (the agents' where they agree, else the adjudicator's)
   const following = new Map<string, FollowingAnswer[]>();
   const llmLabels = new Map<string, Judgment>();
-  for (const { assignment, hit } of scored) {
+  for (const { assignment, hit, counts } of scored) {
     let mine = byWorker.get(assignment.worker);
     if (!mine) byWorker.set(assignment.worker, (mine = { observations: [], seen: new Set(), texts: [], canaries: new Set() }));
     // a HIT has a handful of items: a scan, not a set built per assignment
@@ -94,6 +96,11 @@ export function llmAssistedVerdicts(
       if (a.timeMs !== undefined) observation.timeMs = a.timeMs;
       if (info.textLength !== undefined) observation.textLength = info.textLength;
       mine.observations.push(observation);
+      if (counts) {
+        const list = counted.get(assignment.worker) ?? [];
+        list.push(observation);
+        counted.set(assignment.worker, list);
+      }
     }
   }
   // Each worker is compared with the careful workers of the batch: a first pass against everyone
@@ -102,7 +109,14 @@ export function llmAssistedVerdicts(
   // Each worker's counts are summed once; a baseline is then sums over the others (cheap each round).
   // what each worker's verdict reads of their answers, the same in both passes
   const signals = new Map([...byWorker].map(([w, m]) => [w, workerSignals(m.observations, m.texts, [...m.canaries])]));
-  const summaries = new Map([...byWorker].map(([w, m]) => [w, summaryOf(m.observations, signals.get(w)!)]));
+  // the careful baseline from the work the review counts: a spammer's or a one-button worker's discarded work (fast,
+  // unread) and a stopped LLM user's are not what careful people do (a worker with nothing counted adds nothing)
+  const summaries = new Map(
+    [...byWorker].map(([w, m]) => {
+      const mine = counted.get(w) ?? [];
+      return [w, summaryOf(mine, mine.length === m.observations.length ? signals.get(w) : undefined)] as const;
+    }),
+  );
   let verdicts = new Map<string, LlmAssistedVerdict>();
   let excluded = new Set<string>();
   for (let pass = 0; pass < 2; pass++) {
