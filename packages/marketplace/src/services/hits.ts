@@ -7,7 +7,8 @@ import { checkRequirements, type QualificationKind } from '../domain/requirement
 import { isSystemQualification, SYSTEM_QUALIFICATION_IDS } from '../domain/system-qualifications.js';
 import { hashId, newEntityId, seededEntityId } from '../ids.js';
 import type { HitTypeDoc } from '../store/models.js';
-import { SizedCache, stringBytes } from '../store/sized-cache.js';
+import { PackedTexts } from '../store/packed-texts.js';
+import { SizedCache } from '../store/sized-cache.js';
 import { keepWantedEvents } from './events.js';
 import { claimToken, TOKEN_WINDOW_MS } from './payments.js';
 
@@ -211,30 +212,29 @@ async function createHitNow(mp: Marketplace, req: NewHitRequest): Promise<HitSta
 /**
  * A HIT's question never changes once the HIT exists, and every accept, frame and submit
  * needs it parsed, and every GetHIT, ListHITs and GetAssignment answers its XML: the XML of
- * the most recently used ones is kept (up to QUESTION_XML_BUDGET bytes: a requester
- * polling every HIT of a 451-HIT batch each round read each one from the database, since a
- * cache of 256 that is read in a cycle of 451 never hits; the paper's pages are two bytes a
- * character, 92 KB each, and 451 of them fit), and the most recently used
- * QUESTION_CACHE_SIZE kept parsed (a parse of up to 64 KB of XML less per use). Only the
- * question of a HIT that exists is kept: a question stored by a CreateHIT that failed
- * before its HIT was written may be replaced by the retry.
+ * the most recently used ones is kept deflated (store/packed-texts.ts: about 9 KB for a
+ * 46 KB page of the paper's batch, so that QUESTION_XML_BUDGET holds some 5,000 of them; a
+ * requester polling every HIT of a large batch with ListHITs read each one from the
+ * database when the cache held 520 pages as strings, 9,833 reads of 46 KB in a
+ * 12,168-case simulation), and the most recently used QUESTION_CACHE_SIZE kept parsed (a
+ * parse of up to 64 KB of XML less per use). Only the question of a HIT that exists is
+ * kept: a question stored by a CreateHIT that failed before its HIT was written may be
+ * replaced by the retry.
  */
 const QUESTION_CACHE_SIZE = 256;
 const QUESTION_XML_BUDGET = 48 * 1024 * 1024;
-const xmlCaches = new WeakMap<Marketplace, SizedCache<string>>();
+const xmlCaches = new WeakMap<Marketplace, PackedTexts>();
 const questionCaches = new WeakMap<Marketplace, SizedCache<Question>>();
 
-function cacheOf<V>(caches: WeakMap<Marketplace, SizedCache<V>>, mp: Marketplace, make: () => SizedCache<V>): SizedCache<V> {
-  let cache = caches.get(mp);
-  if (!cache) caches.set(mp, (cache = make()));
+function xmlCache(mp: Marketplace): PackedTexts {
+  let cache = xmlCaches.get(mp);
+  if (!cache) xmlCaches.set(mp, (cache = new PackedTexts(QUESTION_XML_BUDGET)));
   return cache;
 }
 
-const xmlCache = (mp: Marketplace) => cacheOf(xmlCaches, mp, () => new SizedCache<string>(QUESTION_XML_BUDGET, stringBytes));
-
 export async function questionXml(mp: Marketplace, hitId: string): Promise<string | undefined> {
   const cache = xmlCache(mp);
-  const cached = cache.get(hitId);
+  const cached = await cache.get(hitId);
   if (cached !== undefined) return cached;
   const xml = await mp.questions.xml(hitId);
   if (xml !== undefined && mp.hits.get(hitId)) cache.set(hitId, xml);
@@ -243,7 +243,8 @@ export async function questionXml(mp: Marketplace, hitId: string): Promise<strin
 
 export async function parsedQuestion(mp: Marketplace, hitId: string): Promise<Question | undefined> {
   // counted in entries: every parsed question weighs 1
-  const cache = cacheOf(questionCaches, mp, () => new SizedCache<Question>(QUESTION_CACHE_SIZE, () => 1));
+  let cache = questionCaches.get(mp);
+  if (!cache) questionCaches.set(mp, (cache = new SizedCache<Question>(QUESTION_CACHE_SIZE, () => 1)));
   const cached = cache.get(hitId);
   if (cached !== undefined) return cached;
   const xml = await questionXml(mp, hitId);
