@@ -19,7 +19,7 @@ import {
   single,
   type SiteContext,
 } from './http.js';
-import { mturkScript, rewriteMturkPage } from './mturk-page.js';
+import { mturkScript, PageSpots, rewriteMturkPage } from './mturk-page.js';
 import { workParams } from './links.js';
 import { questionFormView } from './question-form-view.js';
 
@@ -66,6 +66,8 @@ const FRAME_HEADERS = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-refe
 
 export function framesRouter(site: SiteContext): Router {
   const router = express.Router();
+  // where each HIT's page names MTurk's addresses, by HIT id (a HIT's question never changes)
+  const spots = new PageSpots();
 
   /** The assignment a work token opens (its HIT as it is now), whatever its status. */
   function assignmentOf(token: string): { hit: HitState; assignment: AssignmentState } {
@@ -100,11 +102,11 @@ export function framesRouter(site: SiteContext): Router {
     if (q.kind === 'ExternalQuestion') return res.set(FRAME_HEADERS).redirect(303, withParams(q.url, params));
     res.set(FRAME_HEADERS);
     if (q.kind === 'HTMLQuestion') {
-      const page = rewriteMturkPage(q.html, {
-        origin,
-        submitUrl: `${submitBase(origin, token)}/mturk/externalSubmit`,
-        assignmentId: assignment.id,
-      });
+      const page = rewriteMturkPage(
+        q.html,
+        { origin, submitUrl: `${submitBase(origin, token)}/mturk/externalSubmit`, assignmentId: assignment.id },
+        { spots, key: hit.id },
+      );
       return res.set('Content-Security-Policy', htmlQuestionCsp(origin)).type('html').send(page);
     }
     const xml = (await questionXml(site.mp, hit.id))!;

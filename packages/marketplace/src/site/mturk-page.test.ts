@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { htmlQuestionCsp } from './csp.js';
-import { isMturkSubmitAddress, mturkScript, mturkScriptOf, rewriteMturkPage } from './mturk-page.js';
+import { isMturkSubmitAddress, mturkScript, mturkScriptOf, PageSpots, rewriteMturkPage } from './mturk-page.js';
 
 const origin = 'http://127.0.0.1:18500';
 const submitUrl = `${origin}/submit/TOKEN/mturk/externalSubmit`;
@@ -117,6 +117,19 @@ describe('MTurk pages', () => {
     const tableOut = rewriteMturkPage(table, opts);
     expect(tableOut).toContain(`action="${submitUrl}"`);
     expect(tableOut).toContain('name="assignmentId" value=""');
+  });
+
+  it('rewrites a page as alike with its spots kept by a key, and locates another page under that key anew', () => {
+    const page = `<script src="https://assets.crowd.aws/crowd-html-elements.js"></script><form action="https://www.mturk.com/mturk/externalSubmit"><input name="assignmentId" value=""></form>`;
+    const moved = `<p>${'x'.repeat(50)}</p>${page}`;
+    const spots = new PageSpots();
+    const opts = { origin, submitUrl, assignmentId: 'A3' };
+    for (let i = 0; i < 2; i++) expect(rewriteMturkPage(page, opts, { spots, key: 'HIT1' })).toBe(rewriteMturkPage(page, opts));
+    expect(rewriteMturkPage(moved, opts, { spots, key: 'HIT1' })).toBe(rewriteMturkPage(moved, opts));
+    expect(rewriteMturkPage(moved, opts, { spots, key: 'HIT1' })).toContain(
+      `<form action="${submitUrl}"><input name="assignmentId" value="A3">`,
+    );
+    expect(rewriteMturkPage('<p>plain</p>', opts, { spots, key: 'HIT2' })).toBe('<p>plain</p>');
   });
 
   it('serves the two scripts and lets the frame load exactly them', () => {

@@ -156,6 +156,29 @@ function cachedSpots(html: string): Spot[] {
   return spots;
 }
 
+/** Spots (and entries) a PageSpots holds at most: a few MB. */
+const PAGE_SPOTS_KEPT = 65_536;
+
+/**
+ * The spots of pages by a key that names one page for good (a HIT's id: its question never
+ * changes), for the frames of one marketplace: an entry holds a few offsets, not the page,
+ * so that every HIT of a batch of thousands keeps its spots (the cache by page, bounded
+ * by the pages' size, holds some 180 of the paper's pages: a HIT whose assignments were
+ * opened further apart than that was parsed again). The page's length is kept too: a key
+ * whose page is not this one's (never, but checked) is located anew.
+ */
+export class PageSpots {
+  private readonly kept = new SizedCache<{ length: number; spots: Spot[] }>(PAGE_SPOTS_KEPT, (v) => 1 + v.spots.length);
+
+  of(key: string, html: string): Spot[] {
+    const kept = this.kept.get(key);
+    if (kept?.length === html.length) return kept.spots;
+    const spots = spotsOf(html);
+    this.kept.set(key, { length: html.length, spots });
+    return spots;
+  }
+}
+
 /** Whether `el` sits inside one of `forms` (the forms met before it in document order). */
 function inForm(el: HtmlElement, forms: ReadonlySet<HtmlNode>): boolean {
   for (let node: HtmlNode | null = el.parentNode; node; node = 'parentNode' in node ? node.parentNode : null)
@@ -166,13 +189,18 @@ function inForm(el: HtmlElement, forms: ReadonlySet<HtmlNode>): boolean {
 /**
  * The page with MTurk's script addresses pointing at `origin`'s copies, MTurk's submission
  * address at `submitUrl` and a form's `assignmentId` input holding `assignmentId` (each
- * left alone when not given: a preview submits nothing).
+ * left alone when not given: a preview submits nothing). `kept`: where the page's spots are
+ * kept under a key that names this page for good (a HIT's id), rather than by the page.
  */
-export function rewriteMturkPage(html: string, opts: { origin: string; submitUrl?: string; assignmentId?: string }): string {
+export function rewriteMturkPage(
+  html: string,
+  opts: { origin: string; submitUrl?: string; assignmentId?: string },
+  kept?: { spots: PageSpots; key: string },
+): string {
   // most pages name none of MTurk's addresses: they are served without parsing (a frame is opened per assignment)
   if (!MIGHT_NAME_MTURK.test(html)) return html;
   let out = html;
-  for (const s of cachedSpots(html)) {
+  for (const s of kept ? kept.spots.of(kept.key, html) : cachedSpots(html)) {
     const value = s.script ? `${opts.origin}${mturkScriptPath(s.script)}` : s.assignmentId ? opts.assignmentId : opts.submitUrl;
     if (value === undefined) continue;
     const set = `${s.attr}="${escapeHtml(value)}"`;
