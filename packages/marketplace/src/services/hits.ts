@@ -234,7 +234,7 @@ function xmlCache(mp: Marketplace): PackedTexts {
 
 export async function questionXml(mp: Marketplace, hitId: string): Promise<string | undefined> {
   const cache = xmlCache(mp);
-  const cached = await cache.get(hitId);
+  const cached = cache.get(hitId);
   if (cached !== undefined) return cached;
   const xml = await mp.questions.xml(hitId);
   if (xml !== undefined && mp.hits.get(hitId)) cache.set(hitId, xml);
