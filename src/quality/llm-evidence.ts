@@ -55,8 +55,8 @@ export type { CheckAnswer } from './llm-groups.js';
  * What this cannot see: an LLM user the page does not see (no events) whose items no other LLM
  * user answered, and a group of them whose model was right on the gold checks they met. Where the LLM they paste into is not the debate's (the matrix's canary-never
  * cells, the bot crowd), their errors look like their own, and speed alone (capped) cannot
- * reach `confidence`; in the matrix cell `mixed` that bounds the recall at 8 of 12 LLM users
- * (docs/quality.md, "What the answers cannot show"; decision 0014; tested).
+ * reach `confidence`; in the matrix cell `mixed` that bounds the recall at 6 of 12 LLM users
+ * (docs/quality.md, "What the answers cannot show"; decisions 0014 and 0018; tested).
  */
 
 export interface LlmEvidencePolicy {
