@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, serialize } from 'parse5';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { debateFor } from '../../test/hits/fixtures.js';
 import type { DebateTurn } from '../domain/cases.js';
 import { summariseDebate } from './debate-view.js';
 import { canaryText, canaryWord } from './canary.js';
-import { HTML_QUESTION_NS, renderHitPage, toHtmlQuestionXml, toXmlChars, type HitPageItem } from './render.js';
-import { loadHitTemplates } from './templates.js';
+import { HTML_QUESTION_NS, NARROW_UP_TO, narrowPage, renderHitPage, toHtmlQuestionXml, toXmlChars, type HitPageItem } from './render.js';
+import { HIT_TEMPLATE_DIR, loadHitTemplates } from './templates.js';
 
 const HOSTILE = 'x <script>window.__pwned=1</script> "quoted" & \'single\' ]]> <img src=x onerror="window.__pwned=2"> {{title}}';
 
@@ -239,5 +242,50 @@ describe('summariseDebate', () => {
         .map((a) => a.name)
         .slice(24),
     ).toEqual(['Agent Y', 'Agent Z', 'Agent AA', 'Agent AB']);
+  });
+});
+
+describe('narrowPage', () => {
+  const text = (html: string) => serialize(parse(html));
+
+  it('writes a few characters above U+00FF as references, the page alike to an HTML parser', () => {
+    const wide = '<!DOCTYPE html><html><head><title>query–chunk</title></head><body><p title="“x”">a ł b 😀 c</p></body></html>';
+    const narrow = narrowPage(wide);
+    expect(narrow).toBe(
+      '<!DOCTYPE html><html><head><title>query&#8211;chunk</title></head><body><p title="&#8220;x&#8221;">a &#322; b &#128512; c</p></body></html>',
+    );
+    expect(/[^\t-\u00ff]/.test(narrow)).toBe(false);
+    expect(text(narrow)).toBe(text(wide));
+  });
+
+  it('leaves a page of Latin-1 characters, and one with many wide characters, as it is', () => {
+    const latin = '<p>café, naïve: ½ × 3</p>';
+    expect(narrowPage(latin)).toBe(latin);
+    const many = `<p>${'字'.repeat(NARROW_UP_TO + 1)}</p>`;
+    expect(narrowPage(many)).toBe(many);
+    expect(narrowPage(`<p>${'字'.repeat(NARROW_UP_TO)}</p>`)).toBe(`<p>${'&#23383;'.repeat(NARROW_UP_TO)}</p>`);
+  });
+
+  it('leaves what toXmlChars replaces to it: lone surrogates, U+FFFE and U+FFFF', () => {
+    const odd = '<p>\uD800 \uDC00 \uFFFE \uFFFF –</p>';
+    expect(narrowPage(odd)).toBe('<p>\uD800 \uDC00 \uFFFE \uFFFF &#8211;</p>');
+  });
+
+  it('makes a rendered page one byte a character when its texts have few wide characters, and reads the same', () => {
+    const items: HitPageItem[] = [
+      { position: 1, key: 'k'.repeat(16), query: 'Łódź – “quoted”', answers: ['1–2'], chunk: 'A chunk — with ‘quotes’.', debate: [] },
+    ];
+    const page = renderHitPage({ items, hideDebate: true });
+    expect(/[^\t-\u00ff]/.test(page)).toBe(false);
+    const doc = parse(page);
+    const body = serialize(doc);
+    for (const shown of ['Łódź – “quoted”', '1–2', 'A chunk — with ‘quotes’.', 'query–chunk']) expect(body).toContain(shown);
+  });
+
+  it('has templates of ASCII alone, so that no wide character lands in a script, a style or a comment', () => {
+    const t = loadHitTemplates();
+    expect(/[^\t-\u007f]/.test(t.style + t.script + t.csp)).toBe(false);
+    for (const name of readdirSync(HIT_TEMPLATE_DIR))
+      expect(readFileSync(join(HIT_TEMPLATE_DIR, name), 'utf8')).toMatch(/^[\t-\u007f]*$/);
   });
 });
