@@ -321,7 +321,8 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       gold.flatMap((g) => (g.label ? [{ key: g.key, label: g.label }] : [])),
       req.population,
     );
-    // the marketplace's event notifications say which HITs changed, so most rounds poll only those (round-poll.ts)
+    // the marketplace's event notifications say which HITs changed, so most rounds poll only those (round-poll.ts);
+    // every HIT type subscribed before the crowd starts, so that the first round need not poll every HIT
     receiver = await startEventReceiver(target, config);
     const subscribeAll = async () =>
       receiver!.subscribe((await ctx.models.hits.distinct('hitTypeId', { batch: req.name })).filter((id): id is string => !!id));
@@ -344,7 +345,6 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
     let roundsMs = 0;
     // the process's CPU time in the rounds (user + system, microseconds): the crowd and the marketplace wait meanwhile
     let roundsCpu = 0;
-    let createdHits = false;
     // when the last round ran, and the crowd's submissions by then (round-schedule.ts)
     const planned = published.hits * (settings?.voteTarget ?? 0);
     let lastRoundMs = startMs;
@@ -376,10 +376,10 @@ export async function simulateBatch(env: SimulateEnv, req: SimulateRequest): Pro
       submittedByLastRound = submitted;
       const t1 = performance.now();
       const cpu1 = process.cpuUsage();
-      const poll = hitsToPoll({ roundsRun: rounds, notified: receiver.take(), createdHits });
+      const poll = hitsToPoll({ roundsRun: rounds, notified: receiver.take() });
       const round = await collectBatch(ctx, req.name, poll ? { poll } : {});
-      createdHits = round.followUp.reposted > 0;
-      if (createdHits) await subscribeAll();
+      // HITs posted in the round: their types subscribed before the crowd can see them, so that no notification of theirs is lost (round-poll.ts)
+      if (round.followUp.reposted > 0) await subscribeAll();
       rounds++;
       crowdMs += t1 - t0;
       roundsMs += performance.now() - t1;

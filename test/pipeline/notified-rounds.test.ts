@@ -52,7 +52,7 @@ describe('rounds told which HITs changed', () => {
     // every notification lost: the rounds between two full polls poll nothing and bring nothing in
     const lost = new Set<string>();
     for (let r = 1; r < FULL_POLL_EVERY; r++) {
-      const poll = hitsToPoll({ roundsRun: r, notified: lost, createdHits: false });
+      const poll = hitsToPoll({ roundsRun: r, notified: lost });
       expect(poll).toEqual([]);
       const round = await collectBatch(ctx, 'nr2', { poll: poll! });
       expect(round.followUp.complete).toBe(false);
@@ -60,7 +60,7 @@ describe('rounds told which HITs changed', () => {
     expect(await ctx.models.assignments.countDocuments({ batch: 'nr2' })).toBe(0);
     expect((await requireBatch(ctx, 'nr2')).state).toBe('collecting');
     // the full poll brings all 6 in, and the batch completes
-    expect(hitsToPoll({ roundsRun: FULL_POLL_EVERY, notified: lost, createdHits: false })).toBeUndefined();
+    expect(hitsToPoll({ roundsRun: FULL_POLL_EVERY, notified: lost })).toBeUndefined();
     const full = await collectBatch(ctx, 'nr2');
     expect(full.reconcile).toMatchObject({ hitsPolled: 2, newAssignments: 6 });
     expect(full.followUp.complete).toBe(true);
