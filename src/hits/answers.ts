@@ -2,7 +2,7 @@ import type { Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
 import { ASSIGNMENT_ID_FIELD, parseItemField } from './fields.js';
 import type { PlannedItem } from './plan-schema.js';
-import { createXmlParser, readXml } from './xml.js';
+import { createXmlParser, decodeXmlEntities, isXmlChar, readXml } from './xml.js';
 
 /**
  * Reads a worker's submission (MTurk's `Assignment.Answer`) back into per-item answers.
@@ -54,6 +54,63 @@ const asText = (v: unknown): string | undefined => (typeof v === 'string' ? v : 
 
 /** Every submitted field and its value, in order. Throws AnswerFormatError on bad XML. */
 export function parseAnswerFields(answerXml: string): Map<string, string> {
+  const fields = canonicalAnswerFields(answerXml) ?? readAnswerFields(answerXml);
+  if (fields.has('taskAnswers')) return crowdFormFields(fields.get('taskAnswers') as string);
+  return fields;
+}
+
+// A QuestionFormAnswers document as MTurk (and the marketplace) writes it: ASCII, one line,
+// its prolog, the root with its namespace, then <Answer>s of a QuestionIdentifier and an
+// optional FreeText, without whitespace between elements.
+const CANONICAL_HEAD = /^<\?xml version="1\.0" encoding="(?:ASCII|UTF-8)"\?><QuestionFormAnswers xmlns="[^"<>&]*">/;
+const CANONICAL_TEXT = '[^<&]*(?:&(?:lt|gt|amp|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});[^<&]*)*';
+const CANONICAL_ANSWER = new RegExp(
+  `<Answer><QuestionIdentifier>(${CANONICAL_TEXT})</QuestionIdentifier>(?:<FreeText>(${CANONICAL_TEXT})</FreeText>)?</Answer>`,
+  'y',
+);
+const CANONICAL_TAIL = '</QuestionFormAnswers>';
+/** Printable ASCII, tabs and line feeds: no carriage return (XML reads CR LF as LF) nor control character. */
+const CANONICAL_CHARS = /^[\t\n\x20-\x7e]*$/;
+const NUMERIC_REFERENCE = /&#(x[0-9a-fA-F]+|[0-9]+);/g;
+
+/** Whether every numeric character reference in `text` names a character XML allows. */
+function referencesAllowed(text: string): boolean {
+  for (const m of text.matchAll(NUMERIC_REFERENCE)) {
+    const ref = m[1]!;
+    if (!isXmlChar(ref.startsWith('x') ? parseInt(ref.slice(1), 16) : parseInt(ref, 10))) return false;
+  }
+  return true;
+}
+
+/**
+ * The fields of a canonical QuestionFormAnswers document (see above) read without the XML
+ * parser, or undefined for any other document, which the parser reads (pure). A round reads
+ * every new assignment's answer: with the parser's check and parse about 0.85 ms a HIT of the
+ * paper's batch. Anything the canonical form leaves out (whitespace between elements, CDATA,
+ * comments, prefixes, selections, a field named twice or without a name, a carriage return,
+ * a reference to a character XML forbids) goes to the parser, which gives its answer or its
+ * error; what this reads, it reads as the parser does (tested on random documents).
+ */
+export function canonicalAnswerFields(xml: string): Map<string, string> | undefined {
+  if (!CANONICAL_CHARS.test(xml) || xml.includes(']]>') || (xml.includes('&#') && !referencesAllowed(xml))) return undefined;
+  const head = CANONICAL_HEAD.exec(xml);
+  if (!head) return undefined;
+  const fields = new Map<string, string>();
+  let at = head[0].length;
+  for (;;) {
+    CANONICAL_ANSWER.lastIndex = at;
+    const m = CANONICAL_ANSWER.exec(xml);
+    if (!m) break;
+    at = CANONICAL_ANSWER.lastIndex;
+    const name = decodeXmlEntities(m[1]!).trim();
+    if (!name || fields.has(name)) return undefined;
+    fields.set(name, m[2] === undefined ? '' : decodeXmlEntities(m[2]));
+  }
+  return xml.length - at === CANONICAL_TAIL.length && xml.endsWith(CANONICAL_TAIL) ? fields : undefined;
+}
+
+/** Every field of any QuestionFormAnswers document, read by the XML parser (pure). Throws AnswerFormatError on bad XML. */
+export function readAnswerFields(answerXml: string): Map<string, string> {
   const doc = readXml(answerXml, parser, 'assignment answer', AnswerFormatError) as Record<string, unknown>;
   const root = doc.QuestionFormAnswers;
   if (root === undefined) {
@@ -76,7 +133,6 @@ export function parseAnswerFields(answerXml: string): Map<string, string> {
     else value = '';
     fields.set(name, value);
   });
-  if (fields.has('taskAnswers')) return crowdFormFields(fields.get('taskAnswers') as string);
   return fields;
 }
 

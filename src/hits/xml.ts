@@ -8,7 +8,7 @@ import { UserError } from '../errors.js';
  * column of a malformation); here its problems become qrelay's errors.
  */
 
-export { createXmlParser, decodeXmlEntities } from '@qrelay/marketplace/xml';
+export { createXmlParser, decodeXmlEntities, isXmlChar } from '@qrelay/marketplace/xml';
 
 /** Checks `xml` and parses it; problems become `ErrorType` naming `what`. */
 export function readXml(xml: string, parser: XMLParser, what: string, ErrorType: new (message: string) => Error = UserError): unknown {

@@ -15,17 +15,19 @@ import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 const ENTITY = /&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|lt|gt|amp|quot|apos);/g;
 const NAMED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
+/** Whether XML 1.0 allows the character of this code point. */
+export const isXmlChar = (code: number): boolean =>
+  code === 0x9 ||
+  code === 0xa ||
+  code === 0xd ||
+  (code >= 0x20 && code <= 0xd7ff) ||
+  (code >= 0xe000 && code <= 0xfffd) ||
+  (code >= 0x10000 && code <= 0x10ffff);
+
 function decodeEntity(_match: string, name: string): string {
   if (!name.startsWith('#')) return NAMED[name] as string;
   const code = name[1] === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-  const allowed =
-    code === 0x9 ||
-    code === 0xa ||
-    code === 0xd ||
-    (code >= 0x20 && code <= 0xd7ff) ||
-    (code >= 0xe000 && code <= 0xfffd) ||
-    (code >= 0x10000 && code <= 0x10ffff);
-  return allowed ? String.fromCodePoint(code) : '\uFFFD';
+  return isXmlChar(code) ? String.fromCodePoint(code) : '\uFFFD';
 }
 
 export const decodeXmlEntities = (text: string): string => text.replace(ENTITY, decodeEntity);
