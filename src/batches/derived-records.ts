@@ -23,23 +23,44 @@ const time = (d: Date | string | null | undefined) => (d instanceof Date ? d.get
 /**
  * The fields of an assignment its record is made of besides its answers, compared one by one
  * with what they were when the record was built (a round scores the whole batch several times:
- * a string of them joined per assignment and call was most of a call's cost).
+ * a string of them joined per assignment and call was most of a call's cost, and a list of them
+ * made per assignment and call, to compare, a good part of the garbage a round leaves).
  */
-type AssignmentFields = readonly unknown[];
+interface AssignmentFields {
+  readonly id: string;
+  readonly hit: string;
+  readonly workerId: string;
+  readonly reviewState: unknown;
+  readonly outcome: unknown;
+  readonly countsVotes: unknown;
+  readonly override: unknown;
+  readonly acceptedAt: number | null;
+  readonly submittedAt: number | null;
+}
 
-const assignmentFields = (a: AssignmentDoc): AssignmentFields => [
-  a._id,
-  a.hit,
-  a.workerId,
-  a.reviewState,
-  a.outcome,
-  a.review?.countsVotes,
-  a.override ? a.override.decision : '-',
-  time(a.acceptedAt),
-  time(a.submittedAt),
-];
+const assignmentFields = (a: AssignmentDoc): AssignmentFields => ({
+  id: a._id,
+  hit: a.hit,
+  workerId: a.workerId,
+  reviewState: a.reviewState,
+  outcome: a.outcome,
+  countsVotes: a.review?.countsVotes,
+  override: a.override ? a.override.decision : '-',
+  acceptedAt: time(a.acceptedAt),
+  submittedAt: time(a.submittedAt),
+});
 
-const sameFields = (before: AssignmentFields, now: AssignmentFields) => before.every((v, i) => v === now[i]);
+/** Whether `a`'s fields are still `before` (pure): compared in place, nothing made. */
+const sameFields = (before: AssignmentFields, a: AssignmentDoc): boolean =>
+  before.id === a._id &&
+  before.hit === a.hit &&
+  before.workerId === a.workerId &&
+  before.reviewState === a.reviewState &&
+  before.outcome === a.outcome &&
+  before.countsVotes === a.review?.countsVotes &&
+  before.override === (a.override ? a.override.decision : '-') &&
+  before.acceptedAt === time(a.acceptedAt) &&
+  before.submittedAt === time(a.submittedAt);
 
 const assignmentRecords = new WeakMap<
   AssignmentDoc,
@@ -51,10 +72,9 @@ const scores = new WeakMap<AssignmentRecord, { hit: HitRecord; scored: ScoredAss
 /** `build(a)`, or the record built for this document while the fields it is made of stay the same. */
 export function rememberedAssignmentRecord(a: AssignmentDoc, build: Build<AssignmentDoc, AssignmentRecord>): AssignmentRecord {
   const kept = assignmentRecords.get(a);
-  const fields = assignmentFields(a);
-  if (kept && kept.answers === a.answers && sameFields(kept.fields, fields)) return kept.record;
+  if (kept && kept.answers === a.answers && sameFields(kept.fields, a)) return kept.record;
   const record = build(a);
-  assignmentRecords.set(a, { fields, answers: a.answers, record });
+  assignmentRecords.set(a, { fields: assignmentFields(a), answers: a.answers, record });
   return record;
 }
 

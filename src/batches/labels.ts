@@ -151,7 +151,8 @@ export function buildLabelsSince(
   }
   const touched = itemsOfChanged(scored, last.scored);
   for (const id of planned.keys()) if (!last.labels.has(id)) touched.add(id);
-  const byItem = new Map(aggregate.result.items.flatMap((it) => (touched.has(it.item) ? [[it.item, it] as const] : [])));
+  const byItem = new Map<string, BatchAggregate['result']['items'][number]>();
+  for (const it of aggregate.result.items) if (touched.has(it.item)) byItem.set(it.item, it);
   const voters = new Map<string, string[]>();
   for (const v of aggregate.used) {
     if (!touched.has(v.item)) continue;
@@ -166,13 +167,18 @@ export function buildLabelsSince(
   );
   const built = new Set<string>();
   const next = new Map(last.labels);
-  const labels: LabelDoc[] = [...planned].map(([id, ids]) => {
+  // (forEach: no entry made per item of a large batch's every round)
+  const labels: LabelDoc[] = [];
+  planned.forEach((ids, id) => {
     const kept = touched.has(id) ? undefined : last.labels.get(id);
-    if (kept) return kept;
+    if (kept) {
+      labels.push(kept);
+      return;
+    }
     built.add(id);
     const label = itemLabel(doc, settings, id, ids, aggregate, byItem.get(id), voters.get(id), complete, now);
     next.set(id, label);
-    return label;
+    labels.push(label);
   });
   return {
     aggregation: { aggregate, labels, summary: summaryOf(aggregate, labels, now) },

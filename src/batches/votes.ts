@@ -105,12 +105,66 @@ export const storedHitRecord = (hit: HitDoc): HitRecord => rememberedHitRecord(h
  * scores of documents unchanged since an earlier call are reused (derived-records.ts).
  */
 export function scoreStored(hits: readonly HitDoc[], assignments: readonly AssignmentDoc[]): ScoredAssignment[] {
-  const known = new Set(hits.map((h) => h._id));
-  const ordered = bySubmission(assignments.filter((a) => known.has(a.hit)));
-  return scoreRemembered(
-    ordered.map((a) => rememberedAssignmentRecord(a, assignmentRecord)),
-    hits.map(storedHitRecord),
-  );
+  const last = lastScoring;
+  const hitRecords = hits.map(storedHitRecord);
+  const reuse = last !== undefined && sameOrder(last, hitRecords, assignments);
+  const ordered = reuse ? last.ordered : bySubmission(assignments.filter((a) => known(hitRecords).has(a.hit)));
+  const records = ordered.map((a) => rememberedAssignmentRecord(a, assignmentRecord));
+  if (reuse && records.every((r, i) => r === last.records[i])) return last.scored;
+  const scored = scoreRemembered(records, hitRecords);
+  lastScoring = {
+    hitRecords,
+    assignments,
+    docs: [...assignments],
+    ordered,
+    ids: ordered.map((a) => a._id),
+    times: ordered.map(submissionTime),
+    hitIds: ordered.map((a) => a.hit),
+    records,
+    scored,
+  };
+  return scored;
+}
+
+const known = (hitRecords: readonly HitRecord[]) => new Set(hitRecords.map((h) => h.hitId));
+
+/** `time(a.submittedAt)`, without a copy of a stored Date. */
+const submissionTime = (a: AssignmentDoc) => (a.submittedAt instanceof Date ? a.submittedAt.getTime() : time(a.submittedAt));
+
+/** What the last scoreStored call scored: its inputs as they were, and what it made of them. */
+interface Scoring {
+  hitRecords: readonly HitRecord[];
+  assignments: readonly AssignmentDoc[];
+  /** The assignments list's documents when scored (the list may be changed in place). */
+  docs: readonly AssignmentDoc[];
+  /** The assignments scored, in submission order, and what their places depend on: each one's id, submission time and HIT then. */
+  ordered: readonly AssignmentDoc[];
+  ids: readonly string[];
+  times: readonly number[];
+  hitIds: readonly string[];
+  records: readonly AssignmentRecord[];
+  scored: ScoredAssignment[];
+}
+
+let lastScoring: Scoring | undefined;
+
+/**
+ * Whether `last` ordered these very assignments, among HITs of the same records, and none of
+ * them changed its id, submission time or HIT since: then its order stands, and only the records of
+ * the documents changed in place are built again (derived-records.ts). A collection round scores
+ * its batch in several stages, with a few reviews written in between or nothing, and filtering
+ * and ordering the whole batch for each was a cost growing with it.
+ */
+function sameOrder(last: Scoring, hitRecords: readonly HitRecord[], assignments: readonly AssignmentDoc[]): boolean {
+  if (last.assignments !== assignments || last.docs.length !== assignments.length || last.hitRecords.length !== hitRecords.length)
+    return false;
+  for (let i = 0; i < hitRecords.length; i++) if (hitRecords[i] !== last.hitRecords[i]) return false;
+  for (let i = 0; i < assignments.length; i++) if (assignments[i] !== last.docs[i]) return false;
+  for (let i = 0; i < last.ordered.length; i++) {
+    const a = last.ordered[i]!;
+    if (a._id !== last.ids[i] || submissionTime(a) !== last.times[i] || a.hit !== last.hitIds[i]) return false;
+  }
+  return true;
 }
 
 /** Per item, its first `target` valid votes (votes must be in submission order). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HitDoc, PlatformHitView } from '../db/models/index.js';
 import type { PlannedItem } from '../hits/index.js';
-import { isOpen, outstanding, planFollowUp, type HitProgress } from './follow-up.js';
+import { isOpen, outstanding, planFollowUp, votesOn, type HitProgress } from './follow-up.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const key = (n: number) => n.toString(16).padStart(16, '0');
@@ -85,6 +85,23 @@ describe('outstanding work of a HIT', () => {
 
   it('takes a HIT never looked at as owing what we do not hold', () => {
     expect(outstanding(progress(hit(0, ['a'], {}, null), 1), NOW)).toBe(2);
+  });
+});
+
+describe('votesOn', () => {
+  it("keeps the valid votes of the HITs' items alone, items without votes left out", () => {
+    const valid = new Map([
+      ['a', 2],
+      ['b', 1],
+      ['c', 3],
+    ]);
+    expect(votesOn([{ items: ['a', 'x'] }, { items: ['b', 'a'] }], valid)).toEqual(
+      new Map([
+        ['a', 2],
+        ['b', 1],
+      ]),
+    );
+    expect(votesOn([], valid)).toEqual(new Map());
   });
 });
 

@@ -93,6 +93,21 @@ function lacking(
   return new Map([...coming].map(([item, c]) => [item, Math.max(0, targetOf(item) - (validVotes.get(item) ?? 0) - c)]));
 }
 
+/**
+ * The valid votes of the items of these HITs (pure): all the extra assignments' planner reads
+ * (quality/extra-assignments.ts), which checks every count it is given; the batch's other items,
+ * most of a large batch's, have nothing to ask.
+ */
+export function votesOn(hits: readonly { items: readonly string[] }[], validVotes: ReadonlyMap<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const h of hits)
+    for (const item of h.items) {
+      const n = validVotes.get(item);
+      if (n !== undefined) out.set(item, n);
+    }
+  return out;
+}
+
 export function planFollowUp(input: FollowUpInput): FollowUp {
   const active = input.hits.filter((h) => h.hit.state === 'published' || h.hit.state === 'expired');
   const targetOf = (item: string) => input.targets?.get(item) ?? input.target;
@@ -121,7 +136,7 @@ export function planFollowUp(input: FollowUpInput): FollowUp {
       items,
       outstanding: o,
     })),
-    validVotes: input.validVotes,
+    validVotes: votesOn(states, input.validVotes),
     target: collect.target,
     ...(collect.targets && { targets: collect.targets }),
   });
@@ -137,7 +152,6 @@ export function planFollowUp(input: FollowUpInput): FollowUp {
     if (quiet && !extended.has(s.hitId)) done.push(s.hitId);
     else if (allIn && s.open && (s.progress.hit.platform?.available ?? 0) > 0) stop.push(s.hitId);
   }
-  const allItems = new Set(input.hits.flatMap((h) => storedHitRecord(h.hit).items));
   return {
     extensions: [...plan.requests],
     stuck: [...plan.stuck],
@@ -145,7 +159,7 @@ export function planFollowUp(input: FollowUpInput): FollowUp {
     stop,
     idle,
     active: states.length,
-    itemsComplete: [...allItems].every((item) => complete(item) || collected(item)),
+    itemsComplete: input.hits.every((h) => storedHitRecord(h.hit).items.every((item) => complete(item) || collected(item))),
     unsent: input.hits.some((h) => h.hit.state === 'planned' || h.hit.state === 'creating'),
   };
 }

@@ -189,6 +189,32 @@ describe('remembered records and scores', () => {
     again.forEach((s, i) => expect(s).toBe(first[i]));
   });
 
+  it('answers the same lists, unchanged, with the same scores; a list changed in place is scored again', () => {
+    const as = batch();
+    const first = scoreStored(hits, as);
+    expect(scoreStored(hits, as)).toBe(first);
+    as.push(assignment('W5', ['yes', 'yes', 'yes']));
+    const grown = scoreStored(hits, as);
+    expect(grown).not.toBe(first);
+    expect(grown).toEqual(fromScratch(as));
+    as[0] = { ...as[0]!, workerId: 'W6' };
+    expect(scoreStored(hits, as)).toEqual(fromScratch(as));
+    as.pop();
+    expect(scoreStored(hits, as)).toEqual(fromScratch(as));
+    // a review written in place: the same order, that record scored again
+    Object.assign(as[1]!, { reviewState: 'done', outcome: 'approved', review: review('approve') });
+    const reviewed = scoreStored(hits, as);
+    expect(reviewed).toEqual(fromScratch(as));
+    expect(reviewed.find((x) => x.assignment.assignmentId === as[1]!._id)!.assignment.status).toBe('approved');
+    // a submission time changed in place: ordered again
+    as[2]!.submittedAt = new Date(Date.UTC(2020, 0, 1));
+    expect(scoreStored(hits, as)).toEqual(fromScratch(as));
+    const fewer = hits.slice(0, 1);
+    expect(scoreStored(fewer, as)).toEqual(
+      scoreAssignments(bySubmission(as.filter((a) => a.hit === 'b|0')).map(assignmentRecord), fewer.map(hitRecord)),
+    );
+  });
+
   it('scores again a document whose review changed in place (as the round stages write it)', () => {
     const as = batch();
     const before = scoreStored(hits, as);

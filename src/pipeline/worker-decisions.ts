@@ -2,6 +2,7 @@ import { actionModels, auditTimes } from '../db/models/actions.js';
 import type { AssignmentDoc, BatchDoc, BatchSettings, HitDoc, ReviewRecord, WorkerDecisionDoc } from '../db/models/index.js';
 import { llmAssistedAction } from '../hits/index.js';
 import type { LlmAssistedVerdict } from '../quality/llm-assisted.js';
+import { workerSequences } from '../quality/drift.js';
 import { flagStopsTheWorker } from '../quality/llm-flags.js';
 import {
   answerOutcomes,
@@ -277,6 +278,37 @@ function assignmentsByWorker(scored: readonly ScoredAssignment[]): Map<string, n
 const driftedWork = (decision: WorkerDecisionDoc): Set<string> =>
   new Set(Array.isArray(decision.evidence.after) ? (decision.evidence.after as unknown[]).map(String) : []);
 
+/** An assignment's outcomes: `fresh`'s, else `known`'s. */
+const withKnown =
+  (fresh: ReadonlyMap<string, readonly boolean[]>, known: ReadonlyMap<string, readonly boolean[]> | undefined) =>
+  (id: string): readonly boolean[] | undefined =>
+    fresh.get(id) ?? known?.get(id);
+
+/** Each worker's segments ordered by their documents' submission times (none first): driftsOf's, when some have none. */
+function sortedSequences(
+  scored: readonly ScoredAssignment[],
+  assignments: readonly AssignmentDoc[],
+  notReferences: ReadonlySet<string>,
+  outcomes: (id: string) => readonly boolean[] | undefined,
+  speeds: ReadonlyMap<string, number>,
+): [string, DriftSegment[]][] {
+  const inBatch = new Set(scored.map((s) => s.assignment.assignmentId));
+  const byWorker = new Map<string, AssignmentDoc[]>();
+  for (const a of assignments) {
+    if (notReferences.has(a.workerId) || !inBatch.has(a._id)) continue;
+    const mine = byWorker.get(a.workerId);
+    if (mine) mine.push(a);
+    else byWorker.set(a.workerId, [a]);
+  }
+  const time = (a: AssignmentDoc) => (a.submittedAt ? new Date(a.submittedAt).getTime() : 0);
+  return [...byWorker].map(([workerId, mine]): [string, DriftSegment[]] => {
+    // each time read once, not once per comparison
+    const timed = mine.map((a) => ({ a, at: time(a) }));
+    timed.sort((x, y) => x.at - y.at || (x.a._id < y.a._id ? -1 : 1));
+    return [workerId, timed.map(({ a }) => ({ assignmentId: a._id, outcomes: outcomes(a._id) ?? [], speed: speeds.get(a._id) }))];
+  });
+}
+
 /**
  * Workers who turned careless mid-batch (quality/drift.ts): each one's answers, in the order of
  * their submissions, right or wrong against the checks and the batch verdicts' references (the
@@ -292,26 +324,19 @@ function driftsOf(
   policy: DriftPolicy,
   references: Reference,
   tested?: ReadonlySet<string>,
+  known?: ReadonlyMap<string, readonly boolean[]>,
 ): Map<string, Drift> {
   const excluded = new Set([...notReferences, ...[...verdicts].filter(([, v]) => v.probabilityNotWorking >= 0.5).map(([w]) => w)]);
-  // each assignment's outcomes depend on it and the references alone: only the tested workers' are needed
-  const outcomes = answerOutcomes(tested ? scored.filter((s) => tested.has(s.assignment.worker)) : scored, excluded, references);
-  const inBatch = new Set(scored.map((s) => s.assignment.assignmentId));
+  // each assignment's outcomes depend on it and the references alone: only the tested workers' are
+  // needed, and those the verdicts found on the same references (`known`) are not looked up again
+  const needed = scored.filter((s) => (!tested || tested.has(s.assignment.worker)) && !known?.has(s.assignment.assignmentId));
+  const outcomes = withKnown(answerOutcomes(needed, excluded, references), known);
   const speeds = assignmentSpeeds(scored);
-  const byWorker = new Map<string, AssignmentDoc[]>();
-  for (const a of assignments) {
-    if (notReferences.has(a.workerId) || !inBatch.has(a._id)) continue;
-    const mine = byWorker.get(a.workerId);
-    if (mine) mine.push(a);
-    else byWorker.set(a.workerId, [a]);
-  }
-  const time = (a: AssignmentDoc) => (a.submittedAt ? new Date(a.submittedAt).getTime() : 0);
-  const sequences = [...byWorker].map(([workerId, mine]): [string, DriftSegment[]] => {
-    // each time read once, not once per comparison (every worker's record is ordered every round)
-    const timed = mine.map((a) => ({ a, at: time(a) }));
-    timed.sort((x, y) => x.at - y.at || (x.a._id < y.a._id ? -1 : 1));
-    return [workerId, timed.map(({ a }) => ({ assignmentId: a._id, outcomes: outcomes.get(a._id) ?? [], speed: speeds.get(a._id) }))];
-  });
+  // the scores are in submission order (votes.ts scoreStored), each worker's record too, unless
+  // an assignment has no submission time (scoreStored puts it last, the drift test first)
+  const sequences = assignments.every((a) => a.submittedAt)
+    ? [...workerSequences(scored, notReferences, outcomes, speeds)]
+    : sortedSequences(scored, assignments, notReferences, outcomes, speeds);
   // one person's HITs spread around their own pace as this batch's people do (drift.ts withinSpread)
   const measured = {
     ...policy,
@@ -379,7 +404,9 @@ export async function decideWorkers(
   const notReferences = new Set([...decided.keys(), ...flagged, ...likelyLlm]);
   const counts = assignmentsByWorker(scored);
   // a simulated batch keeps its fit between growths and re-judges the workers with new work (round-verdicts.ts)
-  const { verdicts, fit, references } = roundVerdicts(ctx, doc, scored, notReferences, counts, () => verdictsOf(scored, notReferences));
+  const { verdicts, fit, references, outcomes } = roundVerdicts(ctx, doc, scored, notReferences, counts, () =>
+    verdictsOf(scored, notReferences),
+  );
   await liftStops(ctx, doc, decided, verdicts, llm);
   // drift is measured against the batch's careful workers (the fixed prior until the batch has enough of them)
   const drifts = driftsOf(
@@ -390,6 +417,7 @@ export async function decideWorkers(
     driftPolicy(fit.policy.agreement, fit.policy.speed),
     references,
     roundDriftTested(ctx, doc, counts),
+    outcomes,
   );
   const standings = new Map<string, WorkerStanding>();
   for (const [workerId, verdict] of [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

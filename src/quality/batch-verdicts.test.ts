@@ -4,7 +4,7 @@ import { seededRng } from '../hits/random.js';
 import { batchVerdicts, rejudgedVerdicts } from './batch-verdicts.js';
 import { scoreAssignments } from './counted-votes.js';
 import type { AssignmentRecord, HitRecord } from './types.js';
-import { workerEvidence } from './worker-evidence.js';
+import { answerOutcomes, workerEvidence } from './worker-evidence.js';
 import { workerVerdict } from './worker-verdict.js';
 
 type Kind = 'careful' | 'clicker' | 'always-yes' | 'always-no';
@@ -178,10 +178,27 @@ describe('rejudgedVerdicts', () => {
     const newcomer = scored
       .filter((s) => s.assignment.hitId === 'H110')
       .map((s) => ({ ...s, assignment: { ...s.assignment, worker: 'new-0' } }));
-    const grown = rejudgedVerdicts([...scored, ...newcomer.slice(0, 1)], kept, new Set());
+    const grown = rejudgedVerdicts([...scored, ...newcomer.slice(0, 1)], kept, new Set(['careful-1']));
     const before = kept.evidence.get('careful-1')!.compared.length;
     expect(grown.evidence.get('careful-1')!.compared.length).toBeGreaterThan(before);
-    expect(grown.verdicts.get('careful-1')).toBe(kept.verdicts.get('careful-1'));
+    expect(grown.verdicts.get('careful-1')).toEqual(workerVerdict(grown.evidence.get('careful-1')!, kept.fit.policy));
     expect(grown.verdicts.get('new-0')).toEqual(workerVerdict(grown.evidence.get('new-0')!, kept.fit.policy));
+  });
+
+  it("gives the judged workers' outcomes against its references, as answerOutcomes does", () => {
+    const grown = rejudgedVerdicts(scored, kept, new Set(['careful-0', 'clicker-0']));
+    const judged = scored.filter((s) => ['careful-0', 'clicker-0'].includes(s.assignment.worker));
+    expect(new Map(grown.outcomes)).toEqual(answerOutcomes(judged, new Set(), grown.references));
+    expect(batchVerdicts(earlier).outcomes).toBeUndefined();
+  });
+
+  it('keeps the evidence of a worker not judged again, whose answers it does not compare again', () => {
+    const grown = rejudgedVerdicts(scored, kept, new Set(['careful-0']));
+    expect(grown.evidence.get('careful-2')).toBe(kept.evidence.get('careful-2'));
+    expect(grown.verdicts.get('careful-2')).toBe(kept.verdicts.get('careful-2'));
+    // the judged worker's verdict is the same as with everyone's answers compared again
+    const everyone = rejudgedVerdicts(scored, kept, workersOf(scored));
+    expect(grown.verdicts.get('careful-0')).toEqual(everyone.verdicts.get('careful-0'));
+    expect(grown.evidence.get('careful-0')).toEqual(everyone.evidence.get('careful-0'));
   });
 });

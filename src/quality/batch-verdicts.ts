@@ -34,6 +34,12 @@ export interface BatchVerdicts {
   readonly leftOut: ReadonlySet<string>;
   /** The references of the last pass, for the drift test's outcomes. */
   readonly references: Reference;
+  /**
+   * The outcomes against `references` (answerOutcomes) of the assignments of the workers judged
+   * again, by assignment id, when the verdicts re-judged some (`rejudgedVerdicts`): the drift
+   * test takes them rather than looking every reference up again.
+   */
+  readonly outcomes?: ReadonlyMap<string, readonly boolean[]>;
   /** Pairs of workers whose agreement is beyond what their accuracies explain. */
   readonly copying: readonly CopyingPair[];
   /** What the last pass's references weighed: each worker's estimated accuracy, and the copying partners kept apart (none in a first pass). */
@@ -74,16 +80,23 @@ export function batchVerdicts(
  * (each worker's accuracy, the copying partners) stay those of `kept`; the references are taken
  * again over the batch's answers now (the new items get one), every worker's evidence against
  * them, and only the workers in `rejudge` (those with new work) get a new verdict, under the
- * kept fit's policy; the others keep theirs. A worker new since `kept` weighs as one the model
+ * kept fit's policy; the others keep theirs, and the evidence it was given on (their answers are
+ * not compared with the references again). A worker new since `kept` weighs as one the model
  * knows nothing of (worker-model.ts).
  */
 export function rejudgedVerdicts(scored: readonly ScoredAssignment[], kept: BatchVerdicts, rejudge: ReadonlySet<string>): BatchVerdicts {
   const references = weightedReferences(itemAnswers(scored, kept.leftOut), kept.weights.accuracy, kept.weights.apart);
-  const evidence = workerEvidence(scored, kept.leftOut, references);
+  const judged = (worker: string) => rejudge.has(worker) || !kept.verdicts.has(worker);
+  // only the judged workers' answers are compared with the references: the others' evidence
+  // serves for the batch's typical time alone, and they keep their verdict and its evidence
+  const outcomes = new Map<string, boolean[]>();
+  const fresh = workerEvidence(scored, kept.leftOut, references, { compares: judged, outcomes });
   const verdicts = new Map<string, WorkerVerdict>();
-  for (const [worker, e] of evidence) {
-    const before = kept.verdicts.get(worker);
-    verdicts.set(worker, before && !rejudge.has(worker) ? before : workerVerdict(e, kept.fit.policy));
+  const evidence = new Map<string, WorkerEvidence>();
+  for (const [worker, e] of fresh) {
+    const before = judged(worker) ? undefined : kept.verdicts.get(worker);
+    verdicts.set(worker, before ?? workerVerdict(e, kept.fit.policy));
+    evidence.set(worker, before ? (kept.evidence.get(worker) ?? e) : e);
   }
-  return { ...kept, verdicts, evidence, references };
+  return { ...kept, verdicts, evidence, references, outcomes };
 }

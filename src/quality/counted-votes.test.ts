@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Judgment } from '../domain/cases.js';
 import { UserError } from '../errors.js';
-import { countedVotes, scoreAssignments, validVoteCounts } from './counted-votes.js';
+import { answerVotes, countedVotes, scoreAssignments, validVoteCounts } from './counted-votes.js';
 import { hitWithChecks, submittedAssignment } from './test-records.js';
 import type { AssignmentRecord, HitRecord } from './types.js';
 
@@ -37,6 +37,18 @@ describe('counted votes', () => {
         ['r2', 2],
       ]),
     );
+  });
+
+  it('makes an assignment its votes on real items once, in the order of its answers, counted or not', () => {
+    const [s, spammed] = scoreAssignments([good, spam], [hit]);
+    expect(answerVotes(s!)).toEqual([
+      { item: 'r1', worker: 'good', label: 'yes' },
+      { item: 'r2', worker: 'good', label: 'no' },
+    ]);
+    expect(answerVotes(s!)).toBe(answerVotes(s!));
+    expect(answerVotes(spammed!).map((v) => v.label)).toEqual(['yes', 'yes']);
+    // the counted votes are those same objects
+    expect(countedVotes([s!])[0]).toBe(answerVotes(s!)[0]);
   });
 
   it("keeps a worker's first answer when an item was in two of their HITs", () => {

@@ -77,19 +77,36 @@ export function scoreAssignments(assignments: readonly AssignmentRecord[], hits:
  */
 export function countedVotes(scored: readonly ScoredAssignment[]): Vote<Judgment>[] {
   const votes: Vote<Judgment>[] = [];
-  // item -> the workers whose vote on it is kept
-  const seen = new Map<string, Set<string>>();
-  for (const { assignment, hit, counts } of scored) {
-    if (!counts) continue;
-    const real = realItemsOf(hit);
-    for (const answer of assignment.answers) {
-      if (!real.has(answer.item)) continue;
-      let voters = seen.get(answer.item);
-      if (!voters) seen.set(answer.item, (voters = new Set()));
-      if (voters.has(assignment.worker)) continue;
-      voters.add(assignment.worker);
-      votes.push({ item: answer.item, worker: assignment.worker, label: answer.label });
+  // item -> the workers whose vote on it is kept (a few per item: a list is cheaper than a set)
+  const seen = new Map<string, string[]>();
+  for (const s of scored) {
+    if (!s.counts) continue;
+    for (const vote of answerVotes(s)) {
+      const voters = seen.get(vote.item);
+      if (!voters) seen.set(vote.item, [vote.worker]);
+      else if (voters.includes(vote.worker)) continue;
+      else voters.push(vote.worker);
+      votes.push(vote);
     }
+  }
+  return votes;
+}
+
+/**
+ * A scored assignment's answers to real items as votes, in the order of its answers, made once
+ * per scored assignment: a collection round counts the whole batch's votes, and the scores of
+ * unchanged assignments are the same objects from one round to the next
+ * (batches/derived-records.ts). The votes are shared: never changed in place.
+ */
+const votesOfScored = new WeakMap<ScoredAssignment, readonly Vote<Judgment>[]>();
+
+export function answerVotes(s: ScoredAssignment): readonly Vote<Judgment>[] {
+  let votes = votesOfScored.get(s);
+  if (!votes) {
+    const real = realItemsOf(s.hit);
+    const worker = s.assignment.worker;
+    votes = s.assignment.answers.flatMap((answer) => (real.has(answer.item) ? [{ item: answer.item, worker, label: answer.label }] : []));
+    votesOfScored.set(s, votes);
   }
   return votes;
 }

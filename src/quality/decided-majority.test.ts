@@ -1,9 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { majorityVote, type Vote } from '../aggregate/index.js';
 import type { Judgment } from '../domain/cases.js';
-import { decidedItems, decidingVotes, recollectTargets } from './decided-majority.js';
+import { decidedItems, decidingVotes, firstAnswers, recollectTargets } from './decided-majority.js';
 
 const v = (item: string, worker: string, label: Judgment): Vote<Judgment> => ({ item, worker, label });
+
+describe('firstAnswers', () => {
+  it("takes each item's first voteTarget answers in the order of the votes", () => {
+    const votes = [v('i', 'a', 'no'), v('j', 'a', 'yes'), v('i', 'b', 'yes'), v('i', 'c', 'no'), v('i', 'd', 'yes')];
+    expect(firstAnswers(votes, 3)).toEqual(
+      new Map([
+        ['i', ['no', 'yes', 'no']],
+        ['j', ['yes']],
+      ]),
+    );
+    expect(firstAnswers(votes, 1)).toEqual(
+      new Map([
+        ['i', ['no']],
+        ['j', ['yes']],
+      ]),
+    );
+    expect(firstAnswers(votes, 0)).toEqual(new Map());
+  });
+});
 
 describe('re-collection only where a vote can change the majority', () => {
   it('needs 2 agreeing votes to decide a majority of 3, 3 of 5, 1 of 1', () => {

@@ -22,9 +22,12 @@ export const decidingVotes = (voteTarget: number): number => Math.floor(voteTarg
 /** Per item, its answers among its first `voteTarget` valid votes (votes in submission order). */
 export function firstAnswers(votes: readonly Vote<Judgment>[], voteTarget: number): Map<string, Judgment[]> {
   const first = new Map<string, Judgment[]>();
+  if (voteTarget <= 0) return first;
+  // each item's list grown in place (a copy per vote was most of a round's cost of it)
   for (const v of votes) {
-    const seen = first.get(v.item) ?? [];
-    if (seen.length < voteTarget) first.set(v.item, [...seen, v.label]);
+    const seen = first.get(v.item);
+    if (!seen) first.set(v.item, [v.label]);
+    else if (seen.length < voteTarget) seen.push(v.label);
   }
   return first;
 }

@@ -6,9 +6,13 @@ import {
   driftPolicy,
   MIN_SPREAD_PAIRS,
   MIN_WITHIN_SIGMA,
+  logSumExpNear,
   withinSpread,
+  workerSequences,
   type DriftSegment,
 } from './drift.js';
+import { logSumExp } from './beta-grid.js';
+import { seededRng } from '../hits/random.js';
 import { DEFAULT_VERDICT_POLICY } from './worker-verdict.js';
 
 /** The batch's careful workers agree 90% of the time (the fitted prior's shape: mean 0.9, κ 30, cut at 0.7). */
@@ -191,6 +195,43 @@ describe('assignmentSpeeds', () => {
     expect(assignmentSpeeds([scored('w1', 'x1', [10]), scored('w2', 'y1', [20])]).size).toBe(0);
     const speeds = assignmentSpeeds([scored('w1', 'x1', [10]), scored('w2', 'y1', [20]), scored('w3', 'z1', [30]), scored('w3', 'z2', [])]);
     expect(speeds.has('z2')).toBe(false);
+  });
+});
+
+describe('logSumExpNear', () => {
+  it('is logSumExp to the last bit, terms far below the largest and all', () => {
+    const rng = seededRng('log-sum-exp-near');
+    for (let trial = 0; trial < 300; trial++) {
+      const spread = [1, 100, 700, 760, 5000][trial % 5]!;
+      const values = Float64Array.from({ length: 1 + rng.int(241) }, () => -spread * rng.next() * rng.next());
+      expect(Object.is(logSumExpNear(values), logSumExp(values)), `trial ${trial}`).toBe(true);
+    }
+  });
+
+  it('answers as logSumExp does at the edges: nothing, minus infinity, NaN', () => {
+    for (const values of [[], [-Infinity, -Infinity], [0, NaN, 1], [-Infinity, 3, -2000], [Infinity, 0]])
+      expect(Object.is(logSumExpNear(values), logSumExp(values)), JSON.stringify(values)).toBe(true);
+  });
+});
+
+describe('workerSequences', () => {
+  const scored = (worker: string, id: string) => ({ assignment: { assignmentId: id, worker, answers: [] } }) as unknown as ScoredAssignment;
+
+  it("keeps each worker's assignments in the order given, with their outcomes and speeds, leaving out the workers left out", () => {
+    const order = [scored('w1', 'a'), scored('w2', 'b'), scored('w1', 'c'), scored('w3', 'd')];
+    const outcomes = new Map([
+      ['a', [true, false]],
+      ['c', [true]],
+    ]);
+    const speeds = new Map([['c', 0.5]]);
+    const sequences = workerSequences(order, new Set(['w3']), (id) => outcomes.get(id), speeds);
+    expect([...sequences.keys()]).toEqual(['w1', 'w2']);
+    expect(sequences.get('w1')).toEqual([
+      { assignmentId: 'a', outcomes: [true, false], speed: undefined },
+      { assignmentId: 'c', outcomes: [true], speed: 0.5 },
+    ]);
+    // an assignment without outcomes (a worker not tested this round) has none
+    expect(sequences.get('w2')).toEqual([{ assignmentId: 'b', outcomes: [], speed: undefined }]);
   });
 });
 

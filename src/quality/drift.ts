@@ -157,8 +157,10 @@ function pacedSpeeds(
       if (x !== null) {
         const z = (x - m) / within;
         const normal = logScale - 0.5 * z * z;
-        // log(normal density + uniform), without underflow far from the pace
-        sum += uniform > 0 ? Math.max(normal, logUniform) + Math.log1p(Math.exp(-Math.abs(normal - logUniform))) : normal;
+        // log(normal density + uniform), without underflow far from the pace (where the smaller
+        // term's exponential is nought, log1p of it is too: the larger alone, to the last bit)
+        const apart = Math.abs(normal - logUniform);
+        sum += uniform > 0 ? Math.max(normal, logUniform) + (-apart >= UNDERFLOW ? Math.log1p(Math.exp(-apart)) : 0) : normal;
       }
       cumulative[g * width + j + 1] = sum;
     }
@@ -166,8 +168,33 @@ function pacedSpeeds(
   const terms = new Float64Array(PACE_GRID);
   return (from, to) => {
     for (let g = 0; g < PACE_GRID; g++) terms[g] = prior[g]! + cumulative[g * width + to]! - cumulative[g * width + from]!;
-    return logSumExp(terms) - priorNorm;
+    return logSumExpNear(terms) - priorNorm;
   };
+}
+
+/**
+ * Below this, a term's exponential relative to the largest is exactly nought in double
+ * precision (e^−745.2 underflows to 0): adding it changes no sum.
+ */
+const UNDERFLOW = -746;
+
+/**
+ * `logSumExp(values)` (beta-grid.ts) to the last bit, without the exponentials of the terms
+ * that underflow to nought beside the largest (pure): a stretch of many assignments puts most
+ * of the pace grid thousands below its peak, and those exponentials were most of the drift
+ * test's work. The same terms are added in the same order; the others add exactly nought.
+ */
+export function logSumExpNear(values: ArrayLike<number>): number {
+  let max = -Infinity;
+  let nan = false;
+  for (let i = 0; i < values.length; i++) {
+    nan ||= Number.isNaN(values[i]!);
+    max = values[i]! > max ? values[i]! : max;
+  }
+  if (nan || max === -Infinity) return nan ? NaN : max;
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) if (values[i]! - max >= UNDERFLOW) sum += Math.exp(values[i]! - max);
+  return max + Math.log(sum);
 }
 
 const pct = (x: number) => (x >= 0.99995 ? '> 99.99%' : `${(100 * x).toFixed(x > 0.999 ? 2 : 1)}%`);
@@ -269,6 +296,30 @@ export function withinSpread(sequences: readonly (readonly DriftSegment[])[], fa
   }
   if (differences.length < MIN_SPREAD_PAIRS || workers < 3) return fallback;
   return Math.max(MIN_WITHIN_SIGMA, (median(differences) as number) / (0.6745 * Math.SQRT2));
+}
+
+/**
+ * Each worker's segments for `detectDrift` and `withinSpread` (pure), from scored assignments in
+ * the order they were submitted (batches/votes.ts scoreStored's order): a worker's own are that
+ * order's, without sorting anyone's again. `leftOut`: workers not tested nor measured (stopped,
+ * flagged); each assignment's outcomes and speed by its id (an assignment without outcomes has none).
+ */
+export function workerSequences(
+  scored: readonly ScoredAssignment[],
+  leftOut: ReadonlySet<string>,
+  outcomes: (assignmentId: string) => readonly boolean[] | undefined,
+  speeds: ReadonlyMap<string, number>,
+): Map<string, DriftSegment[]> {
+  const byWorker = new Map<string, DriftSegment[]>();
+  for (const { assignment } of scored) {
+    if (leftOut.has(assignment.worker)) continue;
+    const id = assignment.assignmentId;
+    const segment: DriftSegment = { assignmentId: id, outcomes: outcomes(id) ?? [], speed: speeds.get(id) };
+    const mine = byWorker.get(assignment.worker);
+    if (mine) mine.push(segment);
+    else byWorker.set(assignment.worker, [segment]);
+  }
+  return byWorker;
 }
 
 /** An assignment record's times per item and their median, taken once per record (a round measures every assignment's). */

@@ -3,7 +3,8 @@ import type { Judgment } from '../domain/cases.js';
 import { scoreAssignments } from './counted-votes.js';
 import { hitWithChecks, submittedAssignment } from './test-records.js';
 import type { AssignmentRecord, HitRecord } from './types.js';
-import { workerEvidence } from './worker-evidence.js';
+import { answerOutcomes, workerEvidence } from './worker-evidence.js';
+import { itemAnswers, weightedReferences } from './worker-model.js';
 
 const hit = hitWithChecks(['r1', 'r2', 'r3']);
 
@@ -61,6 +62,29 @@ describe('workerEvidence', () => {
       { reference: 'yes', answer: 'yes' },
       { reference: 'no', answer: 'yes' },
     ]);
+  });
+
+  it('compares only the answers of the workers `compares` names; the others keep their checks and times', () => {
+    const scored = scoreAssignments([a, b, c], [hit]);
+    const all = workerEvidence(scored);
+    const some = workerEvidence(scored, new Set(), undefined, { compares: (w) => w === 'A' });
+    expect(some.get('A')).toEqual(all.get('A'));
+    expect(some.get('C')).toEqual({ ...all.get('C'), compared: [] });
+    expect(some.get('C')!.checks).toHaveLength(2);
+  });
+
+  it("gives the compared workers' outcomes, as answerOutcomes does on the same references", () => {
+    const scored = scoreAssignments([a, b, c], [hit]);
+    const outcomes = new Map<string, boolean[]>();
+    const references = weightedReferences(itemAnswers(scored));
+    workerEvidence(scored, new Set(), references, { compares: (w) => w !== 'B', outcomes });
+    const expected = answerOutcomes(
+      scored.filter((s) => s.assignment.worker !== 'B'),
+      new Set(),
+      references,
+    );
+    expect(outcomes).toEqual(expected);
+    expect(outcomes.size).toBe(2);
   });
 
   it("leaves stopped workers and answers excluded by hand out of the others' majority", () => {

@@ -16,11 +16,17 @@ import { itemAnswers, weightedReferences } from './worker-model.js';
  * workers' answers (one per worker and item, the first), except those of workers already
  * stopped (`excluded`) and of assignments a person excluded by hand: a stopped worker's
  * answers carry no information about the items and would only blur the majority.
+ * `compares`: the workers whose answers on real items are compared with the references (all
+ * by default); the others' evidence holds their checks and times but no comparison (a round
+ * that re-judges some workers under a kept fit needs the others' times alone: batch-verdicts.ts).
+ * `outcomes`, when given, gets each compared worker's assignments' answers as right or wrong,
+ * what `answerOutcomes` gives on the same references, from the same look-ups.
  */
 export function workerEvidence(
   scored: readonly ScoredAssignment[],
   excluded: ReadonlySet<string> = new Set(),
   references: Reference = referenceAnswers(scored, excluded),
+  { compares = () => true, outcomes }: EvidenceOptions = {},
 ): Map<string, WorkerEvidence> {
   const othersMajority = references;
 
@@ -38,8 +44,11 @@ export function workerEvidence(
     let e = evidence.get(assignment.worker);
     if (!e) evidence.set(assignment.worker, (e = { checks: [], compared: [], ms: [], seen: new Set(), assignments: 0 }));
     e.assignments++;
+    const compared = compares(assignment.worker);
     const expected = expectedAnswersOf(hit);
     const real = realItemsOf(hit);
+    // answerOutcomes's, on the same references: every check answered, every real item with a reference
+    const right: boolean[] | undefined = outcomes && compared ? [] : undefined;
     for (const a of assignment.answers) {
       if (a.timeMs !== undefined) e.ms.push(a.timeMs);
       const known = expected.get(a.item);
@@ -47,11 +56,16 @@ export function workerEvidence(
         // a check met again (a gold pool too small for the batch) is one piece of evidence, not two: the first answer counts
         if (!e.seen.has(a.item)) e.checks.push({ expected: known, answer: a.label });
         e.seen.add(a.item);
-      } else if (real.has(a.item)) {
+        right?.push(a.label === known);
+      } else if (compared && real.has(a.item)) {
         const reference = othersMajority(a.item, assignment.worker);
-        if (reference) e.compared.push({ reference, answer: a.label });
+        if (reference) {
+          e.compared.push({ reference, answer: a.label });
+          right?.push(a.label === reference);
+        }
       }
     }
+    if (right) outcomes!.set(assignment.assignmentId, right);
   }
 
   const medians = new Map([...evidence].flatMap(([w, e]) => (e.ms.length > 0 ? [[w, median(e.ms) as number] as const] : [])));
@@ -71,6 +85,11 @@ export function workerEvidence(
     });
   }
   return out;
+}
+
+export interface EvidenceOptions {
+  compares?: (worker: string) => boolean;
+  outcomes?: Map<string, boolean[]>;
 }
 
 /** The reference answer on a real item for a worker (quality/worker-model.ts's weighted one, or the others' majority); null: none. */
