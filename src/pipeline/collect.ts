@@ -23,6 +23,7 @@ import { aggregateStored } from './votes.js';
 import { decideWorkers } from './worker-decisions.js';
 import { batchStamp, changedOnlyByRound, RoundMemories, type RoundMemory } from './round-memory.js';
 import { updateBatchReputation } from './reputation.js';
+import { roundReputationDue } from './round-reputation.js';
 import { moveAudiences } from './adaptive-rounds.js';
 import { updateExperience } from './experience-qualification.js';
 import { loadBatchData, loadBatchHits, type BatchAggregation, type BatchData, requireBatch } from '../batches/index.js';
@@ -405,11 +406,14 @@ async function round(
   // on the dev database the platform's writes go to another database): awaited before the round ends
   const labelWrites: Promise<void>[] = [];
   const aggregation = await aggregateBatch(ctx, doc, data, known, labelWrites);
-  // cross-batch reputation: the workers whose record in this batch changed (src/pipeline/reputation.ts)
+  // cross-batch reputation: the workers whose record in this batch changed (src/pipeline/reputation.ts);
+  // a large simulated batch whose preset requires none updates it as it grows (round-reputation.ts)
   const reputation = { records: recalled?.reputation, qualification: recalled?.reputationQualification };
-  await alongside(labelWrites, () =>
-    updateBatchReputation(ctx, doc, data, aggregation, { known: reputation, ...(decisions.decided && { decisions: decisions.decided }) }),
-  );
+  if (roundReputationDue(ctx, doc, data.assignments.length))
+    await alongside(labelWrites, () =>
+      updateBatchReputation(ctx, doc, data, aggregation, { known: reputation, ...(decisions.decided && { decisions: decisions.decided }) }),
+    );
+  else await alongside(labelWrites, async () => undefined);
   return {
     value: { batch, state: doc.state, reconcile, review, followUp, aggregation },
     memory: {
