@@ -108,7 +108,7 @@ export function scoreStored(hits: readonly HitDoc[], assignments: readonly Assig
   const last = lastScoring;
   const hitRecords = hits.map(storedHitRecord);
   const reuse = last !== undefined && sameOrder(last, hitRecords, assignments);
-  const ordered = reuse ? last.ordered : bySubmission(assignments.filter((a) => known(hitRecords).has(a.hit)));
+  const ordered = reuse ? last.ordered : scoredInOrder(hitRecords, assignments);
   const records = ordered.map((a) => rememberedAssignmentRecord(a, assignmentRecord));
   if (reuse && records.every((r, i) => r === last.records[i])) return last.scored;
   const scored = scoreRemembered(records, hitRecords);
@@ -126,7 +126,11 @@ export function scoreStored(hits: readonly HitDoc[], assignments: readonly Assig
   return scored;
 }
 
-const known = (hitRecords: readonly HitRecord[]) => new Set(hitRecords.map((h) => h.hitId));
+/** The assignments of these HITs, in submission order. */
+function scoredInOrder(hitRecords: readonly HitRecord[], assignments: readonly AssignmentDoc[]): AssignmentDoc[] {
+  const known = new Set(hitRecords.map((h) => h.hitId));
+  return bySubmission(assignments.filter((a) => known.has(a.hit)));
+}
 
 /** `time(a.submittedAt)`, without a copy of a stored Date. */
 const submissionTime = (a: AssignmentDoc) => (a.submittedAt instanceof Date ? a.submittedAt.getTime() : time(a.submittedAt));
