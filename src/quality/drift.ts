@@ -224,6 +224,9 @@ export function detectDrift(segments: readonly DriftSegment[], policy: DriftPoli
   // hypothesis k (1 ≤ k < n): careful for assignments 0..k−1, careless from k on; k = n: no
   // change (careful throughout, or careless throughout at one pace)
   const logPosterior: number[] = [];
+  // (once, not once per hypothesis: the same numbers)
+  const logHazard = Math.log(hazard);
+  const logStay = Math.log1p(-hazard);
   let s = 0;
   let f = 0;
   for (let k = 1; k <= n; k++) {
@@ -234,10 +237,10 @@ export function detectDrift(segments: readonly DriftSegment[], policy: DriftPoli
         careful(s, f) + carefulSpeeds(0, n),
         Math.log(policy.steady / (1 - policy.steady)) + careless(s, f) + carelessSpeeds(0, n),
       ]);
-      logPosterior.push((n - 1) * Math.log1p(-hazard) + throughout);
+      logPosterior.push((n - 1) * logStay + throughout);
       break;
     }
-    const prior = Math.log(hazard) + (k - 1) * Math.log1p(-hazard);
+    const prior = logHazard + (k - 1) * logStay;
     logPosterior.push(prior + careful(s, f) + careless(totalRight - s, totalWrong - f) + carefulSpeeds(0, k) + carelessSpeeds(k, n));
   }
   const norm = logSumExp(logPosterior);
