@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { majorityVote, type Vote } from '../aggregate/index.js';
 import type { Judgment } from '../domain/cases.js';
-import { decidedItems, decidingVotes, firstAnswers, recollectTargets } from './decided-majority.js';
+import { decidedItems, decidingVotes, firstAnswers, leading, recollectTargets } from './decided-majority.js';
 
 const v = (item: string, worker: string, label: Judgment): Vote<Judgment> => ({ item, worker, label });
 
@@ -21,6 +21,15 @@ describe('firstAnswers', () => {
       ]),
     );
     expect(firstAnswers(votes, 0)).toEqual(new Map());
+  });
+});
+
+describe('leading', () => {
+  it('counts the most given answer', () => {
+    expect(leading([])).toBe(0);
+    expect(leading(['yes'])).toBe(1);
+    expect(leading(['no', 'yes', 'no'])).toBe(2);
+    expect(leading(['yes', 'no'])).toBe(1);
   });
 });
 
