@@ -26,6 +26,25 @@ describe('wireJson', () => {
     expect(kept.count).toBe(4);
   });
 
+  it('keeps the encodings deflated: a full poll of a large batch finds every HIT kept', () => {
+    const kept = questionEncodings();
+    const hits = Array.from({ length: 40 }, (_, i) => ({ HITId: `H${i}`, Question: `${page(300)}<!-- ${i} -->` }));
+    const plain = Buffer.from(JSON.stringify({ HITs: hits }), 'utf8');
+    // the first answer (CreateHIT's) only notes the HITs; the second packs them
+    expect(wireJson({ HITs: hits }, kept).equals(plain)).toBe(true);
+    expect(kept.count).toBe(hits.length);
+    expect(kept.size).toBeLessThan(100 * hits.length);
+    expect(wireJson({ HITs: hits }, kept).equals(plain)).toBe(true);
+    expect(kept.count).toBe(hits.length);
+    // packed: far less than the encodings themselves, and answered from there alike
+    expect(kept.size).toBeGreaterThan(100 * hits.length);
+    expect(kept.size).toBeLessThan(plain.length / 4);
+    expect(wireJson({ HITs: hits }, kept).equals(plain)).toBe(true);
+    // a HIT id seen with another Question is encoded anew
+    const other = { HITId: 'H0', Question: page(301) };
+    expect(wireJson({ HIT: other }, kept).equals(Buffer.from(JSON.stringify({ HIT: other }), 'utf8'))).toBe(true);
+  });
+
   it('keeps Questions by HIT id, not by their text, and encodes anew a HIT id seen with another Question', () => {
     const kept = questionEncodings();
     const a = page(100);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { SizedCache } from '../store/sized-cache.js';
 
 /**
@@ -12,10 +13,22 @@ import { SizedCache } from '../store/sized-cache.js';
  * services/hits.ts), one store per marketplace's API (`questionEncodings`). Kept by the
  * Question's text, each entry also held that text, 46 KB of two-byte characters a page,
  * as much memory again as the encodings themselves.
+ *
+ * The encodings are kept deflated (zlib's fastest level, as store/packed-texts.ts keeps
+ * the Questions' XML): a requester polling every HIT of a batch (ListHITs) lists them all
+ * in turn, and 32 MB of plain encodings held some 700 of the paper's 46 KB pages, fewer
+ * than a batch's HITs, so that every one of them was encoded again on every full poll.
+ * Deflated to a fifth, the budget holds every HIT of a 40,560-case batch, and unpacking
+ * one costs about half of what encoding it again does. A Question is packed the second
+ * time it is encoded, not the first: CreateHIT answers with its HIT, and packing every
+ * page a requester publishes but never lists again would be waste.
  */
 
-/** Encoded Questions kept at most (bytes). */
-const QUESTION_BUDGET = 32 * 1024 * 1024;
+/** Encoded Questions kept at most (deflated bytes). */
+const QUESTION_BUDGET = 48 * 1024 * 1024;
+
+/** zlib's fastest level (store/packed-texts.ts). */
+const LEVEL = 1;
 
 /** Questions shorter than this are left to `JSON.stringify`. */
 const KEPT_FROM = 4096;
@@ -23,13 +36,17 @@ const KEPT_FROM = 4096;
 interface Encoded {
   /** The Question's length: a HIT id whose Question is not this one's (never, but checked) is encoded anew. */
   length: number;
-  json: Buffer;
+  /** Its JSON text's UTF-8 bytes, deflated; none yet when it was encoded only once (CreateHIT's answer). */
+  packed?: Buffer;
 }
 
 export type QuestionEncodings = SizedCache<Encoded>;
 
+/** What an entry without its encoding is counted as (bytes). */
+const SEEN_BYTES = 64;
+
 /** A marketplace API's store of encoded Questions, by HIT id. */
-export const questionEncodings = (): QuestionEncodings => new SizedCache<Encoded>(QUESTION_BUDGET, (e) => e.json.length);
+export const questionEncodings = (): QuestionEncodings => new SizedCache<Encoded>(QUESTION_BUDGET, (e) => e.packed?.length ?? SEEN_BYTES);
 
 /**
  * Stands for a kept Question in the first pass: a NUL (which JSON always escapes, so no
@@ -40,9 +57,11 @@ const MARKED = new RegExp(`"${JSON.stringify(MARK).slice(1, -1).replace(/\\/g, '
 
 function encodedQuestion(kept: QuestionEncodings, hitId: string, question: string): Buffer {
   const entry = kept.get(hitId);
-  if (entry?.length === question.length) return entry.json;
+  const same = entry?.length === question.length;
+  if (same && entry.packed) return inflateRawSync(entry.packed);
   const json = Buffer.from(JSON.stringify(question), 'utf8');
-  kept.set(hitId, { length: question.length, json });
+  // packed when encoded a second time: a HIT's first answer (CreateHIT's) is often its only one
+  kept.set(hitId, same ? { length: question.length, packed: deflateRawSync(json, { level: LEVEL }) } : { length: question.length });
   return json;
 }
 
