@@ -15,6 +15,19 @@ describe('PackedTexts', () => {
     expect(texts.count).toBe(1);
   });
 
+  it('answers texts of one-byte characters beyond ASCII, wide characters and NULs as they were', () => {
+    const texts = new PackedTexts(1024 * 1024);
+    const samples = [
+      '',
+      'plain ASCII',
+      'naïve café, ÿ and \u0080 \u00ff \u0000 NUL',
+      page(1).replace(/–/g, '&#8211;') + ' é',
+      'wide – “quoted” 😀',
+    ];
+    samples.forEach((t, i) => texts.set(String(i), t));
+    samples.forEach((t, i) => expect(texts.get(String(i))).toBe(t));
+  });
+
   it('holds a page in a fraction of its bytes', () => {
     const texts = new PackedTexts(1024 * 1024);
     texts.set('a', page(1));
