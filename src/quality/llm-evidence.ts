@@ -238,7 +238,9 @@ export function sharedErrorFactors(
   policy: LlmEvidencePolicy = DEFAULT_LLM_EVIDENCE_POLICY,
   checks: readonly CheckAnswer[] = [],
 ): SharedErrorFit {
-  const asIs = fitSharedErrors(votes, side, policy, new Set());
+  // the votes' tables are the same in every fit of this call: built once
+  const table = fitTables(votes);
+  const asIs = fitSharedErrors(table, side, policy, new Set());
   if (checks.length === 0) return asIs.fit;
   const groups = seedGroups(pairs(votes, checks, policy.groups), policy.groups);
   if (groups.length === 0) return asIs.fit;
@@ -248,12 +250,12 @@ export function sharedErrorFactors(
     asIsScore ??= outcomeLogLikelihood(votes, checks, asIs.outcome);
     // the group outcome: the fit with the seed in the LLM class, then with those it kept there, until they stay
     let seed = group;
-    let seeded = fitSharedErrors(votes, side, policy, new Set(seed));
+    let seeded = fitSharedErrors(table, side, policy, new Set(seed));
     for (let i = 1; i < policy.groups.refits; i++) {
       const kept = [...seeded.outcome.llm].sort();
       if (kept.length < policy.groups.minGroup || kept.join('\u0000') === seed.join('\u0000')) break;
       seed = kept;
-      seeded = fitSharedErrors(votes, side, policy, new Set(seed));
+      seeded = fitSharedErrors(table, side, policy, new Set(seed));
     }
     const score = outcomeLogLikelihood(votes, checks, seeded.outcome);
     const added = [...seeded.outcome.llm].filter((w) => !asIs.outcome.llm.has(w)).length;
@@ -268,20 +270,11 @@ export function sharedErrorFactors(
 
 /** One run of the fit, with `seed` held in the LLM class in every round but the last (whose posteriors are the result). */
 function fitSharedErrors(
-  votes: readonly Vote[],
+  { workers, items, byItem, byWorker }: FitTables,
   side: ReadonlyMap<string, number>,
   policy: LlmEvidencePolicy,
   seed: ReadonlySet<string>,
 ): { fit: SharedErrorFit; outcome: Outcome } {
-  // one vote per worker and item (the first)
-  const seen = new Set<string>();
-  const unique = votes.filter((v) => {
-    const k = `${v.worker}\u0000${v.item}`;
-    return seen.has(k) ? false : (seen.add(k), true);
-  });
-  const workers = [...new Set(unique.map((v) => v.worker))].sort();
-  const items = [...new Set(unique.map((v) => v.item))].sort();
-  const { byItem, byWorker } = voteTables(unique, workers, items);
 
   const sideLog = workers.map((w) => Math.log(side.get(w) ?? 1));
   let share = policy.priorLlm / (policy.priorLlm + policy.priorCareful);
@@ -447,6 +440,26 @@ function fitSharedErrors(
 }
 
 const without = new Float64Array(4);
+
+/** The votes a fit reads: one per worker and item (the first), their workers and items sorted, and their tables. */
+interface FitTables {
+  readonly workers: readonly string[];
+  readonly items: readonly string[];
+  readonly byItem: VoteTable;
+  readonly byWorker: VoteTable;
+}
+
+function fitTables(votes: readonly Vote[]): FitTables {
+  // one vote per worker and item (the first)
+  const seen = new Set<string>();
+  const unique = votes.filter((v) => {
+    const k = `${v.worker}\u0000${v.item}`;
+    return seen.has(k) ? false : (seen.add(k), true);
+  });
+  const workers = [...new Set(unique.map((v) => v.worker))].sort();
+  const items = [...new Set(unique.map((v) => v.item))].sort();
+  return { workers, items, ...voteTables(unique, workers, items) };
+}
 
 /** The votes as two tables of flat arrays: by item (the worker of each vote) and by worker (the item of each vote), in order. */
 interface VoteTable {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  boundedMemo,
   checkCounts,
   checkGainBound,
   DEFAULT_LLM_GROUP_POLICY,
@@ -57,6 +58,78 @@ describe('pairFactor', () => {
     const none = { right: 0, total: 0 };
     expect(pairFactor(10, 10, none, none)).toBeGreaterThan(1);
     expect(pairFactor(10, 10, none, none)).toBeLessThan(pairFactor(10, 10, poor, poor));
+  });
+
+  // the factor as it was computed before its grids were kept: every logarithm taken in the factor itself
+  const direct = (k: number, n: number, a: { right: number; total: number }, b: { right: number; total: number }, lo = 0.95) => {
+    const lse = (xs: number[]) => {
+      const top = Math.max(...xs);
+      let s = 0;
+      for (const x of xs) s += Math.exp(x - top);
+      return top + Math.log(s);
+    };
+    const grid = (right: number, wrong: number) => {
+      const p: number[] = [];
+      const logs: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const x = 0.5 + (0.49 * (i + 0.5)) / 40;
+        p.push(x);
+        logs.push(right * Math.log(x) + wrong * Math.log1p(-x));
+      }
+      const norm = lse(logs);
+      return { p, logW: logs.map((l) => l - norm) };
+    };
+    const m = n - k;
+    const model: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const r = Math.min(1 - 1e-9, lo + ((1 - lo) * (i + 0.5)) / 40);
+      model.push(k * Math.log(r) + m * Math.log1p(-r));
+    }
+    const ga = grid(a.right, a.total - a.right);
+    const gb = grid(b.right, b.total - b.right);
+    const independent: number[] = [];
+    for (let i = 0; i < 40; i++)
+      for (let j = 0; j < 40; j++) {
+        const r = ga.p[i]! * gb.p[j]! + (1 - ga.p[i]!) * (1 - gb.p[j]!);
+        independent.push(ga.logW[i]! + gb.logW[j]! + k * Math.log(r) + m * Math.log1p(-r));
+      }
+    return Math.exp(lse(model) - Math.log(40) - lse(independent));
+  };
+
+  it('is the number the factor computed with every logarithm taken anew, bit for bit, asked once or again', () => {
+    const cases: [number, number, { right: number; total: number }, { right: number; total: number }][] = [
+      [20, 20, poor, poor],
+      [14, 20, poor, perfect],
+      [7, 9, { right: 0, total: 0 }, { right: 2, total: 3 }],
+      [0, 5, perfect, { right: 1, total: 4 }],
+    ];
+    for (const [k, n, a, b] of cases) {
+      expect(pairFactor(k, n, a, b)).toBe(direct(k, n, a, b));
+      expect(pairFactor(k, n, a, b)).toBe(direct(k, n, a, b));
+    }
+  });
+
+  it("keeps the factors of one policy's model agreement apart from another's", () => {
+    const lower = { ...DEFAULT_LLM_GROUP_POLICY, oneModelAgreement: 0.8 };
+    expect(pairFactor(18, 20, poor, poor, lower)).toBe(direct(18, 20, poor, poor, 0.8));
+    expect(pairFactor(18, 20, poor, poor)).toBe(direct(18, 20, poor, poor));
+    expect(pairFactor(18, 20, poor, poor, lower)).not.toBe(pairFactor(18, 20, poor, poor));
+  });
+});
+
+describe('boundedMemo', () => {
+  it('computes a key once and answers it again from memory', () => {
+    const computed: string[] = [];
+    const memo = boundedMemo(10, (key) => (computed.push(key), key.length));
+    expect([memo('ab'), memo('abc'), memo('ab')]).toEqual([2, 3, 2]);
+    expect(computed).toEqual(['ab', 'abc']);
+  });
+
+  it('forgets everything it holds when it reaches its limit, and computes again', () => {
+    const computed: string[] = [];
+    const memo = boundedMemo(2, (key) => (computed.push(key), key.toUpperCase()));
+    expect([memo('a'), memo('b'), memo('c'), memo('c'), memo('a')]).toEqual(['A', 'B', 'C', 'C', 'A']);
+    expect(computed).toEqual(['a', 'b', 'c', 'a']);
   });
 });
 

@@ -103,23 +103,77 @@ function firstAnswers<T extends Answered>(answers: readonly T[]): T[] {
 
 const GRID = 40;
 
+/** The accuracy grid's points on [½, 0.99], the same for every worker. */
+const ACCURACY_POINTS = Array.from({ length: GRID }, (_, i) => 0.5 + (0.49 * (i + 0.5)) / GRID);
+
+/**
+ * log r and log(1 − r) of the chance r = xy + (1 − x)(1 − y) that two independent workers of
+ * accuracies x and y (grid points i and j, at GRID·i + j) agree: the same for every pair, so
+ * computed once rather than in every factor (the numbers are those each factor computed).
+ */
+const [AGREE_LOG, DISAGREE_LOG] = (() => {
+  const agree = new Float64Array(GRID * GRID);
+  const disagree = new Float64Array(GRID * GRID);
+  for (let i = 0; i < GRID; i++)
+    for (let j = 0; j < GRID; j++) {
+      const x = ACCURACY_POINTS[i]!;
+      const y = ACCURACY_POINTS[j]!;
+      const r = x * y + (1 - x) * (1 - y);
+      agree[GRID * i + j] = Math.log(r);
+      disagree[GRID * i + j] = Math.log1p(-r);
+    }
+  return [agree, disagree] as const;
+})();
+
+/** Memo of pure results by key, emptied when it holds `limit` entries (a bound on a long process's memory). */
+export function boundedMemo<T>(limit: number, compute: (key: string) => T): (key: string) => T {
+  const known = new Map<string, T>();
+  return (key) => {
+    let value = known.get(key);
+    if (value === undefined) {
+      if (known.size >= limit) known.clear();
+      value = compute(key);
+      known.set(key, value);
+    }
+    return value;
+  };
+}
+
 /** Points and log weights of a worker's accuracy on [½, 0.99]: Beta(1 + right, 1 + wrong) from their checks. */
-function accuracyGrid(right: number, wrong: number): { p: number[]; logW: number[] } {
-  const p: number[] = [];
+function accuracyGrid(right: number, wrong: number): { logW: number[] } {
+  return accuracyGridOf(`${right} ${wrong}`);
+}
+
+// a batch's workers have few distinct check counts, and every pair factor weighs two of them
+const accuracyGridOf = boundedMemo(10_000, (key) => {
+  const [right, wrong] = key.split(' ').map(Number) as [number, number];
   const logs: number[] = [];
   for (let i = 0; i < GRID; i++) {
-    const a = 0.5 + (0.49 * (i + 0.5)) / GRID;
-    p.push(a);
+    const a = ACCURACY_POINTS[i]!;
     logs.push(right * Math.log(a) + wrong * Math.log1p(-a));
   }
   const norm = logSumExp(logs);
-  return { p, logW: logs.map((l) => l - norm) };
-}
+  return { logW: logs.map((l) => l - norm) };
+});
+
+/** log r and log(1 − r) at the model's agreement grid points on [lo, 1]. */
+const modelGridOf = boundedMemo(100, (key) => {
+  const lo = Number(key);
+  const agree: number[] = [];
+  const disagree: number[] = [];
+  for (let i = 0; i < GRID; i++) {
+    const r = Math.min(1 - 1e-9, lo + ((1 - lo) * (i + 0.5)) / GRID);
+    agree.push(Math.log(r));
+    disagree.push(Math.log1p(-r));
+  }
+  return { agree, disagree };
+});
 
 /**
  * Bayes factor of `agreed` agreements in `shared` answers of two workers: one model's users
  * (agreement uniform on [oneModelAgreement, 1]) against independent answers with accuracies a
- * and b from each one's checks, which agree with probability ab + (1 − a)(1 − b).
+ * and b from each one's checks, which agree with probability ab + (1 − a)(1 − b). A batch's
+ * refits ask for the same counts again and again: the factors are kept (pure, the same numbers).
  */
 export function pairFactor(
   agreed: number,
@@ -128,26 +182,24 @@ export function pairFactor(
   b: { right: number; total: number },
   policy: LlmGroupPolicy = DEFAULT_LLM_GROUP_POLICY,
 ): number {
-  const k = agreed;
-  const m = shared - agreed;
-  const lo = policy.oneModelAgreement;
+  return pairFactorOf(`${policy.oneModelAgreement} ${agreed} ${shared} ${a.right} ${a.total} ${b.right} ${b.total}`);
+}
+
+const pairFactorOf = boundedMemo(50_000, (key) => {
+  const [lo, k0, shared, aRight, aTotal, bRight, bTotal] = key.split(' ').map(Number) as [number, number, number, number, number, number, number];
+  const k = k0;
+  const m = shared - k0;
+  const grid = modelGridOf(String(lo));
   const model: number[] = [];
-  for (let i = 0; i < GRID; i++) {
-    const r = Math.min(1 - 1e-9, lo + ((1 - lo) * (i + 0.5)) / GRID);
-    model.push(k * Math.log(r) + m * Math.log1p(-r));
-  }
-  const ga = accuracyGrid(a.right, a.total - a.right);
-  const gb = accuracyGrid(b.right, b.total - b.right);
+  for (let i = 0; i < GRID; i++) model.push(k * grid.agree[i]! + m * grid.disagree[i]!);
+  const ga = accuracyGrid(aRight, aTotal - aRight);
+  const gb = accuracyGrid(bRight, bTotal - bRight);
   const independent: number[] = [];
   for (let i = 0; i < GRID; i++)
-    for (let j = 0; j < GRID; j++) {
-      const x = ga.p[i]!;
-      const y = gb.p[j]!;
-      const r = x * y + (1 - x) * (1 - y);
-      independent.push(ga.logW[i]! + gb.logW[j]! + k * Math.log(r) + m * Math.log1p(-r));
-    }
+    for (let j = 0; j < GRID; j++)
+      independent.push(ga.logW[i]! + gb.logW[j]! + k * AGREE_LOG[GRID * i + j]! + m * DISAGREE_LOG[GRID * i + j]!);
   return Math.exp(logSumExp(model) - Math.log(GRID) - logSumExp(independent));
-}
+});
 
 export interface Pair {
   readonly a: string;
