@@ -185,7 +185,7 @@ export function pairFactor(
   return pairFactorOf(`${policy.oneModelAgreement} ${agreed} ${shared} ${a.right} ${a.total} ${b.right} ${b.total}`);
 }
 
-const pairFactorOf = boundedMemo(50_000, (key) => {
+const pairFactorOf = boundedMemo(20_000, (key) => {
   const [lo, k0, shared, aRight, aTotal, bRight, bTotal] = key.split(' ').map(Number) as [number, number, number, number, number, number, number];
   const k = k0;
   const m = shared - k0;
@@ -227,16 +227,19 @@ export function pairs(
     list.push(a);
     byItem.set(a.item, list);
   }
-  const tally = new Map<string, { a: string; b: string; shared: number; agreed: number }>();
+  // a pair's tally by the two workers' numbers (no string made per pair and item)
+  const number = new Map<string, number>();
+  for (const list of byItem.values()) for (const a of list) if (!number.has(a.worker)) number.set(a.worker, number.size);
+  const tally = new Map<number, { a: string; b: string; shared: number; agreed: number }>();
   for (const item of [...byItem.keys()].sort()) {
     const list = [...byItem.get(item)!].sort((x, y) => (x.worker < y.worker ? -1 : 1));
     for (let i = 0; i < list.length; i++)
       for (let j = i + 1; j < list.length; j++) {
-        const key = `${list[i]!.worker}\u0000${list[j]!.worker}`;
-        const t = tally.get(key) ?? { a: list[i]!.worker, b: list[j]!.worker, shared: 0, agreed: 0 };
+        const key = number.get(list[i]!.worker)! * number.size + number.get(list[j]!.worker)!;
+        let t = tally.get(key);
+        if (!t) tally.set(key, (t = { a: list[i]!.worker, b: list[j]!.worker, shared: 0, agreed: 0 }));
         t.shared++;
         if (list[i]!.answer === list[j]!.answer) t.agreed++;
-        tally.set(key, t);
       }
   }
   const none = { right: 0, total: 0 };
