@@ -2,6 +2,7 @@ import type { Judgment } from '../domain/cases.js';
 import {
   checkGainBound,
   DEFAULT_LLM_GROUP_POLICY,
+  firstAnswers,
   outcomeLogLikelihood,
   pairs,
   prefersGroup,
@@ -275,7 +276,6 @@ function fitSharedErrors(
   policy: LlmEvidencePolicy,
   seed: ReadonlySet<string>,
 ): { fit: SharedErrorFit; outcome: Outcome } {
-
   const sideLog = workers.map((w) => Math.log(side.get(w) ?? 1));
   let share = policy.priorLlm / (policy.priorLlm + policy.priorCareful);
   const held = workers.map((w) => seed.has(w));
@@ -451,11 +451,7 @@ interface FitTables {
 
 function fitTables(votes: readonly Vote[]): FitTables {
   // one vote per worker and item (the first)
-  const seen = new Set<string>();
-  const unique = votes.filter((v) => {
-    const k = `${v.worker}\u0000${v.item}`;
-    return seen.has(k) ? false : (seen.add(k), true);
-  });
+  const unique = firstAnswers(votes);
   const workers = [...new Set(unique.map((v) => v.worker))].sort();
   const items = [...new Set(unique.map((v) => v.item))].sort();
   return { workers, items, ...voteTables(unique, workers, items) };

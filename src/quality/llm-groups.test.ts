@@ -4,6 +4,7 @@ import {
   checkCounts,
   checkGainBound,
   DEFAULT_LLM_GROUP_POLICY,
+  firstAnswers,
   outcomeLogLikelihood,
   pairFactor,
   pairs,
@@ -114,6 +115,25 @@ describe('pairFactor', () => {
     expect(pairFactor(18, 20, poor, poor, lower)).toBe(direct(18, 20, poor, poor, 0.8));
     expect(pairFactor(18, 20, poor, poor)).toBe(direct(18, 20, poor, poor));
     expect(pairFactor(18, 20, poor, poor, lower)).not.toBe(pairFactor(18, 20, poor, poor));
+  });
+});
+
+describe('firstAnswers', () => {
+  it("keeps each worker's first answer to each item, in order, and no later one", () => {
+    const answers = [
+      answer('A', 'i1', true),
+      answer('B', 'i1', false),
+      answer('A', 'i1', false),
+      answer('A', 'i2', false),
+      answer('B', 'i1', true),
+    ];
+    expect(firstAnswers(answers)).toEqual([answers[0], answers[1], answers[3]]);
+  });
+
+  it('tells workers and items apart whose names would run together', () => {
+    const answers = [answer('A', 'Bi', true), answer('AB', 'i', true), answer('A', 'Bi', false)];
+    expect(firstAnswers(answers)).toEqual([answers[0], answers[1]]);
+    expect(firstAnswers([])).toEqual([]);
   });
 });
 

@@ -92,12 +92,16 @@ export function checkCounts(checks: readonly CheckAnswer[]): Map<string, { right
   return out;
 }
 
-/** Each worker's first answer to each item. */
-function firstAnswers<T extends Answered>(answers: readonly T[]): T[] {
-  const seen = new Set<string>();
+/**
+ * Each worker's first answer to each item, in order (pure): the items seen kept per worker, with
+ * no string made per answer (an LLM refit of a large batch takes every vote through here).
+ */
+export function firstAnswers<T extends Answered>(answers: readonly T[]): T[] {
+  const seen = new Map<string, Set<string>>();
   return answers.filter((a) => {
-    const k = `${a.worker}\u0000${a.item}`;
-    return seen.has(k) ? false : (seen.add(k), true);
+    let items = seen.get(a.worker);
+    if (!items) seen.set(a.worker, (items = new Set()));
+    return items.has(a.item) ? false : (items.add(a.item), true);
   });
 }
 
@@ -186,9 +190,8 @@ export function pairFactor(
 }
 
 const pairFactorOf = boundedMemo(20_000, (key) => {
-  const [lo, k0, shared, aRight, aTotal, bRight, bTotal] = key.split(' ').map(Number) as [number, number, number, number, number, number, number];
-  const k = k0;
-  const m = shared - k0;
+  const [lo = 0, k = 0, shared = 0, aRight = 0, aTotal = 0, bRight = 0, bTotal = 0] = key.split(' ').map(Number);
+  const m = shared - k;
   const grid = modelGridOf(String(lo));
   const model: number[] = [];
   for (let i = 0; i < GRID; i++) model.push(k * grid.agree[i]! + m * grid.disagree[i]!);
