@@ -285,7 +285,6 @@ describe('narrowPage', () => {
   it('has templates of ASCII alone, so that no wide character lands in a script, a style or a comment', () => {
     const t = loadHitTemplates();
     expect(/[^\t-\u007f]/.test(t.style + t.script + t.csp)).toBe(false);
-    for (const name of readdirSync(HIT_TEMPLATE_DIR))
-      expect(readFileSync(join(HIT_TEMPLATE_DIR, name), 'utf8')).toMatch(/^[\t-\u007f]*$/);
+    for (const name of readdirSync(HIT_TEMPLATE_DIR)) expect(readFileSync(join(HIT_TEMPLATE_DIR, name), 'utf8')).toMatch(/^[\t-\u007f]*$/);
   });
 });
