@@ -1,23 +1,29 @@
 import { HeldDocuments, type Writes } from './background-writer.js';
 import { insertOrReplaceText, insertOrReplaceTexts, type MarketplaceModels, type TextDoc } from './models.js';
-import { SizedCache, stringBytes } from './sized-cache.js';
+import { PackedTexts } from './packed-texts.js';
 
 /**
  * Submitted answers (QuestionFormAnswers XML) by assignment id. Each is written once when
  * its assignment is submitted, and read when the requester reviews it (ListAssignmentsForHIT,
- * GetAssignment), often more than once: what this process wrote is kept in memory (up to
- * ANSWER_BUDGET bytes, the most recent first), so a review costs no read per
- * assignment. Only writes fill the cache, so it never holds an answer older than the one
- * stored; after a restart, answers are read from the database.
+ * GetAssignment), often more than once: what this process wrote is kept in memory, deflated
+ * (store/packed-texts.ts), up to ANSWER_BUDGET packed bytes, the most recent first, so a
+ * review costs no read per assignment. Only writes fill the cache, so it never holds an
+ * answer older than the one stored; after a restart, answers are read from the database.
+ *
+ * Kept as strings, 32 MB of answers were some 4,000 of a simulated batch's (a 40,560-case
+ * `qrelay simulate` submits over 13,000), all of them live in the process's heap at its
+ * peak (issue 38, item 13). An answer deflates to a fraction of its text, outside the heap,
+ * and is packed once and unpacked when read (once or twice): a smaller budget keeps more
+ * of them than the strings did.
  *
  * With `background` writes (store/background-writer.ts) an answer is stored in memory at
  * once and written with the next few in one insert; until then it is read from memory
  * whatever the cache has let go.
  */
-const ANSWER_BUDGET = 32 * 1024 * 1024;
+const ANSWER_BUDGET = 12 * 1024 * 1024;
 
 export class AnswerStore {
-  private readonly cache = new SizedCache<string>(ANSWER_BUDGET, stringBytes);
+  private readonly cache = new PackedTexts(ANSWER_BUDGET);
   /** `background` writes: answers stored and not written yet. */
   private readonly unwritten: HeldDocuments<TextDoc> | undefined;
 
