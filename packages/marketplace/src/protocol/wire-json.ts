@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
+import { deflated } from '../store/packed-texts.js';
 import { SizedCache } from '../store/sized-cache.js';
 
 /**
@@ -26,9 +27,6 @@ import { SizedCache } from '../store/sized-cache.js';
 
 /** Encoded Questions kept at most (deflated bytes). */
 const QUESTION_BUDGET = 48 * 1024 * 1024;
-
-/** zlib's fastest level (store/packed-texts.ts). */
-const LEVEL = 1;
 
 /** Questions shorter than this are left to `JSON.stringify`. */
 const KEPT_FROM = 4096;
@@ -61,7 +59,7 @@ function encodedQuestion(kept: QuestionEncodings, hitId: string, question: strin
   if (same && entry.packed) return inflateRawSync(entry.packed);
   const json = Buffer.from(JSON.stringify(question), 'utf8');
   // packed when encoded a second time: a HIT's first answer (CreateHIT's) is often its only one
-  kept.set(hitId, same ? { length: question.length, packed: deflateRawSync(json, { level: LEVEL }) } : { length: question.length });
+  kept.set(hitId, same ? { length: question.length, packed: deflated(json) } : { length: question.length });
   return json;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PackedTexts } from './packed-texts.js';
+import { inflateRawSync } from 'node:zlib';
+import { PackedTexts, deflated } from './packed-texts.js';
 
 // a page-like text: one template around varying items, with a wide character (two bytes a character as a string)
 const page = (n: number) =>
@@ -62,5 +63,15 @@ describe('PackedTexts', () => {
     expect(small.get('2')).toBeUndefined();
     expect(small.get('1')).toBe(page(1));
     expect(small.get('3')).toBe(page(3));
+  });
+});
+
+describe('deflated', () => {
+  it('holds no more memory than its packed bytes, and inflates to the bytes it packed', () => {
+    const bytes = Buffer.from(page(7), 'utf8');
+    const packed = deflated(bytes);
+    expect(packed.length).toBeLessThan(bytes.length / 2);
+    expect(packed.buffer.byteLength).toBe(packed.length);
+    expect(inflateRawSync(packed).equals(bytes)).toBe(true);
   });
 });
