@@ -203,8 +203,13 @@ export interface BatchAggregate {
   validCounts: Map<string, number>;
 }
 
-/** A collection round aggregates the same votes twice (its follow-up, then its labels): the aggregate is a function of the scores and settings alone. */
-const recentAggregate = recentByScores<BatchAggregate>(4);
+/**
+ * A collection round aggregates the same votes twice (its follow-up, then its labels): the
+ * aggregate is a function of the scores and settings alone. Only the last is kept: a
+ * simulated batch's rounds asked for no older one, each of which held megabytes of a large
+ * batch (issue 38, item 13).
+ */
+const recentAggregate = recentByScores<BatchAggregate>(1);
 
 export function aggregateStored(
   hits: readonly HitDoc[],

@@ -357,9 +357,11 @@ function driftsOf(
 /**
  * `batchVerdicts` is a function of the scores and the workers left out of the references
  * alone, and a round in which no assignment came in or changed has the very same scores
- * (derived-records.ts): the fit is not redone.
+ * (derived-records.ts): the fit is not redone. Only the last fit is kept: an older one is
+ * never asked for again (the next round's scores differ), and each held megabytes of a
+ * large batch (issue 38, item 13).
  */
-const recentVerdicts = recentByScores<BatchVerdicts>(4);
+const recentVerdicts = recentByScores<BatchVerdicts>(1);
 
 /** P(LLM-assisted) from which a worker not flagged yet is no reference for the others' verdicts. */
 const LIKELY_LLM = 0.5;
