@@ -409,11 +409,14 @@ async function round(
   // cross-batch reputation: the workers whose record in this batch changed (src/pipeline/reputation.ts);
   // a large simulated batch whose preset requires none updates it as it grows (round-reputation.ts)
   const reputation = { records: recalled?.reputation, qualification: recalled?.reputationQualification };
-  if (roundReputationDue(ctx, doc, data.assignments.length))
-    await alongside(labelWrites, () =>
-      updateBatchReputation(ctx, doc, data, aggregation, { known: reputation, ...(decisions.decided && { decisions: decisions.decided }) }),
-    );
-  else await alongside(labelWrites, async () => undefined);
+  const reputationDue = roundReputationDue(ctx, doc, data.assignments.length);
+  await alongside(labelWrites, async () => {
+    if (reputationDue)
+      await updateBatchReputation(ctx, doc, data, aggregation, {
+        known: reputation,
+        ...(decisions.decided && { decisions: decisions.decided }),
+      });
+  });
   return {
     value: { batch, state: doc.state, reconcile, review, followUp, aggregation },
     memory: {
