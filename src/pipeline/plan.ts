@@ -126,6 +126,8 @@ export async function storeHits(ctx: PipelineContext, docs: readonly HitDoc[], p
       xml: q.xml,
       ...(q.withoutDebateXml !== undefined && { withoutDebateXml: q.withoutDebateXml }),
     })),
+    // a few chunks at once: the database stores one chunk of 40 KB questions while the next is serialized
+    { concurrency: 3 },
   );
   await insertMissing(
     ctx.models.hits,
