@@ -253,6 +253,18 @@ function assignmentView(hit: HitState, a: AssignmentState): WorkerAssignmentView
   };
 }
 
+const SYSTEM_TYPE_BY_ID = new Map(SYSTEM_QUALIFICATION_TYPES.map((s) => [s.QualificationTypeId, s]));
+
+/** The qualification types no worker may request (unrequestableTypes), found once per answer, when first asked. */
+class Unrequestable {
+  private types?: Set<string>;
+  constructor(private readonly mp: Marketplace) {}
+  has(typeId: string): boolean {
+    this.types ??= unrequestableTypes(this.mp);
+    return this.types.has(typeId);
+  }
+}
+
 export class WorkerApi {
   constructor(private readonly mp: Marketplace) {}
 
@@ -341,6 +353,18 @@ export class WorkerApi {
   private summary(ctx: WorkerContext | undefined, hit: HitState, now: Date): HitSummary {
     const h = settle(hit, now);
     const access: Access = ctx ? accessTo(ctx, h) : accessFor(h.props.qualificationRequirements, () => undefined);
+    return this.describe(ctx, h, now, access, statusOf(h, now), new Unrequestable(this.mp));
+  }
+
+  /** A settled HIT's summary from what the caller has judged of it already (a list judges every HIT of a page). */
+  private describe(
+    ctx: WorkerContext | undefined,
+    h: HitState,
+    now: Date,
+    access: Access,
+    status: HitStatus,
+    unrequestable: Unrequestable,
+  ): HitSummary {
     return {
       hitId: h.id,
       hitTypeId: h.typeId,
@@ -354,17 +378,17 @@ export class WorkerApi {
       autoApprovalDelaySeconds: h.props.autoApprovalDelaySeconds,
       creationTime: h.creationTime,
       expiration: h.expiration,
-      status: statusOf(h, now),
+      status,
       availableAssignments: countsOf(h).available,
       canPreview: access.preview,
       // an anonymous visitor may look, but only a worker accepts
-      canAccept: ctx !== undefined && access.accept && statusOf(h, now) === 'Assignable' && !workerAssignment(h, ctx.worker._id),
-      unmetRequirements: access.unmet.map((r) => this.unmet(r)),
+      canAccept: ctx !== undefined && access.accept && status === 'Assignable' && !workerAssignment(h, ctx.worker._id),
+      unmetRequirements: access.unmet.map((r) => this.unmet(r, unrequestable)),
     };
   }
 
-  private unmet(r: HitState['props']['qualificationRequirements'][number]): UnmetRequirement {
-    const system = SYSTEM_QUALIFICATION_TYPES.find((s) => s.QualificationTypeId === r.QualificationTypeId);
+  private unmet(r: HitState['props']['qualificationRequirements'][number], unrequestable: Unrequestable): UnmetRequirement {
+    const system = SYSTEM_TYPE_BY_ID.get(r.QualificationTypeId);
     const custom = this.mp.types.qualificationTypes.get(r.QualificationTypeId);
     return {
       qualificationTypeId: r.QualificationTypeId,
@@ -373,7 +397,7 @@ export class WorkerApi {
       ...(r.IntegerValues ? { integerValues: r.IntegerValues } : {}),
       ...(r.LocaleValues ? { localeValues: r.LocaleValues } : {}),
       actionsGuarded: r.ActionsGuarded ?? (r.RequiredToPreview ? 'PreviewAndAccept' : 'Accept'),
-      requestable: !!custom && !custom.deleted && custom.status === 'Active' && !unrequestableTypes(this.mp).has(custom.id),
+      requestable: !!custom && !custom.deleted && custom.status === 'Active' && !unrequestable.has(custom.id),
     };
   }
 
@@ -392,7 +416,7 @@ export class WorkerApi {
     for (let first = true; ; first = false) {
       const open = this.mp.hits.openAfter(after, chunk);
       if (open.length === 0 && !first) return out;
-      const candidates: HitState[] = [];
+      const candidates: { h: HitState; status: HitStatus }[] = [];
       for (const hit of open) {
         if (hit.expiration.getTime() <= now.getTime()) continue;
         // every slot taken and none overdue: settling cannot free one (the common case of a busy marketplace)
@@ -402,14 +426,22 @@ export class WorkerApi {
         )
           continue;
         const h = settle(hit, now);
-        if (statusOf(h, now) === 'Assignable' && !workerAssignment(h, workerId)) candidates.push(h);
+        const status = statusOf(h, now);
+        if (status === 'Assignable' && !workerAssignment(h, workerId)) candidates.push({ h, status });
       }
       // also with no candidates: an unknown worker is told so
-      const ctx = await workerContext(this.mp, workerId, candidates);
+      const ctx = await workerContext(
+        this.mp,
+        workerId,
+        candidates.map((c) => c.h),
+      );
       if (ctx.blocked) return [];
-      for (const h of candidates) {
-        if (!accessTo(ctx, h).discover) continue;
-        out.push(this.summary(ctx, h, now));
+      // after the await: a type made meanwhile counts
+      const unrequestable = new Unrequestable(this.mp);
+      for (const { h, status } of candidates) {
+        const access = accessTo(ctx, h);
+        if (!access.discover) continue;
+        out.push(this.describe(ctx, h, now, access, status, unrequestable));
         if (out.length >= limit) return out;
       }
       if (open.length < chunk) return out;
@@ -451,7 +483,7 @@ export class WorkerApi {
     if (ctx.blocked) throw new DomainError('WorkerBlocked', 'The requester of this HIT has blocked you from their HITs.');
     const access = accessTo(ctx, hit);
     if (!access.accept) {
-      const names = access.unmet.map((r) => this.unmet(r).name).join(', ');
+      const names = access.unmet.map((r) => this.unmet(r, new Unrequestable(this.mp)).name).join(', ');
       throw new DomainError('QualificationRequirementsNotMet', `You do not meet the qualification requirements of this HIT (${names}).`);
     }
     return mutateHit(this.mp, hitId, (current, now) => {
