@@ -17,13 +17,21 @@ interface BulkWriter<Op> {
   bulkWrite(ops: Op[], options: { ordered: boolean }): Promise<{ matchedCount: number; upsertedCount: number }>;
 }
 
-export async function bulkWriteSliced<Op>(model: BulkWriter<Op>, ops: readonly Op[]): Promise<BulkCounts> {
+/**
+ * `concurrency`: slices in flight at once (default one); after a failure no slice starts, and
+ * the ones in flight are waited for (see inChunks).
+ */
+export async function bulkWriteSliced<Op>(
+  model: BulkWriter<Op>,
+  ops: readonly Op[],
+  opts: { concurrency?: number } = {},
+): Promise<BulkCounts> {
   const counts: BulkCounts = { matched: 0, upserted: 0 };
-  for (let i = 0; i < ops.length; i += BULK_SLICE) {
-    const result = await model.bulkWrite(ops.slice(i, i + BULK_SLICE), { ordered: false });
+  await inChunks(ops, BULK_SLICE, opts.concurrency ?? 1, async (slice) => {
+    const result = await model.bulkWrite(slice, { ordered: false });
     counts.matched += result.matchedCount;
     counts.upserted += result.upsertedCount;
-  }
+  });
   return counts;
 }
 
@@ -41,24 +49,24 @@ interface InsertCollection {
 export const INSERT_CHUNK = 1000;
 
 /**
- * Runs `write` on `docs` in chunks of INSERT_CHUNK, `concurrency` chunks at a time (at least
+ * Runs `write` on `docs` in chunks of `size`, `concurrency` chunks at a time (at least
  * one): the driver serializes one chunk while the database writes another. After a failure
  * no further chunk starts; the ones in flight are waited for, then the first failure is thrown.
  */
-async function inChunks<D>(docs: readonly D[], concurrency: number, write: (chunk: D[]) => Promise<void>): Promise<void> {
+async function inChunks<D>(docs: readonly D[], size: number, concurrency: number, write: (chunk: D[]) => Promise<void>): Promise<void> {
   let next = 0;
   let failed = false;
   const lane = async () => {
     while (!failed && next < docs.length) {
       const at = next;
-      next += INSERT_CHUNK;
-      await write(docs.slice(at, at + INSERT_CHUNK)).catch((err: unknown) => {
+      next += size;
+      await write(docs.slice(at, at + size)).catch((err: unknown) => {
         failed = true;
         throw err;
       });
     }
   };
-  const lanes = Array.from({ length: Math.min(Math.max(1, concurrency), Math.ceil(docs.length / INSERT_CHUNK)) }, lane);
+  const lanes = Array.from({ length: Math.min(Math.max(1, concurrency), Math.ceil(docs.length / size)) }, lane);
   const settled = await Promise.allSettled(lanes);
   const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failure) throw failure.reason;
@@ -77,7 +85,7 @@ export async function insertStoredForm(
   docs: readonly object[],
   opts: { concurrency?: number } = {},
 ): Promise<void> {
-  await inChunks(docs, opts.concurrency ?? 1, async (chunk) => {
+  await inChunks(docs, INSERT_CHUNK, opts.concurrency ?? 1, async (chunk) => {
     await collection.insertMany(chunk, { ordered: false, ignoreUndefined: true });
   });
 }
@@ -96,7 +104,7 @@ export async function insertRefusingStored<D extends { _id: string }>(
 ): Promise<Set<string>> {
   const refused = new Set<string>();
   const { concurrency = 1, ...driver } = options;
-  await inChunks(docs, concurrency, async (chunk) => {
+  await inChunks(docs, INSERT_CHUNK, concurrency, async (chunk) => {
     try {
       await collection.insertMany(chunk, { ordered: false, ...driver });
     } catch (err) {

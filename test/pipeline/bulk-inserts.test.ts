@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { INSERT_CHUNK, insertMissing, insertRefusingStored, insertStoredForm } from '../../src/pipeline/bulk.js';
+import {
+  BULK_SLICE,
+  bulkWriteSliced,
+  INSERT_CHUNK,
+  insertMissing,
+  insertRefusingStored,
+  insertStoredForm,
+} from '../../src/pipeline/bulk.js';
 import { useTestDatabase } from '../support/db.js';
 
 const t = useTestDatabase();
@@ -61,6 +68,20 @@ describe('bulk inserts in chunks', () => {
     const none = recording();
     await insertStoredForm(none, []);
     expect(none.sizes).toEqual([]);
+  });
+
+  it('writes updates a slice at a time, or a few slices at once, and counts what they matched', async () => {
+    const c = t.db.collection<{ _id: string; n: number }>('bulk_slices');
+    await insertStoredForm(c, docs(3 * BULK_SLICE + 7));
+    const ops = (n: number, value: number) =>
+      docs(n).map(({ _id }) => ({ updateOne: { filter: { _id }, update: { $set: { n: value } }, upsert: true } }));
+    const model = { bulkWrite: (o: ReturnType<typeof ops>, opts: { ordered: boolean }) => c.bulkWrite(o, opts) };
+    expect(await bulkWriteSliced(model, ops(3 * BULK_SLICE + 7, 1))).toEqual({ matched: 3 * BULK_SLICE + 7, upserted: 0 });
+    expect(await bulkWriteSliced(model, ops(3 * BULK_SLICE + 9, 2), { concurrency: 3 })).toEqual({
+      matched: 3 * BULK_SLICE + 7,
+      upserted: 2,
+    });
+    expect(await c.countDocuments({ n: 2 })).toBe(3 * BULK_SLICE + 9);
   });
 
   it('starts no chunk after a failure, waits for the ones in flight, and throws the failure', async () => {
