@@ -1,7 +1,7 @@
 import { buildLabels, loadBatchData, type BatchAggregation, type BatchData } from '../batches/index.js';
 import { buildLabelsSince, type LastLabels } from '../batches/labels.js';
 import type { BatchDoc, LabelDoc } from '../db/models/index.js';
-import { bulkWriteSliced, insertMissing } from './bulk.js';
+import { bulkWriteSliced, insertMissing, WRITES_IN_FLIGHT } from './bulk.js';
 import { handOver } from './alongside.js';
 import type { PipelineContext } from './context.js';
 
@@ -126,9 +126,6 @@ export async function aggregateBatch(
   return result;
 }
 
-/** Label writes (insert chunks, update slices) in flight at once. */
-const LABEL_WRITES_IN_FLIGHT = 3;
-
 /** The changed labels and the batch's summary written. */
 async function writeAggregation(
   ctx: PipelineContext,
@@ -140,19 +137,18 @@ async function writeAggregation(
   // a label never stored is inserted (a batch's first round makes them all: an insert costs the
   // dev database an eighth of an upsert); one stored, or inserted meanwhile by another, is updated
   const fresh = changed.filter((l) => !stored.has(l._id));
-  // a few slices at once: each label is its own document (a round of a 40,560-case batch changes
-  // some 800; on the dev database three slices at a time took a tenth less than one after another)
+  // a few slices at once: each label is its own document (a round of a 40,560-case batch changes some 800)
   const inserted = await insertMissing(
     ctx.models.labels,
     fresh.map((l) => new ctx.models.labels(l).toObject({ versionKey: false })),
-    { concurrency: LABEL_WRITES_IN_FLIGHT },
+    { concurrency: WRITES_IN_FLIGHT },
   );
   await bulkWriteSliced(
     ctx.models.labels,
     changed
       .filter((l) => !inserted.has(l._id))
       .map(({ _id, ...label }) => ({ updateOne: { filter: { _id }, update: { $set: label }, upsert: true } })),
-    { concurrency: LABEL_WRITES_IN_FLIGHT },
+    { concurrency: WRITES_IN_FLIGHT },
   );
   await ctx.models.batches.updateOne({ _id: doc._id }, { $set: { summary: result.summary, updatedAt: ctx.now() }, $inc: { revision: 1 } });
 }

@@ -49,9 +49,17 @@ interface InsertCollection {
 export const INSERT_CHUNK = 1000;
 
 /**
+ * Chunks or slices a large write keeps in flight when its caller asks for more than one at a
+ * time: the driver serializes one while the database writes another. On the dev database a
+ * round's 800 label updates took a tenth less three slices at a time than one after another;
+ * the 40,560-case copy (its reads also side by side) went from 16-17 s to 11-14 s.
+ */
+export const WRITES_IN_FLIGHT = 3;
+
+/**
  * Runs `write` on `docs` in chunks of `size`, `concurrency` chunks at a time (at least
- * one): the driver serializes one chunk while the database writes another. After a failure
- * no further chunk starts; the ones in flight are waited for, then the first failure is thrown.
+ * one; see WRITES_IN_FLIGHT). After a failure no further chunk starts; the ones in flight
+ * are waited for, then the first failure is thrown.
  */
 async function inChunks<D>(docs: readonly D[], size: number, concurrency: number, write: (chunk: D[]) => Promise<void>): Promise<void> {
   let next = 0;

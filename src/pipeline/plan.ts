@@ -2,7 +2,7 @@ import type { BatchSettings, HitDoc, RecordDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
 import { planHits, requiresMasters, type HitPlan, type PlanInput } from '../hits/index.js';
 import { feePlatform } from './budget.js';
-import { insertMissing } from './bulk.js';
+import { insertMissing, WRITES_IN_FLIGHT } from './bulk.js';
 import type { PipelineContext } from './context.js';
 import { hitDocId } from './names.js';
 import { goldItems, itemCases, visibleRecords } from './records.js';
@@ -126,8 +126,8 @@ export async function storeHits(ctx: PipelineContext, docs: readonly HitDoc[], p
       xml: q.xml,
       ...(q.withoutDebateXml !== undefined && { withoutDebateXml: q.withoutDebateXml }),
     })),
-    // a few chunks at once: the database stores one chunk of 40 KB questions while the next is serialized
-    { concurrency: 3 },
+    // a few chunks of 40 KB questions at once
+    { concurrency: WRITES_IN_FLIGHT },
   );
   await insertMissing(
     ctx.models.hits,

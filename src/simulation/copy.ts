@@ -1,7 +1,7 @@
 import type { EscalatedCase, GoldItem, Judgment } from '../domain/cases.js';
 import type { ImportDoc, RecordDoc } from '../db/models/index.js';
 import { UserError } from '../errors.js';
-import { insertStoredForm } from '../pipeline/bulk.js';
+import { insertStoredForm, WRITES_IN_FLIGHT } from '../pipeline/bulk.js';
 import type { PipelineContext } from '../pipeline/context.js';
 import { draftBatch, requireBatch } from '../batches/index.js';
 import { batchIdPrefix } from '../pipeline/names.js';
@@ -147,13 +147,6 @@ function textsOf<R>(source: string, texts: ReadonlyMap<string, R>, rows: readonl
 }
 
 /**
- * Insert calls in flight at once per large collection of the copy: the driver serializes one
- * chunk while the database writes another (a 40,560-case copy waited on the database for
- * more than half of its 17 s, one chunk at a time).
- */
-const COPY_CONCURRENCY = 3;
-
-/**
  * Copies `source` into the draft `name` (which must not exist). `truth`: true labels by
  * `${query_id}\t${chunk_id}`. Reads each collection of the source once and writes the copy
  * in bulk: texts first, then records, then the imports that make the records visible (as
@@ -213,7 +206,7 @@ export async function copyBatch(
     insertStoredForm(
       m.itemTexts.collection,
       items.map((r, i) => ({ _id: r._id, record: cases[i]! })),
-      { concurrency: COPY_CONCURRENCY },
+      { concurrency: WRITES_IN_FLIGHT },
     ),
     insertStoredForm(
       m.goldTexts.collection,
@@ -221,7 +214,7 @@ export async function copyBatch(
     ),
   ]);
   await Promise.all([
-    insertStoredForm(m.items.collection, items, { concurrency: COPY_CONCURRENCY }),
+    insertStoredForm(m.items.collection, items, { concurrency: WRITES_IN_FLIGHT }),
     insertStoredForm(m.gold.collection, gold),
     insertStoredForm(m.consensus.collection, consensus),
   ]);
